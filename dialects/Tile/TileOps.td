@@ -1,0 +1,241 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "TileDialect.td"
+include "TileTypes.td"
+include "TileAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def Tile_Tile : Type<AnyRankedTensor.predicate, "tile", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Program indices
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "index of this program along a grid axis";
+  let description = [{
+    ```mlir
+    %pid = tile.program_id x
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "custom<Axis>($axis) attr-dict";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "number of programs along a grid axis";
+  let description = [{
+    ```mlir
+    %n = tile.num_programs y
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "custom<Axis>($axis) attr-dict";
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "extent of a dim of a tensor view";
+  let description = [{
+    ```mlir
+    %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor, I32Attr:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$tensor `,` $dim attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load a tile from a tensor view";
+  let description = [{
+    Reads the tile whose first element is at `offsets` (in elements, one per
+    dim). Elements outside the view read as `padding` (zero by default).
+
+    ```mlir
+    %t = tile.load %a[%m, %k] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %u = tile.load %x[%i] {padding = 0xFF80 : bf16}
+        : !tile.tensor<?xbf16> -> !tile.tile<1024xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor,
+                       Variadic<I32>:$offsets,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $tensor `[` $offsets `]` attr-dict `:` qualified(type($tensor)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a tile into a tensor view";
+  let description = [{
+    Writes the tile at `offsets`; elements outside the view are dropped.
+
+    ```mlir
+    tile.store %c, %out[%m, %n] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$tensor,
+                       Variadic<I32>:$offsets);
+  let assemblyFormat = [{
+    $value `,` $tensor `[` $offsets `]` attr-dict `:` type($value) `,` qualified(type($tensor))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product with accumulation: a · b + acc";
+  let description = [{
+    `a` is MxK, `b` is KxN, `acc` and the result MxN. Inputs bf16, f16,
+    f8E4M3FN or f8E5M2 (both the same); accumulation in f32, or f16 for f16
+    inputs.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$a, Tile_Tile:$b, Tile_Tile:$acc);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduce a tile along one dim";
+  let description = [{
+    Combines the elements along `dim` with `sum`, `max` or `min`. The result
+    drops that dim; reducing a rank-1 tile gives a scalar.
+
+    ```mlir
+    %m = tile.reduce max %x dim 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>
+    %s = tile.reduce sum %v dim 0 : !tile.tile<1024xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKindAttr:$kind, Tile_Tile:$src, I32Attr:$dim);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $src `dim` $dim attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeat a tile along its size-1 dims";
+  let description = [{
+    ```mlir
+    %b = tile.broadcast %x : !tile.tile<1x128xf32> -> !tile.tile<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "insert a size-1 dim";
+  let description = [{
+    ```mlir
+    %e = tile.expand_dims %x axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src, I32Attr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src `axis` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "reinterpret a tile's elements (row-major) with another shape";
+  let description = [{
+    ```mlir
+    %r = tile.reshape %x : !tile.tile<8x16xf32> -> !tile.tile<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "permute the dims of a tile";
+  let description = [{
+    Result dim `i` is source dim `permutation[i]`.
+
+    ```mlir
+    %t = tile.transpose %x [1, 0] : !tile.tile<64x128xf32> -> !tile.tile<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src, DenseI32ArrayAttr:$permutation);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src $permutation attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "a tile with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %s = tile.splat %x : f32 -> !tile.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the rank-1 tile 0, 1, ..., N-1";
+  let description = [{
+    ```mlir
+    %i = tile.iota : !tile.tile<128xi32>
+    ```
+  }];
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile's elements to another layout";
+  let description = [{
+    The value is unchanged; only which thread holds which element changes.
+
+    ```mlir
+    %y = tile.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+#endif // TILE_OPS_TD

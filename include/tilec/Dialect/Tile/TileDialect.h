@@ -1,0 +1,58 @@
+//===- TileDialect.h - the tile dialect -------------------------*- C++ -*-===//
+
+#ifndef TILEC_DIALECT_TILE_TILEDIALECT_H
+#define TILEC_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tilec/Layout/LinearLayout.h"
+
+#include "tilec/Dialect/Tile/TileDialect.h.inc"
+#include "tilec/Dialect/Tile/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/TileOps.h.inc"
+
+namespace tilec::tile {
+
+/// Attribute names on kernels (func.func).
+constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
+constexpr llvm::StringLiteral kGridAttr = "tile.grid";
+constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
+constexpr llvm::StringLiteral kSharedMemoryAttr = "tile.shared_memory";
+
+/// Whether `t` is an element type a tile may hold.
+bool isTileElementType(mlir::Type t);
+/// Checks that `t` is a tile (static, power-of-two dims, supported element
+/// type); on failure returns a message saying what was found.
+std::optional<std::string> checkTileType(mlir::Type t);
+/// The layout of a tile, or null if it has none yet.
+LinearLayoutAttr getLayoutAttr(mlir::Type tile);
+/// The layout of a tile as the algebra's class (the tile must have one).
+LinearLayout getLayout(mlir::Type tile);
+/// `tile` with its layout replaced.
+mlir::RankedTensorType withLayout(mlir::Type tile, const LinearLayout &layout);
+/// Number of warps of a kernel (tile.num_warps, default 4).
+int getNumWarps(mlir::Operation *kernel);
+
+/// A grid expression of the kernel's launch rule (see docs/BUNDLE.md).
+/// Returns an error message, or nothing if `expr` is well formed for a kernel
+/// with these argument types.
+std::optional<std::string> checkGridExpr(llvm::StringRef expr,
+                                         mlir::TypeRange argTypes);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECT_TILE_TILEDIALECT_H

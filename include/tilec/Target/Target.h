@@ -1,0 +1,73 @@
+//===- Target.h - from LLVM dialect to machine code and bundles -*- C++ -*-===//
+
+#ifndef TILEC_TARGET_TARGET_H
+#define TILEC_TARGET_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// One kernel parameter as the launch metadata describes it.
+struct ParamInfo {
+  bool isTensor = false;
+  std::string name;
+  std::string dtype;               // docs/BUNDLE.md names: bf16, f8e4m3, ...
+  std::vector<int64_t> shape;      // -1: dynamic
+  std::vector<int64_t> strides;    // -1: dynamic
+  int64_t align = 1;
+};
+
+/// Launch metadata of one kernel.
+struct KernelInfo {
+  std::string name;
+  int threads = 128;
+  int64_t sharedMemory = 0;
+  int cluster[3] = {1, 1, 1};
+  std::vector<std::string> grid;   // 3 expressions
+  std::vector<ParamInfo> params;
+};
+
+/// The targets tilec compiles for.
+bool isSupportedArch(llvm::StringRef arch);
+
+/// Reads the kernels of a tile-level module (after verification). Parameter
+/// names come from the source text at each argument's location.
+std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module,
+                                          const llvm::SourceMgr *sources);
+/// Fills in the shared memory each kernel needs (tile.shared_memory, set by
+/// convert-tile-to-llvm).
+void readSharedMemory(std::vector<KernelInfo> &kernels, mlir::ModuleOp module);
+
+/// The metadata text of docs/BUNDLE.md.
+std::string writeMetadata(llvm::StringRef arch,
+                          llvm::ArrayRef<KernelInfo> kernels);
+
+/// Translates an LLVM-dialect module to LLVM IR, optimizes it at `optLevel`
+/// and emits PTX for `arch`. `llvmIR`, if given, receives the optimized IR.
+mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
+                                     llvm::StringRef arch, int optLevel,
+                                     std::string *llvmIR = nullptr);
+
+/// Runs ptxas on `ptx`; on failure `errors` holds its output.
+mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
+                                         llvm::StringRef arch, int optLevel,
+                                         std::string &errors);
+
+/// The bundle container of docs/BUNDLE.md.
+std::string writeBundle(llvm::StringRef metadata, llvm::StringRef cubin,
+                        llvm::StringRef ptx);
+
+/// A C header and source with the bundle embedded and one typed launch
+/// function per kernel. `stem` names the files and prefixes the symbols.
+void writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
+                  llvm::ArrayRef<KernelInfo> kernels, std::string &header,
+                  std::string &source);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_TARGET_H

@@ -1,0 +1,228 @@
+//===- ConvertTileToLLVM.cpp - tiles to per-thread scalars ----------------===//
+//
+// The convert-tile-to-llvm pass. A tile with a linear layout becomes the
+// scalars the current thread holds (one per register, a 1:N conversion); a
+// tensor view becomes a global pointer, its extents and its strides. Tile ops
+// become per-thread code (see the other files of this folder); arith and
+// math ops on tiles are applied to each register; scf ops carry the scalars.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/Matchers.h"
+
+#define DEBUG_TYPE "convert-tile-to-llvm"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOLLVM
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+class TileTypeConverter : public TypeConverter {
+public:
+  TileTypeConverter(MLIRContext *ctx) {
+    addConversion([](Type t) { return t; });
+    addConversion([](RankedTensorType t, SmallVectorImpl<Type> &results)
+                      -> std::optional<LogicalResult> {
+      if (!getLayoutAttr(t))
+        return failure();
+      results.append(getLayout(t).getNumRegisters(), t.getElementType());
+      return success();
+    });
+    addConversion([ctx](TensorViewType t, SmallVectorImpl<Type> &results) {
+      results.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+      results.append(2 * t.getRank(), IntegerType::get(ctx, 64));
+      return success();
+    });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Program indices and views
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, typename X, typename Y, typename Z>
+struct GridIndexLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value v;
+    switch (op.getAxis()) {
+    case 0:
+      v = X::create(rewriter, op.getLoc(), i32);
+      break;
+    case 1:
+      v = Y::create(rewriter, op.getLoc(), i32);
+      break;
+    default:
+      v = Z::create(rewriter, op.getLoc(), i32);
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+struct DimOpLowering : public OpConversionPattern<DimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DimOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value size = adaptor.getTensor()[1 + op.getDim()];
+    rewriter.replaceOp(op, arith::TruncIOp::create(rewriter, op.getLoc(),
+                                                   rewriter.getI32Type(),
+                                                   size));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// arith and math on tiles
+//===----------------------------------------------------------------------===//
+
+bool hasTile(Operation *op) {
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTile) ||
+         llvm::any_of(op->getResultTypes(), isTile);
+}
+
+/// Any arith/math op on tiles: the same op on each register.
+struct ElementwiseLowering : public ConversionPattern {
+  ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        !hasTile(op) || isa<arith::ConstantOp>(op))
+      return failure();
+    int64_t n = 0;
+    for (Type t : op->getResultTypes())
+      if (auto tt = dyn_cast<RankedTensorType>(t))
+        n = getLayout(tt).getNumRegisters();
+    SmallVector<SmallVector<Value>> results(op->getNumResults());
+    for (int64_t r = 0; r < n; ++r) {
+      SmallVector<Value> args;
+      for (auto [v, conv] : llvm::zip(op->getOperands(), operands))
+        args.push_back(isa<RankedTensorType>(v.getType()) ? conv[r]
+                                                          : conv.front());
+      SmallVector<Type> types;
+      for (Type t : op->getResultTypes())
+        types.push_back(getElementTypeOrSelf(t));
+      Operation *clone = rewriter.create(op->getLoc(), op->getName().getIdentifier(),
+                                         args, types, op->getAttrs());
+      for (unsigned i = 0; i < op->getNumResults(); ++i)
+        results[i].push_back(clone->getResult(i));
+    }
+    SmallVector<ValueRange> ranges(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, ranges);
+    return success();
+  }
+};
+
+struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tt = dyn_cast<RankedTensorType>(op.getType());
+    if (!tt)
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense || !dense.isSplat())
+      return op.emitOpError() << "tile constants must be splats; build other "
+                                 "tiles with tile.iota and arith ops";
+    Value scalar = arith::ConstantOp::create(
+        rewriter, op.getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    SmallVector<Value> results(getLayout(tt).getNumRegisters(), scalar);
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct ConvertTileToLLVM
+    : public tilec::impl::ConvertTileToLLVMBase<ConvertTileToLLVM> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Every tile must have a layout by now.
+    WalkResult missing = module.walk([&](Operation *op) {
+      for (Type t : op->getResultTypes())
+        if (isa<RankedTensorType>(t) && !getLayoutAttr(t)) {
+          op->emitOpError() << "produces a tile without a layout; run "
+                               "tile-assign-layouts first";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (missing.wasInterrupted())
+      return signalPassFailure();
+
+    // Shared-memory scratch: one buffer at offset 0 reused by every op that
+    // needs one (each brackets its use with barriers).
+    bool anyScratch = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      int64_t bytes = 0;
+      func.walk([&](Operation *op) {
+        bytes = std::max(bytes, getScratchBytes(op));
+      });
+      func->setAttr(kSharedMemoryAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
+      anyScratch |= bytes > 0;
+    }
+    if (anyScratch && !module.lookupSymbol("tilec_smem")) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      LLVM::GlobalOp::create(
+          b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, "tilec_smem",
+          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    }
+
+    TileTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addIllegalDialect<TileDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [](Operation *op) { return !hasTile(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType());
+    });
+    target.addLegalOp<func::ReturnOp, ModuleOp>();
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    patterns.add<GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+                 GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                   NVVM::GridDimYOp, NVVM::GridDimZOp>,
+                 DimOpLowering, ConstantLowering>(converter, ctx);
+    patterns.add<ElementwiseLowering>(converter, ctx);
+    populateTileMemoryPatterns(converter, patterns);
+    populateTileReducePatterns(converter, patterns);
+    populateTileLayoutPatterns(converter, patterns);
+    populateTileDotPatterns(converter, patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

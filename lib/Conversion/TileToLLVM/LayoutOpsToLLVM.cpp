@@ -1,0 +1,174 @@
+//===- LayoutOpsToLLVM.cpp - convert_layout and shape ops -----------------===//
+//
+// Shape ops (expand_dims, transpose, reshape) keep every register where it
+// is: their result layouts are derived from the operand's, so only the
+// meaning of each register changes. Broadcasts replicate registers.
+// tile.convert_layout is a register permutation when the lane and warp bases
+// agree, and otherwise a round trip through shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+LinearLayout layoutOf(Value v) { return getLayout(v.getType()); }
+
+/// Row-major flat index of register `reg`'s element.
+Value flatIndex(Emitter &e, ThreadCoords &coords, const LinearLayout &l,
+                int64_t reg) {
+  Value flat;
+  int64_t stride = 1;
+  for (int d = int(l.getRank()) - 1; d >= 0; --d) {
+    Value term = e.mul(coords.get(reg, d), e.i32(stride));
+    flat = flat ? e.add(flat, term) : term;
+    stride *= l.getShape()[d];
+  }
+  return flat;
+}
+
+struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LinearLayout from = layoutOf(op.getSrc()), to = layoutOf(op.getResult());
+    ValueRange values = adaptor.getSrc();
+    SmallVector<Value> results;
+    if (isRegisterPermutation(from, to)) {
+      for (int64_t r = 0; r < to.getNumRegisters(); ++r)
+        results.push_back(
+            values[*from.findRegister(to.applyIn(InDim::Register, r))]);
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
+    Emitter e{rewriter, op.getLoc()};
+    Type elt = cast<RankedTensorType>(op.getType()).getElementType();
+    Type st = storageType(elt);
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    Value base = e.sharedBase();
+    e.barrier();
+    ThreadCoords src(e, from);
+    for (int64_t r = 0; r < from.getNumRegisters(); ++r) {
+      Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                      ValueRange{flatIndex(e, src, from, r)});
+      LLVM::StoreOp::create(e.b, e.loc, e.toBits(values[r]), ptr);
+    }
+    e.barrier();
+    ThreadCoords dst(e, to);
+    for (int64_t r = 0; r < to.getNumRegisters(); ++r) {
+      Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                      ValueRange{flatIndex(e, dst, to, r)});
+      results.push_back(
+          e.fromBits(LLVM::LoadOp::create(e.b, e.loc, st, ptr), elt));
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct BroadcastOpLowering : public OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LinearLayout res = layoutOf(op.getResult()), src = layoutOf(op.getSrc());
+    std::vector<int> dims;
+    auto srcShape = cast<RankedTensorType>(op.getSrc().getType()).getShape();
+    for (unsigned d = 0; d < srcShape.size(); ++d)
+      if (srcShape[d] != res.getShape()[d])
+        dims.push_back(d);
+    if (src != res.broadcastOperand(dims))
+      return op.emitOpError() << "operand layout is not the broadcast slice "
+                                 "of the result layout";
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < res.getNumRegisters(); ++r) {
+      LinearLayout::Coords c = res.applyIn(InDim::Register, r);
+      for (int d : dims)
+        c[d] = 0;
+      results.push_back(adaptor.getSrc()[*src.findRegister(c)]);
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// expand_dims, transpose, reshape: registers stay; check the layouts agree.
+template <typename OpTy>
+struct ShapeOpLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  static LinearLayout derived(OpTy op) {
+    LinearLayout src = layoutOf(op.getSrc());
+    if constexpr (std::is_same_v<OpTy, ExpandDimsOp>)
+      return src.expandDims(op.getAxis());
+    else if constexpr (std::is_same_v<OpTy, TransposeOp>)
+      return src.transpose(std::vector<int>(op.getPermutation().begin(),
+                                            op.getPermutation().end()));
+    else {
+      auto s = cast<RankedTensorType>(op.getType()).getShape();
+      return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
+    }
+  }
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (derived(op) != layoutOf(op.getResult()))
+      return op.emitOpError() << "result layout must be derived from the "
+                                 "operand's; insert a tile.convert_layout";
+    rewriter.replaceOpWithMultiple(op, {adaptor.getSrc()});
+    return success();
+  }
+};
+
+struct SplatOpLowering : public OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SplatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t n = layoutOf(op.getResult()).getNumRegisters();
+    SmallVector<Value> results(n, adaptor.getValue().front());
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct IotaOpLowering : public OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IotaOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    LinearLayout l = layoutOf(op.getResult());
+    ThreadCoords coords(e, l);
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < l.getNumRegisters(); ++r)
+      results.push_back(coords.get(r, 0));
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateTileLayoutPatterns(TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutOpLowering,       // tile.convert_layout
+               BroadcastOpLowering,           // tile.broadcast
+               ShapeOpLowering<ExpandDimsOp>, // tile.expand_dims
+               ShapeOpLowering<TransposeOp>,  // tile.transpose
+               ShapeOpLowering<ReshapeOp>,    // tile.reshape
+               SplatOpLowering,               // tile.splat
+               IotaOpLowering                 // tile.iota
+               >(converter, patterns.getContext());
+}

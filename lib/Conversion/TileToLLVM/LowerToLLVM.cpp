@@ -1,0 +1,215 @@
+//===- LowerToLLVM.cpp - what remains after tiles, to LLVM and NVVM -------===//
+//
+// The tilec-lower-to-llvm pass: scf to cf, then arith, math, cf and func to
+// the LLVM dialect. Transcendentals use the special-function unit's
+// approximations (as Triton and CUDA's fast math do); fp8 casts use PTX cvt.
+// Kernels are marked for NVVM with their thread count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tilec-lower-to-llvm"
+
+namespace tilec {
+#define GEN_PASS_DEF_LOWERTOLLVM
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// A unary float op computed in f32 by one PTX instruction, with optional
+/// scaling of its input and output.
+template <typename OpTy>
+struct ApproxMathLowering : public ConvertOpToLLVMPattern<OpTy> {
+  ApproxMathLowering(const LLVMTypeConverter &converter, StringRef instr,
+                     double preScale, double postScale)
+      : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/10),
+        instr(instr.str()), preScale(preScale), postScale(postScale) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    if (!isa<Float32Type, Float16Type, BFloat16Type>(t))
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value x = adaptor.getOperand();
+    if (t != f32)
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    auto scale = [&](Value v, double s) -> Value {
+      if (s == 1.0)
+        return v;
+      Value c = LLVM::ConstantOp::create(rewriter, loc, f32,
+                                         rewriter.getF32FloatAttr(s));
+      return LLVM::FMulOp::create(rewriter, loc, v, c);
+    };
+    x = scale(x, preScale);
+    Emitter e{rewriter, loc};
+    Value r = e.ptx(instr + " $0, $1;", "=f,f", {f32}, {x})[0];
+    r = scale(r, postScale);
+    if (t != f32)
+      r = LLVM::FPTruncOp::create(rewriter, loc, t, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+
+  std::string instr;
+  double preScale, postScale;
+};
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+StringRef fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "e4m3x2" : "e5m2x2";
+}
+
+/// arith.extf from fp8: cvt to f16x2, keep the low half, then extend.
+struct Fp8ExtLowering : public ConvertOpToLLVMPattern<arith::ExtFOp> {
+  Fp8ExtLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type src = op.getIn().getType();
+    if (!isFp8(src))
+      return failure();
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    Value h = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI16Type(),
+                                   adaptor.getIn());
+    std::string asmStr = "{\n.reg .b32 t;\n.reg .b16 hi;\ncvt.rn.f16x2." +
+                         fp8Name(src).str() +
+                         " t, $1;\nmov.b32 {$0, hi}, t;\n}";
+    Value bits = e.ptx(asmStr, "=h,h", {rewriter.getI16Type()}, {h})[0];
+    Value r = LLVM::BitcastOp::create(rewriter, loc, rewriter.getF16Type(), bits);
+    Type dst = op.getType();
+    if (!dst.isF16()) {
+      r = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), r);
+      if (!dst.isF32())
+        r = LLVM::FPTruncOp::create(rewriter, loc, dst, r);
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// arith.truncf to fp8: through f32, saturating to the finite range.
+struct Fp8TruncLowering : public ConvertOpToLLVMPattern<arith::TruncFOp> {
+  Fp8TruncLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type dst = op.getType();
+    if (!isFp8(dst))
+      return failure();
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    Value x = adaptor.getIn();
+    if (!op.getIn().getType().isF32())
+      x = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), x);
+    std::string asmStr =
+        "cvt.rn.satfinite." + fp8Name(dst).str() + ".f32 $0, $1, $1;";
+    Value bits = e.ptx(asmStr, "=h,f", {rewriter.getI16Type()}, {x})[0];
+    rewriter.replaceOp(op, LLVM::TruncOp::create(rewriter, loc,
+                                                 rewriter.getI8Type(), bits));
+    return success();
+  }
+};
+
+struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Kernels and their thread counts, read before func.func goes away.
+    llvm::StringMap<int> kernels;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func->hasAttr(tile::kKernelAttr))
+        kernels[func.getSymName()] = 32 * tile::getNumWarps(func);
+      // The launch attributes have been read into the launch metadata by
+      // now; LLVM has no use for them.
+      for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
+        if (a.getName().getValue().starts_with("tile."))
+          func->removeAttr(a.getName());
+    }
+
+    // scf to cf, and arith ops without a direct LLVM lowering.
+    {
+      RewritePatternSet patterns(ctx);
+      arith::populateArithExpandOpsPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(ctx);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      ConversionTarget target(*ctx);
+      target.addIllegalOp<scf::ForOp, scf::IfOp, scf::WhileOp,
+                          scf::ExecuteRegionOp>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    LowerToLLVMOptions options(ctx);
+    LLVMTypeConverter converter(ctx, options);
+    RewritePatternSet patterns(ctx);
+    constexpr double kLog2E = 1.4426950408889634, kLn2 = 0.6931471805599453;
+    patterns.add<ApproxMathLowering<math::ExpOp>>(
+        converter, "ex2.approx.ftz.f32", kLog2E, 1.0);
+    patterns.add<ApproxMathLowering<math::Exp2Op>>(
+        converter, "ex2.approx.ftz.f32", 1.0, 1.0);
+    patterns.add<ApproxMathLowering<math::LogOp>>(
+        converter, "lg2.approx.ftz.f32", 1.0, kLn2);
+    patterns.add<ApproxMathLowering<math::Log2Op>>(
+        converter, "lg2.approx.ftz.f32", 1.0, 1.0);
+    patterns.add<ApproxMathLowering<math::RsqrtOp>>(
+        converter, "rsqrt.approx.ftz.f32", 1.0, 1.0);
+    patterns.add<ApproxMathLowering<math::TanhOp>>(converter, "tanh.approx.f32",
+                                                   1.0, 1.0);
+    patterns.add<Fp8ExtLowering, Fp8TruncLowering>(converter);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    LLVMConversionTarget target(*ctx);
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    OpBuilder b(ctx);
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      auto it = kernels.find(func.getSymName());
+      if (it == kernels.end())
+        continue;
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    b.getUnitAttr());
+      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    b.getDenseI32ArrayAttr({it->second, 1, 1}));
+    }
+  }
+};
+} // namespace

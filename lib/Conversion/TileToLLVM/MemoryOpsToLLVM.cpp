@@ -1,0 +1,268 @@
+//===- MemoryOpsToLLVM.cpp - tile.load / tile.store to predicated PTX -----===//
+//
+// Each register's element address is base + sum((offset + coord) * stride).
+// Out-of-bounds elements are masked: loads give the padding value, stores
+// are dropped. When the layout gives a thread runs of consecutive elements
+// along the contiguous dim, a uniform run-time check (unit inner stride,
+// aligned base, offsets, extents and strides) selects a path with 16-byte
+// (or narrower) vector accesses; otherwise each element is accessed alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// A tensor view argument after conversion: pointer, extents, strides.
+struct View {
+  Value base;
+  SmallVector<Value> sizes, strides;
+  View(ValueRange values, unsigned rank) : base(values[0]) {
+    for (unsigned d = 0; d < rank; ++d) {
+      sizes.push_back(values[1 + d]);
+      strides.push_back(values[1 + rank + d]);
+    }
+  }
+};
+
+/// Shared by loads and stores: addresses and masks of the elements a thread
+/// accesses, `vec` elements at a time.
+struct Access {
+  Emitter &e;
+  View view;
+  SmallVector<Value> offsets; // i64
+  LinearLayout layout;
+  Type elementType;
+  int contigDim;
+
+  /// The largest vector (elements) the layout allows along contigDim.
+  int64_t maxVector() const {
+    int64_t bytes = storageBytes(elementType);
+    int64_t vec = std::min<int64_t>(layout.getContiguity(contigDim),
+                                    std::max<int64_t>(1, 16 / bytes));
+    return vec;
+  }
+
+  /// Uniform check that `vec`-wide accesses are aligned and never straddle
+  /// the edge of the view.
+  Value vectorOk(int64_t vec) {
+    Value ok = e.eq(view.strides[contigDim], e.i64(1));
+    auto aligned = [&](Value v, int64_t n) {
+      return e.eq(e.andI(v, e.i64(n - 1)), e.i64(0));
+    };
+    int64_t bytes = vec * storageBytes(elementType);
+    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(),
+                                          view.base);
+    ok = e.andI(ok, aligned(addr, bytes));
+    ok = e.andI(ok, aligned(offsets[contigDim], vec));
+    ok = e.andI(ok, aligned(view.sizes[contigDim], vec));
+    for (unsigned d = 0; d < view.strides.size(); ++d)
+      if (int(d) != contigDim)
+        ok = e.andI(ok, aligned(view.strides[d], vec));
+    return ok;
+  }
+
+  /// Address (as i64) and in-bounds predicate (i32) of register `reg`.
+  std::pair<Value, Value> element(ThreadCoords &coords, int64_t reg) {
+    Value linear, inBounds;
+    for (unsigned d = 0; d < view.sizes.size(); ++d) {
+      Value c = arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(),
+                                       coords.get(reg, d));
+      Value idx = e.add(offsets[d], c);
+      Value in = e.ult(idx, view.sizes[d]);
+      inBounds = inBounds ? e.andI(inBounds, in) : in;
+      Value term = e.mul(idx, view.strides[d]);
+      linear = linear ? e.add(linear, term) : term;
+    }
+    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy,
+                                    storageType(elementType), view.base,
+                                    ValueRange{linear});
+    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+    Value pred = arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), inBounds);
+    return {addr, pred};
+  }
+};
+
+std::string memInstr(StringRef op, int64_t bytes) {
+  switch (bytes) {
+  case 1:
+    return (op + ".global.u8").str();
+  case 2:
+    return (op + ".global.u16").str();
+  case 4:
+    return (op + ".global.b32").str();
+  case 8:
+    return (op + ".global.v2.b32").str();
+  default:
+    return (op + ".global.v4.b32").str();
+  }
+}
+
+std::string regList(int first, int count) {
+  std::string s = count > 1 ? "{" : "";
+  for (int i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + (count > 1 ? "}" : "");
+}
+
+/// The 32-bit words that fill `bytes` bytes with copies of `padding`.
+SmallVector<Value> paddingWords(Emitter &e, Attribute padding, Type elt,
+                                int64_t bytes) {
+  APInt bits(storageBytes(elt) * 8, 0);
+  if (auto f = dyn_cast_or_null<FloatAttr>(padding))
+    bits = f.getValue().bitcastToAPInt();
+  else if (auto i = dyn_cast_or_null<IntegerAttr>(padding))
+    bits = i.getValue().zextOrTrunc(storageBytes(elt) * 8);
+  bits = bits.zextOrTrunc(storageBytes(elt) * 8);
+  unsigned eltBits = bits.getBitWidth();
+  unsigned totalBits = std::max<unsigned>(32, bytes * 8);
+  APInt all(totalBits, 0);
+  for (unsigned i = 0; i * eltBits < totalBits; ++i)
+    all.insertBits(bits, i * eltBits);
+  SmallVector<Value> words;
+  for (unsigned w = 0; w < std::max<int64_t>(1, bytes / 4); ++w)
+    words.push_back(e.i32(all.extractBitsAsZExtValue(32, w * 32)));
+  return words;
+}
+
+struct LoadOpLowering : public OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    auto tt = cast<RankedTensorType>(op.getType());
+    TensorViewType tv = op.getTensor().getType();
+    SmallVector<Value> offsets;
+    for (ValueRange o : adaptor.getOffsets())
+      offsets.push_back(e.sext64(o.front()));
+    int cd = tv.getContiguousDim() >= 0 ? tv.getContiguousDim()
+                                        : tt.getRank() - 1;
+    Access acc{e, View(adaptor.getTensor(), tv.getRank()), offsets,
+               getLayout(tt), tt.getElementType(), cd};
+    Type elt = tt.getElementType();
+    int64_t numRegs = acc.layout.getNumRegisters();
+
+    auto emitPath = [&](int64_t vec) {
+      SmallVector<Value> results;
+      ThreadCoords coords(e, acc.layout);
+      int64_t bytes = vec * storageBytes(elt);
+      int nwords = std::max<int64_t>(1, bytes / 4);
+      SmallVector<Value> pad = paddingWords(e, op.getPaddingAttr(), elt, bytes);
+      std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                           std::to_string(nwords) + ", 0;\n";
+      for (int w = 0; w < nwords; ++w)
+        asmStr += "mov.b32 $" + std::to_string(w) + ", $" +
+                  std::to_string(nwords + 2 + w) + ";\n";
+      asmStr += "@p " + memInstr("ld", bytes) + " " + regList(0, nwords) +
+                ", [$" + std::to_string(nwords + 1) + "];\n}";
+      std::string constraints;
+      for (int w = 0; w < nwords; ++w)
+        constraints += "=r,";
+      constraints += "r,l";
+      for (int w = 0; w < nwords; ++w)
+        constraints += ",r";
+      SmallVector<Type> wordTys(nwords, rewriter.getI32Type());
+      for (int64_t r = 0; r < numRegs; r += vec) {
+        auto [addr, pred] = acc.element(coords, r);
+        SmallVector<Value> operands{pred, addr};
+        operands.append(pad);
+        SmallVector<Value> words =
+            e.ptx(asmStr, constraints, wordTys, operands, /*sideEffects=*/true);
+        results.append(e.unpackWords(words, elt, vec));
+      }
+      return results;
+    };
+
+    SmallVector<Value> results;
+    int64_t vec = acc.maxVector();
+    if (vec == 1) {
+      results = emitPath(1);
+    } else {
+      SmallVector<Type> types(numRegs, elt);
+      auto ifOp = scf::IfOp::create(rewriter, loc, types, acc.vectorOk(vec),
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, emitPath(vec));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, emitPath(1));
+      results.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct StoreOpLowering : public OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    auto tt = cast<RankedTensorType>(op.getValue().getType());
+    TensorViewType tv = op.getTensor().getType();
+    SmallVector<Value> offsets;
+    for (ValueRange o : adaptor.getOffsets())
+      offsets.push_back(e.sext64(o.front()));
+    int cd = tv.getContiguousDim() >= 0 ? tv.getContiguousDim()
+                                        : tt.getRank() - 1;
+    Access acc{e, View(adaptor.getTensor(), tv.getRank()), offsets,
+               getLayout(tt), tt.getElementType(), cd};
+    ValueRange values = adaptor.getValue();
+    int64_t numRegs = acc.layout.getNumRegisters();
+
+    auto emitPath = [&](int64_t vec) {
+      ThreadCoords coords(e, acc.layout);
+      int64_t bytes = vec * storageBytes(tt.getElementType());
+      int nwords = std::max<int64_t>(1, bytes / 4);
+      std::string asmStr =
+          "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " +
+          memInstr("st", bytes) + " [$1], " + regList(2, nwords) + ";\n}";
+      std::string constraints = "r,l";
+      for (int w = 0; w < nwords; ++w)
+        constraints += ",r";
+      for (int64_t r = 0; r < numRegs; r += vec) {
+        auto [addr, pred] = acc.element(coords, r);
+        SmallVector<Value> operands{pred, addr};
+        operands.append(e.packWords(values.slice(r, vec)));
+        e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+      }
+    };
+
+    int64_t vec = acc.maxVector();
+    if (vec == 1) {
+      emitPath(1);
+    } else {
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                    acc.vectorOk(vec), /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      emitPath(vec);
+      rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      emitPath(1);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateTileMemoryPatterns(TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<LoadOpLowering,  // tile.load
+               StoreOpLowering  // tile.store
+               >(converter, patterns.getContext());
+}

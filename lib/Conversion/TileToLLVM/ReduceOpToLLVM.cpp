@@ -1,0 +1,147 @@
+//===- ReduceOpToLLVM.cpp - tile.reduce to registers, shuffles, shared ----===//
+//
+// A reduction along dim d of a tile whose layout bases are axis-aligned runs
+// in three steps: within a thread over the registers whose bases lie along d;
+// across lanes with butterfly shuffles for the lane bits along d; across warps
+// through shared memory for the warp bits along d. The result has the
+// operand's layout with d removed (lane and warp bits along d replicate).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+Value combine(Emitter &e, ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+    return isFloat ? Value(arith::AddFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::AddIOp::create(e.b, e.loc, x, y));
+  case ReduceKind::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::MaxSIOp::create(e.b, e.loc, x, y));
+  case ReduceKind::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::MinSIOp::create(e.b, e.loc, x, y));
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Spreads the bits of `compact` over the bit positions in `positions`.
+int64_t expandBits(int64_t compact, ArrayRef<unsigned> positions) {
+  int64_t r = 0;
+  for (auto [j, p] : llvm::enumerate(positions))
+    if (compact & (int64_t(1) << j))
+      r |= int64_t(1) << p;
+  return r;
+}
+
+struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    auto srcTy = cast<RankedTensorType>(op.getSrc().getType());
+    LinearLayout layout = getLayout(srcTy);
+    int dim = op.getDim();
+    if (!layout.isAxisAligned())
+      return op.emitOpError()
+             << "cannot reduce a tile whose layout mixes dims in one basis";
+    ValueRange values = adaptor.getSrc();
+    ReduceKind kind = op.getKind();
+
+    // 1. Within a thread.
+    SmallVector<unsigned> along, other;
+    const auto &regs = layout.getBases(InDim::Register);
+    for (unsigned i = 0; i < regs.size(); ++i)
+      (regs[i][dim] != 0 ? along : other).push_back(i);
+    SmallVector<Value> acc;
+    for (int64_t rho = 0; rho < (int64_t(1) << other.size()); ++rho) {
+      int64_t r0 = expandBits(rho, other);
+      Value a = values[r0];
+      for (int64_t s = 1; s < (int64_t(1) << along.size()); ++s)
+        a = combine(e, kind, a, values[r0 | expandBits(s, along)]);
+      acc.push_back(a);
+    }
+
+    // 2. Across lanes.
+    const auto &lanes = layout.getBases(InDim::Lane);
+    for (unsigned i = 0; i < lanes.size(); ++i)
+      if (lanes[i][dim] != 0)
+        for (Value &a : acc)
+          a = combine(e, kind, a, e.shuffleXor(a, 1 << i));
+
+    // 3. Across warps, through shared memory.
+    const auto &warps = layout.getBases(InDim::Warp);
+    SmallVector<unsigned> warpAlong;
+    for (unsigned i = 0; i < warps.size(); ++i)
+      if (warps[i][dim] != 0)
+        warpAlong.push_back(i);
+    if (!warpAlong.empty()) {
+      LinearLayout result = layout.reduceDim(dim);
+      int64_t numel = 1;
+      for (int64_t s : result.getShape())
+        numel *= s;
+      Type elt = srcTy.getElementType();
+      Type st = storageType(elt);
+      auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+      Value base = e.sharedBase();
+      ThreadCoords coords(e, result);
+      Value warp = e.warpId();
+      Value part = e.i32(0);
+      for (auto [j, bit] : llvm::enumerate(warpAlong)) {
+        Value b = e.andI(arith::ShRUIOp::create(e.b, e.loc, warp, e.i32(bit)),
+                         e.i32(1));
+        part = arith::OrIOp::create(
+            e.b, e.loc, part,
+            arith::ShLIOp::create(e.b, e.loc, b, e.i32(j)));
+      }
+      auto flatIndex = [&](int64_t rho) {
+        Value flat = e.i32(0);
+        int64_t stride = 1;
+        for (int d = int(result.getRank()) - 1; d >= 0; --d) {
+          flat = e.add(flat, e.mul(coords.get(rho, d), e.i32(stride)));
+          stride *= result.getShape()[d];
+        }
+        return flat;
+      };
+      e.barrier();
+      SmallVector<Value> flats;
+      for (auto [rho, a] : llvm::enumerate(acc)) {
+        flats.push_back(flatIndex(rho));
+        Value idx = e.add(e.mul(part, e.i32(numel)), flats.back());
+        Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                        ValueRange{idx});
+        LLVM::StoreOp::create(e.b, e.loc, e.toBits(a), ptr);
+      }
+      e.barrier();
+      for (auto [rho, a] : llvm::enumerate(acc)) {
+        for (int64_t q = 0; q < (int64_t(1) << warpAlong.size()); ++q) {
+          Value idx = e.add(e.i32(q * numel), flats[rho]);
+          Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                          ValueRange{idx});
+          Value v = e.fromBits(LLVM::LoadOp::create(e.b, e.loc, st, ptr), elt);
+          a = q == 0 ? v : combine(e, kind, a, v);
+        }
+      }
+    }
+
+    if (!isa<RankedTensorType>(op.getType()))
+      acc.resize(1);
+    rewriter.replaceOpWithMultiple(op, {acc});
+    return success();
+  }
+};
+} // namespace
+
+void tilec::populateTileReducePatterns(TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ReduceOpLowering>(converter, patterns.getContext()); // tile.reduce
+}

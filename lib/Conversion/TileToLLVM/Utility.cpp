@@ -1,0 +1,259 @@
+//===- Utility.cpp - helpers for lowering tiles to LLVM -------------------===//
+
+#include "Utility.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace tilec;
+
+static constexpr llvm::StringLiteral kSharedGlobal = "tilec_smem";
+
+Value Emitter::i32(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+Value Emitter::i64(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+}
+Value Emitter::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+Value Emitter::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+Value Emitter::xorI(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
+Value Emitter::andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+Value Emitter::ult(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+}
+Value Emitter::eq(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+}
+Value Emitter::sext64(Value x) {
+  if (x.getType().isInteger(64))
+    return x;
+  return arith::ExtSIOp::create(b, loc, b.getI64Type(), x);
+}
+
+SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
+                                TypeRange resultTypes, ValueRange operands,
+                                bool sideEffects) {
+  Type resTy;
+  if (resultTypes.size() == 1)
+    resTy = resultTypes.front();
+  else if (resultTypes.size() > 1)
+    resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                             SmallVector<Type>(resultTypes));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resTy, operands, asmString, constraints, sideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> results;
+  if (resultTypes.size() == 1)
+    results.push_back(op.getResult(0));
+  else
+    for (unsigned i = 0; i < resultTypes.size(); ++i)
+      results.push_back(
+          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return results;
+}
+
+Value Emitter::threadId() {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+Value Emitter::laneId() { return andI(threadId(), i32(31)); }
+Value Emitter::warpId() {
+  return arith::ShRUIOp::create(b, loc, threadId(), i32(5));
+}
+void Emitter::barrier() { NVVM::Barrier0Op::create(b, loc); }
+
+Value Emitter::sharedBase() {
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::AddressOfOp::create(b, loc, ptrTy, kSharedGlobal);
+}
+
+unsigned tilec::storageBytes(Type t) {
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+Type tilec::storageType(Type t) {
+  return IntegerType::get(t.getContext(), storageBytes(t) * 8);
+}
+
+Value Emitter::toBits(Value v) {
+  Type t = v.getType();
+  if (t.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+  if (isa<IntegerType>(t))
+    return v;
+  return arith::BitcastOp::create(b, loc, storageType(t), v);
+}
+
+Value Emitter::fromBits(Value bits, Type t) {
+  if (t.isInteger(1))
+    return arith::TruncIOp::create(b, loc, t, bits);
+  if (isa<IntegerType>(t))
+    return bits;
+  return arith::BitcastOp::create(b, loc, t, bits);
+}
+
+SmallVector<Value> Emitter::unpackWords(ValueRange words, Type elementType,
+                                        int n) {
+  Type st = storageType(elementType);
+  unsigned bits = st.getIntOrFloatBitWidth();
+  unsigned total = bits * n;
+  SmallVector<Value> out;
+  if (total <= 32) {
+    Value w = words.front();
+    Type it = b.getIntegerType(total);
+    if (total < 32)
+      w = arith::TruncIOp::create(b, loc, it, w);
+    if (n == 1) {
+      out.push_back(fromBits(w, elementType));
+      return out;
+    }
+    Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get(n, st), w);
+    for (int i = 0; i < n; ++i)
+      out.push_back(fromBits(
+          LLVM::ExtractElementOp::create(b, loc, vec, i32(i)), elementType));
+    return out;
+  }
+  auto wordVecTy = VectorType::get(words.size(), b.getI32Type());
+  Value wv = LLVM::UndefOp::create(b, loc, wordVecTy);
+  for (auto [i, w] : llvm::enumerate(words))
+    wv = LLVM::InsertElementOp::create(b, loc, wv, w, i32(i));
+  Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get(n, st), wv);
+  for (int i = 0; i < n; ++i)
+    out.push_back(fromBits(LLVM::ExtractElementOp::create(b, loc, vec, i32(i)),
+                           elementType));
+  return out;
+}
+
+SmallVector<Value> Emitter::packWords(ValueRange elements) {
+  SmallVector<Value> bits;
+  for (Value v : elements)
+    bits.push_back(toBits(v));
+  Type st = bits.front().getType();
+  unsigned total = st.getIntOrFloatBitWidth() * bits.size();
+  Value packed;
+  if (bits.size() == 1) {
+    packed = bits.front();
+  } else {
+    Value vec = LLVM::UndefOp::create(b, loc, VectorType::get(bits.size(), st));
+    for (auto [i, v] : llvm::enumerate(bits))
+      vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32(i));
+    if (total <= 32) {
+      packed = LLVM::BitcastOp::create(b, loc, b.getIntegerType(total), vec);
+    } else {
+      auto wordVecTy = VectorType::get(total / 32, b.getI32Type());
+      Value wv = LLVM::BitcastOp::create(b, loc, wordVecTy, vec);
+      SmallVector<Value> words;
+      for (unsigned i = 0; i < total / 32; ++i)
+        words.push_back(LLVM::ExtractElementOp::create(b, loc, wv, i32(i)));
+      return words;
+    }
+  }
+  if (total < 32)
+    return {arith::ExtUIOp::create(b, loc, b.getI32Type(), packed)};
+  if (total == 32)
+    return {packed};
+  // A single 64-bit element.
+  Value lo = arith::TruncIOp::create(b, loc, b.getI32Type(), packed);
+  Value hi = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      arith::ShRUIOp::create(b, loc, packed,
+                             arith::ConstantIntOp::create(b, loc, st, 32)));
+  return {lo, hi};
+}
+
+Value Emitter::shuffleXor(Value v, int mask) {
+  Type t = v.getType();
+  SmallVector<Value> words = packWords({v});
+  std::string asmStr = "shfl.sync.bfly.b32 $0, $1, " + std::to_string(mask) +
+                       ", 0x1f, 0xffffffff;";
+  SmallVector<Value> shuffled;
+  for (Value w : words)
+    shuffled.push_back(
+        ptx(asmStr, "=r,r", {b.getI32Type()}, {w}, /*sideEffects=*/true)[0]);
+  return unpackWords(shuffled, t, 1)[0];
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadCoords
+//===----------------------------------------------------------------------===//
+
+ThreadCoords::ThreadCoords(Emitter &e, const LinearLayout &layout)
+    : e(e), layout(layout) {
+  Value lane, warp;
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    Value acc;
+    for (InDim in : {InDim::Lane, InDim::Warp}) {
+      const auto &bases = layout.getBases(in);
+      for (unsigned i = 0; i < bases.size(); ++i) {
+        if (bases[i][d] == 0)
+          continue;
+        Value &idx = in == InDim::Lane ? lane : warp;
+        if (!idx)
+          idx = in == InDim::Lane ? e.laneId() : e.warpId();
+        // ((idx >> i) & 1) * basis
+        Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, idx, e.i32(i)),
+                           e.i32(1));
+        Value term = e.mul(bit, e.i32(bases[i][d]));
+        acc = acc ? e.xorI(acc, term) : term;
+      }
+    }
+    dynamic.push_back(acc);
+  }
+}
+
+Value ThreadCoords::get(int64_t reg, int dim) {
+  int64_t c = constant(reg)[dim];
+  Value dyn = dynamic[dim];
+  if (!dyn)
+    return e.i32(c);
+  if (c == 0)
+    return dyn;
+  return e.xorI(dyn, e.i32(c));
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch
+//===----------------------------------------------------------------------===//
+
+bool tilec::isRegisterPermutation(const LinearLayout &from,
+                                  const LinearLayout &to) {
+  if (from.getBases(InDim::Lane) != to.getBases(InDim::Lane) ||
+      from.getBases(InDim::Warp) != to.getBases(InDim::Warp))
+    return false;
+  for (int64_t r = 0; r < to.getNumRegisters(); ++r)
+    if (!from.findRegister(to.applyIn(InDim::Register, r)))
+      return false;
+  return true;
+}
+
+int64_t tilec::getScratchBytes(Operation *op) {
+  if (auto cv = dyn_cast<tile::ConvertLayoutOp>(op)) {
+    auto t = cast<RankedTensorType>(cv.getType());
+    if (!tile::getLayoutAttr(t) || !tile::getLayoutAttr(cv.getSrc().getType()))
+      return 0;
+    if (isRegisterPermutation(tile::getLayout(cv.getSrc().getType()),
+                              tile::getLayout(t)))
+      return 0;
+    return t.getNumElements() * storageBytes(t.getElementType());
+  }
+  if (auto red = dyn_cast<tile::ReduceOp>(op)) {
+    Type st = red.getSrc().getType();
+    if (!tile::getLayoutAttr(st))
+      return 0;
+    LinearLayout l = tile::getLayout(st);
+    int64_t warpsAlong = 1;
+    for (const auto &c : l.getBases(InDim::Warp))
+      if (c[red.getDim()] != 0)
+        warpsAlong *= 2;
+    if (warpsAlong == 1)
+      return 0;
+    int64_t numel = 1;
+    if (auto rt = dyn_cast<RankedTensorType>(red.getType()))
+      numel = rt.getNumElements();
+    Type elt = cast<RankedTensorType>(st).getElementType();
+    return warpsAlong * numel * std::max(4u, storageBytes(elt));
+  }
+  return 0;
+}

@@ -1,0 +1,105 @@
+//===- Utility.h - helpers for lowering tiles to LLVM -----------*- C++ -*-===//
+//
+// Shared by the tile-to-LLVM patterns: index arithmetic, the coordinates a
+// thread holds under a linear layout, inline PTX, shared memory scratch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H
+#define TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilec {
+
+/// Builds scalar code at one location.
+struct Emitter {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  mlir::Value i32(int64_t v);
+  mlir::Value i64(int64_t v);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, mlir::Value y);
+  mlir::Value xorI(mlir::Value x, mlir::Value y);
+  mlir::Value andI(mlir::Value x, mlir::Value y);
+  mlir::Value ult(mlir::Value x, mlir::Value y);
+  mlir::Value eq(mlir::Value x, mlir::Value y);
+  mlir::Value sext64(mlir::Value x);
+
+  /// Inline PTX with results of `resultTypes` (a struct if several).
+  llvm::SmallVector<mlir::Value> ptx(llvm::StringRef asmString,
+                                     llvm::StringRef constraints,
+                                     mlir::TypeRange resultTypes,
+                                     mlir::ValueRange operands,
+                                     bool sideEffects = false);
+
+  mlir::Value threadId();
+  mlir::Value laneId();
+  mlir::Value warpId();
+  void barrier();
+
+  /// Base of the kernel's dynamic shared memory (!llvm.ptr<3>).
+  mlir::Value sharedBase();
+
+  /// Bit-cast between a scalar of a tile element type and its storage
+  /// integer of the same width (i1 stored as i8).
+  mlir::Value toBits(mlir::Value v);
+  mlir::Value fromBits(mlir::Value bits, mlir::Type elementType);
+
+  /// 32-bit words <-> `n` elements of `elementType` (n * bits a multiple of
+  /// 32, or n == 1 and the value in the low bits of one word).
+  llvm::SmallVector<mlir::Value> unpackWords(mlir::ValueRange words,
+                                             mlir::Type elementType, int n);
+  llvm::SmallVector<mlir::Value> packWords(mlir::ValueRange elements);
+
+  /// Butterfly shuffle: the value of lane (laneid ^ mask).
+  mlir::Value shuffleXor(mlir::Value v, int mask);
+};
+
+/// The coordinates of the tile element each register holds in the current
+/// thread: per register, per dim, an i32 value.
+class ThreadCoords {
+public:
+  ThreadCoords(Emitter &e, const LinearLayout &layout);
+  /// Coordinate of register `reg` along `dim`.
+  mlir::Value get(int64_t reg, int dim);
+  /// The register-only (compile-time) part.
+  LinearLayout::Coords constant(int64_t reg) const {
+    return layout.applyIn(InDim::Register, reg);
+  }
+
+private:
+  Emitter &e;
+  const LinearLayout &layout;
+  llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
+};
+
+/// Number of bytes an element of `t` takes in memory (i1 takes a byte).
+unsigned storageBytes(mlir::Type t);
+/// The integer type a tile element is stored as.
+mlir::Type storageType(mlir::Type t);
+
+/// The shared-memory scratch (bytes) the lowering of `op` needs, 0 if none.
+int64_t getScratchBytes(mlir::Operation *op);
+/// Whether a conversion between these layouts is a register permutation.
+bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
+
+/// Populate the patterns for each family of tile ops.
+void populateTileMemoryPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+void populateTileReducePatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+void populateTileLayoutPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+void populateTileDotPatterns(mlir::TypeConverter &converter,
+                             mlir::RewritePatternSet &patterns);
+
+} // namespace tilec
+
+#endif // TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H

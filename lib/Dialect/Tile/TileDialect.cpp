@@ -1,0 +1,514 @@
+//===- TileDialect.cpp - tile dialect, types and attributes ---------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+#include "tilec/Dialect/Tile/TileDialect.cpp.inc"
+#include "tilec/Dialect/Tile/TileEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/TileTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/Tile/TileAttrs.cpp.inc"
+
+void TileDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "tilec/Dialect/Tile/TileOps.cpp.inc"
+      >();
+}
+
+void TileDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilec/Dialect/Tile/TileTypes.cpp.inc"
+      >();
+}
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/Tile/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile types
+//===----------------------------------------------------------------------===//
+
+bool tile::isTileElementType(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                                i.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float8E4M3FNType,
+             Float8E5M2Type>(t);
+}
+
+static constexpr const char *kElementTypes =
+    "i1, i8, i16, i32, i64, f16, bf16, f32, f8E4M3FN or f8E5M2";
+
+std::optional<std::string> tile::checkTileType(Type t) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  auto tt = dyn_cast<RankedTensorType>(t);
+  if (!tt) {
+    os << "expected a tile, found " << t;
+    return msg;
+  }
+  if (tt.getRank() < 1 || tt.getRank() > 5) {
+    os << "expected a tile of rank 1 to 5, found rank " << tt.getRank();
+    return msg;
+  }
+  for (int64_t d : tt.getShape())
+    if (ShapedType::isDynamic(d) || d <= 0 || !llvm::isPowerOf2_64(d)) {
+      os << "expected tile dims to be static powers of two, found " << t;
+      return msg;
+    }
+  if (!isTileElementType(tt.getElementType())) {
+    os << "unsupported tile element type " << tt.getElementType()
+       << "; expected " << kElementTypes;
+    return msg;
+  }
+  if (Attribute enc = tt.getEncoding()) {
+    auto ll = dyn_cast<LinearLayoutAttr>(enc);
+    if (!ll) {
+      os << "expected a #tile.linear layout, found " << enc;
+      return msg;
+    }
+    if (ll.getRank() != tt.getRank()) {
+      os << "layout has rank " << ll.getRank() << " but the tile has rank "
+         << tt.getRank();
+      return msg;
+    }
+    LinearLayout layout = ll.toLayout(tt.getShape());
+    for (InDim in : {InDim::Register, InDim::Lane, InDim::Warp})
+      for (const auto &c : layout.getBases(in))
+        for (unsigned d = 0; d < c.size(); ++d)
+          if (c[d] < 0 || c[d] >= tt.getShape()[d] ||
+              (c[d] & (c[d] - 1)) != 0 && c[d] != 0) {
+            os << "layout basis coordinate " << c[d] << " of dim " << d
+               << " is outside the tile's extent " << tt.getShape()[d];
+            return msg;
+          }
+    if (!layout.isSurjective()) {
+      os << "layout does not cover every element of " << t;
+      return msg;
+    }
+  }
+  return std::nullopt;
+}
+
+LinearLayoutAttr tile::getLayoutAttr(Type t) {
+  auto tt = dyn_cast<RankedTensorType>(t);
+  return tt ? dyn_cast_or_null<LinearLayoutAttr>(tt.getEncoding()) : nullptr;
+}
+
+LinearLayout tile::getLayout(Type t) {
+  auto tt = cast<RankedTensorType>(t);
+  return cast<LinearLayoutAttr>(tt.getEncoding()).toLayout(tt.getShape());
+}
+
+RankedTensorType tile::withLayout(Type t, const LinearLayout &layout) {
+  auto tt = cast<RankedTensorType>(t);
+  return RankedTensorType::get(tt.getShape(), tt.getElementType(),
+                               LinearLayoutAttr::get(t.getContext(), layout));
+}
+
+int tile::getNumWarps(Operation *kernel) {
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+    return a.getInt();
+  return 4;
+}
+
+Type TileDialect::parseType(DialectAsmParser &parser) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Type t;
+  OptionalParseResult res = generatedTypeParser(parser, &mnemonic, t);
+  if (res.has_value())
+    return succeeded(*res) ? t : Type();
+  if (mnemonic != "tile") {
+    parser.emitError(loc) << "unknown tile type '" << mnemonic
+                          << "'; expected 'tile' or 'tensor'";
+    return {};
+  }
+  // `!tile.tile<128x64xbf16[, layout]>` spells the tile tensor<...>.
+  SmallVector<int64_t> shape;
+  Type elt;
+  Attribute enc;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
+      parser.parseType(elt))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(enc))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  auto tt = RankedTensorType::get(shape, elt, enc);
+  if (auto err = checkTileType(tt)) {
+    parser.emitError(loc) << *err;
+    return {};
+  }
+  return tt;
+}
+
+void TileDialect::printType(Type t, DialectAsmPrinter &printer) const {
+  (void)generatedTypePrinter(t, printer);
+}
+
+//===----------------------------------------------------------------------===//
+// TensorViewType
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> defaultStrides(unsigned rank) {
+  SmallVector<int64_t> s(rank, ShapedType::kDynamic);
+  if (rank)
+    s.back() = 1;
+  return s;
+}
+
+static void printDimOrDynamic(AsmPrinter &p, int64_t v) {
+  if (ShapedType::isDynamic(v))
+    p << "?";
+  else
+    p << v;
+}
+
+Type TensorViewType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape, strides;
+  Type elt;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
+      parser.parseType(elt))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("strides") || parser.parseEqual() ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+          if (succeeded(parser.parseOptionalQuestion())) {
+            strides.push_back(ShapedType::kDynamic);
+            return success();
+          }
+          int64_t v;
+          if (parser.parseInteger(v))
+            return failure();
+          strides.push_back(v);
+          return success();
+        }))
+      return {};
+  } else {
+    strides = defaultStrides(shape.size());
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, elt, strides);
+}
+
+void TensorViewType::print(AsmPrinter &p) const {
+  p << "<";
+  for (int64_t d : getShape()) {
+    printDimOrDynamic(p, d);
+    p << "x";
+  }
+  p << getElementType();
+  if (ArrayRef<int64_t>(defaultStrides(getRank())) != getStrides()) {
+    p << ", strides = [";
+    llvm::interleaveComma(getStrides(), p,
+                          [&](int64_t s) { printDimOrDynamic(p, s); });
+    p << "]";
+  }
+  p << ">";
+}
+
+LogicalResult
+TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> shape, Type elementType,
+                       ArrayRef<int64_t> strides) {
+  if (shape.empty() || shape.size() > 5)
+    return emitError() << "expected a tensor of rank 1 to 5, found rank "
+                       << shape.size();
+  if (!isTileElementType(elementType))
+    return emitError() << "unsupported tensor element type " << elementType
+                       << "; expected " << kElementTypes;
+  if (strides.size() != shape.size())
+    return emitError() << "expected " << shape.size()
+                       << " strides (one per dim), found " << strides.size();
+  for (int64_t d : shape)
+    if (!ShapedType::isDynamic(d) && d < 0)
+      return emitError() << "expected non-negative dims, found " << d;
+  for (int64_t s : strides)
+    if (!ShapedType::isDynamic(s) && s < 0)
+      return emitError() << "expected non-negative strides, found " << s;
+  return success();
+}
+
+int64_t TensorViewType::getContiguousDim() const {
+  ArrayRef<int64_t> s = getStrides();
+  for (int d = int(s.size()) - 1; d >= 0; --d)
+    if (s[d] == 1)
+      return d;
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<SmallVector<int64_t>> lists[3];
+  const char *names[] = {"register", "lane", "warp"};
+  if (parser.parseLess())
+    return {};
+  for (int i = 0; i < 3; ++i) {
+    if ((i && parser.parseComma()) || parser.parseKeyword(names[i]) ||
+        parser.parseEqual() ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+          lists[i].emplace_back();
+          return parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() {
+                int64_t v;
+                if (parser.parseInteger(v))
+                  return failure();
+                lists[i].back().push_back(v);
+                return success();
+              });
+        }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  unsigned rank = 0;
+  for (auto &l : lists)
+    if (!l.empty())
+      rank = l.front().size();
+  SmallVector<int64_t> flat[3];
+  for (int i = 0; i < 3; ++i)
+    for (auto &c : lists[i]) {
+      if (c.size() != rank) {
+        parser.emitError(loc) << "every basis must have " << rank
+                              << " coordinates, found one with " << c.size();
+        return {};
+      }
+      flat[i].append(c.begin(), c.end());
+    }
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), rank, flat[0], flat[1], flat[2]);
+}
+
+void LinearLayoutAttr::print(AsmPrinter &p) const {
+  const char *names[] = {"register", "lane", "warp"};
+  ArrayRef<int64_t> flat[] = {getRegisterBases(), getLaneBases(),
+                              getWarpBases()};
+  unsigned rank = getRank();
+  p << "<";
+  for (int i = 0; i < 3; ++i) {
+    p << (i ? ", " : "") << names[i] << " = [";
+    for (unsigned b = 0; b * rank < flat[i].size(); ++b) {
+      p << (b ? ", [" : "[");
+      llvm::interleaveComma(flat[i].slice(b * rank, rank), p);
+      p << "]";
+    }
+    p << "]";
+  }
+  p << ">";
+}
+
+LogicalResult
+LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned rank, ArrayRef<int64_t> reg,
+                         ArrayRef<int64_t> lane, ArrayRef<int64_t> warp) {
+  if (rank == 0)
+    return emitError() << "a layout needs at least one basis to give its rank";
+  if (lane.size() != 5 * rank)
+    return emitError() << "expected 5 lane bases (32 lanes), found "
+                       << lane.size() / rank;
+  for (ArrayRef<int64_t> l : {reg, lane, warp})
+    for (int64_t v : l)
+      if (v < 0)
+        return emitError() << "basis coordinates must be non-negative, found "
+                           << v;
+  return success();
+}
+
+LinearLayout LinearLayoutAttr::toLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = getRank();
+  auto unflat = [&](ArrayRef<int64_t> flat) {
+    LinearLayout::Bases bs;
+    for (unsigned b = 0; b * rank < flat.size(); ++b)
+      bs.emplace_back(flat.begin() + b * rank, flat.begin() + (b + 1) * rank);
+    return bs;
+  };
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
+                      unflat(getRegisterBases()), unflat(getLaneBases()),
+                      unflat(getWarpBases()));
+}
+
+LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *ctx,
+                                       const LinearLayout &layout) {
+  SmallVector<int64_t> flat[3];
+  for (int i = 0; i < 3; ++i)
+    for (const auto &c : layout.getBases(InDim(i)))
+      flat[i].append(c.begin(), c.end());
+  return get(ctx, layout.getRank(), flat[0], flat[1], flat[2]);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Recursive-descent checker for grid expressions (docs/BUNDLE.md).
+struct GridExprChecker {
+  StringRef s;
+  TypeRange args;
+  std::string error;
+
+  bool fail(const Twine &msg) {
+    if (error.empty())
+      error = msg.str();
+    return false;
+  }
+  bool integer(int64_t &v) {
+    size_t n = 0;
+    while (n < s.size() && isdigit(s[n]))
+      ++n;
+    if (n == 0 || s.take_front(n).getAsInteger(10, v))
+      return fail("expected an integer at '" + s + "'");
+    s = s.drop_front(n);
+    return true;
+  }
+  bool expect(char c) {
+    if (!s.consume_front(StringRef(&c, 1)))
+      return fail(Twine("expected '") + StringRef(&c, 1) + "' at '" + s + "'");
+    return true;
+  }
+  bool expr() {
+    if (!s.empty() && isdigit(s[0])) {
+      int64_t v;
+      return integer(v);
+    }
+    size_t n = 0;
+    while (n < s.size() && isalpha(s[n]))
+      ++n;
+    StringRef fn = s.take_front(n);
+    s = s.drop_front(n);
+    if (fn == "dim" || fn == "arg") {
+      int64_t p, d = 0;
+      if (!expect('(') || !integer(p))
+        return false;
+      if (fn == "dim" && (!expect(',') || !integer(d)))
+        return false;
+      if (!expect(')'))
+        return false;
+      if (p < 0 || p >= int64_t(args.size()))
+        return fail(fn + "(" + Twine(p) + ", ...) refers to argument " +
+                    Twine(p) + " but the kernel has " + Twine(args.size()));
+      if (fn == "dim") {
+        auto tv = dyn_cast<TensorViewType>(args[p]);
+        if (!tv)
+          return fail("dim(" + Twine(p) + "," + Twine(d) + "): argument " +
+                      Twine(p) + " is not a tensor");
+        if (d < 0 || d >= int64_t(tv.getRank()))
+          return fail("dim(" + Twine(p) + "," + Twine(d) + "): argument " +
+                      Twine(p) + " has rank " + Twine(tv.getRank()));
+      } else if (!args[p].isSignlessInteger()) {
+        return fail("arg(" + Twine(p) + "): argument " + Twine(p) +
+                    " is not an integer scalar");
+      }
+      return true;
+    }
+    if (!llvm::is_contained({"cdiv", "add", "sub", "mul", "div", "min", "max"},
+                            fn))
+      return fail("unknown grid function '" + fn +
+                  "'; expected dim, arg, cdiv, add, sub, mul, div, min or "
+                  "max");
+    return expect('(') && expr() && expect(',') && expr() && expect(')');
+  }
+};
+} // namespace
+
+std::optional<std::string> tile::checkGridExpr(StringRef expr,
+                                               TypeRange argTypes) {
+  GridExprChecker c{expr, argTypes, {}};
+  if (!c.expr())
+    return c.error;
+  if (!c.s.empty())
+    return "unexpected '" + c.s.str() + "' after the expression";
+  return std::nullopt;
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (name == kKernelAttr || name == kGridAttr || name == kNumWarpsAttr) {
+    if (!func)
+      return op->emitError() << "'" << name << "' belongs on a func.func";
+  }
+  // After convert-tile-to-llvm the signature holds pointers and extents;
+  // the attributes were checked against the views before.
+  bool lowered = func && llvm::any_of(func.getArgumentTypes(), [](Type t) {
+    return isa<LLVM::LLVMPointerType>(t);
+  });
+  if (lowered)
+    return success();
+  if (name == kKernelAttr) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (func.getNumResults() != 0)
+      return op->emitError() << "a kernel returns nothing, found "
+                             << func.getNumResults() << " results";
+    for (Type t : func.getArgumentTypes())
+      if (!isa<TensorViewType>(t) && !isTileElementType(t))
+        return op->emitError()
+               << "kernel arguments are !tile.tensor views or scalars of a "
+                  "tile element type, found "
+               << t;
+    if (!op->hasAttr(kGridAttr))
+      return op->emitError() << "a kernel needs a launch grid: add "
+                                "tile.grid = [\"cdiv(dim(0,0),128)\", ...]";
+    return success();
+  }
+  if (name == kGridAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!arr || arr.empty() || arr.size() > 3)
+      return op->emitError()
+             << "'tile.grid' must be an array of 1 to 3 grid expressions";
+    for (Attribute a : arr) {
+      auto s = dyn_cast<StringAttr>(a);
+      if (!s)
+        return op->emitError()
+               << "'tile.grid' entries are strings, found " << a;
+      if (auto err = checkGridExpr(s.getValue(), func.getArgumentTypes()))
+        return op->emitError() << "bad grid expression \"" << s.getValue()
+                               << "\": " << *err;
+    }
+    return success();
+  }
+  if (name == kNumWarpsAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || !llvm::is_contained({1, 2, 4, 8, 16}, i.getInt()))
+      return op->emitError()
+             << "'tile.num_warps' must be 1, 2, 4, 8 or 16, found "
+             << attr.getValue();
+    return success();
+  }
+  if (name == kSharedMemoryAttr)
+    return success();
+  return op->emitError() << "unknown tile attribute '" << name << "'";
+}

@@ -1,0 +1,395 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseAxis(OpAsmParser &parser, IntegerAttr &axis) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kw;
+  if (parser.parseKeyword(&kw))
+    return failure();
+  int64_t v = kw == "x" ? 0 : kw == "y" ? 1 : kw == "z" ? 2 : -1;
+  if (v < 0)
+    return parser.emitError(loc) << "expected grid axis x, y or z, found '"
+                                 << kw << "'";
+  axis = parser.getBuilder().getI32IntegerAttr(v);
+  return success();
+}
+
+static void printAxis(OpAsmPrinter &p, Operation *, IntegerAttr axis) {
+  p << "xyz"[axis.getInt()];
+}
+
+/// Checks that `v` is a tile; reports on `op` otherwise.
+static LogicalResult verifyTile(Operation *op, Value v, StringRef what) {
+  if (auto err = checkTileType(v.getType()))
+    return op->emitOpError() << what << ": " << *err;
+  return success();
+}
+
+static RankedTensorType tileType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  unsigned rank = getTensor().getType().getRank();
+  if (getDim() < 0 || getDim() >= int64_t(rank))
+    return emitOpError() << "dim " << getDim() << " is out of range for a "
+                         << "tensor of rank " << rank;
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  int64_t d = getTensor().getType().getShape()[getDim()];
+  if (ShapedType::isDynamic(d))
+    return {};
+  return IntegerAttr::get(getType(), d);
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAccess(Operation *op, TensorViewType tensor,
+                                  Value tile, size_t numOffsets) {
+  if (failed(verifyTile(op, tile, "tile")))
+    return failure();
+  RankedTensorType tt = tileType(tile);
+  if (numOffsets != tensor.getRank())
+    return op->emitOpError() << "expected " << tensor.getRank()
+                             << " offsets (one per tensor dim), found "
+                             << numOffsets;
+  if (tt.getRank() != int64_t(tensor.getRank()))
+    return op->emitOpError() << "expected a tile of rank " << tensor.getRank()
+                             << " like the tensor, found " << tt;
+  if (tt.getElementType() != tensor.getElementType())
+    return op->emitOpError() << "expected tile element type "
+                             << tensor.getElementType()
+                             << " like the tensor, found "
+                             << tt.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyAccess(*this, getTensor().getType(), getResult(),
+                          getOffsets().size())))
+    return failure();
+  if (auto pad = getPaddingAttr())
+    if (pad.getType() != getTensor().getType().getElementType())
+      return emitOpError() << "expected padding of type "
+                           << getTensor().getType().getElementType()
+                           << ", found " << pad.getType();
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getTensor().getType(), getValue(),
+                      getOffsets().size());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  for (auto [v, name] : {std::pair{getA(), "a"}, {getB(), "b"},
+                         {getAcc(), "acc"}})
+    if (failed(verifyTile(*this, v, name)))
+      return failure();
+  RankedTensorType a = tileType(getA()), b = tileType(getB()),
+                   c = tileType(getAcc());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "expected rank-2 operands, found ranks "
+                         << a.getRank() << ", " << b.getRank() << ", "
+                         << c.getRank();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (b.getDimSize(0) != k)
+    return emitOpError() << "expected b to have " << k
+                         << " rows (the columns of a), found "
+                         << b.getDimSize(0);
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError() << "expected acc of shape " << m << "x" << n
+                         << ", found " << c.getDimSize(0) << "x"
+                         << c.getDimSize(1);
+  Type ea = a.getElementType(), eb = b.getElementType(),
+       ec = c.getElementType();
+  if (ea != eb)
+    return emitOpError() << "expected a and b of one element type, found "
+                         << ea << " and " << eb;
+  if (!isa<BFloat16Type, Float16Type, Float8E4M3FNType, Float8E5M2Type>(ea))
+    return emitOpError() << "expected bf16, f16, f8E4M3FN or f8E5M2 inputs, "
+                            "found "
+                         << ea;
+  if (!ec.isF32() && !(ec.isF16() && ea.isF16()))
+    return emitOpError() << "expected an f32 accumulator (or f16 for f16 "
+                            "inputs), found "
+                         << ec;
+  int64_t minK = ea.getIntOrFloatBitWidth() == 8 ? 32 : 16;
+  if (m < 16 || n < 8 || k < minK)
+    return emitOpError() << "expected M >= 16, N >= 8 and K >= " << minK
+                         << ", found " << m << "x" << n << "x" << k;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyTile(*this, getSrc(), "source")))
+    return failure();
+  RankedTensorType src = tileType(getSrc());
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= src.getRank())
+    return emitOpError() << "dim " << dim << " is out of range for rank "
+                         << src.getRank();
+  Type elt = src.getElementType();
+  if (elt.getIntOrFloatBitWidth() == 8 && isa<FloatType>(elt))
+    return emitOpError() << "cannot reduce " << elt << " tiles; cast first";
+  if (src.getRank() == 1) {
+    if (getType() != elt)
+      return emitOpError() << "reducing a rank-1 tile gives a scalar " << elt
+                           << ", found " << getType();
+    return success();
+  }
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + dim);
+  auto res = dyn_cast<RankedTensorType>(getType());
+  if (!res || res.getShape() != ArrayRef<int64_t>(shape) ||
+      res.getElementType() != elt)
+    return emitOpError() << "expected result "
+                         << RankedTensorType::get(shape, elt) << ", found "
+                         << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySameElements(Operation *op, Value src, Value res) {
+  if (failed(verifyTile(op, src, "source")) ||
+      failed(verifyTile(op, res, "result")))
+    return failure();
+  if (tileType(src).getElementType() != tileType(res).getElementType())
+    return op->emitOpError() << "expected the result element type "
+                             << tileType(src).getElementType() << ", found "
+                             << tileType(res).getElementType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  RankedTensorType s = tileType(getSrc()), r = tileType(getResult());
+  if (s.getRank() != r.getRank())
+    return emitOpError() << "expected source and result of one rank, found "
+                         << s.getRank() << " and " << r.getRank();
+  for (int64_t d = 0; d < s.getRank(); ++d)
+    if (s.getDimSize(d) != 1 && s.getDimSize(d) != r.getDimSize(d))
+      return emitOpError() << "dim " << d << " of size " << s.getDimSize(d)
+                           << " can only broadcast from size 1, found result "
+                              "size "
+                           << r.getDimSize(d);
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  RankedTensorType s = tileType(getSrc());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > s.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << s.getRank();
+  SmallVector<int64_t> shape(s.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  if (tileType(getResult()).getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "expected result shape "
+                         << RankedTensorType::get(shape, s.getElementType())
+                         << ", found " << getType();
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  if (tileType(getSrc()).getNumElements() !=
+      tileType(getResult()).getNumElements())
+    return emitOpError() << "expected " << tileType(getSrc()).getNumElements()
+                         << " elements like the source, found "
+                         << tileType(getResult()).getNumElements();
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  RankedTensorType s = tileType(getSrc()), r = tileType(getResult());
+  ArrayRef<int32_t> perm = getPermutation();
+  SmallVector<bool> seen(s.getRank(), false);
+  if (int64_t(perm.size()) != s.getRank())
+    return emitOpError() << "expected a permutation of " << s.getRank()
+                         << " dims, found " << perm.size();
+  for (int32_t p : perm) {
+    if (p < 0 || p >= s.getRank() || seen[p])
+      return emitOpError() << "expected a permutation of 0.." << s.getRank() - 1;
+    seen[p] = true;
+  }
+  for (unsigned i = 0; i < perm.size(); ++i)
+    if (r.getDimSize(i) != s.getDimSize(perm[i]))
+      return emitOpError() << "expected result dim " << i << " of size "
+                           << s.getDimSize(perm[i]) << ", found "
+                           << r.getDimSize(i);
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (failed(verifyTile(*this, getResult(), "result")))
+    return failure();
+  if (getValue().getType() != tileType(getResult()).getElementType())
+    return emitOpError() << "expected a scalar of the tile's element type "
+                         << tileType(getResult()).getElementType()
+                         << ", found " << getValue().getType();
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  if (failed(verifyTile(*this, getResult(), "result")))
+    return failure();
+  RankedTensorType r = tileType(getResult());
+  if (r.getRank() != 1 || !r.getElementType().isInteger(32))
+    return emitOpError() << "expected a rank-1 tile of i32, found " << r;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  if (tileType(getSrc()).getShape() != tileType(getResult()).getShape())
+    return emitOpError() << "expected the shape of the source, found "
+                         << getType();
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
+namespace {
+/// convert_layout(splat | iota | splat constant) -> the same in the new layout.
+struct RematerializeCheapConvert : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSrc().getDefiningOp();
+    if (!def)
+      return failure();
+    Type t = op.getType();
+    if (auto splat = dyn_cast<SplatOp>(def)) {
+      rewriter.replaceOpWithNewOp<SplatOp>(op, t, splat.getValue());
+      return success();
+    }
+    if (isa<IotaOp>(def)) {
+      rewriter.replaceOpWithNewOp<IotaOp>(op, t);
+      return success();
+    }
+    DenseElementsAttr dense;
+    if (matchPattern(def, m_Constant(&dense)) && dense.isSplat()) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, t, dense.reshape(cast<ShapedType>(t)));
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// convert_layout(broadcast(x)) -> broadcast(convert_layout(x)), so that the
+/// conversion moves to the smaller operand and can cancel.
+struct SinkConvertThroughBroadcast : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto bc = op.getSrc().getDefiningOp<BroadcastOp>();
+    if (!bc || !getLayoutAttr(op.getType()) ||
+        !getLayoutAttr(bc.getSrc().getType()))
+      return failure();
+    LinearLayout target = getLayout(op.getType());
+    if (!target.isAxisAligned())
+      return failure();
+    std::vector<int> dims;
+    RankedTensorType srcTy = tileType(bc.getSrc());
+    for (int64_t d = 0; d < srcTy.getRank(); ++d)
+      if (srcTy.getDimSize(d) != tileType(op).getDimSize(d))
+        dims.push_back(d);
+    LinearLayout operand = target.broadcastOperand(dims);
+    Value src = bc.getSrc();
+    if (getLayout(src.getType()) != operand)
+      src = ConvertLayoutOp::create(rewriter, op.getLoc(),
+                                    withLayout(srcTy, operand), src);
+    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), src);
+    return success();
+  }
+};
+
+/// convert_layout(expand_dims(x)) -> expand_dims(convert_layout(x)).
+struct SinkConvertThroughExpandDims : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto ed = op.getSrc().getDefiningOp<ExpandDimsOp>();
+    if (!ed || !getLayoutAttr(op.getType()) ||
+        !getLayoutAttr(ed.getSrc().getType()))
+      return failure();
+    LinearLayout target = getLayout(op.getType());
+    LinearLayout operand = target.squeezeDim(ed.getAxis());
+    Value src = ed.getSrc();
+    if (getLayout(src.getType()) != operand)
+      src = ConvertLayoutOp::create(rewriter, op.getLoc(),
+                                    withLayout(src.getType(), operand), src);
+    rewriter.replaceOpWithNewOp<ExpandDimsOp>(op, op.getType(), src,
+                                              ed.getAxis());
+    return success();
+  }
+};
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<RematerializeCheapConvert, SinkConvertThroughBroadcast,
+              SinkConvertThroughExpandDims>(context);
+}

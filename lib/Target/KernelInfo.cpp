@@ -1,0 +1,140 @@
+//===- KernelInfo.cpp - launch metadata of tile kernels -------------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+bool tilec::isSupportedArch(StringRef arch) {
+  return arch == "sm_90a" || arch == "sm_100a";
+}
+
+static std::string dtypeName(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "i" + std::to_string(i.getWidth());
+  if (isa<Float8E4M3FNType>(t))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "f8e5m2";
+  if (isa<BFloat16Type>(t))
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF32())
+    return "f32";
+  return "f64";
+}
+
+/// The identifier after '%' at `loc` in the source, if there is one.
+static std::string nameAt(Location loc, const llvm::SourceMgr *sources) {
+  auto fl = dyn_cast<FileLineColLoc>(loc);
+  if (!sources || !fl || sources->getNumBuffers() == 0)
+    return {};
+  const llvm::MemoryBuffer *buf =
+      sources->getMemoryBuffer(sources->getMainFileID());
+  StringRef text = buf->getBuffer();
+  unsigned line = fl.getLine(), col = fl.getColumn();
+  size_t pos = 0;
+  for (unsigned l = 1; l < line && pos != StringRef::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != StringRef::npos)
+      ++pos;
+  }
+  if (pos == StringRef::npos || pos + col - 1 >= text.size())
+    return {};
+  StringRef rest = text.drop_front(pos + col - 1);
+  if (!rest.consume_front("%"))
+    return {};
+  size_t n = 0;
+  while (n < rest.size() && (isalnum(rest[n]) || rest[n] == '_'))
+    ++n;
+  return rest.take_front(n).str();
+}
+
+std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
+                                                 const llvm::SourceMgr *sources) {
+  std::vector<KernelInfo> kernels;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(tile::kKernelAttr))
+      continue;
+    KernelInfo k;
+    k.name = func.getSymName().str();
+    k.threads = 32 * tile::getNumWarps(func);
+    for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
+      k.grid.push_back(cast<StringAttr>(a).getValue().str());
+    while (k.grid.size() < 3)
+      k.grid.push_back("1");
+    for (BlockArgument arg : func.getArguments()) {
+      ParamInfo p;
+      p.name = nameAt(arg.getLoc(), sources);
+      if (p.name.empty())
+        p.name = "arg" + std::to_string(arg.getArgNumber());
+      if (auto tv = dyn_cast<tile::TensorViewType>(arg.getType())) {
+        p.isTensor = true;
+        p.dtype = dtypeName(tv.getElementType());
+        for (int64_t d : tv.getShape())
+          p.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+        for (int64_t s : tv.getStrides())
+          p.strides.push_back(ShapedType::isDynamic(s) ? -1 : s);
+        p.align = std::max(1u, tv.getElementType().getIntOrFloatBitWidth() / 8);
+      } else {
+        p.dtype = dtypeName(arg.getType());
+      }
+      k.params.push_back(p);
+    }
+    kernels.push_back(k);
+  }
+  return kernels;
+}
+
+void tilec::readSharedMemory(std::vector<KernelInfo> &kernels,
+                             ModuleOp module) {
+  for (KernelInfo &k : kernels) {
+    Operation *op = module.lookupSymbol(k.name);
+    if (!op)
+      continue;
+    if (auto a = op->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
+      k.sharedMemory = a.getInt();
+  }
+}
+
+std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto dims = [&](const std::vector<int64_t> &v) {
+    for (int64_t d : v) {
+      os << " ";
+      if (d < 0)
+        os << "?";
+      else
+        os << d;
+    }
+  };
+  os << "tilec-bundle 1\narch " << arch << "\n";
+  for (const KernelInfo &k : kernels) {
+    os << "kernel " << k.name << "\n";
+    os << "threads " << k.threads << "\n";
+    os << "smem " << k.sharedMemory << "\n";
+    os << "cluster " << k.cluster[0] << " " << k.cluster[1] << " "
+       << k.cluster[2] << "\n";
+    os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
+    for (const ParamInfo &p : k.params) {
+      if (p.isTensor) {
+        os << "param tensor " << p.name << " " << p.dtype << " "
+           << p.shape.size() << " shape";
+        dims(p.shape);
+        os << " strides";
+        dims(p.strides);
+        os << " align " << p.align << "\n";
+      } else {
+        os << "param scalar " << p.name << " " << p.dtype << "\n";
+      }
+    }
+    os << "end\n";
+  }
+  return s;
+}

@@ -1,0 +1,165 @@
+//===- PTX.cpp - LLVM dialect -> LLVM IR -> PTX -> cubin ------------------===//
+
+#include "tilec/Target/Target.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace mlir;
+using namespace tilec;
+
+static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+static constexpr const char *kPtxFeatures = "+ptx86";
+
+FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
+                                      int optLevel, std::string *llvmIR) {
+  static bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "tilec");
+  if (!llvmModule)
+    return module.emitError() << "translation to LLVM IR failed";
+
+  llvm::Triple triple(kTriple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError() << "NVPTX target unavailable: " << error;
+  llvm::TargetOptions options;
+  auto level = optLevel <= 0   ? llvm::CodeGenOptLevel::None
+               : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+               : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                               : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, arch, kPtxFeatures, options, std::nullopt, std::nullopt, level));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+
+  if (optLevel > 0) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel ol = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                 : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                 : llvm::OptimizationLevel::O3;
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(ol);
+    mpm.run(*llvmModule, mam);
+  }
+  if (llvmIR) {
+    llvmIR->clear();
+    llvm::raw_string_ostream os(*llvmIR);
+    llvmModule->print(os, nullptr);
+  }
+
+  llvm::SmallString<0> ptx;
+  {
+    llvm::raw_svector_ostream os(ptx);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr,
+                                llvm::CodeGenFileType::AssemblyFile))
+      return module.emitError() << "the NVPTX backend cannot emit PTX";
+    pm.run(*llvmModule);
+  }
+  return std::string(ptx.str());
+}
+
+/// ptxas: $TILEC_PTXAS, then PATH, then the CUDA toolkit.
+static std::optional<std::string> findPtxas() {
+  if (const char *env = getenv("TILEC_PTXAS"))
+    return std::string(env);
+  if (auto p = llvm::sys::findProgramByName("ptxas"))
+    return *p;
+  std::string dflt = std::string(TILEC_CUDA_DIR) + "/bin/ptxas";
+  if (llvm::sys::fs::can_execute(dflt))
+    return dflt;
+  return std::nullopt;
+}
+
+FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
+                                          int optLevel, std::string &errors) {
+  std::optional<std::string> ptxas = findPtxas();
+  if (!ptxas) {
+    errors = "ptxas not found (set TILEC_PTXAS, put it on PATH, or install "
+             "the CUDA toolkit under " TILEC_CUDA_DIR ")";
+    return failure();
+  }
+  llvm::SmallString<128> in, out, log;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tilec", "ptx", fd, in) ||
+      llvm::sys::fs::createTemporaryFile("tilec", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("tilec", "log", log)) {
+    errors = "cannot create temporary files for ptxas";
+    return failure();
+  }
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  std::string archFlag = "-arch=" + arch.str();
+  std::string optFlag = "-O" + std::to_string(std::clamp(optLevel, 0, 3));
+  SmallVector<StringRef> args{*ptxas, archFlag, optFlag, in, "-o", out};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/300, 0, &execError);
+  FailureOr<std::string> result = failure();
+  if (rc != 0) {
+    auto buf = llvm::MemoryBuffer::getFile(log);
+    errors = "ptxas failed";
+    if (!execError.empty())
+      errors += ": " + execError;
+    if (buf)
+      errors += ":\n" + (*buf)->getBuffer().str();
+  } else if (auto buf = llvm::MemoryBuffer::getFile(out, /*IsText=*/false)) {
+    result = (*buf)->getBuffer().str();
+  } else {
+    errors = "cannot read the cubin ptxas wrote";
+  }
+  llvm::sys::fs::remove(in);
+  llvm::sys::fs::remove(out);
+  llvm::sys::fs::remove(log);
+  return result;
+}

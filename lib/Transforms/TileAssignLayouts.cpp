@@ -1,0 +1,271 @@
+//===- TileAssignLayouts.cpp - give every tile a linear layout ------------===//
+//
+// Walks each kernel in program order and gives every tile value a
+// #tile.linear layout:
+//   - global loads: coalesced, vectorized blocked layouts (16 bytes a thread
+//     along the contiguous dim);
+//   - dot: mma.sync operand and accumulator fragment layouts;
+//   - reduce / expand_dims / transpose / reshape: derived from the operand;
+//   - splat, iota, constants, broadcast: the coalesced layout of their shape;
+//   - elementwise ops: the layout of their first operand that is not cheap to
+//     rematerialize (splat, constant, iota, broadcast, expand_dims);
+//   - loops and branches: carried values keep the layout they enter with.
+// Where an operand's layout differs from the one its user needs, a
+// tile.convert_layout is inserted; canonicalization then removes the ones
+// that can be rematerialized or sunk into cheaper operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+#define DEBUG_TYPE "tile-assign-layouts"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+std::vector<int64_t> shapeOf(Type t) {
+  auto s = cast<RankedTensorType>(t).getShape();
+  return std::vector<int64_t>(s.begin(), s.end());
+}
+
+unsigned bitsOf(Type t) {
+  return cast<RankedTensorType>(t).getElementType().getIntOrFloatBitWidth();
+}
+
+/// Values that are cheap to produce in any layout.
+bool isCheap(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && (isa<SplatOp, IotaOp, BroadcastOp, ExpandDimsOp,
+                     arith::ConstantOp>(def));
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(int numWarps) : numWarps(numWarps) {}
+
+  LogicalResult run(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (failed(visit(&op)))
+        return failure();
+    return success();
+  }
+
+private:
+  int numWarps;
+
+  LinearLayout defaultLayout(Type t, int contigDim = -1) {
+    auto shape = shapeOf(t);
+    if (contigDim < 0)
+      contigDim = shape.size() - 1;
+    return LinearLayout::coalesced(shape, bitsOf(t), numWarps, contigDim);
+  }
+
+  void setLayout(Value v, const LinearLayout &l) {
+    v.setType(withLayout(v.getType(), l));
+  }
+
+  /// Makes operand `idx` of `user` have layout `l`, converting if needed.
+  void require(Operation *user, unsigned idx, const LinearLayout &l) {
+    Value v = user->getOperand(idx);
+    if (getLayoutAttr(v.getType()) && getLayout(v.getType()) == l)
+      return;
+    OpBuilder b(user);
+    Value c = ConvertLayoutOp::create(b, user->getLoc(),
+                                      withLayout(v.getType(), l), v);
+    user->setOperand(idx, c);
+  }
+
+  LogicalResult visit(Operation *op) {
+    // Values that already carry a layout keep it.
+    auto needs = [&](Value v) { return isTile(v) && !getLayoutAttr(v.getType()); };
+
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (needs(load.getResult()))
+        setLayout(load.getResult(),
+                  defaultLayout(load.getType(),
+                                load.getTensor().getType().getContiguousDim()));
+      return success();
+    }
+    if (isa<StoreOp>(op))
+      return success();
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      auto shape = shapeOf(dot.getType());
+      auto [wm, wn] = LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps);
+      unsigned bits = bitsOf(dot.getA().getType());
+      require(op, 0,
+              LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()), bits,
+                                       wm, wn));
+      require(op, 1,
+              LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()), bits,
+                                       wm, wn));
+      LinearLayout acc = LinearLayout::mmaAccumulator(shape, wm, wn);
+      require(op, 2, acc);
+      setLayout(dot.getResult(), acc);
+      return success();
+    }
+    if (auto red = dyn_cast<ReduceOp>(op)) {
+      LinearLayout src = getLayout(red.getSrc().getType());
+      if (!src.isAxisAligned()) {
+        src = defaultLayout(red.getSrc().getType());
+        require(op, 0, src);
+      }
+      if (isTile(red.getResult()))
+        setLayout(red.getResult(), src.reduceDim(red.getDim()));
+      return success();
+    }
+    if (auto ed = dyn_cast<ExpandDimsOp>(op)) {
+      setLayout(ed.getResult(),
+                getLayout(ed.getSrc().getType()).expandDims(ed.getAxis()));
+      return success();
+    }
+    if (auto tr = dyn_cast<TransposeOp>(op)) {
+      ArrayRef<int32_t> p = tr.getPermutation();
+      setLayout(tr.getResult(), getLayout(tr.getSrc().getType())
+                                    .transpose(std::vector<int>(p.begin(),
+                                                                p.end())));
+      return success();
+    }
+    if (auto rs = dyn_cast<ReshapeOp>(op)) {
+      setLayout(rs.getResult(), getLayout(rs.getSrc().getType())
+                                    .reshape(shapeOf(rs.getType())));
+      return success();
+    }
+    if (auto bc = dyn_cast<BroadcastOp>(op)) {
+      LinearLayout res = getLayoutAttr(bc.getType())
+                             ? getLayout(bc.getType())
+                             : defaultLayout(bc.getType());
+      setLayout(bc.getResult(), res);
+      std::vector<int> dims;
+      auto srcShape = shapeOf(bc.getSrc().getType());
+      auto resShape = shapeOf(bc.getType());
+      for (unsigned d = 0; d < srcShape.size(); ++d)
+        if (srcShape[d] != resShape[d])
+          dims.push_back(d);
+      require(op, 0, res.broadcastOperand(dims));
+      return success();
+    }
+    if (auto cv = dyn_cast<ConvertLayoutOp>(op)) {
+      if (needs(cv.getResult()))
+        setLayout(cv.getResult(), getLayout(cv.getSrc().getType()));
+      return success();
+    }
+    if (isa<SplatOp, IotaOp>(op)) {
+      if (needs(op->getResult(0)))
+        setLayout(op->getResult(0), defaultLayout(op->getResult(0).getType()));
+      return success();
+    }
+    if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      if (!needs(cst.getResult()))
+        return success();
+      auto t = withLayout(cst.getType(), defaultLayout(cst.getType()));
+      auto dense = cast<DenseElementsAttr>(cst.getValue());
+      OpBuilder b(op);
+      auto n = arith::ConstantOp::create(b, op->getLoc(), t, dense.reshape(t));
+      cst.replaceAllUsesWith(n.getResult());
+      cst.erase();
+      return success();
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, res] :
+           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                     forOp.getResults()))
+        if (isTile(init)) {
+          arg.setType(init.getType());
+          res.setType(init.getType());
+        }
+      if (failed(run(*forOp.getBody())))
+        return failure();
+      Operation *yield = forOp.getBody()->getTerminator();
+      for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs()))
+        if (isTile(arg))
+          require(yield, i, getLayout(arg.getType()));
+      return success();
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (failed(run(ifOp.getThenRegion().front())))
+        return failure();
+      Operation *thenYield = ifOp.thenYield();
+      for (auto [i, res] : llvm::enumerate(ifOp.getResults()))
+        if (isTile(res))
+          res.setType(thenYield->getOperand(i).getType());
+      if (!ifOp.getElseRegion().empty()) {
+        if (failed(run(ifOp.getElseRegion().front())))
+          return failure();
+        Operation *elseYield = ifOp.elseYield();
+        for (auto [i, res] : llvm::enumerate(ifOp.getResults()))
+          if (isTile(res))
+            require(elseYield, i, getLayout(res.getType()));
+      }
+      return success();
+    }
+    if (isa<scf::YieldOp, func::ReturnOp>(op))
+      return success();
+    if (op->getNumRegions() != 0) {
+      if (llvm::any_of(op->getResultTypes(),
+                       [](Type t) { return isa<TensorType>(t); }))
+        return op->emitOpError() << "is not supported on tiles";
+      return success();
+    }
+
+    // Elementwise ops (arith, math): one layout for all tile operands and
+    // results.
+    if (op->getNumResults() == 0 ||
+        llvm::none_of(op->getResults(), [](Value v) { return isTile(v); }))
+      return success();
+    Value anchor;
+    for (Value v : op->getOperands())
+      if (isTile(v) && !isCheap(v)) {
+        anchor = v;
+        break;
+      }
+    if (!anchor)
+      for (Value v : op->getOperands())
+        if (isTile(v)) {
+          anchor = v;
+          break;
+        }
+    if (!anchor)
+      return op->emitOpError() << "produces a tile from no tile operand";
+    LinearLayout l = getLayout(anchor.getType());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if (isTile(op->getOperand(i)))
+        require(op, i, l);
+    for (Value r : op->getResults())
+      if (isTile(r))
+        setLayout(r, l);
+    return success();
+  }
+};
+
+struct TileAssignLayouts
+    : public tilec::impl::TileAssignLayoutsBase<TileAssignLayouts> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
+                                               : int(numWarps);
+      LayoutAssigner assigner(warps);
+      if (failed(assigner.run(func.getBody().front())))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

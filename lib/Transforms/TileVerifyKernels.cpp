@@ -1,0 +1,70 @@
+//===- TileVerifyKernels.cpp - check tiles in kernels ---------------------===//
+//
+// `arith`, `math` and `scf` accept any tensor. This pass checks that every
+// tensor value in the module is a valid tile, so that bad programs get a
+// diagnostic at the op that made the value instead of failing in lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#define DEBUG_TYPE "tile-verify-kernels"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEVERIFYKERNELS
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+struct TileVerifyKernels
+    : public tilec::impl::TileVerifyKernelsBase<TileVerifyKernels> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool failedAny = false;
+    auto check = [&](Value v, Location loc) {
+      if (!isa<TensorType>(v.getType()))
+        return;
+      if (auto err = tile::checkTileType(v.getType())) {
+        emitError(loc) << *err;
+        failedAny = true;
+      }
+    };
+    module.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        check(r, op->getLoc());
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            check(arg, op->getLoc());
+    });
+    bool anyKernel = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func->hasAttr(tile::kKernelAttr)) {
+        if (!func.isExternal()) {
+          func.emitError() << "function '" << func.getSymName()
+                           << "' is not a kernel: tilec compiles functions "
+                              "marked tile.kernel";
+          failedAny = true;
+        }
+        continue;
+      }
+      anyKernel = true;
+    }
+    if (!anyKernel && !failedAny) {
+      module.emitError() << "no kernel in the module: mark a func.func with "
+                            "'tile.kernel'";
+      failedAny = true;
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with .device/ staged by
+# scripts/stage-gpu.sh. Prints a table of every GPU test case last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export TILEC_RUNTIME_LIB=$PWD/.device/libtilec_runtime.so
+export TILEC_BUNDLE_DIR=$PWD/.device/examples
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+python3 -m pytest test/gpu -v -rs -p no:cacheprovider "$@" 2>&1 | tee "$OUT/pytest.log"
+rc=${PIPESTATUS[0]}
+echo "== summary (commit $(cat .device/COMMIT), $(cat "$OUT/gpu.txt"))"
+grep -E "PASSED|FAILED|SKIPPED|ERROR" "$OUT/pytest.log" | grep "::" | sed -E 's/ +\[ *[0-9]+%\]//' | awk '{printf "%-60s %s\n", $1, $2}'
+tail -1 "$OUT/pytest.log"
+exit $rc

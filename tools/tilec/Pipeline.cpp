@@ -1,0 +1,50 @@
+//===- Pipeline.cpp - the tilec compile pipeline --------------------------===//
+
+#include "Pipeline.h"
+
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace tilec;
+
+void tilec::configurePrinting(PassManager &pm, const CompileOptions &options) {
+  if (options.printAfter.empty())
+    return;
+  std::vector<std::string> names = options.printAfter;
+  auto after = [names](Pass *pass, Operation *) {
+    for (const std::string &n : names)
+      if (n == "all" || n == pass->getArgument())
+        return true;
+    return false;
+  };
+  pm.getContext()->disableMultithreading();
+  pm.enableIRPrinting([](Pass *, Operation *) { return false; }, after,
+                      /*printModuleScope=*/true,
+                      /*printAfterOnlyOnChange=*/false);
+}
+
+LogicalResult tilec::runTilePasses(ModuleOp module,
+                                   const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  configurePrinting(pm, options);
+  pm.addPass(createTileVerifyKernels());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTileAssignLayouts());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  return pm.run(module);
+}
+
+LogicalResult tilec::runLoweringPasses(ModuleOp module,
+                                       const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  configurePrinting(pm, options);
+  ConvertTileToLLVMOptions convertOptions;
+  convertOptions.arch = options.arch;
+  pm.addPass(createConvertTileToLLVM(convertOptions));
+  return pm.run(module);
+}

@@ -1,0 +1,34 @@
+//===- Pipeline.h - the tilec compile pipeline ------------------*- C++ -*-===//
+
+#ifndef TILEC_TOOLS_TILEC_PIPELINE_H
+#define TILEC_TOOLS_TILEC_PIPELINE_H
+
+#include "tilec/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
+
+namespace tilec {
+
+struct CompileOptions {
+  std::string arch = "sm_90a";
+  int optLevel = 3;
+  /// Pass arguments (or "all") after which to print the IR to stderr.
+  std::vector<std::string> printAfter;
+};
+
+/// Adds IR printing to `pm` as `options` ask.
+void configurePrinting(mlir::PassManager &pm, const CompileOptions &options);
+
+/// Tile-level passes: verification, canonicalization, layouts.
+mlir::LogicalResult runTilePasses(mlir::ModuleOp module,
+                                  const CompileOptions &options);
+/// Tile IR (with layouts) to the LLVM and NVVM dialects.
+mlir::LogicalResult runLoweringPasses(mlir::ModuleOp module,
+                                      const CompileOptions &options);
+
+} // namespace tilec
+
+#endif // TILEC_TOOLS_TILEC_PIPELINE_H

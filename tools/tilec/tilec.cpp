@@ -1,0 +1,223 @@
+//===- tilec.cpp - the tilec driver ---------------------------------------===//
+//
+//   tilec compile FILE|- [-o OUT] [--arch=sm_90a|sm_100a]
+//                 [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]
+//                 [--print-ir-after=PASS[,PASS...]|all]
+//
+// Exit 0 on success, 1 on any user error (with a diagnostic), never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeline.h"
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Target/Target.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace tilec;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class Emit { MLIR, LLVM, PTX, Cubin, Bundle, C };
+
+cl::OptionCategory category("tilec compile options");
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir | ->"),
+                               cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("output file (C: the stem)"),
+                                cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> arch("arch", cl::desc("target: sm_90a (default) or sm_100a"),
+                          cl::init("sm_90a"), cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("what to write"), cl::init(Emit::Bundle),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "tile IR after layout assignment"),
+               clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+               clEnumValN(Emit::PTX, "ptx", "PTX assembly"),
+               clEnumValN(Emit::Cubin, "cubin", "machine code (ptxas)"),
+               clEnumValN(Emit::Bundle, "bundle",
+                          "a .tlc bundle: cubin, PTX and launch metadata"),
+               clEnumValN(Emit::C, "c",
+                          "a C header and source embedding the bundle")),
+    cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("optimization level 0-3 (default 3)"),
+                           cl::Prefix, cl::init(3), cl::cat(category));
+cl::list<std::string> printAfter(
+    "print-ir-after",
+    cl::desc("print the IR after these passes (pass arguments, or 'all'), "
+             "to stderr"),
+    cl::CommaSeparated, cl::cat(category));
+
+int fail(const llvm::Twine &msg) {
+  llvm::WithColor::error(llvm::errs(), "tilec") << msg << "\n";
+  return 1;
+}
+
+void printUsage() {
+  llvm::outs()
+      << "tilec " TILEC_VERSION " - a tile-kernel compiler for NVIDIA GPUs\n\n"
+      << "USAGE:\n"
+      << "  tilec compile FILE|- [-o OUT] [--arch=sm_90a|sm_100a]\n"
+      << "                [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]\n"
+      << "                [--print-ir-after=PASS,...|all]\n"
+      << "  tilec --help | --version\n"
+      << "  tilec compile --help   (every option)\n\n"
+      << "Passes for --print-ir-after: tile-verify-kernels, canonicalize, "
+         "cse,\n  tile-assign-layouts, convert-tile-to-llvm, "
+         "tilec-lower-to-llvm\n";
+}
+
+bool writeFile(llvm::StringRef path, llvm::StringRef data) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out) {
+    fail("cannot write '" + path + "': " + err);
+    return false;
+  }
+  out->os() << data;
+  out->keep();
+  return true;
+}
+
+/// Writes `data` to -o, or `dflt` if given, or stdout.
+bool writeOutput(llvm::StringRef data, llvm::StringRef dflt) {
+  std::string path = !outputFile.empty() ? outputFile.getValue()
+                     : !dflt.empty()     ? dflt.str()
+                                         : "-";
+  return writeFile(path, data);
+}
+
+int compile() {
+  if (inputFile.empty())
+    return fail("no input file (use - for stdin); see tilec --help");
+  if (!isSupportedArch(arch))
+    return fail("unsupported --arch '" + arch +
+                "'; expected sm_90a or sm_100a");
+  if (optLevel > 3)
+    return fail("unsupported -O" + llvm::Twine(optLevel) +
+                "; expected -O0 to -O3");
+  CompileOptions options;
+  options.arch = arch;
+  options.optLevel = optLevel;
+  options.printAfter.assign(printAfter.begin(), printAfter.end());
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return fail("cannot open '" + inputFile + "': " + errorMessage);
+
+  DialectRegistry registry;
+  registry.insert<tile::TileDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  if (failed(runTilePasses(*module, options)))
+    return 1;
+  std::vector<KernelInfo> kernels = collectKernelInfo(*module, &sourceMgr);
+
+  std::string stem = inputFile == "-" ? "kernel"
+                                      : llvm::sys::path::stem(inputFile).str();
+  if (emit == Emit::MLIR) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return writeOutput(text, "") ? 0 : 1;
+  }
+  if (failed(runLoweringPasses(*module, options)))
+    return 1;
+  readSharedMemory(kernels, *module);
+  {
+    PassManager pm(&context);
+    configurePrinting(pm, options);
+    pm.addPass(createLowerToLLVM());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  std::string llvmIR;
+  FailureOr<std::string> ptx =
+      emitPTX(*module, arch, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
+  if (failed(ptx))
+    return 1;
+  if (emit == Emit::LLVM)
+    return writeOutput(llvmIR, "") ? 0 : 1;
+  if (emit == Emit::PTX)
+    return writeOutput(*ptx, "") ? 0 : 1;
+  std::string ptxasErrors;
+  FailureOr<std::string> cubin =
+      assemblePTX(*ptx, arch, optLevel, ptxasErrors);
+  if (failed(cubin))
+    return fail(ptxasErrors);
+  if (emit == Emit::Cubin)
+    return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
+  std::string bundle = writeBundle(writeMetadata(arch, kernels), *cubin, *ptx);
+  if (emit == Emit::Bundle)
+    return writeOutput(bundle, stem + ".tlc") ? 0 : 1;
+  // C: -o names the stem (a trailing .c or .h is dropped).
+  std::string outStem = outputFile.empty() ? stem : outputFile.getValue();
+  llvm::StringRef os(outStem);
+  if (os.ends_with(".c") || os.ends_with(".h"))
+    outStem = os.drop_back(2).str();
+  std::string header, source;
+  writeCSource(llvm::sys::path::filename(outStem), bundle, kernels, header,
+               source);
+  return writeFile(outStem + ".h", header) && writeFile(outStem + ".c", source)
+             ? 0
+             : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (argc < 2 || llvm::StringRef(argv[1]) == "--help" ||
+      llvm::StringRef(argv[1]) == "-h" || llvm::StringRef(argv[1]) == "help") {
+    printUsage();
+    return argc < 2 ? 1 : 0;
+  }
+  if (llvm::StringRef(argv[1]) == "--version") {
+    llvm::outs() << "tilec " TILEC_VERSION " (LLVM/MLIR " LLVM_VERSION_STRING
+                    ")\n";
+    return 0;
+  }
+  if (llvm::StringRef(argv[1]) != "compile")
+    return fail("unknown command '" + llvm::Twine(argv[1]) +
+                "'; see tilec --help");
+  // Parse the options after the subcommand.
+  std::vector<const char *> args{"tilec compile"};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(int(args.size()), args.data(),
+                                   "tilec compile: compile a tile program\n",
+                                   &llvm::errs()))
+    return 1;
+  return compile();
+}
