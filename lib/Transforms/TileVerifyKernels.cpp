@@ -59,7 +59,11 @@ struct TileVerifyKernels
       anyKernel = true;
     }
     if (!anyKernel && !failedAny) {
-      module.emitError() << "no kernel in the module: mark a func.func with "
+      // An empty file's module has no position: point at its start.
+      Location loc = module.getLoc();
+      if (auto fl = dyn_cast<FileLineColLoc>(loc); fl && fl.getLine() == 0)
+        loc = FileLineColLoc::get(fl.getFilename(), 1, 1);
+      emitError(loc) << "no kernel in the module: mark a func.func with "
                             "'tile.kernel'";
       failedAny = true;
     }

@@ -22,7 +22,22 @@ using namespace tilec::tile;
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.cpp.inc"
 
+namespace {
+/// Prints layouts as aliases (#linear, #linear1, ...) at the top of a module.
+struct TileOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<LinearLayoutAttr>(attr)) {
+      os << "linear";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
+  addInterfaces<TileOpAsmInterface>();
   registerTypes();
   registerAttributes();
   addOperations<
@@ -65,7 +80,7 @@ std::optional<std::string> tile::checkTileType(Type t) {
   llvm::raw_string_ostream os(msg);
   auto tt = dyn_cast<RankedTensorType>(t);
   if (!tt) {
-    os << "expected a tile, found " << t;
+    os << "expected a tile, found '" << t << "'";
     return msg;
   }
   if (tt.getRank() < 1 || tt.getRank() > 5) {
@@ -74,18 +89,19 @@ std::optional<std::string> tile::checkTileType(Type t) {
   }
   for (int64_t d : tt.getShape())
     if (ShapedType::isDynamic(d) || d <= 0 || !llvm::isPowerOf2_64(d)) {
-      os << "expected tile dims to be static powers of two, found " << t;
+      os << "expected tile dims to be static powers of two, found '" << t
+         << "'";
       return msg;
     }
   if (!isTileElementType(tt.getElementType())) {
-    os << "unsupported tile element type " << tt.getElementType()
-       << "; expected " << kElementTypes;
+    os << "unsupported tile element type '" << tt.getElementType()
+       << "'; expected " << kElementTypes;
     return msg;
   }
   if (Attribute enc = tt.getEncoding()) {
     auto ll = dyn_cast<LinearLayoutAttr>(enc);
     if (!ll) {
-      os << "expected a #tile.linear layout, found " << enc;
+      os << "expected a #tile.linear layout, found '" << enc << "'";
       return msg;
     }
     if (ll.getRank() != tt.getRank()) {
@@ -104,7 +120,7 @@ std::optional<std::string> tile::checkTileType(Type t) {
             return msg;
           }
     if (!layout.isSurjective()) {
-      os << "layout does not cover every element of " << t;
+      os << "layout does not cover every element of '" << t << "'";
       return msg;
     }
   }
@@ -406,6 +422,8 @@ struct GridExprChecker {
     while (n < s.size() && isalpha(s[n]))
       ++n;
     StringRef fn = s.take_front(n);
+    if (fn.empty())
+      return fail("expected an expression at '" + s + "'");
     s = s.drop_front(n);
     if (fn == "dim" || fn == "arg") {
       int64_t p, d = 0;

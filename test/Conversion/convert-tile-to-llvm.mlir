@@ -1,0 +1,134 @@
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-llvm | FileCheck %s
+
+// Views become pointer, extents, strides; program ids read the special
+// registers; loads check at run time (uniformly) whether the vector path
+// applies and otherwise load element by element; stores likewise.
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[S:.*]]: i64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-SAME: tile.shared_memory = 0 : i64
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: llvm.ptrtoint %[[P]]
+// CHECK: scf.if
+// CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.v4.b32
+// CHECK: } else {
+// CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.b32
+// CHECK: scf.if
+// CHECK: st.global.v4.b32
+// CHECK: } else {
+// CHECK: st.global.b32
+func.func @copy(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+  %pid = tile.program_id x
+  %c512 = arith.constant 512 : i32
+  %off = arith.muli %pid, %c512 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+  tile.store %t, %y[%off] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// Padding fills the words the predicated load does not write (-inf here).
+// CHECK-LABEL: func.func @padding
+// CHECK: %c-8388608_i32 = arith.constant -8388608 : i32
+// CHECK: ld.global.v4.b32{{.*}} %c-8388608_i32, %c-8388608_i32{{.*}}, %c-8388608_i32{{.*}}, %c-8388608_i32
+func.func @padding(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] {padding = 0xFF800000 : f32} : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+  tile.store %t, %y[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// A row reduction with lanes and warps along the row: shuffles, then a
+// round trip through shared memory between barriers.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-SAME: tile.shared_memory = 16 : i64
+// CHECK: arith.addf
+// CHECK: shfl.sync.bfly.b32 $0, $1, 1, 0x1f, 0xffffffff;
+// CHECK: shfl.sync.bfly.b32 $0, $1, 2, 0x1f, 0xffffffff;
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} !llvm.ptr<3>
+func.func @row_sum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0] : !tile.tensor<?x?xf32> -> !tile.tile<1x1024xf32>
+  %s = tile.reduce sum %t dim 1 : !tile.tile<1x1024xf32> -> !tile.tile<1xf32>
+  tile.store %s, %y[%c0] : !tile.tile<1xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// mma.sync on fragments; operands reach their layouts through shared memory.
+// CHECK-LABEL: func.func @dot
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : i16, !llvm.ptr<3>
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-SAME: "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"
+func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// fp8 inputs use m16n8k32, f16 accumulation the f16 variant.
+// CHECK-LABEL: func.func @dot_fp8
+// CHECK: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<64x32xf8E4M3FN>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<32x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x32xf8E4M3FN>, !tile.tile<32x64xf8E4M3FN> -> !tile.tile<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dot_f16_acc
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// CHECK-SAME: "=r,=r,r,r,r,r,r,r,0,1"
+func.func @dot_f16_acc(%a: !tile.tensor<?x?xf16>, %c: !tile.tensor<?x?xf16>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf16> -> !tile.tile<64x32xf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf16> -> !tile.tile<32x64xf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf16>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x32xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf16>
+  tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf16>, !tile.tensor<?x?xf16>
+  return
+}
+
+// -----
+
+// Elementwise ops apply per register; scf.for carries one scalar per register.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) : i32
+// CHECK-COUNT-4: arith.addf {{.*}} : f32
+func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %c512 = arith.constant 512 : i32
+  %z = arith.constant dense<0.0> : !tile.tile<512xf32>
+  %r = scf.for %j = %c0 to %n step %c512 iter_args(%acc = %z) -> (!tile.tile<512xf32>) : i32 {
+    %t = tile.load %x[%j] : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+    %s = arith.addf %acc, %t : !tile.tile<512xf32>
+    scf.yield %s : !tile.tile<512xf32>
+  }
+  tile.store %r, %x[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}

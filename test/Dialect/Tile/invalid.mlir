@@ -1,0 +1,276 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+func.func @load_offsets(%x: !tile.tensor<?x?xf32>, %i: i32) {
+  // expected-error @+1 {{expected 2 offsets (one per tensor dim), found 1}}
+  %t = tile.load %x[%i] : !tile.tensor<?x?xf32> -> !tile.tile<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @load_element(%x: !tile.tensor<?x?xf32>, %i: i32) {
+  // expected-error @+1 {{expected tile element type 'f32' like the tensor, found 'bf16'}}
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @load_rank(%x: !tile.tensor<?x?xf32>, %i: i32) {
+  // expected-error @+1 {{expected a tile of rank 2 like the tensor, found 'tensor<256xf32>'}}
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<256xf32>
+  return
+}
+
+// -----
+
+func.func @load_padding(%x: !tile.tensor<?xf32>, %i: i32) {
+  // expected-error @+1 {{expected padding of type 'f32', found 'f16'}}
+  %t = tile.load %x[%i] {padding = 1.0 : f16} : !tile.tensor<?xf32> -> !tile.tile<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_element(%x: !tile.tensor<?xf32>, %t: !tile.tile<16xf16>, %i: i32) {
+  // expected-error @+1 {{expected tile element type 'f32' like the tensor, found 'f16'}}
+  tile.store %t, %x[%i] : !tile.tile<16xf16>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @dot_k(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<16x64xbf16>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected b to have 32 rows (the columns of a), found 16}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xbf16>, !tile.tile<16x64xbf16> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<32x64xbf16>, %c: !tile.tile<64x32xf32>) {
+  // expected-error @+1 {{expected acc of shape 64x64, found 64x32}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @dot_f32_inputs(%a: !tile.tile<64x32xf32>, %b: !tile.tile<32x64xf32>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected bf16, f16, f8E4M3FN or f8E5M2 inputs, found 'f32'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xf32>, !tile.tile<32x64xf32> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<32x64xf16>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected a and b of one element type, found 'bf16' and 'f16'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xbf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_type(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<32x64xbf16>, %c: !tile.tile<64x64xf16>) {
+  // expected-error @+1 {{expected an f32 accumulator (or f16 for f16 inputs), found 'f16'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @dot_small(%a: !tile.tile<8x16xbf16>, %b: !tile.tile<16x8xbf16>, %c: !tile.tile<8x8xf32>) {
+  // expected-error @+1 {{expected M >= 16, N >= 8 and K >= 16, found 8x8x16}}
+  %d = tile.dot %a, %b, %c : !tile.tile<8x16xbf16>, !tile.tile<16x8xbf16> -> !tile.tile<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: !tile.tile<64xbf16>, %b: !tile.tile<32x64xbf16>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected rank-2 operands, found ranks 1, 2, 2}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_dim(%x: !tile.tile<16x16xf32>) {
+  // expected-error @+1 {{dim 2 is out of range for rank 2}}
+  %r = tile.reduce sum %x dim 2 : !tile.tile<16x16xf32> -> !tile.tile<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%x: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{expected result 'tensor<32xf32>', found 'tensor<16xf32>'}}
+  %r = tile.reduce sum %x dim 0 : !tile.tile<16x32xf32> -> !tile.tile<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_scalar(%x: !tile.tile<16xf32>) {
+  // expected-error @+1 {{reducing a rank-1 tile gives a scalar 'f32', found 'f16'}}
+  %r = tile.reduce max %x dim 0 : !tile.tile<16xf32> -> f16
+  return
+}
+
+// -----
+
+func.func @broadcast(%x: !tile.tile<2x16xf32>) {
+  // expected-error @+1 {{dim 0 of size 2 can only broadcast from size 1, found result size 16}}
+  %r = tile.broadcast %x : !tile.tile<2x16xf32> -> !tile.tile<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims(%x: !tile.tile<16xf32>) {
+  // expected-error @+1 {{expected result shape 'tensor<16x1xf32>', found 'tensor<1x16xf32>'}}
+  %r = tile.expand_dims %x axis 1 : !tile.tile<16xf32> -> !tile.tile<1x16xf32>
+  return
+}
+
+// -----
+
+func.func @reshape(%x: !tile.tile<16x16xf32>) {
+  // expected-error @+1 {{expected 256 elements like the source, found 128}}
+  %r = tile.reshape %x : !tile.tile<16x16xf32> -> !tile.tile<128xf32>
+  return
+}
+
+// -----
+
+func.func @transpose(%x: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{expected a permutation of 0..1}}
+  %r = tile.transpose %x [0, 0] : !tile.tile<16x32xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @splat(%s: f16) {
+  // expected-error @+1 {{expected a scalar of the tile's element type 'f32', found 'f16'}}
+  %r = tile.splat %s : f16 -> !tile.tile<16xf32>
+  return
+}
+
+// -----
+
+func.func @iota() {
+  // expected-error @+1 {{expected a rank-1 tile of i32, found 'tensor<16xi64>'}}
+  %r = tile.iota : !tile.tile<16xi64>
+  return
+}
+
+// -----
+
+func.func @convert(%x: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{expected the shape of the source, found 'tensor<32x16xf32>'}}
+  %r = tile.convert_layout %x : !tile.tile<16x32xf32> -> !tile.tile<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @dim(%x: !tile.tensor<?x?xf32>) {
+  // expected-error @+1 {{dim 2 is out of range for a tensor of rank 2}}
+  %d = tile.dim %x, 2 : !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected tile dims to be static powers of two, found 'tensor<100x64xf32>'}}
+func.func @non_pow2(%x: !tile.tile<100x64xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unsupported tile element type 'f64'; expected i1, i8, i16, i32, i64, f16, bf16, f32, f8E4M3FN or f8E5M2}}
+func.func @f64_tile(%x: !tile.tile<64xf64>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a tensor of rank 1 to 5, found rank 6}}
+func.func @rank6(%x: !tile.tensor<?x?x?x?x?x?xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 2 strides (one per dim), found 1}}
+func.func @strides(%x: !tile.tensor<?x?xf32, strides = [1]>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tile type 'tensr'; expected 'tile' or 'tensor'}}
+func.func @unknown_type(%x: !tile.tensr<?xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 5 lane bases (32 lanes), found 4}}
+func.func @layout_lanes(%x: !tile.tile<16xf32, #tile.linear<register = [], lane = [[1], [2], [4], [8]], warp = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a kernel needs a launch grid}}
+func.func @no_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{bad grid expression "cdiv(dim(0,0),)": expected an expression at ')'}}
+func.func @bad_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),)"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{bad grid expression "dim(1,0)": dim(1,0): argument 1 is not a tensor}}
+func.func @grid_scalar(%x: !tile.tensor<?xf32>, %n: i32) attributes {tile.kernel, tile.grid = ["dim(1,0)"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown grid function 'pow'}}
+func.func @grid_fn(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["pow(2,3)"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.num_warps' must be 1, 2, 4, 8 or 16, found 3 : i32}}
+func.func @warps(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_warps = 3 : i32, tile.grid = ["1"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a kernel returns nothing, found 1 results}}
+func.func @returns(%x: !tile.tensor<?xf32>) -> i32 attributes {tile.kernel, tile.grid = ["1"]} {
+  %c = arith.constant 0 : i32
+  return %c : i32
+}
+
+// -----
+
+func.func @axis() {
+  // expected-error @+1 {{expected grid axis x, y or z, found 'w'}}
+  %p = tile.program_id w
+  return
+}

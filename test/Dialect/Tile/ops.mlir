@@ -1,0 +1,81 @@
+// RUN: tilec-opt %s | FileCheck %s
+// RUN: tilec-opt %s | tilec-opt | FileCheck %s
+// RUN: tilec-opt %s -mlir-print-op-generic | tilec-opt | FileCheck %s
+
+// CHECK-DAG: #[[L:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: !tile.tensor<?x?xbf16>
+// CHECK-SAME: !tile.tensor<?x128xf32, strides = [128, 1]>
+// CHECK-SAME: !tile.tensor<?x?xf16, strides = [1, ?]>
+// CHECK-SAME: !tile.tensor<2x3x4x5x8xi8>
+func.func @views(%a: !tile.tensor<?x?xbf16>,
+                 %b: !tile.tensor<?x128xf32, strides = [128, 1]>,
+                 %c: !tile.tensor<?x?xf16, strides = [1, ?]>,
+                 %d: !tile.tensor<2x3x4x5x8xi8>) {
+  return
+}
+
+// CHECK-LABEL: func.func @kernel
+// CHECK-SAME: tile.grid = ["cdiv(dim(0,0),64)", "arg(2)"]
+// CHECK-SAME: tile.kernel
+// CHECK-SAME: tile.num_warps = 8
+func.func @kernel(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 8 : i32,
+                tile.grid = ["cdiv(dim(0,0),64)", "arg(2)"]} {
+  // CHECK: %[[PX:.*]] = tile.program_id x
+  // CHECK: tile.program_id y
+  // CHECK: tile.num_programs z
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %nz = tile.num_programs z
+  // CHECK: %[[D:.*]] = tile.dim %{{.*}}, 1 : !tile.tensor<?x?xf32>
+  %d = tile.dim %x, 1 : !tile.tensor<?x?xf32>
+  // CHECK: %[[T:.*]] = tile.load %{{.*}}[%[[PX]], %[[D]]] : !tile.tensor<?x?xf32> -> tensor<64x32xf32>
+  %t = tile.load %x[%px, %d] : !tile.tensor<?x?xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.load %{{.*}} {padding = 0xFF800000 : f32}
+  %u = tile.load %x[%px, %d] {padding = 0xFF800000 : f32} : !tile.tensor<?x?xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.reduce sum %[[T]] dim 1 : tensor<64x32xf32> -> tensor<64xf32>
+  %r = tile.reduce sum %t dim 1 : !tile.tile<64x32xf32> -> !tile.tile<64xf32>
+  // CHECK: tile.reduce max %{{.*}} dim 0 : tensor<64xf32> -> f32
+  %s = tile.reduce max %r dim 0 : !tile.tile<64xf32> -> f32
+  // CHECK: tile.expand_dims %{{.*}} axis 1 : tensor<64xf32> -> tensor<64x1xf32>
+  %e = tile.expand_dims %r axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
+  // CHECK: tile.broadcast %{{.*}} : tensor<64x1xf32> -> tensor<64x32xf32>
+  %b = tile.broadcast %e : !tile.tile<64x1xf32> -> !tile.tile<64x32xf32>
+  // CHECK: tile.transpose %{{.*}} [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+  %tr = tile.transpose %b [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
+  // CHECK: tile.reshape %{{.*}} : tensor<32x64xf32> -> tensor<2048xf32>
+  %rs = tile.reshape %tr : !tile.tile<32x64xf32> -> !tile.tile<2048xf32>
+  // CHECK: tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
+  %sp = tile.splat %s : f32 -> !tile.tile<64x32xf32>
+  // CHECK: tile.iota : tensor<64xi32>
+  %io = tile.iota : !tile.tile<64xi32>
+  // CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<64x32xf32>
+  %sum = arith.addf %t, %sp : !tile.tile<64x32xf32>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%[[PX]], %[[D]]] : tensor<64x32xf32>, !tile.tensor<?x?xf32>
+  tile.store %sum, %y[%px, %d] : !tile.tile<64x32xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @dots
+func.func @dots(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<32x16xbf16>,
+                %c: !tile.tile<64x16xf32>, %h: !tile.tile<16x16xf16>,
+                %hc: !tile.tile<16x16xf16>, %f8: !tile.tile<16x32xf8E4M3FN>,
+                %g8: !tile.tile<32x8xf8E4M3FN>, %c8: !tile.tile<16x8xf32>) {
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x16xbf16> -> tensor<64x16xf32>
+  %0 = tile.dot %a, %b, %c : !tile.tile<64x32xbf16>, !tile.tile<32x16xbf16> -> !tile.tile<64x16xf32>
+  // CHECK: tile.dot {{.*}} -> tensor<16x16xf16>
+  %1 = tile.dot %h, %h, %hc : !tile.tile<16x16xf16>, !tile.tile<16x16xf16> -> !tile.tile<16x16xf16>
+  // CHECK: tile.dot {{.*}} : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E4M3FN> -> tensor<16x8xf32>
+  %2 = tile.dot %f8, %g8, %c8 : !tile.tile<16x32xf8E4M3FN>, !tile.tile<32x8xf8E4M3FN> -> !tile.tile<16x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @layouts
+// CHECK-SAME: tensor<16x8xf32, #[[L]]>
+func.func @layouts(%x: !tile.tile<16x8xf32, #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>>) {
+  // CHECK: tile.convert_layout
+  %y = tile.convert_layout %x : !tile.tile<16x8xf32, #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>> -> !tile.tile<16x8xf32, #tile.linear<register = [[1, 0], [0, 1]], lane = [[0, 2], [0, 4], [2, 0], [4, 0], [8, 0]], warp = []>>
+  return
+}

@@ -1,0 +1,73 @@
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize | FileCheck %s
+
+// Loads get coalesced layouts (16 bytes a thread along the contiguous dim),
+// dot operands are converted to mma.sync fragments, the accumulator layout
+// flows through the reduction, and the broadcast back lands in it without a
+// conversion.
+// CHECK-DAG: #[[LA:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [32, 0]], lane = {{\[\[}}0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}8, 0], [16, 0]]>
+// CHECK-DAG: #[[ACC:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[OPA:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[OPB:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = {{\[\[}}2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[\[}}0, 0], [0, 0]]>
+// CHECK-DAG: #[[RED:linear[0-9]*]] = #tile.linear<register = {{\[\[}}8]], lane = {{\[\[}}0], [0], [1], [2], [4]], warp = {{\[\[}}16], [32]]>
+// CHECK-LABEL: func.func @dot_reduce
+func.func @dot_reduce(%x: !tile.tensor<?x?xbf16>, %y: !tile.tensor<?x?xf32>, %i: i32)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  // CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<64x32xbf16, #[[LA]]>
+  // CHECK: %[[B:.*]] = tile.load {{.*}} -> tensor<32x64xbf16
+  // CHECK: %[[CA:.*]] = tile.convert_layout %[[A]] : tensor<64x32xbf16, #[[LA]]> -> tensor<64x32xbf16, #[[OPA]]>
+  // CHECK: %[[CB:.*]] = tile.convert_layout %[[B]] : {{.*}} -> tensor<32x64xbf16, #[[OPB]]>
+  // CHECK: %[[D:.*]] = tile.dot %[[CA]], %[[CB]], %{{.*}} : {{.*}} -> tensor<64x64xf32, #[[ACC]]>
+  // CHECK: %[[M:.*]] = tile.reduce max %[[D]] dim 1 : tensor<64x64xf32, #[[ACC]]> -> tensor<64xf32, #[[RED]]>
+  // CHECK: %[[E:.*]] = tile.expand_dims %[[M]] axis 1
+  // CHECK: %[[BB:.*]] = tile.broadcast %[[E]] : {{.*}} -> tensor<64x64xf32, #[[ACC]]>
+  // CHECK: arith.subf %[[D]], %[[BB]] : tensor<64x64xf32, #[[ACC]]>
+  // CHECK-NOT: tile.convert_layout
+  // CHECK: tile.store
+  %a = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+  %b = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %a, %b, %z : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  %m = tile.reduce max %d dim 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+  %e = tile.expand_dims %m axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
+  %bb = tile.broadcast %e : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+  %s = arith.subf %d, %bb : !tile.tile<64x64xf32>
+  tile.store %s, %y[%i, %i] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Loop-carried tiles keep the layout they enter with; the yielded value is
+// converted to it. tile.num_warps sets the warps of the layouts.
+// CHECK-DAG: #[[L:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1], [2], [128], [256], [512]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = []>
+// CHECK-LABEL: func.func @loop
+func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %c1024 = arith.constant 1024 : i32
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[L]]>
+  %z = arith.constant dense<0.0> : !tile.tile<1024xf32>
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<1024xf32, #[[L]]>)
+  %r = scf.for %j = %c0 to %n step %c1024 iter_args(%acc = %z) -> (!tile.tile<1024xf32>) : i32 {
+    // CHECK: tile.load {{.*}} -> tensor<1024xf32, #[[L]]>
+    %t = tile.load %x[%j] : !tile.tensor<?xf32> -> !tile.tile<1024xf32>
+    // CHECK: arith.addf %[[ACC]], %{{.*}} : tensor<1024xf32, #[[L]]>
+    %s = arith.addf %acc, %t : !tile.tile<1024xf32>
+    scf.yield %s : !tile.tile<1024xf32>
+  }
+  tile.store %r, %x[%c0] : !tile.tile<1024xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// A column-major view: the coalesced layout runs along dim 0.
+// CHECK-DAG: #[[COL:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = {{\[\[}}8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = {{\[\[}}0, 4], [0, 8]]>
+// CHECK-LABEL: func.func @column_major
+func.func @column_major(%x: !tile.tensor<?x?xbf16, strides = [1, ?]>, %i: i32)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  // CHECK: tile.load {{.*}} -> tensor<64x64xbf16, #[[COL]]>
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16, strides = [1, ?]> -> !tile.tile<64x64xbf16>
+  tile.store %t, %x[%i, %i] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16, strides = [1, ?]>
+  return
+}

@@ -1,0 +1,23 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "gpu", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+
+config.substitutions.append(("%tilec_src", config.tilec_src_root))
+config.substitutions.append(("%tilec_obj", config.tilec_obj_root))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%ptxas", os.path.join(config.cuda_dir, "bin", "ptxas")))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.use_default_substitutions()
+llvm_config.add_tool_substitutions(["tilec", "tilec-opt"], [config.tilec_tools_dir])
+config.environment["PATH"] = os.pathsep.join(
+    [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
