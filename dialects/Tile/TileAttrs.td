@@ -48,6 +48,8 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction kind", [
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind"> {
+  let assemblyFormat = "$value";
+}
 
 #endif // TILE_ATTRS_TD

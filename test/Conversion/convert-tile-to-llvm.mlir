@@ -132,3 +132,28 @@ func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
   tile.store %r, %x[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// A constant that is not a splat lives in a read-only global; each register
+// loads its element.
+// CHECK: llvm.mlir.global internal constant @tilec_const(dense<"0x0000803F00000040
+// CHECK-SAME: : tensor<128xi32>) {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<128 x i32>
+// CHECK-LABEL: func.func @table
+// CHECK: %[[T:.*]] = llvm.mlir.addressof @tilec_const : !llvm.ptr<1>
+// CHECK: llvm.getelementptr %[[T]]
+// CHECK: llvm.load
+func.func @table(%x: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %k = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
+    1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]> : !tile.tile<128xf32>
+  tile.store %k, %x[%c0] : !tile.tile<128xf32>, !tile.tensor<?xf32>
+  return
+}

@@ -135,6 +135,8 @@ struct ElementwiseLowering : public ConversionPattern {
   }
 };
 
+/// Tile constants: a splat is one scalar for every register; any other
+/// constant is a read-only global array, each register loading its element.
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -144,12 +146,59 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
     if (!tt)
       return failure();
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (!dense || !dense.isSplat())
-      return op.emitOpError() << "tile constants must be splats; build other "
-                                 "tiles with tile.iota and arith ops";
-    Value scalar = arith::ConstantOp::create(
-        rewriter, op.getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-    SmallVector<Value> results(getLayout(tt).getNumRegisters(), scalar);
+    if (!dense)
+      return op.emitOpError() << "expected a dense tile constant";
+    LinearLayout layout = getLayout(tt);
+    Location loc = op.getLoc();
+    SmallVector<Value> results;
+    if (dense.isSplat()) {
+      Value scalar = arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      results.assign(layout.getNumRegisters(), scalar);
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
+    // The elements as storage integers, row-major.
+    Type elt = tt.getElementType();
+    auto st = cast<IntegerType>(storageType(elt));
+    SmallVector<APInt> bits;
+    if (isa<FloatType>(elt))
+      for (APFloat v : dense.getValues<APFloat>())
+        bits.push_back(v.bitcastToAPInt());
+    else
+      for (APInt v : dense.getValues<APInt>())
+        bits.push_back(v.zext(st.getWidth()));
+    int64_t n = tt.getNumElements();
+    auto arrayTy = LLVM::LLVMArrayType::get(st, n);
+    auto data = DenseElementsAttr::get(RankedTensorType::get({n}, st), bits);
+    auto module = op->getParentOfType<ModuleOp>();
+    std::string name = "tilec_const";
+    for (int i = 0; module.lookupSymbol(name); ++i)
+      name = "tilec_const_" + std::to_string(i);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, loc, arrayTy, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name, data,
+                             /*alignment=*/16, /*addrSpace=*/1);
+    }
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, ptrTy, name);
+    Emitter e{rewriter, loc};
+    ThreadCoords coords(e, layout);
+    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+      Value flat;
+      int64_t stride = 1;
+      for (int d = int(tt.getRank()) - 1; d >= 0; --d) {
+        Value term = e.mul(coords.get(r, d), e.i32(stride));
+        flat = flat ? e.add(flat, term) : term;
+        stride *= tt.getDimSize(d);
+      }
+      Value ptr = LLVM::GEPOp::create(rewriter, loc, ptrTy, st, base,
+                                      ValueRange{flat});
+      results.push_back(
+          e.fromBits(LLVM::LoadOp::create(rewriter, loc, st, ptr), elt));
+    }
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }

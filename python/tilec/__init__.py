@@ -1,0 +1,60 @@
+"""tilec: load tilec bundles (.tlc) and launch their kernels from Python.
+
+A thin ctypes binding over libtilec_runtime (runtime/include/tilec/runtime.h).
+No GPU is needed to load bundles, read their metadata, validate arguments or
+evaluate grids; launching needs the CUDA driver. torch is imported lazily,
+only when torch tensors are passed.
+
+    import torch, tilec
+
+    bundle = tilec.load("vector_add.tlc")
+    k = bundle["vector_add"]
+    print(k.params, k.threads, k.grid_exprs)
+    x = torch.randn(5000, device="cuda")
+    y = torch.randn(5000, device="cuda")
+    out = torch.empty_like(x)
+    k(x, y, out, 2.0)                 # on torch.cuda.current_stream()
+    print(k.grid(x, y, out, 2.0))     # (5, 1, 1)
+
+The runtime library is found via $TILEC_RUNTIME_LIB, else next to this
+package (tilec/libtilec_runtime.so), else in the repository's build
+directories (build/runtime/libtilec_runtime.so, ...), else the dynamic
+loader's search path. Errors raise :class:`TilecError` with the runtime's
+message and ``code`` (``tilec.BAD_BUNDLE``, ``tilec.NO_DRIVER``, ...).
+"""
+
+from ._lib import (
+    BAD_BUNDLE,
+    DRIVER,
+    INVALID_ARGUMENT,
+    NO_DRIVER,
+    NOT_FOUND,
+    OK,
+    OUT_OF_RESOURCES,
+    UNSUPPORTED,
+    TilecError,
+    library_path,
+)
+from .runtime import (
+    Bundle,
+    DeviceInfo,
+    Kernel,
+    Param,
+    Tensor,
+    Tma,
+    device_info,
+    load,
+    runtime_version,
+    synchronize,
+)
+
+DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2")
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Bundle", "DeviceInfo", "Kernel", "Param", "Tensor", "Tma", "TilecError", "DTYPES",
+    "device_info", "library_path", "load", "runtime_version", "synchronize",
+    "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
+    "UNSUPPORTED", "OUT_OF_RESOURCES",
+]

@@ -1,0 +1,423 @@
+"""Bundles, kernels and launches over the tilec runtime C API."""
+
+import collections
+import ctypes
+import numbers
+import os
+import sys
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from . import _lib
+from ._lib import TilecError, check, lib
+
+__all__ = [
+    "Bundle", "Kernel", "Param", "Tma", "Tensor", "DeviceInfo", "load",
+    "device_info", "synchronize", "runtime_version",
+]
+
+# torch dtypes by their str(), so that torch need not be imported here.
+_TORCH_DTYPES = {
+    "torch.float32": "f32",
+    "torch.float16": "f16",
+    "torch.bfloat16": "bf16",
+    "torch.float64": "f64",
+    "torch.float8_e4m3fn": "f8e4m3",
+    "torch.float8_e5m2": "f8e5m2",
+    "torch.int8": "i8",
+    "torch.int16": "i16",
+    "torch.int32": "i32",
+    "torch.int64": "i64",
+    "torch.bool": "i1",
+}
+
+# __cuda_array_interface__ typestr (byte order dropped) -> dtype
+_TYPESTRS = {
+    "f2": "f16", "f4": "f32", "f8": "f64",
+    "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "b1": "i1",
+}
+
+
+@dataclass(frozen=True)
+class Tma:
+    """TMA descriptor parameters of a tensor param."""
+
+    box: Tuple[int, ...]  #: box in elements, metadata order (innermost last)
+    swizzle: int  #: 0 (none), 32, 64 or 128 bytes
+    fill: str  #: "zero" or "nan"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One kernel parameter, as declared in the bundle metadata."""
+
+    index: int
+    name: str
+    kind: str  #: "tensor" or "scalar"
+    dtype: str  #: "f32", "bf16", ...
+    rank: int = 0
+    shape: Tuple[Optional[int], ...] = ()  #: None where dynamic ('?')
+    strides: Tuple[Optional[int], ...] = ()  #: in elements; None where dynamic
+    align: int = 0  #: required base alignment in bytes (tensors)
+    tma: Optional[Tma] = None
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A raw device tensor: address, extents, strides (elements), dtype.
+
+    ``strides`` defaults to row-major contiguous.
+    """
+
+    ptr: int
+    shape: Tuple[int, ...]
+    strides: Optional[Tuple[int, ...]] = None
+    dtype: str = "f32"
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", tuple(int(s) for s in self.shape))
+        if self.strides is None:
+            strides, step = [], 1
+            for extent in reversed(self.shape):
+                strides.append(step)
+                step *= extent
+            object.__setattr__(self, "strides", tuple(reversed(strides)))
+        else:
+            object.__setattr__(self, "strides", tuple(int(s) for s in self.strides))
+
+
+DeviceInfo = collections.namedtuple("DeviceInfo", "sm_count smem_optin cc_major cc_minor")
+
+
+def _s(raw):
+    return raw.decode("utf-8", "replace") if raw is not None else None
+
+
+def _is_torch_tensor(x):
+    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "stride")
+
+
+class Kernel:
+    """A kernel of a :class:`Bundle`. Call it to launch."""
+
+    def __init__(self, bundle, handle):
+        self._bundle = bundle  # keeps the bundle (and so the handle) alive
+        self._handle = handle
+        L = lib()
+        self.name = _s(L.tilec_kernel_name(handle))
+        self.threads = int(L.tilec_kernel_threads(handle))
+        self.smem = int(L.tilec_kernel_smem(handle))
+        cluster = (ctypes.c_uint32 * 3)()
+        L.tilec_kernel_cluster(handle, cluster)
+        self.cluster = tuple(int(c) for c in cluster)
+        self.grid_exprs = tuple(_s(L.tilec_kernel_grid_expr(handle, i)) for i in range(3))
+        self.params = [self._param(i) for i in range(L.tilec_kernel_num_params(handle))]
+
+    def __repr__(self):
+        return "<tilec.Kernel %s(%s) threads=%d smem=%d cluster=%s>" % (
+            self.name, ", ".join(p.name for p in self.params), self.threads, self.smem,
+            self.cluster)
+
+    def _param(self, i):
+        info = _lib.ParamInfo()
+        check(lib().tilec_kernel_param(self._handle, i, ctypes.byref(info)))
+        dtype = _lib.DTYPE_NAMES.get(info.dtype, "?")
+        name = _s(info.name)
+        if info.kind == _lib.ARG_SCALAR:
+            return Param(i, name, "scalar", dtype)
+        r = info.rank
+        dyn = lambda v: None if v == _lib.DYNAMIC else int(v)  # noqa: E731
+        tma = None
+        if info.tma:
+            tma = Tma(tuple(int(b) for b in info.box[:r]), int(info.swizzle),
+                      "nan" if info.fill == 1 else "zero")
+        return Param(i, name, "tensor", dtype, r, tuple(dyn(v) for v in info.shape[:r]),
+                     tuple(dyn(v) for v in info.strides[:r]), int(info.align), tma)
+
+    def _handle_alive(self):
+        if self._bundle._handle is None:
+            raise TilecError("kernel '%s': its bundle was closed" % self.name,
+                             _lib.INVALID_ARGUMENT)
+        return self._handle
+
+    # ---- argument conversion -----------------------------------------------------------
+
+    def _error(self, param, what):
+        return TilecError("kernel '%s' parameter %d ('%s'): %s"
+                          % (self.name, param.index, param.name, what), _lib.INVALID_ARGUMENT)
+
+    def _convert(self, args):
+        """Returns (ctypes array of Arg, torch device or None)."""
+        if len(args) != len(self.params):
+            raise TilecError("kernel '%s' expects %d arguments (%s), got %d" % (
+                self.name, len(self.params), ", ".join(p.name for p in self.params), len(args)),
+                _lib.INVALID_ARGUMENT)
+        arr = (_lib.Arg * max(len(args), 1))()
+        device = None
+        for i, (param, value) in enumerate(zip(self.params, args)):
+            a = arr[i]
+            if param.kind == "scalar":
+                self._scalar(param, value, a)
+                continue
+            dev = self._tensor(param, value, a)
+            if dev is not None:
+                if device is not None and dev != device:
+                    raise self._error(param, "tensor is on %s, other tensors are on %s"
+                                      % (dev, device))
+                device = dev
+        return arr, device
+
+    def _scalar(self, param, value, a):
+        a.kind = _lib.ARG_SCALAR
+        a.dtype = _lib.DTYPES[param.dtype]
+        if isinstance(value, bool):
+            value = int(value)
+        if param.dtype in _lib.INT_DTYPES:
+            if not isinstance(value, numbers.Integral):
+                raise self._error(param, "expected an integer for the %s scalar, got %s"
+                                  % (param.dtype, type(value).__name__))
+            v = int(value)
+            if not -(1 << 63) <= v < (1 << 63):
+                raise self._error(param, "value %d does not fit in 64 bits" % v)
+            a.value.i = v
+        else:
+            if not isinstance(value, numbers.Real):
+                raise self._error(param, "expected a number for the %s scalar, got %s"
+                                  % (param.dtype, type(value).__name__))
+            a.value.f = float(value)
+
+    def _fill_tensor(self, param, a, ptr, shape, strides, dtype):
+        if len(shape) < 1 or len(shape) > _lib.MAX_RANK:
+            raise self._error(param, "rank is %d, metadata expects %d" % (len(shape), param.rank))
+        a.kind = _lib.ARG_TENSOR
+        a.dtype = _lib.DTYPES[dtype]
+        a.data = int(ptr) & 0xFFFFFFFFFFFFFFFF
+        a.rank = len(shape)
+        for d, (extent, stride) in enumerate(zip(shape, strides)):
+            a.shape[d] = int(extent)
+            a.strides[d] = int(stride)
+
+    def _tensor(self, param, value, a):
+        """Fills `a`; returns the torch device of a torch tensor, else None."""
+        if isinstance(value, Tensor):
+            if value.dtype not in _lib.DTYPES:
+                raise self._error(param, "unknown dtype '%s'" % value.dtype)
+            if len(value.strides) != len(value.shape):
+                raise self._error(param, "strides and shape differ in length")
+            self._fill_tensor(param, a, value.ptr, value.shape, value.strides, value.dtype)
+            return None
+        if _is_torch_tensor(value):
+            dtype = _TORCH_DTYPES.get(str(value.dtype))
+            if dtype is None:
+                raise self._error(param, "unsupported torch dtype %s" % value.dtype)
+            if not value.is_cuda:
+                raise self._error(param, "tensor is on %s, must be on a CUDA device"
+                                  % value.device)
+            self._fill_tensor(param, a, value.data_ptr(), tuple(value.shape),
+                              tuple(value.stride()), dtype)
+            return value.device
+        cai = getattr(value, "__cuda_array_interface__", None)
+        if cai is not None:
+            dtype = _TYPESTRS.get(cai["typestr"][1:])
+            if dtype is None:
+                raise self._error(param, "unsupported array typestr '%s'" % cai["typestr"])
+            shape = tuple(cai["shape"])
+            size = _lib.DTYPE_SIZES[dtype]
+            if cai.get("strides") is None:
+                strides = Tensor(0, shape).strides
+            else:
+                if any(s % size for s in cai["strides"]):
+                    raise self._error(param, "byte strides %s are not multiples of the element "
+                                      "size %d" % (tuple(cai["strides"]), size))
+                strides = tuple(s // size for s in cai["strides"])
+            self._fill_tensor(param, a, cai["data"][0], shape, strides, dtype)
+            return None
+        raise self._error(param, "expected a tensor (torch.Tensor, tilec.Tensor or an object "
+                          "with __cuda_array_interface__), got %s" % type(value).__name__)
+
+    # ---- operations ----------------------------------------------------------------------
+
+    def validate(self, *args):
+        """Checks the arguments against the metadata (no GPU needed)."""
+        arr, _ = self._convert(args)
+        check(lib().tilec_kernel_validate(self._handle_alive(), arr, len(args)))
+
+    def grid(self, *args):
+        """The launch grid (x, y, z) the metadata rule gives for these arguments."""
+        arr, _ = self._convert(args)
+        g = (ctypes.c_uint32 * 3)()
+        check(lib().tilec_kernel_grid(self._handle_alive(), arr, len(args), g))
+        return tuple(int(v) for v in g)
+
+    def pack(self, *args):
+        """The kernel parameters as the ABI lays them out (bytes; TMA maps zeroed)."""
+        arr, _ = self._convert(args)
+        L = lib()
+        size = ctypes.c_size_t(0)
+        check(L.tilec_kernel_pack_args(self._handle_alive(), arr, len(args), None, 0,
+                                       ctypes.byref(size), None))
+        buf = ctypes.create_string_buffer(max(size.value, 1))
+        check(L.tilec_kernel_pack_args(self._handle_alive(), arr, len(args), buf, size.value,
+                                       ctypes.byref(size), None))
+        return buf.raw[:size.value]
+
+    def __call__(self, *args, stream=None, grid=None):
+        """Launches the kernel (asynchronously) on `stream`.
+
+        args: torch tensors, tilec.Tensor, objects with __cuda_array_interface__,
+        and Python numbers for scalars. stream: None (torch's current stream when
+        torch tensors are passed, else the default stream), an int handle, or a
+        stream object (torch.cuda.Stream, cupy stream). grid: overrides the
+        metadata's grid rule; an int or a tuple of up to 3 ints.
+        """
+        arr, device = self._convert(args)
+        L = lib()
+        handle = self._handle_alive()
+        if device is not None:
+            torch = sys.modules["torch"]
+            with torch.cuda.device(device):
+                s = _stream_handle(stream, device)
+                self._launch(L, handle, s, grid, arr, len(args))
+        else:
+            self._launch(L, handle, _stream_handle(stream, None), grid, arr, len(args))
+
+    launch = __call__
+
+    @staticmethod
+    def _launch(L, handle, stream, grid, arr, n):
+        stream_ptr = ctypes.c_void_p(stream or None)
+        if grid is None:
+            check(L.tilec_launch(handle, stream_ptr, arr, n))
+            return
+        if isinstance(grid, numbers.Integral):
+            grid = (grid,)
+        grid = tuple(int(g) for g in grid)
+        if not 1 <= len(grid) <= 3 or any(g < 0 or g >= (1 << 32) for g in grid):
+            raise TilecError("grid must be 1 to 3 non-negative 32-bit integers, got %r"
+                             % (grid,), _lib.INVALID_ARGUMENT)
+        g = (ctypes.c_uint32 * 3)(*(grid + (1,) * (3 - len(grid))))
+        check(L.tilec_launch_grid(handle, stream_ptr, g, arr, n))
+
+
+def _stream_handle(stream, torch_device):
+    if stream is None:
+        if torch_device is not None:
+            torch = sys.modules["torch"]
+            return int(torch.cuda.current_stream(torch_device).cuda_stream)
+        return 0
+    if isinstance(stream, numbers.Integral):
+        return int(stream)
+    for attr in ("cuda_stream", "ptr", "handle"):
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr))
+    try:
+        return int(stream)
+    except (TypeError, ValueError):
+        raise TilecError("cannot use %r as a CUDA stream" % (stream,), _lib.INVALID_ARGUMENT)
+
+
+class Bundle:
+    """A loaded bundle (.tlc): metadata plus machine code. See :func:`load`."""
+
+    def __init__(self, handle, source=None):
+        self._handle = handle
+        self.source = source
+        L = lib()
+        self.arch = _s(L.tilec_bundle_arch(handle))
+        self.metadata = _s(L.tilec_bundle_metadata(handle))
+        self.has_cubin = bool(L.tilec_bundle_has_cubin(handle))
+        self.has_ptx = bool(L.tilec_bundle_has_ptx(handle))
+        self.kernels = [_s(L.tilec_bundle_kernel_name(handle, i))
+                        for i in range(L.tilec_bundle_num_kernels(handle))]
+        self._kernels = {}
+
+    @classmethod
+    def from_file(cls, path):
+        handle = ctypes.c_void_p()
+        check(lib().tilec_bundle_load_file(os.fsencode(path), ctypes.byref(handle)))
+        return cls(handle.value, os.fspath(path))
+
+    @classmethod
+    def from_bytes(cls, data):
+        data = bytes(data)
+        handle = ctypes.c_void_p()
+        check(lib().tilec_bundle_load_memory(data, len(data), ctypes.byref(handle)))
+        return cls(handle.value)
+
+    def kernel(self, name):
+        """The kernel called `name` (TilecError NOT_FOUND lists the names)."""
+        k = self._kernels.get(name)
+        if k is None:
+            if self._handle is None:
+                raise TilecError("bundle is closed", _lib.INVALID_ARGUMENT)
+            handle = ctypes.c_void_p()
+            check(lib().tilec_bundle_get_kernel(self._handle, name.encode(), ctypes.byref(handle)))
+            k = self._kernels[name] = Kernel(self, handle.value)
+        return k
+
+    __getitem__ = kernel
+
+    def __contains__(self, name):
+        return name in self.kernels
+
+    def __iter__(self):
+        return iter(self.kernels)
+
+    def __len__(self):
+        return len(self.kernels)
+
+    def load_module(self):
+        """Loads the machine code into the current CUDA context now (else lazily)."""
+        if self._handle is None:
+            raise TilecError("bundle is closed", _lib.INVALID_ARGUMENT)
+        check(lib().tilec_bundle_load_module(self._handle))
+
+    def close(self):
+        """Releases the bundle and its driver modules; its kernels become unusable."""
+        if self._handle is not None:
+            lib().tilec_bundle_free(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return "<tilec.Bundle arch=%s kernels=%s>" % (self.arch, self.kernels)
+
+
+def load(source):
+    """Loads a bundle from a path (str / os.PathLike) or from bytes-like data."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Bundle.from_bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        return Bundle.from_file(source)
+    raise TypeError("tilec.load expects a path or bytes, got %s" % type(source).__name__)
+
+
+def device_info():
+    """DeviceInfo(sm_count, smem_optin, cc_major, cc_minor) of the current device."""
+    v = [ctypes.c_int() for _ in range(4)]
+    check(lib().tilec_device_info(*(ctypes.byref(x) for x in v)))
+    return DeviceInfo(*(x.value for x in v))
+
+
+def synchronize(stream=None):
+    """Waits for `stream` (handle or stream object), or the whole context if None."""
+    if stream is None:
+        check(lib().tilec_synchronize())
+    else:
+        check(lib().tilec_stream_synchronize(ctypes.c_void_p(_stream_handle(stream, None) or None)))
+
+
+def runtime_version():
+    """Version string of the loaded libtilec_runtime."""
+    return _s(lib().tilec_runtime_version())

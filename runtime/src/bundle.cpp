@@ -1,0 +1,463 @@
+// Bundle container and metadata parsing (docs/BUNDLE.md). Pure: no driver.
+#include "internal.h"
+
+#include <cstring>
+
+namespace tilec_rt {
+namespace {
+
+constexpr char kMagic[8] = {'T', 'I', 'L', 'E', 'C', 'B', 'N', '1'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 16;
+constexpr size_t kSectionHeaderSize = 16;
+
+uint32_t read_le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+uint64_t read_le64(const uint8_t* p) {
+  return uint64_t{read_le32(p)} | uint64_t{read_le32(p + 4)} << 32;
+}
+
+std::string tag_string(const uint8_t* p) {
+  bool printable = true;
+  for (int i = 0; i < 4; ++i) printable = printable && p[i] >= 0x20 && p[i] < 0x7f;
+  if (printable) return std::string(reinterpret_cast<const char*>(p), 4);
+  static const char kHex[] = "0123456789abcdef";
+  std::string s = "0x";
+  for (int i = 0; i < 4; ++i) {
+    s += kHex[p[i] >> 4];
+    s += kHex[p[i] & 15];
+  }
+  return s;
+}
+
+size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Shows a token in a message; long or odd ones are shortened / escaped.
+std::string show(const std::string& t) {
+  std::string s;
+  for (size_t i = 0; i < t.size() && i < 64; ++i) {
+    const unsigned char c = static_cast<unsigned char>(t[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      s += static_cast<char>(c);
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      s += "\\x";
+      s += kHex[c >> 4];
+      s += kHex[c & 15];
+    }
+  }
+  if (t.size() > 64) s += "...";
+  return s;
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || s.size() > 1024) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+                       c == '$' || c == '.' || c == '%';
+    const bool digit = c >= '0' && c <= '9';
+    if (!(alpha || (digit && i > 0))) return false;
+  }
+  return true;
+}
+
+bool is_arch(const std::string& s) {
+  if (s.size() < 4 || s.compare(0, 3, "sm_") != 0 || s.size() > 32) return false;
+  size_t i = 3;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  if (i == 3) return false;
+  while (i < s.size() && s[i] >= 'a' && s[i] <= 'z') ++i;
+  return i == s.size();
+}
+
+// Strict decimal integer (optional leading '-'); false on junk or overflow.
+bool parse_int(const std::string& t, int64_t& out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < t.size() && t[i] == '-') {
+    neg = true;
+    ++i;
+  }
+  if (i == t.size()) return false;
+  int64_t v = 0;  // accumulated negatively
+  for (; i < t.size(); ++i) {
+    if (t[i] < '0' || t[i] > '9') return false;
+    const int d = t[i] - '0';
+    if (v < (INT64_MIN + d) / 10) return false;
+    v = v * 10 - d;
+  }
+  if (!neg) {
+    if (v == INT64_MIN) return false;
+    v = -v;
+  }
+  out = v;
+  return true;
+}
+
+const char* kDtypeList = "i1 i8 i16 i32 i64 f16 bf16 f32 f64 f8e4m3 f8e5m2";
+
+class MetadataParser {
+ public:
+  MetadataParser(const std::string& text, tilec_bundle& b) : text_(text), b_(b) {}
+
+  void run() {
+    size_t start = 0;
+    while (start <= text_.size()) {
+      size_t end = text_.find('\n', start);
+      if (end == std::string::npos) end = text_.size();
+      ++line_;
+      split(text_.substr(start, end - start));
+      if (!tok_.empty() && tok_[0][0] != '#') line();
+      start = end + 1;
+    }
+    if (kernel_)
+      error_at(kernel_->line, cat("kernel '", kernel_->name, "' has no 'end'"));
+    if (!header_seen_) fail(TILEC_ERROR_BAD_BUNDLE, "metadata is empty (expected 'tilec-bundle 1')");
+    if (b_.arch.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata has no 'arch' line");
+    if (b_.kernels.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata declares no kernels");
+  }
+
+ private:
+  [[noreturn]] void error(const std::string& what) { error_at(line_, what); }
+  [[noreturn]] void error_at(int line, const std::string& what) {
+    fail(TILEC_ERROR_BAD_BUNDLE, cat("metadata line ", line, ": ", what));
+  }
+
+  void split(const std::string& l) {
+    tok_.clear();
+    size_t i = 0;
+    while (i < l.size()) {
+      while (i < l.size() && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r')) ++i;
+      const size_t s = i;
+      while (i < l.size() && l[i] != ' ' && l[i] != '\t' && l[i] != '\r') ++i;
+      if (i > s) tok_.push_back(l.substr(s, i - s));
+    }
+    cur_ = 0;
+  }
+
+  // Token cursor over the current line.
+  const std::string& next(const std::string& what) {
+    if (cur_ >= tok_.size()) error(cat("expected ", what, " after '", show(tok_[cur_ - 1]), "'"));
+    return tok_[cur_++];
+  }
+  void keyword(const char* kw) {
+    const std::string& t = next(cat("'", kw, "'"));
+    if (t != kw) error(cat("expected '", kw, "', found '", show(t), "'"));
+  }
+  void done() {
+    if (cur_ < tok_.size())
+      error(cat("unexpected '", show(tok_[cur_]), "' at the end of '", tok_[0], "'"));
+  }
+  int64_t integer(const std::string& what, int64_t lo, int64_t hi) {
+    const std::string& t = next(what);
+    int64_t v = 0;
+    if (!parse_int(t, v) || v < lo || v > hi)
+      error(cat("bad ", what, " '", show(t), "' (expected an integer in ", lo, "..", hi, ")"));
+    return v;
+  }
+
+  void line() {
+    const std::string& kw = tok_[0];
+    cur_ = 1;
+    if (!header_seen_) {
+      if (kw != "tilec-bundle")
+        error(cat("expected 'tilec-bundle 1' as the first line, found '", show(kw), "'"));
+      const std::string& v = next("a version");
+      if (v != "1") error(cat("unsupported metadata version '", show(v), "' (expected 1)"));
+      done();
+      header_seen_ = true;
+      return;
+    }
+    if (kw == "tilec-bundle") error("duplicate 'tilec-bundle' line");
+    if (kw == "arch") return arch_line();
+    if (kw == "kernel") return kernel_line();
+    const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
+                              kw == "grid" || kw == "param" || kw == "end";
+    if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
+    if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
+    if (kw == "threads") {
+      once(seen_threads_, "threads");
+      kernel_->threads = static_cast<uint32_t>(integer("threads value", 1, 1024));
+      done();
+    } else if (kw == "smem") {
+      once(seen_smem_, "smem");
+      kernel_->smem = static_cast<uint32_t>(integer("smem value", 0, UINT32_MAX));
+      done();
+    } else if (kw == "cluster") {
+      once(seen_cluster_, "cluster");
+      for (int i = 0; i < 3; ++i)
+        kernel_->cluster[i] = static_cast<uint32_t>(integer("cluster dimension", 1, 65535));
+      done();
+    } else if (kw == "grid") {
+      once(seen_grid_, "grid");
+      static const char* kAxis[] = {"x", "y", "z"};
+      for (int i = 0; i < 3; ++i) {
+        const std::string& e = next(cat("a grid expression for ", kAxis[i]));
+        try {
+          kernel_->grid[i] = parse_grid_expr(e);
+        } catch (const Error& err) {
+          error(cat("grid ", kAxis[i], ": ", err.message));
+        }
+      }
+      done();
+    } else if (kw == "param") {
+      param_line();
+    } else {  // end
+      done();
+      end_kernel();
+    }
+  }
+
+  void once(bool& seen, const char* kw) {
+    if (seen) error(cat("duplicate '", kw, "' in kernel '", kernel_->name, "'"));
+    seen = true;
+  }
+
+  void arch_line() {
+    if (kernel_) error("'arch' inside a kernel block");
+    if (!b_.arch.empty()) error("duplicate 'arch' line");
+    if (!b_.kernels.empty()) error("'arch' must come before the first kernel");
+    const std::string& a = next("an architecture");
+    if (!is_arch(a)) error(cat("bad arch '", show(a), "' (expected e.g. sm_90a)"));
+    done();
+    b_.arch = a;
+  }
+
+  void kernel_line() {
+    if (kernel_)
+      error(cat("'kernel' inside kernel '", kernel_->name, "' (missing 'end' for the kernel at line ",
+                kernel_->line, ")"));
+    if (b_.arch.empty()) error("'arch' must come before the first kernel");
+    const std::string& name = next("a kernel name");
+    if (!is_identifier(name)) error(cat("bad kernel name '", show(name), "'"));
+    done();
+    for (const auto& k : b_.kernels)
+      if (k->name == name) error(cat("duplicate kernel '", name, "'"));
+    kernel_ = std::make_unique<tilec_kernel>();
+    kernel_->name = name;
+    kernel_->line = line_;
+    seen_threads_ = seen_smem_ = seen_cluster_ = seen_grid_ = false;
+  }
+
+  int dtype(const std::string& t) {
+    const int d = dtype_from_name(t);
+    if (d == TILEC_DTYPE_INVALID)
+      error(cat("unknown dtype '", show(t), "' (expected one of ", kDtypeList, ")"));
+    return d;
+  }
+
+  // A static value or '?'.
+  int64_t extent_or_dynamic(const std::string& what) {
+    const std::string& t = next(what);
+    if (t == "?") return TILEC_DYNAMIC;
+    int64_t v = 0;
+    if (!parse_int(t, v) || v < 0)
+      error(cat("bad ", what, " '", show(t), "' (expected a non-negative integer or '?')"));
+    return v;
+  }
+
+  void param_line() {
+    Param p;
+    const std::string& kind = next("'tensor' or 'scalar'");
+    if (kind != "tensor" && kind != "scalar")
+      error(cat("bad param kind '", show(kind), "' (expected 'tensor' or 'scalar')"));
+    p.name = next("a param name");
+    if (!is_identifier(p.name)) error(cat("bad param name '", show(p.name), "'"));
+    for (const auto& q : kernel_->params)
+      if (q.name == p.name) error(cat("duplicate param '", p.name, "' in kernel '", kernel_->name, "'"));
+    p.dtype = dtype(next("a dtype"));
+    const size_t index = kernel_->params.size();
+    const std::string where = cat("param ", index, " ('", p.name, "')");
+    if (kind == "scalar") {
+      p.kind = TILEC_ARG_SCALAR;
+      done();
+      kernel_->params.push_back(std::move(p));
+      return;
+    }
+    p.kind = TILEC_ARG_TENSOR;
+    {
+      const std::string& t = next("a rank");
+      int64_t r = 0;
+      if (!parse_int(t, r) || r < 1 || r > TILEC_MAX_RANK)
+        error(cat(where, ": rank '", show(t), "' out of range (expected 1..", TILEC_MAX_RANK, ")"));
+      p.rank = static_cast<int>(r);
+    }
+    keyword("shape");
+    for (int i = 0; i < p.rank; ++i) p.shape[i] = extent_or_dynamic(cat("extent ", i));
+    keyword("strides");
+    for (int i = 0; i < p.rank; ++i) p.strides[i] = extent_or_dynamic(cat("stride ", i));
+    keyword("align");
+    p.align = integer("align value", 1, int64_t{1} << 30);
+    if ((p.align & (p.align - 1)) != 0)
+      error(cat(where, ": align ", p.align, " is not a power of two"));
+    if (cur_ < tok_.size()) {
+      keyword("tma");
+      p.tma = true;
+      const size_t esize = dtype_size(p.dtype);
+      for (int i = 0; i < p.rank; ++i)
+        p.box[i] = static_cast<int32_t>(integer(cat("tma box ", i), 1, 256));
+      keyword("swizzle");
+      const std::string& sw = next("a swizzle");
+      if (sw == "none") p.swizzle = 0;
+      else if (sw == "32") p.swizzle = 32;
+      else if (sw == "64") p.swizzle = 64;
+      else if (sw == "128") p.swizzle = 128;
+      else error(cat("bad swizzle '", show(sw), "' (expected none, 32, 64 or 128)"));
+      keyword("fill");
+      const std::string& fill = next("a fill");
+      if (fill == "zero") p.fill = TILEC_FILL_ZERO;
+      else if (fill == "nan") p.fill = TILEC_FILL_NAN;
+      else error(cat("bad fill '", show(fill), "' (expected zero or nan)"));
+      // The rules of cuTensorMapEncodeTiled that the metadata alone decides.
+      if (p.fill == TILEC_FILL_NAN &&
+          !(p.dtype == TILEC_DTYPE_F16 || p.dtype == TILEC_DTYPE_BF16 ||
+            p.dtype == TILEC_DTYPE_F32 || p.dtype == TILEC_DTYPE_F64))
+        error(cat(where, ": tma fill nan needs an f16, bf16, f32 or f64 tensor, not ",
+                  dtype_name(p.dtype)));
+      const int inner = p.rank - 1;
+      const size_t inner_bytes = static_cast<size_t>(p.box[inner]) * esize;
+      if (inner_bytes % 16 != 0)
+        error(cat(where, ": tma box innermost extent ", p.box[inner], " x ", esize,
+                  " bytes is not a multiple of 16 bytes"));
+      if (p.swizzle != 0 && inner_bytes > static_cast<size_t>(p.swizzle))
+        error(cat(where, ": tma box innermost extent is ", inner_bytes,
+                  " bytes, more than the swizzle span of ", p.swizzle, " bytes"));
+      if (p.strides[inner] != TILEC_DYNAMIC && p.strides[inner] != 1)
+        error(cat(where, ": tma tensor needs innermost stride 1, metadata has ", p.strides[inner]));
+      for (int i = 0; i < inner; ++i)
+        if (p.strides[i] != TILEC_DYNAMIC && (p.strides[i] % 16) * static_cast<int64_t>(esize) % 16 != 0)
+          error(cat(where, ": tma stride ", i, " (", p.strides[i], " elements) is not a multiple of 16 bytes"));
+    }
+    done();
+    kernel_->params.push_back(std::move(p));
+  }
+
+  void end_kernel() {
+    tilec_kernel& k = *kernel_;
+    if (!seen_threads_) error(cat("kernel '", k.name, "' has no 'threads' line"));
+    if (!seen_grid_) error(cat("kernel '", k.name, "' has no 'grid' line"));
+    // Every dim()/arg() must name a suitable param.
+    static const char* kAxis[] = {"x", "y", "z"};
+    for (int axis = 0; axis < 3; ++axis) {
+      for (const auto& n : k.grid[axis].nodes) {
+        if (n.op != GridExpr::Dim && n.op != GridExpr::Arg) continue;
+        const std::string where = cat("kernel '", k.name, "' grid ", kAxis[axis], " '",
+                                      k.grid[axis].text, "': ");
+        if (n.a >= static_cast<int64_t>(k.params.size()))
+          error(cat(where, "parameter ", n.a, " does not exist (the kernel has ", k.params.size(),
+                    " params)"));
+        const Param& p = k.params[static_cast<size_t>(n.a)];
+        if (n.op == GridExpr::Dim) {
+          if (p.kind != TILEC_ARG_TENSOR)
+            error(cat(where, "dim(", n.a, ",", n.b, ") names scalar param '", p.name, "'"));
+          if (n.b >= p.rank)
+            error(cat(where, "dim(", n.a, ",", n.b, ") is out of range for rank-", p.rank,
+                      " tensor '", p.name, "'"));
+        } else {
+          if (p.kind != TILEC_ARG_SCALAR || !dtype_is_int(p.dtype))
+            error(cat(where, "arg(", n.a, ") names '", p.name, "', which is not an integer scalar"));
+        }
+      }
+    }
+    // The ABI layout: each parameter aligned to its size, CUtensorMap to 64.
+    size_t off = 0;
+    auto push = [&](size_t size, size_t align) {
+      off = align_up(off, align);
+      k.abi_offsets.push_back(off);
+      k.abi_sizes.push_back(size);
+      off += size;
+    };
+    for (Param& p : k.params) {
+      p.abi_first = k.abi_offsets.size();
+      if (p.kind == TILEC_ARG_SCALAR) {
+        push(dtype_size(p.dtype), dtype_size(p.dtype));
+        continue;
+      }
+      if (p.tma) push(kTensorMapSize, kTensorMapAlign);
+      for (int i = 0; i < 1 + 2 * p.rank; ++i) push(8, 8);
+    }
+    k.abi_size = off;
+    k.bundle = &b_;
+    k.index = b_.kernels.size();
+    b_.kernels.push_back(std::move(kernel_));
+  }
+
+  const std::string& text_;
+  tilec_bundle& b_;
+  int line_ = 0;
+  std::vector<std::string> tok_;
+  size_t cur_ = 0;
+  bool header_seen_ = false;
+  std::unique_ptr<tilec_kernel> kernel_;
+  bool seen_threads_ = false, seen_smem_ = false, seen_cluster_ = false, seen_grid_ = false;
+};
+
+}  // namespace
+
+void parse_metadata(const std::string& text, tilec_bundle& bundle) {
+  MetadataParser(text, bundle).run();
+}
+
+std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
+  if (size < kHeaderSize)
+    fail(TILEC_ERROR_BAD_BUNDLE,
+         cat("truncated header: ", size, " bytes, a bundle starts with a ", kHeaderSize,
+             "-byte header"));
+  if (std::memcmp(data, kMagic, sizeof(kMagic)) != 0)
+    fail(TILEC_ERROR_BAD_BUNDLE, "bad magic (not a tilec bundle: expected 'TILECBN1')");
+  const uint32_t version = read_le32(data + 8);
+  if (version != kFormatVersion)
+    fail(TILEC_ERROR_BAD_BUNDLE,
+         cat("unsupported bundle format version ", version, " (expected ", kFormatVersion, ")"));
+  const uint32_t num_sections = read_le32(data + 12);
+  auto b = std::make_unique<tilec_bundle>();
+  bool has_meta = false;
+  size_t off = kHeaderSize;
+  for (uint32_t i = 0; i < num_sections; ++i) {
+    if (off > size || size - off < kSectionHeaderSize)
+      fail(TILEC_ERROR_BAD_BUNDLE,
+           cat("section ", i, " of ", num_sections, ": header at offset ", off,
+               " runs past the end of the data (", size, " bytes)"));
+    const uint8_t* h = data + off;
+    const std::string tag = tag_string(h);
+    const uint64_t payload = read_le64(h + 8);
+    const size_t body = off + kSectionHeaderSize;
+    if (payload > size - body)
+      fail(TILEC_ERROR_BAD_BUNDLE,
+           cat("section ", i, " ('", tag, "'): payload of ", payload, " bytes at offset ", body,
+               " runs past the end of the data (", size, " bytes)"));
+    const uint8_t* p = data + body;
+    const size_t n = static_cast<size_t>(payload);
+    if (tag == "META") {
+      if (has_meta) fail(TILEC_ERROR_BAD_BUNDLE, "more than one META section");
+      has_meta = true;
+      const void* nul = std::memchr(p, 0, n);
+      if (nul)
+        fail(TILEC_ERROR_BAD_BUNDLE,
+             cat("META section contains a NUL byte at offset ",
+                 static_cast<const uint8_t*>(nul) - p));
+      b->metadata.assign(reinterpret_cast<const char*>(p), n);
+    } else if (tag == "CUBN") {
+      if (b->has_cubin) fail(TILEC_ERROR_BAD_BUNDLE, "more than one CUBN section");
+      if (n == 0) fail(TILEC_ERROR_BAD_BUNDLE, "empty CUBN section");
+      b->has_cubin = true;
+      b->cubin.assign(p, p + n);
+    } else if (tag == "PTX ") {
+      if (b->has_ptx) fail(TILEC_ERROR_BAD_BUNDLE, "more than one 'PTX ' section");
+      if (n == 0) fail(TILEC_ERROR_BAD_BUNDLE, "empty 'PTX ' section");
+      b->has_ptx = true;
+      b->ptx.assign(reinterpret_cast<const char*>(p), n);
+    }  // unknown tags are skipped
+    off = body + n;
+    off += (8 - off % 8) % 8;  // padding
+  }
+  if (!has_meta) fail(TILEC_ERROR_BAD_BUNDLE, "no META section");
+  if (!b->has_cubin && !b->has_ptx) fail(TILEC_ERROR_BAD_BUNDLE, "no CUBN or 'PTX ' section");
+  parse_metadata(b->metadata, *b);
+  return b;
+}
+
+}  // namespace tilec_rt

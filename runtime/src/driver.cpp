@@ -1,0 +1,358 @@
+// The CUDA driver: loading it at run time, contexts, modules and launches.
+#include "internal.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+namespace tilec_rt {
+namespace {
+
+std::mutex g_mutex;             // guards g_driver and g_primary
+Driver* g_driver = nullptr;     // loaded once, kept for the life of the process
+std::map<int, CUcontext> g_primary;  // primary contexts retained by the runtime
+
+constexpr uint32_t kDefaultSmemLimit = 48 * 1024;
+
+std::string driver_path(bool& from_env) {
+  const char* env = std::getenv("TILEC_CUDA_DRIVER");
+  from_env = env && *env;
+  return from_env ? std::string(env) : std::string("libcuda.so.1");
+}
+
+int tensor_map_dtype(int dtype) {
+  switch (dtype) {
+    case TILEC_DTYPE_I16: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+    case TILEC_DTYPE_I32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
+    case TILEC_DTYPE_I64: return CU_TENSOR_MAP_DATA_TYPE_INT64;
+    case TILEC_DTYPE_F16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case TILEC_DTYPE_BF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case TILEC_DTYPE_F32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    case TILEC_DTYPE_F64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    default: return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // i1, i8, f8e4m3, f8e5m2
+  }
+}
+
+int tensor_map_swizzle(int bytes) {
+  switch (bytes) {
+    case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
+    case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
+    case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
+    default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+std::string kernel_prefix(const tilec_kernel& k, const char* api) {
+  return cat(api, ": kernel '", k.name, "'");
+}
+
+// Best-effort compute capability of the current device, for messages.
+std::string device_cc_text(Driver& d) {
+  CUdevice dev = 0;
+  int major = 0, minor = 0;
+  if (d.cuCtxGetDevice(&dev) != CUDA_SUCCESS ||
+      d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != 0 ||
+      d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != 0)
+    return "unknown";
+  return cat(major, ".", minor);
+}
+
+ModuleSlot& slot_for(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
+  for (ModuleSlot& s : b.modules)
+    if (s.ctx == ctx) return s;
+  CUmodule module = nullptr;
+  std::string errors;
+  CUresult last = CUDA_SUCCESS;
+  auto describe = [&](CUresult r) {
+    const char* name = nullptr;
+    const char* str = nullptr;
+    d.cuGetErrorName(r, &name);
+    d.cuGetErrorString(r, &str);
+    return cat(name ? name : "CUDA error", " (", str ? str : cat("code ", r), ")");
+  };
+  if (b.has_cubin) {
+    last = d.cuModuleLoadData(&module, b.cubin.data());
+    if (last != CUDA_SUCCESS) {
+      module = nullptr;
+      errors = cat("cuModuleLoadData (cubin) failed: ", describe(last));
+    }
+  }
+  if (!module && b.has_ptx) {
+    std::vector<char> log(16384, '\0');
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(log.size() - 1))};
+    last = d.cuModuleLoadDataEx(&module, b.ptx.c_str(), 2, options, values);
+    if (last != CUDA_SUCCESS) {
+      module = nullptr;
+      log.back() = '\0';
+      if (!errors.empty()) errors += "; ";
+      errors += cat("cuModuleLoadDataEx (PTX JIT) failed: ", describe(last));
+      if (log[0]) errors += cat("; JIT log: ", log.data());
+    }
+  }
+  if (!module)
+    fail(TILEC_ERROR_DRIVER,
+         cat(api, ": cannot load the bundle (arch ", b.arch, ") on this device (compute capability ",
+             device_cc_text(d), "): ", errors),
+         last);
+  ModuleSlot s;
+  s.ctx = ctx;
+  s.module = module;
+  s.functions.assign(b.kernels.size(), nullptr);
+  s.smem_set.assign(b.kernels.size(), 0);
+  try {
+    b.modules.push_back(std::move(s));
+  } catch (...) {
+    d.cuModuleUnload(module);
+    throw;
+  }
+  return b.modules.back();
+}
+
+CUfunction function_in(Driver& d, tilec_kernel& k, ModuleSlot& slot, const char* api) {
+  CUfunction& f = slot.functions[k.index];
+  if (!f) {
+    CUfunction found = nullptr;
+    check_cu(d, d.cuModuleGetFunction(&found, slot.module, k.name.c_str()), "cuModuleGetFunction",
+             kernel_prefix(k, api) + " (is the kernel in the bundle's machine code?)");
+    f = found;
+  }
+  return f;
+}
+
+}  // namespace
+
+Driver& driver(const char* api) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_driver) return *g_driver;
+  bool from_env = false;
+  const std::string path = driver_path(from_env);
+  const std::string origin = from_env ? " (set by TILEC_CUDA_DRIVER)" : "";
+  dlerror();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* err = dlerror();
+    fail(TILEC_ERROR_NO_DRIVER,
+         cat(api, ": cannot load the CUDA driver library '", path, "'", origin, ": ",
+             err ? err : "unknown error", " (is the NVIDIA driver installed?)"));
+  }
+  auto d = std::make_unique<Driver>();
+  const char* missing = nullptr;
+#define TILEC_RESOLVE(field, symbol, required, ret, args)                        \
+  d->field = reinterpret_cast<ret(*) args>(dlsym(handle, symbol));               \
+  if (!d->field && required && !missing) missing = symbol;
+  TILEC_CUDA_FUNCTIONS(TILEC_RESOLVE)
+#undef TILEC_RESOLVE
+  if (missing) {
+    dlclose(handle);
+    fail(TILEC_ERROR_NO_DRIVER,
+         cat(api, ": the CUDA driver library '", path, "'", origin, " lacks '", missing,
+             "' (driver too old, or not libcuda)"));
+  }
+  d->handle = handle;
+  const CUresult r = d->cuInit(0);
+  // On failure the library stays open (cuInit may have started threads) but is
+  // not remembered, so that the next call tries again.
+  check_cu(*d, r, "cuInit", api);
+  g_driver = d.release();
+  return *g_driver;
+}
+
+void check_cu(Driver& d, CUresult r, const char* call, const std::string& what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  const char* str = nullptr;
+  if (d.cuGetErrorName(r, &name) != CUDA_SUCCESS) name = nullptr;
+  if (d.cuGetErrorString(r, &str) != CUDA_SUCCESS) str = nullptr;
+  fail(TILEC_ERROR_DRIVER,
+       cat(what, what.empty() ? "" : ": ", call, " failed: ", name ? name : cat("CUDA error ", r),
+           " (", str ? str : "no description", ")"),
+       r);
+}
+
+CUcontext ensure_context(Driver& d, const char* api) {
+  CUcontext ctx = nullptr;
+  check_cu(d, d.cuCtxGetCurrent(&ctx), "cuCtxGetCurrent", api);
+  if (ctx) return ctx;
+  int index = 0;
+  if (const char* env = std::getenv("TILEC_DEVICE"); env && *env) {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (*end != '\0' || v < 0 || v > 1 << 20)
+      fail(TILEC_ERROR_INVALID_ARGUMENT,
+           cat(api, ": TILEC_DEVICE='", env, "' is not a device index"));
+    index = static_cast<int>(v);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_primary.find(index);
+    if (it != g_primary.end()) {
+      ctx = it->second;
+    } else {
+      CUdevice dev = 0;
+      check_cu(d, d.cuDeviceGet(&dev, index), "cuDeviceGet",
+               cat(api, ": device ", index));
+      check_cu(d, d.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain",
+               cat(api, ": device ", index));
+      g_primary[index] = ctx;  // kept for the life of the process
+    }
+  }
+  check_cu(d, d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent", api);
+  return ctx;
+}
+
+CUdevice current_device(Driver& d, const char* api) {
+  CUdevice dev = 0;
+  check_cu(d, d.cuCtxGetDevice(&dev), "cuCtxGetDevice", api);
+  return dev;
+}
+
+void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
+  std::lock_guard<std::mutex> lock(b.mutex);
+  ModuleSlot& slot = slot_for(d, b, ctx, api);
+  for (auto& k : b.kernels) function_in(d, *k, slot, api);
+}
+
+void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
+            const tilec_arg* args, size_t n, const char* api) {
+  validate_args(k, args, n, api);
+  uint32_t grid[3];
+  if (explicit_grid) {
+    std::memcpy(grid, explicit_grid, sizeof grid);
+  } else {
+    eval_grid(k, args, n, api, grid);
+  }
+  check_grid(k, grid, api, explicit_grid == nullptr);
+
+  Driver& d = driver(api);
+  const CUcontext ctx = ensure_context(d, api);
+  const std::string where = kernel_prefix(k, api);
+  CUfunction f = nullptr;
+  {
+    tilec_bundle& b = *k.bundle;
+    std::lock_guard<std::mutex> lock(b.mutex);
+    ModuleSlot& slot = slot_for(d, b, ctx, api);
+    f = function_in(d, k, slot, api);
+    if (k.smem > kDefaultSmemLimit && slot.smem_set[k.index] != k.smem) {
+      if (slot.smem_optin < 0) {
+        int optin = 0;
+        check_cu(d,
+                 d.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                        current_device(d, api)),
+                 "cuDeviceGetAttribute", where);
+        slot.smem_optin = optin;
+      }
+      if (k.smem > static_cast<uint32_t>(slot.smem_optin))
+        fail(TILEC_ERROR_OUT_OF_RESOURCES,
+             cat(where, " needs ", k.smem, " bytes of dynamic shared memory, the device allows at most ",
+                 slot.smem_optin, " bytes per block (opt-in limit)"));
+      check_cu(d, d.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(k.smem)),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", where);
+      slot.smem_set[k.index] = k.smem;
+    }
+  }
+
+  // Parameter storage, 128-byte aligned so that every CUtensorMap offset
+  // (a multiple of 64) is 64-byte aligned in memory too.
+  std::vector<uint8_t> storage(k.abi_size + 128);
+  uint8_t* buf = storage.data() + (128 - reinterpret_cast<uintptr_t>(storage.data()) % 128) % 128;
+  pack_args(k, args, buf);
+
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const Param& p = k.params[i];
+    if (!p.tma) continue;
+    if (!d.cuTensorMapEncodeTiled)
+      fail(TILEC_ERROR_UNSUPPORTED,
+           cat(where, " parameter ", i, " ('", p.name,
+               "'): the CUDA driver lacks cuTensorMapEncodeTiled (needs a CUDA 12 driver)"));
+    const tilec_arg& a = args[i];
+    const int r = p.rank;
+    const uint64_t esize = dtype_size(p.dtype);
+    uint64_t dims[TILEC_MAX_RANK], strides[TILEC_MAX_RANK];
+    uint32_t box[TILEC_MAX_RANK], elem_strides[TILEC_MAX_RANK];
+    for (int j = 0; j < r; ++j) {  // the driver wants the innermost dim first
+      dims[j] = static_cast<uint64_t>(a.shape[r - 1 - j]);
+      box[j] = static_cast<uint32_t>(p.box[r - 1 - j]);
+      elem_strides[j] = 1;
+    }
+    for (int j = 0; j + 1 < r; ++j)  // bytes, for dims 1..r-1 (innermost-first order)
+      strides[j] = static_cast<uint64_t>(a.strides[r - 2 - j]) * esize;
+    auto* map = reinterpret_cast<CUtensorMap*>(buf + k.abi_offsets[p.abi_first]);
+    check_cu(d,
+             d.cuTensorMapEncodeTiled(map, tensor_map_dtype(p.dtype), static_cast<uint32_t>(r),
+                                      reinterpret_cast<void*>(static_cast<uintptr_t>(a.data)), dims,
+                                      strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                      tensor_map_swizzle(p.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                      p.fill == TILEC_FILL_NAN
+                                          ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                                          : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+             "cuTensorMapEncodeTiled", cat(where, " parameter ", i, " ('", p.name, "')"));
+  }
+
+  std::vector<void*> params(k.abi_offsets.size());
+  for (size_t j = 0; j < params.size(); ++j) params[j] = buf + k.abi_offsets[j];
+  void** kernel_params = params.empty() ? nullptr : params.data();
+
+  if (k.cluster[0] == 1 && k.cluster[1] == 1 && k.cluster[2] == 1) {
+    check_cu(d,
+             d.cuLaunchKernel(f, grid[0], grid[1], grid[2], k.threads, 1, 1, k.smem, stream,
+                              kernel_params, nullptr),
+             "cuLaunchKernel", where);
+    return;
+  }
+  if (!d.cuLaunchKernelEx)
+    fail(TILEC_ERROR_UNSUPPORTED,
+         cat(where, ": cluster launch needs cuLaunchKernelEx, which the CUDA driver lacks"));
+  CUlaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = k.cluster[0];
+  attr.value.clusterDim.y = k.cluster[1];
+  attr.value.clusterDim.z = k.cluster[2];
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof config);
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = k.threads;
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = k.smem;
+  config.hStream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  check_cu(d, d.cuLaunchKernelEx(&config, f, kernel_params, nullptr), "cuLaunchKernelEx", where);
+}
+
+void unload_modules(tilec_bundle& b) noexcept {
+  if (b.modules.empty()) return;
+  Driver* d = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    d = g_driver;
+  }
+  if (!d) return;
+  // Kernels launched from a module may still run: wait for the context to go
+  // idle before unloading (errors are ignored, e.g. at process exit).
+  for (ModuleSlot& s : b.modules) {
+    CUcontext cur = nullptr;
+    if (d->cuCtxGetCurrent(&cur) != CUDA_SUCCESS) continue;
+    if (cur == s.ctx) {
+      d->cuCtxSynchronize();
+      d->cuModuleUnload(s.module);
+    } else if (d->cuCtxPushCurrent(s.ctx) == CUDA_SUCCESS) {
+      d->cuCtxSynchronize();
+      d->cuModuleUnload(s.module);
+      CUcontext popped = nullptr;
+      d->cuCtxPopCurrent(&popped);
+    }
+  }
+  b.modules.clear();
+}
+
+}  // namespace tilec_rt
+
+tilec_bundle::~tilec_bundle() { tilec_rt::unload_modules(*this); }

@@ -1,0 +1,187 @@
+// Private declarations shared by the runtime's sources.
+#ifndef TILEC_RUNTIME_INTERNAL_H
+#define TILEC_RUNTIME_INTERNAL_H
+
+#include "tilec/runtime.h"
+
+#include "cuda_driver.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+struct tilec_status_st {
+  int code;
+  int driver_error;
+  std::string message;
+};
+
+namespace tilec_rt {
+
+// Internal failures are thrown as Error and turned into a tilec_status at the
+// C boundary (api.cpp); nothing throws past it.
+struct Error {
+  int code;
+  std::string message;
+  int driver_error = 0;
+};
+
+// String building without iostreams: a library loaded into a process that
+// also holds other C++ runtimes (torch) must not depend on locale facets,
+// which can be interposed and then crash (seen with torch 2.11).
+inline void append(std::string& s, const std::string& v) { s += v; }
+inline void append(std::string& s, const char* v) { s += v ? v : "(null)"; }
+inline void append(std::string& s, char c) { s += c; }
+template <class T>
+std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>>
+append(std::string& s, T v) {
+  char buf[32];
+  if constexpr (std::is_signed_v<T>)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  else
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  s += buf;
+}
+
+template <class... A>
+std::string cat(const A&... parts) {
+  std::string s;
+  (append(s, parts), ...);
+  return s;
+}
+
+[[noreturn]] inline void fail(int code, std::string message, int driver_error = 0) {
+  throw Error{code, std::move(message), driver_error};
+}
+
+// ---- dtypes --------------------------------------------------------------
+bool dtype_valid(int dtype);
+size_t dtype_size(int dtype);
+const char* dtype_name(int dtype);  // "?" for invalid ones
+int dtype_from_name(const std::string& name);
+bool dtype_is_int(int dtype);
+bool dtype_is_float(int dtype);
+
+// Round-to-nearest-even conversion of a double to a small float format.
+uint32_t float_to_f32_bits(double v);
+uint16_t float_to_f16_bits(double v);
+uint16_t float_to_bf16_bits(double v);
+uint8_t float_to_f8e4m3_bits(double v);  // e4m3fn: no inf, saturates to +-448
+uint8_t float_to_f8e5m2_bits(double v);
+
+// ---- grid expressions -----------------------------------------------------
+struct GridExpr {
+  enum Op : uint8_t { Lit, Dim, Arg, Cdiv, Add, Sub, Mul, Div, Min, Max };
+  struct Node {
+    Op op;
+    int64_t value;  // Lit
+    int64_t a, b;   // Dim: param, dim; Arg: param; binary ops: node indices
+  };
+  std::vector<Node> nodes;
+  int64_t root = -1;
+  std::string text;
+};
+
+// Parses one grid expression; throws Error(BAD_BUNDLE) with a message
+// describing the problem (without line information).
+GridExpr parse_grid_expr(const std::string& text);
+
+// ---- bundles --------------------------------------------------------------
+struct Param {
+  int kind = 0;
+  int dtype = 0;
+  std::string name;
+  int rank = 0;
+  int64_t shape[TILEC_MAX_RANK] = {};
+  int64_t strides[TILEC_MAX_RANK] = {};
+  int64_t align = 0;
+  bool tma = false;
+  int32_t box[TILEC_MAX_RANK] = {};
+  int swizzle = 0;  // bytes
+  int fill = TILEC_FILL_ZERO;
+  size_t abi_first = 0;  // index of its first ABI parameter
+};
+
+// A driver module loaded for one context.
+struct ModuleSlot {
+  CUcontext ctx = nullptr;
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions;  // per kernel, lazily resolved
+  std::vector<uint32_t> smem_set;     // dynamic smem attribute set so far
+  int smem_optin = -1;                // the device's opt-in limit, once read
+};
+
+}  // namespace tilec_rt
+
+struct tilec_kernel {
+  tilec_bundle* bundle = nullptr;
+  size_t index = 0;
+  std::string name;
+  uint32_t threads = 0;
+  uint32_t smem = 0;
+  uint32_t cluster[3] = {1, 1, 1};
+  tilec_rt::GridExpr grid[3];
+  std::vector<tilec_rt::Param> params;
+  // ABI layout (static: ranks are fixed by the metadata).
+  std::vector<size_t> abi_offsets;
+  std::vector<size_t> abi_sizes;
+  size_t abi_size = 0;
+  int line = 0;  // metadata line of `kernel`
+};
+
+struct tilec_bundle {
+  std::string arch;
+  std::string metadata;
+  std::vector<uint8_t> cubin;
+  std::string ptx;  // NUL-terminated by std::string
+  bool has_cubin = false;
+  bool has_ptx = false;
+  std::vector<std::unique_ptr<tilec_kernel>> kernels;
+  std::mutex mutex;  // guards modules
+  std::vector<tilec_rt::ModuleSlot> modules;
+  ~tilec_bundle();
+};
+
+namespace tilec_rt {
+
+// Parses a whole bundle; throws Error(BAD_BUNDLE).
+std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size);
+// Parses the metadata text into `bundle` (arch, kernels); throws Error(BAD_BUNDLE).
+void parse_metadata(const std::string& text, tilec_bundle& bundle);
+
+// ---- validation / grid / packing (no driver) --------------------------------
+void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
+void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
+void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
+               uint32_t grid[3]);
+void check_grid(const tilec_kernel& k, const uint32_t grid[3], const char* api,
+                bool from_rule);
+// Writes the packed parameters into `buffer` (k.abi_size bytes, 64-aligned);
+// tensor maps are zero-filled. Args must be validated.
+void pack_args(const tilec_kernel& k, const tilec_arg* args, uint8_t* buffer);
+
+// ---- driver ------------------------------------------------------------------
+// Loads the driver and runs cuInit once; throws NO_DRIVER / DRIVER with
+// messages that start with `api`. Failures are not cached.
+Driver& driver(const char* api);
+// Throws Error(DRIVER) "<what>: <call> failed: NAME (string)" if `r` failed.
+void check_cu(Driver& d, CUresult r, const char* call, const std::string& what);
+// Makes sure the calling thread has a current context; returns it.
+CUcontext ensure_context(Driver& d, const char* api);
+// Device of the current context.
+CUdevice current_device(Driver& d, const char* api);
+// Loads the bundle's module into `ctx` (once) and resolves every kernel.
+void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api);
+void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
+            const tilec_arg* args, size_t n, const char* api);
+// Unloads every module of the bundle; never throws.
+void unload_modules(tilec_bundle& b) noexcept;
+
+}  // namespace tilec_rt
+
+#endif  // TILEC_RUNTIME_INTERNAL_H

@@ -1,0 +1,138 @@
+// Kernels that exercise ops the examples do not, for test/gpu/test_ops.py.
+
+// out[i] = x[i] + table[i % 128], with table a non-splat constant i / 2.
+func.func @const_add(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["cdiv(dim(0,0),128)"]} {
+  %pid = tile.program_id x
+  %c128 = arith.constant 128 : i32
+  %off = arith.muli %pid, %c128 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  %k = arith.constant dense<[0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5,
+    8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0, 11.5, 12.0, 12.5, 13.0, 13.5, 14.0, 14.5, 15.0, 15.5,
+    16.0, 16.5, 17.0, 17.5, 18.0, 18.5, 19.0, 19.5, 20.0, 20.5, 21.0, 21.5, 22.0, 22.5, 23.0, 23.5,
+    24.0, 24.5, 25.0, 25.5, 26.0, 26.5, 27.0, 27.5, 28.0, 28.5, 29.0, 29.5, 30.0, 30.5, 31.0, 31.5,
+    32.0, 32.5, 33.0, 33.5, 34.0, 34.5, 35.0, 35.5, 36.0, 36.5, 37.0, 37.5, 38.0, 38.5, 39.0, 39.5,
+    40.0, 40.5, 41.0, 41.5, 42.0, 42.5, 43.0, 43.5, 44.0, 44.5, 45.0, 45.5, 46.0, 46.5, 47.0, 47.5,
+    48.0, 48.5, 49.0, 49.5, 50.0, 50.5, 51.0, 51.5, 52.0, 52.5, 53.0, 53.5, 54.0, 54.5, 55.0, 55.5,
+    56.0, 56.5, 57.0, 57.5, 58.0, 58.5, 59.0, 59.5, 60.0, 60.5, 61.0, 61.5, 62.0, 62.5, 63.0, 63.5]> : !tile.tile<128xf32>
+  %s = arith.addf %t, %k : !tile.tile<128xf32>
+  tile.store %s, %out[%off] : !tile.tile<128xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// C = A · B with f16 inputs and f16 accumulation, 64x64 tiles.
+func.func @dot_f16(%a: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>, %c: !tile.tensor<?x?xf16>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(1,1),64)"]} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c64 : i32
+  %n0 = arith.muli %pn, %c64 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf16>
+  %acc = scf.for %k0 = %c0 to %k step %c32 iter_args(%acc_i = %z) -> (!tile.tile<64x64xf16>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf16> -> !tile.tile<64x32xf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xf16> -> !tile.tile<32x64xf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<64x32xf16>, !tile.tile<32x64xf16> -> !tile.tile<64x64xf16>
+    scf.yield %d : !tile.tile<64x64xf16>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<64x64xf16>, !tile.tensor<?x?xf16>
+  return
+}
+
+// C = bf16(A · B) with e4m3 inputs and f32 accumulation.
+func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(1,1),64)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c64 : i32
+  %n0 = arith.muli %pn, %c64 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %z) -> (!tile.tile<64x64xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<64x64xf8E4M3FN>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<64x64xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<64x64xf8E4M3FN>, !tile.tile<64x64xf8E4M3FN> -> !tile.tile<64x64xf32>
+    scf.yield %d : !tile.tile<64x64xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// Y = Xᵀ, 32x64 tiles.
+func.func @transpose(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),32)", "cdiv(dim(0,1),64)"]} {
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c32 : i32
+  %n0 = arith.muli %pn, %c64 : i32
+  %t = tile.load %x[%m0, %n0] : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
+  %tt = tile.transpose %t [1, 0] : !tile.tile<32x64xf32> -> !tile.tile<64x32xf32>
+  tile.store %tt, %y[%n0, %m0] : !tile.tile<64x32xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// out[j] = min over i of x[i, j] (i32), 128 columns a program.
+func.func @colmin(%x: !tile.tensor<?x?xi32>, %out: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,1),128)"]} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c128 = arith.constant 128 : i32
+  %pid = tile.program_id x
+  %n0 = arith.muli %pid, %c128 : i32
+  %m = tile.dim %x, 0 : !tile.tensor<?x?xi32>
+  %big = arith.constant dense<2147483647> : !tile.tile<128xi32>
+  %r = scf.for %i = %c0 to %m step %c32 iter_args(%acc = %big) -> (!tile.tile<128xi32>) : i32 {
+    %t = tile.load %x[%i, %n0] {padding = 2147483647 : i32} : !tile.tensor<?x?xi32> -> !tile.tile<32x128xi32>
+    %mn = tile.reduce min %t dim 0 : !tile.tile<32x128xi32> -> !tile.tile<128xi32>
+    %a = arith.minsi %acc, %mn : !tile.tile<128xi32>
+    scf.yield %a : !tile.tile<128xi32>
+  }
+  tile.store %r, %out[%n0] : !tile.tile<128xi32>, !tile.tensor<?xi32>
+  return
+}
+
+// out[i] = i % 3 == 0 ? x[i] : -x[i]; iota, integer arith and select.
+func.func @iota_select(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),256)"]} {
+  %pid = tile.program_id x
+  %c256 = arith.constant 256 : i32
+  %off = arith.muli %pid, %c256 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %i = tile.iota : !tile.tile<256xi32>
+  %o = tile.splat %off : i32 -> !tile.tile<256xi32>
+  %g = arith.addi %i, %o : !tile.tile<256xi32>
+  %three = arith.constant dense<3> : !tile.tile<256xi32>
+  %zero = arith.constant dense<0> : !tile.tile<256xi32>
+  %rem = arith.remsi %g, %three : !tile.tile<256xi32>
+  %keep = arith.cmpi eq, %rem, %zero : !tile.tile<256xi32>
+  %neg = arith.negf %t : !tile.tile<256xf32>
+  %s = arith.select %keep, %t, %neg : !tile.tile<256xi1>, !tile.tile<256xf32>
+  tile.store %s, %out[%off] : !tile.tile<256xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// y = e5m2(2 * f32(x)) for e4m3 x, and a bool mask of x > 0.
+func.func @fp8_cast(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>, %pos: !tile.tensor<?xi1>)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+  %pid = tile.program_id x
+  %c512 = arith.constant 512 : i32
+  %off = arith.muli %pid, %c512 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf8E4M3FN> -> !tile.tile<512xf8E4M3FN>
+  %f = arith.extf %t : !tile.tile<512xf8E4M3FN> to !tile.tile<512xf32>
+  %two = arith.constant dense<2.0> : !tile.tile<512xf32>
+  %d = arith.mulf %f, %two : !tile.tile<512xf32>
+  %e = arith.truncf %d : !tile.tile<512xf32> to !tile.tile<512xf8E5M2>
+  tile.store %e, %y[%off] : !tile.tile<512xf8E5M2>, !tile.tensor<?xf8E5M2>
+  %z = arith.constant dense<0.0> : !tile.tile<512xf32>
+  %p = arith.cmpf ogt, %f, %z : !tile.tile<512xf32>
+  tile.store %p, %pos[%off] : !tile.tile<512xi1>, !tile.tensor<?xi1>
+  return
+}

@@ -1,0 +1,102 @@
+"""GPU tests of ops the examples do not cover (test/gpu/kernels/ops.mlir):
+non-splat constants, f16 accumulation, fp8 dot and casts, transpose,
+integer min reductions, iota/select, bool stores. Fresh random inputs,
+poisoned outputs, shapes off the tile grid; skipped without a GPU."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU on this machine", allow_module_level=True)
+
+import tilec  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
+DEV = "cuda"
+
+
+@pytest.fixture(scope="module")
+def ops():
+    return tilec.load(os.path.join(BUNDLES, "ops.tlc"))
+
+
+def rel_err(out, ref):
+    out, ref = out.double(), ref.double()
+    return ((out - ref).norm() / ref.norm()).item()
+
+
+@pytest.mark.parametrize("n", [1, 128, 1000, 70001])
+def test_const_add(ops, n):
+    x = torch.randn(n, device=DEV)
+    out = torch.full_like(x, float("nan"))
+    ops["const_add"](x, out)
+    torch.cuda.synchronize()
+    table = torch.arange(128, device=DEV, dtype=torch.float64) / 2
+    ref = x.double() + table[torch.arange(n, device=DEV) % 128]
+    assert rel_err(out, ref) < 1e-7
+
+
+@pytest.mark.parametrize("m,n,k", [(64, 64, 32), (100, 70, 96), (129, 257, 40)])
+def test_dot_f16_accumulation(ops, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.float16) / 4
+    b = torch.randn(k, n, device=DEV, dtype=torch.float16) / 4
+    c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.float16)
+    ops["dot_f16"](a, b, c)
+    torch.cuda.synchronize()
+    # f16 accumulation rounds every partial sum: looser than f32.
+    assert rel_err(c, a.double() @ b.double()) < 5e-3
+
+
+@pytest.mark.parametrize("m,n,k", [(64, 64, 64), (100, 70, 128), (129, 200, 96)])
+def test_dot_fp8(ops, m, n, k):
+    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+    b = torch.randn(k, n, device=DEV).to(torch.float8_e4m3fn)
+    c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
+    ops["dot_fp8"](a, b, c)
+    torch.cuda.synchronize()
+    assert rel_err(c, a.double() @ b.double()) < 1e-2
+
+
+@pytest.mark.parametrize("m,n", [(32, 64), (100, 37), (257, 300)])
+def test_transpose(ops, m, n):
+    x = torch.randn(m, n, device=DEV)
+    y = torch.full((n, m), float("nan"), device=DEV)
+    ops["transpose"](x, y)
+    torch.cuda.synchronize()
+    assert torch.equal(y, x.t())
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (33, 130), (1000, 300)])
+def test_colmin_i32(ops, m, n):
+    x = torch.randint(-(2**31), 2**31 - 1, (m, n), device=DEV, dtype=torch.int32)
+    out = torch.full((n,), 12345, device=DEV, dtype=torch.int32)
+    ops["colmin"](x, out)
+    torch.cuda.synchronize()
+    assert torch.equal(out, x.min(dim=0).values)
+
+
+@pytest.mark.parametrize("n", [5, 256, 1001])
+def test_iota_select(ops, n):
+    x = torch.randn(n, device=DEV)
+    out = torch.full_like(x, float("nan"))
+    ops["iota_select"](x, out)
+    torch.cuda.synchronize()
+    i = torch.arange(n, device=DEV)
+    assert torch.equal(out, torch.where(i % 3 == 0, x, -x))
+
+
+@pytest.mark.parametrize("n", [7, 512, 3001])
+def test_fp8_casts_and_bool_store(ops, n):
+    x = (torch.randn(n, device=DEV) * 8).to(torch.float8_e4m3fn)
+    y = torch.zeros(n, device=DEV, dtype=torch.float8_e5m2)
+    y.view(torch.uint8).fill_(0x7F)  # NaN in e5m2
+    pos = torch.zeros(n, device=DEV, dtype=torch.bool)
+    pos.view(torch.uint8).fill_(7)  # not a valid bool: must be overwritten
+    ops["fp8_cast"](x, y, pos)
+    torch.cuda.synchronize()
+    ref = (x.float() * 2).to(torch.float8_e5m2)
+    assert torch.equal(y.view(torch.uint8), ref.view(torch.uint8))
+    assert torch.equal(pos.view(torch.uint8), (x.float() > 0).to(torch.uint8))

@@ -1,0 +1,198 @@
+//===- LinearLayoutTest.cpp - the layout algebra, as a specification ------===//
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+using namespace tilec;
+using Bases = LinearLayout::Bases;
+using Coords = LinearLayout::Coords;
+
+namespace {
+
+TEST(LinearLayout, ApplyIsXorOfBases) {
+  LinearLayout l({4, 8}, {{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {2, 0}, {0, 0}, {0, 0}},
+                 {{1, 1}});
+  EXPECT_EQ(l.apply(0, 0, 0), (Coords{0, 0}));
+  EXPECT_EQ(l.apply(3, 0, 0), (Coords{1, 1}));
+  EXPECT_EQ(l.apply(1, 3, 0), (Coords{0, 7}));
+  // XOR, not addition: (0,1) ^ (1,1) = (1,0).
+  EXPECT_EQ(l.apply(1, 0, 1), (Coords{1, 0}));
+  EXPECT_EQ(l.apply(0, 4, 0), (Coords{2, 0}));
+  EXPECT_EQ(l.getNumRegisters(), 4);
+  EXPECT_EQ(l.getNumLanes(), 32);
+  EXPECT_EQ(l.getNumWarps(), 2);
+}
+
+TEST(LinearLayout, CoalescedF32Vector) {
+  // 1024 f32 over 4 warps: 4 consecutive elements (16 bytes) a thread, lanes
+  // next, warps after, and the rest repeats in registers.
+  LinearLayout l = LinearLayout::coalesced({1024}, 32, 4, 0);
+  EXPECT_EQ(l.getBases(InDim::Register), (Bases{{1}, {2}, {512}}));
+  EXPECT_EQ(l.getBases(InDim::Lane), (Bases{{4}, {8}, {16}, {32}, {64}}));
+  EXPECT_EQ(l.getBases(InDim::Warp), (Bases{{128}, {256}}));
+  EXPECT_EQ(l.getContiguity(0), 4);
+  EXPECT_TRUE(l.isSurjective());
+}
+
+TEST(LinearLayout, CoalescedBf16Rows) {
+  // 64x32 bf16: 8 elements (16 bytes) a thread along the row, 4 lanes cover
+  // a row, 8 rows a warp, warps down the rows.
+  LinearLayout l = LinearLayout::coalesced({64, 32}, 16, 4, 1);
+  EXPECT_EQ(l.getBases(InDim::Register),
+            (Bases{{0, 1}, {0, 2}, {0, 4}, {32, 0}}));
+  EXPECT_EQ(l.getBases(InDim::Lane),
+            (Bases{{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}}));
+  EXPECT_EQ(l.getBases(InDim::Warp), (Bases{{8, 0}, {16, 0}}));
+  EXPECT_EQ(l.getContiguity(1), 8);
+  EXPECT_EQ(l.getContiguity(0), 1);
+}
+
+TEST(LinearLayout, BlockedReplicatesSmallShapes) {
+  // 16 elements for 32 lanes of 4: lanes past the shape hold copies.
+  LinearLayout l = LinearLayout::blocked({16}, {4}, {32}, {2}, {0});
+  EXPECT_EQ(l.getBases(InDim::Register), (Bases{{1}, {2}}));
+  EXPECT_EQ(l.getBases(InDim::Lane), (Bases{{4}, {8}, {0}, {0}, {0}}));
+  EXPECT_EQ(l.getBases(InDim::Warp), (Bases{{0}}));
+  EXPECT_TRUE(l.isSurjective());
+}
+
+TEST(LinearLayout, MmaAccumulatorMatchesPtx) {
+  // PTX ISA, mma.m16n8k16 C/D fragment: row = groupID (+8 for c2, c3),
+  // col = 2 * threadID_in_group + (i & 1).
+  LinearLayout l = LinearLayout::mmaAccumulator({16, 8}, 1, 1);
+  EXPECT_EQ(l.getBases(InDim::Register), (Bases{{0, 1}, {8, 0}}));
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(l.apply(i, lane, 0),
+                (Coords{lane / 4 + 8 * (i >> 1), 2 * (lane % 4) + (i & 1)}));
+}
+
+TEST(LinearLayout, MmaOperandsMatchPtxBf16) {
+  LinearLayout a = LinearLayout::mmaOperand(0, {16, 16}, 16, 1, 1);
+  LinearLayout b = LinearLayout::mmaOperand(1, {16, 8}, 16, 1, 1);
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(a.apply(i, lane, 0),
+                (Coords{g + 8 * ((i >> 1) & 1), 2 * t + (i & 1) + 8 * (i >> 2)}));
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(b.apply(i, lane, 0),
+                (Coords{2 * t + (i & 1) + 8 * (i >> 1), g}));
+  }
+}
+
+TEST(LinearLayout, MmaOperandsMatchPtxFp8) {
+  // m16n8k32 with 8-bit inputs: four elements along K a register.
+  LinearLayout a = LinearLayout::mmaOperand(0, {16, 32}, 8, 1, 1);
+  LinearLayout b = LinearLayout::mmaOperand(1, {32, 8}, 8, 1, 1);
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 16; ++i)
+      EXPECT_EQ(a.apply(i, lane, 0),
+                (Coords{g + 8 * ((i >> 2) & 1), 4 * t + (i & 3) + 16 * (i >> 3)}));
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(b.apply(i, lane, 0),
+                (Coords{4 * t + (i & 3) + 16 * (i >> 2), g}));
+  }
+}
+
+TEST(LinearLayout, MmaWarpsAndRepetitions) {
+  // 64x64 over 4 warps: warps split M (16 rows each), N repeats in
+  // registers, then the 8-row half of each fragment.
+  auto [wm, wn] = LinearLayout::mmaWarpSplit(64, 64, 4);
+  EXPECT_EQ(wm, 4);
+  EXPECT_EQ(wn, 1);
+  LinearLayout c = LinearLayout::mmaAccumulator({64, 64}, wm, wn);
+  EXPECT_EQ(c.getBases(InDim::Warp), (Bases{{16, 0}, {32, 0}}));
+  EXPECT_EQ(c.getBases(InDim::Register),
+            (Bases{{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}));
+  // B is shared by the warps along M: its warp bases are zero.
+  LinearLayout b = LinearLayout::mmaOperand(1, {32, 64}, 16, wm, wn);
+  EXPECT_EQ(b.getBases(InDim::Warp), (Bases{{0, 0}, {0, 0}}));
+  EXPECT_TRUE(c.isSurjective());
+  EXPECT_TRUE(b.isSurjective());
+}
+
+TEST(LinearLayout, ReduceDimDropsRegistersAndReplicatesThreads) {
+  LinearLayout l = LinearLayout::coalesced({16, 128}, 32, 4, 1);
+  LinearLayout r = l.reduceDim(1);
+  EXPECT_EQ(r.getShape(), (std::vector<int64_t>{16}));
+  // No register basis runs along the reduced dim any more; lanes that did
+  // now hold copies.
+  for (const Coords &c : r.getBases(InDim::Register))
+    EXPECT_NE(c, (Coords{0}));
+  EXPECT_EQ(r.getNumLanes(), 32);
+  EXPECT_TRUE(r.isSurjective());
+}
+
+TEST(LinearLayout, BroadcastOperandIsExpandedReduction) {
+  LinearLayout l = LinearLayout::coalesced({16, 128}, 32, 4, 1);
+  EXPECT_EQ(l.broadcastOperand({1}), l.reduceDim(1).expandDims(1));
+  EXPECT_EQ(l.reduceDim(1).expandDims(1).squeezeDim(1), l.reduceDim(1));
+}
+
+TEST(LinearLayout, TransposeAndReshapeRoundTrip) {
+  LinearLayout l = LinearLayout::coalesced({8, 16, 32}, 16, 4, 2);
+  EXPECT_EQ(l.transpose({2, 0, 1}).transpose({1, 2, 0}), l);
+  EXPECT_EQ(l.reshape({128, 32}).reshape({8, 16, 32}), l);
+  EXPECT_EQ(l.reshape({4096}).getShape(), (std::vector<int64_t>{4096}));
+  EXPECT_TRUE(l.reshape({4096}).isSurjective());
+}
+
+TEST(LinearLayout, SurjectivityNeedsEveryBit) {
+  // Two lanes with the same basis leave the elements with bit 16 unheld.
+  LinearLayout l({32}, {}, {{1}, {2}, {4}, {8}, {8}}, {});
+  EXPECT_FALSE(l.isSurjective());
+}
+
+TEST(LinearLayout, FindRegister) {
+  LinearLayout c = LinearLayout::mmaAccumulator({32, 16}, 1, 1);
+  for (int64_t r = 0; r < c.getNumRegisters(); ++r)
+    EXPECT_EQ(c.findRegister(c.applyIn(InDim::Register, r)), r);
+  EXPECT_FALSE(c.findRegister({1, 0}).has_value()); // a lane's element
+}
+
+TEST(LinearLayout, ToStringIsTheAttributeSyntax) {
+  LinearLayout l({16, 8}, {{0, 1}, {8, 0}},
+                 {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {});
+  EXPECT_EQ(l.toString(), "register = [[0, 1], [8, 0]], lane = [[0, 2], "
+                          "[0, 4], [1, 0], [2, 0], [4, 0]], warp = []");
+}
+
+/// Every element of a random blocked layout is held by some index, and an
+/// index holds exactly the element apply() says (checked by counting).
+TEST(LinearLayout, RandomBlockedLayoutsCoverTheirShape) {
+  std::mt19937 rng(1234);
+  for (int iter = 0; iter < 200; ++iter) {
+    int rank = 1 + rng() % 3;
+    std::vector<int64_t> shape, spt, tpw(rank, 1), wpc(rank, 1), order;
+    for (int d = 0; d < rank; ++d) {
+      shape.push_back(int64_t(1) << (rng() % 6));
+      spt.push_back(int64_t(1) << (rng() % 3));
+      order.push_back(rank - 1 - d);
+    }
+    tpw[rng() % rank] = 32;
+    wpc[rng() % rank] = int64_t(1) << (rng() % 3);
+    LinearLayout l = LinearLayout::blocked(shape, spt, tpw, wpc, order);
+    ASSERT_TRUE(l.isSurjective()) << l.toString();
+    std::set<Coords> seen;
+    for (int64_t w = 0; w < l.getNumWarps(); ++w)
+      for (int64_t lane = 0; lane < 32; ++lane)
+        for (int64_t r = 0; r < l.getNumRegisters(); ++r) {
+          Coords c = l.apply(r, lane, w);
+          for (int d = 0; d < rank; ++d)
+            ASSERT_LT(c[d], shape[d]);
+          seen.insert(c);
+        }
+    int64_t numel = 1;
+    for (int64_t s : shape)
+      numel *= s;
+    EXPECT_EQ(int64_t(seen.size()), numel);
+  }
+}
+
+} // namespace

@@ -1,0 +1,378 @@
+// The launch path against a fake CUDA driver (RuntimeFakeCuda.cpp): module
+// loading and PTX fallback, contexts, the dynamic smem attribute, TMA
+// descriptor encoding, parameter passing, cluster launches, device helpers.
+//
+// TILEC_FAKE_CUDA_PATH is the fake library, set by CMake.
+#include "RuntimeFakeCuda.h"
+#include "RuntimeTestUtil.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+
+using namespace tilec_test;
+
+namespace {
+
+constexpr int kFuncAttrMaxDynamicSmem = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+class RuntimeLaunch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TILEC_CUDA_DRIVER", TILEC_FAKE_CUDA_PATH, 1);
+    unsetenv("TILEC_DEVICE");
+    handle_ = dlopen(TILEC_FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle_, nullptr) << dlerror();
+    auto state = reinterpret_cast<FakeCudaState* (*)()>(dlsym(handle_, "fake_cuda_state"));
+    auto reset = reinterpret_cast<void (*)()>(dlsym(handle_, "fake_cuda_reset"));
+    lifetime_init_calls_ = reinterpret_cast<int (*)()>(dlsym(handle_, "fake_cuda_lifetime_init_calls"));
+    ASSERT_TRUE(state && reset && lifetime_init_calls_);
+    reset();
+    fake = state();
+  }
+  void TearDown() override {
+    if (handle_) dlclose(handle_);
+  }
+
+  tilec_kernel* kernel(tilec_bundle* b, const char* name) {
+    tilec_kernel* k = nullptr;
+    EXPECT_TRUE(IsOk(tilec_bundle_get_kernel(b, name, &k)));
+    return k;
+  }
+
+  FakeCudaState* fake = nullptr;
+  int (*lifetime_init_calls_)() = nullptr;
+
+ private:
+  void* handle_ = nullptr;
+};
+
+template <class T>
+T as(const std::vector<uint8_t>& bytes) {
+  T v{};
+  EXPECT_EQ(bytes.size(), sizeof v);
+  std::memcpy(&v, bytes.data(), sizeof v < bytes.size() ? sizeof v : bytes.size());
+  return v;
+}
+
+}  // namespace
+
+TEST_F(RuntimeLaunch, InitFailureIsReportedAndRetried) {
+  if (lifetime_init_calls_() > 0) GTEST_SKIP() << "driver already loaded in this process";
+  fake->init_result = 100;
+  EXPECT_TRUE(IsError(tilec_synchronize(), TILEC_ERROR_DRIVER,
+                      {"tilec_synchronize: cuInit failed: CUDA_ERROR_NO_DEVICE "
+                       "(no CUDA-capable device is detected)"}));
+  fake->init_result = 0;
+  EXPECT_TRUE(IsOk(tilec_synchronize()));
+  EXPECT_EQ(fake->init_calls, 2);
+}
+
+TEST_F(RuntimeLaunch, VectorAdd) {
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  tilec_kernel* k = kernel(b.get(), "vector_add");
+  fake->param_sizes = {8, 8, 8, 8, 8, 8, 8, 8, 8, 4};
+  auto args = vector_add_args(5000);
+  void* stream = reinterpret_cast<void*>(0x5151);
+  ASSERT_TRUE(IsOk(tilec_launch(k, stream, args.data(), args.size())));
+
+  ASSERT_EQ(fake->launches.size(), 1u);
+  const FakeLaunch& l = fake->launches[0];
+  EXPECT_FALSE(l.ex);  // no cluster: plain cuLaunchKernel
+  EXPECT_EQ(l.function, "vector_add");
+  EXPECT_EQ(l.grid[0], 5u);  // cdiv(5000, 1024)
+  EXPECT_EQ(l.grid[1], 1u);
+  EXPECT_EQ(l.grid[2], 1u);
+  EXPECT_EQ(l.block[0], 128u);
+  EXPECT_EQ(l.block[1], 1u);
+  EXPECT_EQ(l.smem, 0u);
+  EXPECT_EQ(l.stream, stream);
+  ASSERT_EQ(l.params.size(), 10u);
+  EXPECT_EQ(as<uint64_t>(l.params[0]), 0x1000u);
+  EXPECT_EQ(as<int64_t>(l.params[1]), 5000);
+  EXPECT_EQ(as<int64_t>(l.params[2]), 1);
+  EXPECT_EQ(as<uint64_t>(l.params[3]), 0x2000u);
+  EXPECT_EQ(as<uint64_t>(l.params[6]), 0x3000u);
+  EXPECT_EQ(as<float>(l.params[9]), 2.0f);
+  EXPECT_TRUE(fake->func_attrs.empty());  // smem 0: no attribute
+  ASSERT_EQ(fake->module_loads.size(), 1u);
+  EXPECT_EQ(fake->module_loads[0], "cubin:FAKECUBN");
+
+  // The module and function are loaded once.
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->module_loads.size(), 1u);
+  EXPECT_EQ(fake->get_function_calls.size(), 1u);
+  EXPECT_EQ(fake->launches.size(), 2u);
+  EXPECT_EQ(fake->launches[1].stream, nullptr);
+}
+
+TEST_F(RuntimeLaunch, RetainsThePrimaryContextWhenNoneIsCurrent) {
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size())));
+  EXPECT_NE(fake->current_context, nullptr);
+  EXPECT_EQ(fake->set_current_calls, 1);
+  EXPECT_LE(fake->primary_retains, 1);  // retained once per process
+}
+
+TEST_F(RuntimeLaunch, UsesTheCurrentContext) {
+  int torch_ctx = 0;
+  fake->current_context = &torch_ctx;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->current_context, &torch_ctx);
+  EXPECT_EQ(fake->set_current_calls, 0);
+  EXPECT_EQ(fake->primary_retains, 0);
+}
+
+TEST_F(RuntimeLaunch, OneModulePerContext) {
+  int ctx_a = 0, ctx_b = 0;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  tilec_kernel* k = kernel(b.get(), "vector_add");
+  auto args = vector_add_args(64);
+  fake->current_context = &ctx_a;
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  fake->current_context = &ctx_b;
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->module_loads.size(), 2u);
+  // Freeing the bundle unloads both, switching to ctx_a and back for the first.
+  b.reset();
+  EXPECT_EQ(fake->module_unloads, 2);
+  EXPECT_EQ(fake->current_context, &ctx_b);
+}
+
+TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  tilec_kernel* k = kernel(b.get(), "gemm");
+  fake->param_sizes = {128, 8, 8, 8, 8, 8, 128, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 2};
+  auto args = gemm_args();
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+
+  // Dynamic smem above 48 KiB: the attribute is raised first.
+  ASSERT_EQ(fake->func_attrs.size(), 1u);
+  EXPECT_EQ(fake->func_attrs[0].function, "gemm");
+  EXPECT_EQ(fake->func_attrs[0].attr, kFuncAttrMaxDynamicSmem);
+  EXPECT_EQ(fake->func_attrs[0].value, 200000);
+
+  // Cluster 2 1 1: cuLaunchKernelEx with the cluster attribute.
+  ASSERT_EQ(fake->launches.size(), 1u);
+  const FakeLaunch& l = fake->launches[0];
+  EXPECT_TRUE(l.ex);
+  EXPECT_EQ(l.num_attrs, 1u);
+  EXPECT_EQ(l.cluster[0], 2u);
+  EXPECT_EQ(l.cluster[1], 1u);
+  EXPECT_EQ(l.cluster[2], 1u);
+  EXPECT_EQ(l.grid[0], 8u);  // mul(cdiv(512,128),2)
+  EXPECT_EQ(l.grid[1], 4u);  // cdiv(1024,256)
+  EXPECT_EQ(l.block[0], 384u);
+  EXPECT_EQ(l.smem, 200000u);
+
+  // TMA descriptors: innermost dim first, strides in bytes, box reversed.
+  ASSERT_EQ(fake->encodes.size(), 2u);
+  const FakeEncode& ea = fake->encodes[0];
+  EXPECT_EQ(ea.dtype, 9);  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  EXPECT_EQ(ea.rank, 2u);
+  EXPECT_EQ(ea.address, 0x10000u);
+  EXPECT_EQ(ea.dims[0], 4096u);
+  EXPECT_EQ(ea.dims[1], 512u);
+  EXPECT_EQ(ea.strides[0], 4096u * 2);
+  EXPECT_EQ(ea.box[0], 64u);
+  EXPECT_EQ(ea.box[1], 64u);
+  EXPECT_EQ(ea.element_strides[0], 1u);
+  EXPECT_EQ(ea.element_strides[1], 1u);
+  EXPECT_EQ(ea.interleave, 0);
+  EXPECT_EQ(ea.swizzle, 3);  // CU_TENSOR_MAP_SWIZZLE_128B
+  EXPECT_EQ(ea.l2, 2);       // CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+  EXPECT_EQ(ea.fill, 0);     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
+  EXPECT_EQ(ea.map % 64, 0u);
+  const FakeEncode& eb = fake->encodes[1];
+  EXPECT_EQ(eb.address, 0x20000u);
+  EXPECT_EQ(eb.dims[0], 1024u);
+  EXPECT_EQ(eb.dims[1], 4096u);
+  EXPECT_EQ(eb.strides[0], 1024u * 2);
+  EXPECT_EQ(eb.box[0], 64u);   // metadata "tma 128 64": innermost 64
+  EXPECT_EQ(eb.box[1], 128u);
+  EXPECT_EQ(eb.fill, 1);       // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+  EXPECT_EQ(eb.map % 64, 0u);
+
+  // The encoded descriptors are what the kernel receives, in ABI order.
+  ASSERT_EQ(l.params.size(), 19u);
+  uint64_t map_a[16], map_b[16];
+  std::memcpy(map_a, l.params[0].data(), 128);
+  std::memcpy(map_b, l.params[6].data(), 128);
+  EXPECT_EQ(map_a[0], 0x10000u);
+  EXPECT_EQ(map_a[1] >> 32, 0x7e57ab1eu);
+  EXPECT_EQ(map_b[0], 0x20000u);
+  EXPECT_EQ(l.param_addresses[0] % 64, 0u);
+  EXPECT_EQ(l.param_addresses[6] % 64, 0u);
+  EXPECT_EQ(as<uint64_t>(l.params[1]), 0x10000u);
+  EXPECT_EQ(as<int64_t>(l.params[2]), 512);
+  EXPECT_EQ(as<int64_t>(l.params[3]), 4096);
+  EXPECT_EQ(as<int64_t>(l.params[4]), 4096);
+  EXPECT_EQ(as<int64_t>(l.params[5]), 1);
+  EXPECT_EQ(as<uint64_t>(l.params[7]), 0x20000u);
+  EXPECT_EQ(as<uint64_t>(l.params[12]), 0x30000u);
+  EXPECT_EQ(as<int32_t>(l.params[17]), 4096);
+  EXPECT_EQ(as<uint16_t>(l.params[18]), 0x3fc0);  // bf16(1.5)
+
+  // The attribute is set once per function.
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->func_attrs.size(), 1u);
+}
+
+TEST_F(RuntimeLaunch, SmemAboveTheOptInLimit) {
+  fake->smem_optin = 100000;
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  auto args = gemm_args();
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "gemm"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_OUT_OF_RESOURCES,
+                      {"tilec_launch: kernel 'gemm' needs 200000 bytes of dynamic shared memory, "
+                       "the device allows at most 100000 bytes per block (opt-in limit)"}));
+  EXPECT_TRUE(fake->launches.empty());
+  EXPECT_TRUE(fake->func_attrs.empty());
+}
+
+TEST_F(RuntimeLaunch, ExplicitGrid) {
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  const uint32_t grid[3] = {3, 2, 7};
+  ASSERT_TRUE(IsOk(tilec_launch_grid(kernel(b.get(), "vector_add"), nullptr, grid, args.data(),
+                                     args.size())));
+  ASSERT_EQ(fake->launches.size(), 1u);
+  EXPECT_EQ(fake->launches[0].grid[0], 3u);
+  EXPECT_EQ(fake->launches[0].grid[1], 2u);
+  EXPECT_EQ(fake->launches[0].grid[2], 7u);
+}
+
+TEST_F(RuntimeLaunch, ExplicitGridMustRespectTheCluster) {
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  auto args = gemm_args();
+  const uint32_t grid[3] = {3, 1, 1};
+  EXPECT_TRUE(IsError(tilec_launch_grid(kernel(b.get(), "gemm"), nullptr, grid, args.data(),
+                                        args.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT,
+                      {"grid x (explicit) = 3 is not a multiple of cluster x = 2"}));
+}
+
+TEST_F(RuntimeLaunch, PtxFallbackWhenTheCubinDoesNotLoad) {
+  fake->cubin_load_result = 209;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta(), true, "// ptx text\n"));
+  auto args = vector_add_args(64);
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->module_loads.size(), 2u);
+  EXPECT_EQ(fake->module_loads[0], "cubin:FAKECUBN");
+  EXPECT_EQ(fake->module_loads[1], "ptx:// ptx text\n");
+  EXPECT_EQ(fake->launches.size(), 1u);
+}
+
+TEST_F(RuntimeLaunch, PtxOnlyBundle) {
+  BundlePtr b = load_ok(make_bundle(vector_add_meta(), false, ".version 8.0"));
+  ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
+  ASSERT_EQ(fake->module_loads.size(), 1u);
+  EXPECT_EQ(fake->module_loads[0], "ptx:.version 8.0");
+}
+
+TEST_F(RuntimeLaunch, ModuleLoadFailureExplainsBothAttempts) {
+  fake->cubin_load_result = 209;
+  fake->ptx_load_result = 218;
+  fake->ptx_log = "ptxas fatal: unknown target sm_90a";
+  fake->cc_major = 8;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta(), true, "// ptx\n"));
+  auto args = vector_add_args(64);
+  tilec_status s = tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size());
+  EXPECT_EQ(tilec_status_driver_error(s), 218);
+  EXPECT_TRUE(IsError(s, TILEC_ERROR_DRIVER,
+                      {"tilec_launch: cannot load the bundle (arch sm_90a) on this device "
+                       "(compute capability 8.0)",
+                       "cuModuleLoadData (cubin) failed: CUDA_ERROR_NO_BINARY_FOR_GPU",
+                       "cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_INVALID_PTX",
+                       "JIT log: ptxas fatal: unknown target sm_90a"}));
+  EXPECT_TRUE(fake->launches.empty());
+}
+
+TEST_F(RuntimeLaunch, KernelMissingFromTheModule) {
+  fake->known_functions = {"something_else"};
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_DRIVER,
+                      {"tilec_launch: kernel 'vector_add'",
+                       "cuModuleGetFunction failed: CUDA_ERROR_NOT_FOUND (named symbol not found)"}));
+}
+
+TEST_F(RuntimeLaunch, DriverLaunchErrorCarriesNameAndCode) {
+  fake->launch_result = 701;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  tilec_status s = tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size());
+  EXPECT_EQ(tilec_status_driver_error(s), 701);
+  EXPECT_TRUE(IsError(s, TILEC_ERROR_DRIVER,
+                      {"tilec_launch: kernel 'vector_add': cuLaunchKernel failed: "
+                       "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (too many resources requested for launch)"}));
+}
+
+TEST_F(RuntimeLaunch, UnknownDriverErrorCode) {
+  fake->launch_result = 4242;
+  BundlePtr b = load_ok(make_bundle(vector_add_meta()));
+  auto args = vector_add_args(64);
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_DRIVER, {"cuLaunchKernel failed: CUDA error 4242 (no description)"}));
+}
+
+TEST_F(RuntimeLaunch, LoadModuleResolvesEveryKernel) {
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
+  EXPECT_EQ(fake->get_function_calls, (std::vector<std::string>{"gemm", "tiny"}));
+  // Idempotent.
+  ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
+  EXPECT_EQ(fake->module_loads.size(), 1u);
+  EXPECT_EQ(fake->get_function_calls.size(), 2u);
+  b.reset();
+  EXPECT_EQ(fake->module_unloads, 1);
+}
+
+TEST_F(RuntimeLaunch, KernelWithoutParams) {
+  BundlePtr b = load_ok(make_bundle(
+      "tilec-bundle 1\narch sm_90a\nkernel nop\nthreads 32\ngrid 2 1 1\nend\n"));
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "nop"), nullptr, nullptr, 0)));
+  ASSERT_EQ(fake->launches.size(), 1u);
+  EXPECT_TRUE(fake->launches[0].null_params);
+  EXPECT_EQ(fake->launches[0].grid[0], 2u);
+}
+
+TEST_F(RuntimeLaunch, TilecDeviceSelectsThePrimaryContext) {
+  setenv("TILEC_DEVICE", "3", 1);
+  EXPECT_TRUE(IsError(tilec_synchronize(), TILEC_ERROR_DRIVER,
+                      {"tilec_synchronize: device 3: cuDeviceGet failed"}));
+  setenv("TILEC_DEVICE", "gpu0", 1);
+  EXPECT_TRUE(IsError(tilec_synchronize(), TILEC_ERROR_INVALID_ARGUMENT,
+                      {"TILEC_DEVICE='gpu0' is not a device index"}));
+  unsetenv("TILEC_DEVICE");
+  EXPECT_TRUE(IsOk(tilec_synchronize()));
+}
+
+TEST_F(RuntimeLaunch, DeviceHelpers) {
+  int sm = 0, optin = 0, major = 0, minor = 0;
+  ASSERT_TRUE(IsOk(tilec_device_info(&sm, &optin, &major, &minor)));
+  EXPECT_EQ(sm, 132);
+  EXPECT_EQ(optin, 232448);
+  EXPECT_EQ(major, 9);
+  EXPECT_EQ(minor, 0);
+
+  uint64_t p = 0;
+  ASSERT_TRUE(IsOk(tilec_malloc(&p, 16)));
+  EXPECT_NE(p, 0u);
+  const char in[16] = "tilec runtime!";
+  char out[16] = {};
+  ASSERT_TRUE(IsOk(tilec_memcpy_htod(p, in, sizeof in)));
+  ASSERT_TRUE(IsOk(tilec_memcpy_dtoh(out, p, sizeof out)));
+  EXPECT_STREQ(out, in);
+  ASSERT_TRUE(IsOk(tilec_free(p)));
+
+  ASSERT_TRUE(IsOk(tilec_synchronize()));
+  ASSERT_TRUE(IsOk(tilec_stream_synchronize(nullptr)));
+  EXPECT_EQ(fake->ctx_syncs, 1);
+  EXPECT_EQ(fake->stream_syncs, 1);
+}
