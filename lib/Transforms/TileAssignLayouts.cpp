@@ -36,6 +36,8 @@ using namespace tilec::tile;
 
 namespace {
 
+constexpr int64_t kMaxElementsPerThread = 1024;
+
 bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
 
 std::vector<int64_t> shapeOf(Type t) {
@@ -266,6 +268,30 @@ struct TileAssignLayouts
       if (failed(assigner.run(func.getBody().front())))
         return signalPassFailure();
     }
+    // Each register of a tile is one value per thread in the lowering; past
+    // a bound the program cannot fit a thread's registers and lowering it
+    // would only take very long.
+    WalkResult tooBig = getOperation().walk([&](Operation *op) {
+      for (Value v : op->getResults()) {
+        if (!getLayoutAttr(v.getType()))
+          continue;
+        int64_t regs = getLayout(v.getType()).getNumRegisters();
+        if (regs > kMaxElementsPerThread) {
+          op->emitOpError() << "makes a tile of " << regs
+                            << " elements per thread ("
+                            << RankedTensorType::get(
+                                   cast<RankedTensorType>(v.getType()).getShape(),
+                                   getElementTypeOrSelf(v.getType()))
+                            << " over " << 32 * getLayout(v.getType()).getNumWarps()
+                            << " threads); at most " << kMaxElementsPerThread
+                            << " fit: use smaller tiles or more warps";
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (tooBig.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

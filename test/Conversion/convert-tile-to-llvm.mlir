@@ -157,3 +157,25 @@ func.func @table(%x: !tile.tensor<?xf32>)
   tile.store %k, %x[%c0] : !tile.tile<128xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// scf.if yields one scalar per register of each tile result.
+// CHECK-LABEL: func.func @branch
+// CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32)
+// CHECK-COUNT-4: arith.addf {{.*}} : f32
+// CHECK: scf.yield {{.*}} : f32, f32, f32, f32
+// CHECK: } else {
+func.func @branch(%x: !tile.tensor<?xf32>, %c: i1)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+  %r = scf.if %c -> (!tile.tile<512xf32>) {
+    %d = arith.addf %t, %t : !tile.tile<512xf32>
+    scf.yield %d : !tile.tile<512xf32>
+  } else {
+    scf.yield %t : !tile.tile<512xf32>
+  }
+  tile.store %r, %x[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}

@@ -100,3 +100,12 @@ def test_fp8_casts_and_bool_store(ops, n):
     ref = (x.float() * 2).to(torch.float8_e5m2)
     assert torch.equal(y.view(torch.uint8), ref.view(torch.uint8))
     assert torch.equal(pos.view(torch.uint8), (x.float() > 0).to(torch.uint8))
+
+
+@pytest.mark.parametrize("flag", [0, 3])
+def test_if_yielding_tiles(ops, flag):
+    x = torch.randn(1500, device=DEV)
+    out = torch.full_like(x, float("nan"))
+    ops["if_tiles"](x, out, flag)
+    torch.cuda.synchronize()
+    assert torch.equal(out, x * 2 if flag else x + 1)

@@ -136,3 +136,24 @@ func.func @fp8_cast(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>, %p
   tile.store %p, %pos[%off] : !tile.tile<512xi1>, !tile.tensor<?xi1>
   return
 }
+
+// out = flag != 0 ? 2x : x + 1, through an scf.if that yields tiles.
+func.func @if_tiles(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>, %flag: i32)
+    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+  %pid = tile.program_id x
+  %c0 = arith.constant 0 : i32
+  %c512 = arith.constant 512 : i32
+  %off = arith.muli %pid, %c512 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+  %cond = arith.cmpi ne, %flag, %c0 : i32
+  %r = scf.if %cond -> (!tile.tile<512xf32>) {
+    %d = arith.addf %t, %t : !tile.tile<512xf32>
+    scf.yield %d : !tile.tile<512xf32>
+  } else {
+    %one = arith.constant dense<1.0> : !tile.tile<512xf32>
+    %p = arith.addf %t, %one : !tile.tile<512xf32>
+    scf.yield %p : !tile.tile<512xf32>
+  }
+  tile.store %r, %out[%off] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}
