@@ -10,30 +10,14 @@ torch or a CUDA GPU every test reports itself skipped.
 """
 
 import math
-import os
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="torch is not installed")
-if not torch.cuda.is_available():
-    pytest.skip("no CUDA GPU on this machine", allow_module_level=True)
-
-import tilec  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
-DEV = "cuda"
+from gpu_common import DEV, load, rel_err, torch
 
 
 def kernel(name):
-    return tilec.load(os.path.join(BUNDLES, name + ".tlc"))[name]
-
-
-def rel_err(out, ref):
-    out = out.double()
-    diff = (out - ref).norm().item()
-    den = ref.norm().item()
-    return diff / den if den else diff
+    return load(name)[name]
 
 
 def check(out, ref, tol, what):

@@ -3,29 +3,14 @@ non-splat constants, f16 accumulation, fp8 dot and casts, transpose,
 integer min reductions, iota/select, bool stores. Fresh random inputs,
 poisoned outputs, shapes off the tile grid; skipped without a GPU."""
 
-import os
-
 import pytest
 
-torch = pytest.importorskip("torch", reason="torch is not installed")
-if not torch.cuda.is_available():
-    pytest.skip("no CUDA GPU on this machine", allow_module_level=True)
-
-import tilec  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
-DEV = "cuda"
+from gpu_common import DEV, load, rel_err, torch
 
 
 @pytest.fixture(scope="module")
 def ops():
-    return tilec.load(os.path.join(BUNDLES, "ops.tlc"))
-
-
-def rel_err(out, ref):
-    out, ref = out.double(), ref.double()
-    return ((out - ref).norm() / ref.norm()).item()
+    return load("ops")
 
 
 @pytest.mark.parametrize("n", [1, 128, 1000, 70001])

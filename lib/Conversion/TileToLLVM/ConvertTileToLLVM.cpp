@@ -187,15 +187,8 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
     Emitter e{rewriter, loc};
     ThreadCoords coords(e, layout);
     for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
-      Value flat;
-      int64_t stride = 1;
-      for (int d = int(tt.getRank()) - 1; d >= 0; --d) {
-        Value term = e.mul(coords.get(r, d), e.i32(stride));
-        flat = flat ? e.add(flat, term) : term;
-        stride *= tt.getDimSize(d);
-      }
       Value ptr = LLVM::GEPOp::create(rewriter, loc, ptrTy, st, base,
-                                      ValueRange{flat});
+                                      ValueRange{coords.flatIndex(r)});
       results.push_back(
           e.fromBits(LLVM::LoadOp::create(rewriter, loc, st, ptr), elt));
     }

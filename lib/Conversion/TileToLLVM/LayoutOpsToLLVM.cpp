@@ -18,19 +18,6 @@ namespace {
 
 LinearLayout layoutOf(Value v) { return getLayout(v.getType()); }
 
-/// Row-major flat index of register `reg`'s element.
-Value flatIndex(Emitter &e, ThreadCoords &coords, const LinearLayout &l,
-                int64_t reg) {
-  Value flat;
-  int64_t stride = 1;
-  for (int d = int(l.getRank()) - 1; d >= 0; --d) {
-    Value term = e.mul(coords.get(reg, d), e.i32(stride));
-    flat = flat ? e.add(flat, term) : term;
-    stride *= l.getShape()[d];
-  }
-  return flat;
-}
-
 struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -56,14 +43,14 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     ThreadCoords src(e, from);
     for (int64_t r = 0; r < from.getNumRegisters(); ++r) {
       Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                      ValueRange{flatIndex(e, src, from, r)});
+                                      ValueRange{src.flatIndex(r)});
       LLVM::StoreOp::create(e.b, e.loc, e.toBits(values[r]), ptr);
     }
     e.barrier();
     ThreadCoords dst(e, to);
     for (int64_t r = 0; r < to.getNumRegisters(); ++r) {
       Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                      ValueRange{flatIndex(e, dst, to, r)});
+                                      ValueRange{dst.flatIndex(r)});
       results.push_back(
           e.fromBits(LLVM::LoadOp::create(e.b, e.loc, st, ptr), elt));
     }

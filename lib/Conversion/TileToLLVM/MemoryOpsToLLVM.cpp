@@ -132,6 +132,47 @@ SmallVector<Value> paddingWords(Emitter &e, Attribute padding, Type elt,
   return words;
 }
 
+/// The access of `tile` at `offsets` into a view, vectorized along the
+/// view's contiguous dim (the last dim if no stride is statically 1).
+Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
+                  ArrayRef<ValueRange> offsetValues, Type tile) {
+  auto tt = cast<RankedTensorType>(tile);
+  SmallVector<Value> offsets;
+  for (ValueRange o : offsetValues)
+    offsets.push_back(e.sext64(o.front()));
+  int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
+                                        : tt.getRank() - 1;
+  return Access{e, View(viewValues, view.getRank()), offsets, getLayout(tt),
+                tt.getElementType(), cd};
+}
+
+/// Emits `path(vec)` for the widest vector the access allows under a uniform
+/// run-time check, and `path(1)` otherwise; returns what the paths produce
+/// (values of `types`).
+SmallVector<Value>
+emitVectorOrScalar(ConversionPatternRewriter &rewriter, Access &acc,
+                   TypeRange types,
+                   function_ref<SmallVector<Value>(int64_t)> path) {
+  int64_t vec = acc.maxVector();
+  if (vec == 1)
+    return path(1);
+  Location loc = acc.e.loc;
+  auto ifOp = scf::IfOp::create(rewriter, loc, types, acc.vectorOk(vec),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(rewriter);
+  for (auto [block, width] : {std::pair{ifOp.thenBlock(), vec},
+                              std::pair{ifOp.elseBlock(), int64_t(1)}}) {
+    if (types.empty()) {
+      rewriter.setInsertionPoint(block->getTerminator());
+      path(width);
+    } else {
+      rewriter.setInsertionPointToStart(block);
+      scf::YieldOp::create(rewriter, loc, path(width));
+    }
+  }
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 struct LoadOpLowering : public OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -140,16 +181,9 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Emitter e{rewriter, loc};
-    auto tt = cast<RankedTensorType>(op.getType());
-    TensorViewType tv = op.getTensor().getType();
-    SmallVector<Value> offsets;
-    for (ValueRange o : adaptor.getOffsets())
-      offsets.push_back(e.sext64(o.front()));
-    int cd = tv.getContiguousDim() >= 0 ? tv.getContiguousDim()
-                                        : tt.getRank() - 1;
-    Access acc{e, View(adaptor.getTensor(), tv.getRank()), offsets,
-               getLayout(tt), tt.getElementType(), cd};
-    Type elt = tt.getElementType();
+    Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                            adaptor.getOffsets(), op.getType());
+    Type elt = acc.elementType;
     int64_t numRegs = acc.layout.getNumRegisters();
 
     auto emitPath = [&](int64_t vec) {
@@ -183,21 +217,9 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
       return results;
     };
 
-    SmallVector<Value> results;
-    int64_t vec = acc.maxVector();
-    if (vec == 1) {
-      results = emitPath(1);
-    } else {
-      SmallVector<Type> types(numRegs, elt);
-      auto ifOp = scf::IfOp::create(rewriter, loc, types, acc.vectorOk(vec),
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard g(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(rewriter, loc, emitPath(vec));
-      rewriter.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(rewriter, loc, emitPath(1));
-      results.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-    }
+    SmallVector<Type> types(numRegs, elt);
+    SmallVector<Value> results =
+        emitVectorOrScalar(rewriter, acc, types, emitPath);
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
@@ -211,21 +233,14 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Emitter e{rewriter, loc};
-    auto tt = cast<RankedTensorType>(op.getValue().getType());
-    TensorViewType tv = op.getTensor().getType();
-    SmallVector<Value> offsets;
-    for (ValueRange o : adaptor.getOffsets())
-      offsets.push_back(e.sext64(o.front()));
-    int cd = tv.getContiguousDim() >= 0 ? tv.getContiguousDim()
-                                        : tt.getRank() - 1;
-    Access acc{e, View(adaptor.getTensor(), tv.getRank()), offsets,
-               getLayout(tt), tt.getElementType(), cd};
+    Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                            adaptor.getOffsets(), op.getValue().getType());
     ValueRange values = adaptor.getValue();
     int64_t numRegs = acc.layout.getNumRegisters();
 
     auto emitPath = [&](int64_t vec) {
       ThreadCoords coords(e, acc.layout);
-      int64_t bytes = vec * storageBytes(tt.getElementType());
+      int64_t bytes = vec * storageBytes(acc.elementType);
       int nwords = std::max<int64_t>(1, bytes / 4);
       std::string asmStr =
           "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " +
@@ -239,20 +254,10 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
         operands.append(e.packWords(values.slice(r, vec)));
         e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
       }
+      return SmallVector<Value>();
     };
 
-    int64_t vec = acc.maxVector();
-    if (vec == 1) {
-      emitPath(1);
-    } else {
-      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{},
-                                    acc.vectorOk(vec), /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard g(rewriter);
-      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      emitPath(vec);
-      rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-      emitPath(1);
-    }
+    emitVectorOrScalar(rewriter, acc, TypeRange{}, emitPath);
     rewriter.eraseOp(op);
     return success();
   }

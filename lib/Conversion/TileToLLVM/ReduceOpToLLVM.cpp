@@ -103,19 +103,10 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
             e.b, e.loc, part,
             arith::ShLIOp::create(e.b, e.loc, b, e.i32(j)));
       }
-      auto flatIndex = [&](int64_t rho) {
-        Value flat = e.i32(0);
-        int64_t stride = 1;
-        for (int d = int(result.getRank()) - 1; d >= 0; --d) {
-          flat = e.add(flat, e.mul(coords.get(rho, d), e.i32(stride)));
-          stride *= result.getShape()[d];
-        }
-        return flat;
-      };
       e.barrier();
       SmallVector<Value> flats;
       for (auto [rho, a] : llvm::enumerate(acc)) {
-        flats.push_back(flatIndex(rho));
+        flats.push_back(coords.flatIndex(rho));
         Value idx = e.add(e.mul(part, e.i32(numel)), flats.back());
         Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
                                         ValueRange{idx});

@@ -213,6 +213,17 @@ Value ThreadCoords::get(int64_t reg, int dim) {
   return e.xorI(dyn, e.i32(c));
 }
 
+Value ThreadCoords::flatIndex(int64_t reg) {
+  Value flat;
+  int64_t stride = 1;
+  for (int d = int(layout.getRank()) - 1; d >= 0; --d) {
+    Value term = e.mul(get(reg, d), e.i32(stride));
+    flat = flat ? e.add(flat, term) : term;
+    stride *= layout.getShape()[d];
+  }
+  return flat ? flat : e.i32(0);
+}
+
 //===----------------------------------------------------------------------===//
 // Scratch
 //===----------------------------------------------------------------------===//

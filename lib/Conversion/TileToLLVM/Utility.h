@@ -69,6 +69,8 @@ public:
   ThreadCoords(Emitter &e, const LinearLayout &layout);
   /// Coordinate of register `reg` along `dim`.
   mlir::Value get(int64_t reg, int dim);
+  /// Row-major index of register `reg`'s element in the layout's shape.
+  mlir::Value flatIndex(int64_t reg);
   /// The register-only (compile-time) part.
   LinearLayout::Coords constant(int64_t reg) const {
     return layout.applyIn(InDim::Register, reg);

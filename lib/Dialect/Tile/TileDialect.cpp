@@ -113,8 +113,7 @@ std::optional<std::string> tile::checkTileType(Type t) {
     for (InDim in : {InDim::Register, InDim::Lane, InDim::Warp})
       for (const auto &c : layout.getBases(in))
         for (unsigned d = 0; d < c.size(); ++d)
-          if (c[d] < 0 || c[d] >= tt.getShape()[d] ||
-              (c[d] & (c[d] - 1)) != 0 && c[d] != 0) {
+          if (c[d] < 0 || c[d] >= tt.getShape()[d]) {
             os << "layout basis coordinate " << c[d] << " of dim " << d
                << " is outside the tile's extent " << tt.getShape()[d];
             return msg;

@@ -1,0 +1,30 @@
+"""Shared by the GPU tests: skips the importing module (visibly) without torch
+or a CUDA GPU, and finds the bundles ($TILEC_BUNDLE_DIR, default
+build/examples)."""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU on this machine", allow_module_level=True)
+
+import tilec  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
+DEV = "cuda"
+
+
+def load(name):
+    """The bundle build/examples/<name>.tlc."""
+    return tilec.load(os.path.join(BUNDLES, name + ".tlc"))
+
+
+def rel_err(out, ref):
+    """||out - ref|| / ||ref|| in float64 (||out - ref|| if ref is zero)."""
+    out, ref = out.double(), ref.double()
+    diff = (out - ref).norm().item()
+    den = ref.norm().item()
+    return diff / den if den else diff
