@@ -7,6 +7,7 @@ export TILEC_RUNTIME_LIB=$PWD/.device/libtilec_runtime.so
 export TILEC_BUNDLE_DIR=$PWD/.device/examples
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONUNBUFFERED=1
+export TILEC_FAKE_CUDA_LIB=$PWD/.device/libtilec_fake_cuda.so
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 python3 -m pytest test/gpu python/tests -v -rs -p no:cacheprovider "$@" 2>&1 | tee "$OUT/pytest.log"
@@ -16,7 +17,7 @@ for shape in "300 200 136" "1024 1024 1024" "1 1 8"; do
   LD_LIBRARY_PATH=$PWD/.device .device/gemm_check $shape 2>&1 | tee -a "$OUT/gemm_check.log" || rc=1
 done
 echo "== summary (commit $(cat .device/COMMIT), $(cat "$OUT/gpu.txt"))"
-grep -E "PASSED|FAILED|SKIPPED|ERROR" "$OUT/pytest.log" | grep "::" | sed -E 's/ +\[ *[0-9]+%\]//' | awk '{printf "%-60s %s\n", $1, $2}'
+grep -E "PASSED|FAILED|SKIPPED|ERROR" "$OUT/pytest.log" | grep -E "^(test/gpu|python/tests/test_gpu_launch)" | sed -E 's/ +\[ *[0-9]+%\]//' | awk '{printf "%-60s %s\n", $1, $2}'
 grep "gemm_check: PASS\|gemm_check: FAIL" "$OUT/gemm_check.log"
 tail -1 "$OUT/pytest.log"
 exit $rc

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds what a GPU run needs and stages it in .device/ (ignored by git), the
-# folder the device tool carries: the example bundles, the runtime library,
-# and the C example's binary.
+# folder the device tool carries: the example and test bundles, the runtime
+# library, the fake driver (for the runtime's own tests) and gemm_check (the
+# C path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ninja -C build -j2 examples tilec_runtime
+ninja -C build -j2 examples gpu_test_kernels tilec_runtime tilec_fake_cuda gemm_check
 rm -rf .device && mkdir -p .device/examples
 cp build/examples/*.tlc .device/examples/
-cp build/runtime/libtilec_runtime.so .device/
-[ -x build/bin/gemm_c_example ] && cp build/bin/gemm_c_example .device/ || true
-git rev-parse --short HEAD > .device/COMMIT 2>/dev/null || echo uncommitted > .device/COMMIT
+cp build/runtime/libtilec_runtime.so build/test/unit/libtilec_fake_cuda.so \
+   build/bin/gemm_check .device/
+if git diff --quiet HEAD 2>/dev/null; then
+  git rev-parse --short HEAD > .device/COMMIT
+else
+  echo "$(git rev-parse --short HEAD)+uncommitted" > .device/COMMIT
+fi
 du -sh .device
