@@ -1,0 +1,453 @@
+//===- NamedLayouts.cpp - named layouts as linear layouts -----------------===//
+//
+// Constructors of the layouts tilec uses (blocked, mma.sync and wgmma
+// fragments, shared memory with and without swizzles, tensor memory) and the
+// layouts derived from a distributed layout by shape ops. All are plain
+// LinearLayouts: there is no second code path for named layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace tilec;
+
+namespace {
+using Coords = LinearLayout::Coords;
+using Bases = LinearLayout::Bases;
+
+Coords unit(unsigned rank, int dim, int64_t value) {
+  Coords c(rank, 0);
+  c[dim] = value;
+  return c;
+}
+
+/// Builds the bases of a distributed layout dim by dim: each added basis
+/// doubles the extent covered along its dim.
+struct BasisBuilder {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> covered;
+  Bases bases[3];
+
+  explicit BasisBuilder(std::vector<int64_t> shape)
+      : shape(shape), covered(shape.size(), 1) {}
+
+  void add(InDim in, int dim) {
+    bases[int(in)].push_back(unit(shape.size(), dim, covered[dim]));
+    covered[dim] *= 2;
+  }
+  void addN(InDim in, int dim, int64_t count) {
+    for (int64_t s = 1; s < count; s *= 2)
+      add(in, dim);
+  }
+  void addZero(InDim in, int64_t count) {
+    for (int64_t s = 1; s < count; s *= 2)
+      bases[int(in)].push_back(Coords(shape.size(), 0));
+  }
+  /// Zero the bases that fall outside the shape (those indices replicate)
+  /// and repeat in registers, dims in `order`, until the shape is covered.
+  LinearLayout finish(const std::vector<int64_t> &order) {
+    for (Bases &bs : bases)
+      for (Coords &c : bs)
+        for (unsigned d = 0; d < c.size(); ++d)
+          if (c[d] >= shape[d])
+            c = Coords(shape.size(), 0);
+    for (int64_t d : order)
+      while (covered[d] < shape[d])
+        add(InDim::Register, d);
+    return LinearLayout(shape, bases[0], bases[1], bases[2]);
+  }
+};
+
+unsigned log2Of(int64_t v) {
+  unsigned l = 0;
+  while ((int64_t(1) << l) < v)
+    ++l;
+  return l;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Distributed layouts
+//===----------------------------------------------------------------------===//
+
+LinearLayout LinearLayout::blocked(const std::vector<int64_t> &shape,
+                                   const std::vector<int64_t> &sizePerThread,
+                                   const std::vector<int64_t> &threadsPerWarp,
+                                   const std::vector<int64_t> &warpsPerCTA,
+                                   const std::vector<int64_t> &order) {
+  BasisBuilder b(shape);
+  for (int64_t d : order)
+    b.addN(InDim::Register, d, sizePerThread[d]);
+  for (int64_t d : order)
+    b.addN(InDim::Lane, d, threadsPerWarp[d]);
+  for (int64_t d : order)
+    b.addN(InDim::Warp, d, warpsPerCTA[d]);
+  return b.finish(order);
+}
+
+LinearLayout LinearLayout::coalesced(const std::vector<int64_t> &shape,
+                                     unsigned elementBits, int numWarps,
+                                     int contigDim) {
+  unsigned rank = shape.size();
+  std::vector<int64_t> order{contigDim};
+  for (int d = rank - 1; d >= 0; --d)
+    if (d != contigDim)
+      order.push_back(d);
+  std::vector<int64_t> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  int64_t vecBits = std::max<unsigned>(elementBits, 8);
+  spt[contigDim] = std::min<int64_t>(128 / vecBits, shape[contigDim]);
+  int64_t lanes = 32;
+  for (int64_t d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    int64_t t = std::min(lanes, room);
+    tpw[d] = t;
+    lanes /= t;
+  }
+  tpw[contigDim] *= lanes;
+  int64_t warps = numWarps;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    int64_t d = *it;
+    int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    int64_t w = std::min(warps, room);
+    wpc[d] = w;
+    warps /= w;
+  }
+  wpc[order.back()] *= warps;
+  return blocked(shape, spt, tpw, wpc, order);
+}
+
+std::pair<int, int> LinearLayout::mmaWarpSplit(int64_t m, int64_t n,
+                                               int numWarps) {
+  (void)n;
+  int warpsM = int(std::min<int64_t>(numWarps, std::max<int64_t>(1, m / 16)));
+  return {warpsM, numWarps / warpsM};
+}
+
+LinearLayout LinearLayout::mmaAccumulator(const std::vector<int64_t> &shape,
+                                          int warpsM, int warpsN) {
+  BasisBuilder b(shape);
+  b.add(InDim::Register, 1);      // c0,c1: adjacent columns
+  b.addN(InDim::Lane, 1, 4);      // lane % 4: column pairs
+  b.addN(InDim::Lane, 0, 8);      // lane / 4: rows
+  b.add(InDim::Register, 0);      // c2,c3: row + 8
+  b.addN(InDim::Warp, 0, warpsM); // warps along M first
+  b.addN(InDim::Warp, 1, warpsN);
+  return b.finish({1, 0});
+}
+
+LinearLayout LinearLayout::mmaOperand(int opIdx,
+                                      const std::vector<int64_t> &shape,
+                                      unsigned elementBits, int warpsM,
+                                      int warpsN) {
+  assert((elementBits == 16 || elementBits == 8) && "unsupported mma input");
+  // Element pairs (16-bit) or quads (8-bit) along K fill one 32-bit register.
+  int64_t perReg = 32 / elementBits;
+  int kDim = opIdx == 0 ? 1 : 0;
+  int otherDim = opIdx == 0 ? 0 : 1;
+  BasisBuilder b(shape);
+  b.addN(InDim::Register, kDim, perReg);
+  b.addN(InDim::Lane, kDim, 4);
+  b.addN(InDim::Lane, otherDim, 8);
+  if (opIdx == 0)
+    b.add(InDim::Register, 0); // a: rows + 8
+  b.add(InDim::Register, kDim); // second half of K
+  if (opIdx == 0) {
+    b.addN(InDim::Warp, 0, warpsM);
+    b.addZero(InDim::Warp, warpsN);
+    return b.finish({1, 0});
+  }
+  b.addZero(InDim::Warp, warpsM);
+  b.addN(InDim::Warp, 1, warpsN);
+  return b.finish({0, 1});
+}
+
+LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
+                                            int warpGroups) {
+  // A warp holds a 16xN slice as mma.sync's m16n8 fragments along N; the four
+  // warps of a warpgroup stack along M.
+  BasisBuilder b(shape);
+  b.add(InDim::Register, 1);
+  b.addN(InDim::Lane, 1, 4);
+  b.addN(InDim::Lane, 0, 8);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Register, 1, shape[1] / 8);
+  b.addN(InDim::Warp, 0, 4 * warpGroups);
+  return b.finish({1, 0});
+}
+
+LinearLayout LinearLayout::wgmmaOperandA(const std::vector<int64_t> &shape,
+                                         int warpGroups) {
+  BasisBuilder b(shape);
+  b.add(InDim::Register, 1);
+  b.addN(InDim::Lane, 1, 4);
+  b.addN(InDim::Lane, 0, 8);
+  b.add(InDim::Register, 0);
+  b.add(InDim::Register, 1);
+  b.addN(InDim::Warp, 0, 4 * warpGroups);
+  return b.finish({1, 0});
+}
+
+static Coords eraseDim(const Coords &c, int dim) {
+  Coords r = c;
+  r.erase(r.begin() + dim);
+  return r;
+}
+
+LinearLayout LinearLayout::reduceDim(int dim) const {
+  std::vector<int64_t> newShape = getShape();
+  newShape.erase(newShape.begin() + dim);
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (const Coords &c : getBases(InDim(in))) {
+      if (c[dim] != 0) {
+        if (in != int(InDim::Register))
+          nb[in].push_back(Coords(newShape.size(), 0));
+        continue;
+      }
+      nb[in].push_back(eraseDim(c, dim));
+    }
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout
+LinearLayout::broadcastOperand(const std::vector<int> &dims) const {
+  std::vector<int64_t> newShape = getShape();
+  for (int d : dims)
+    newShape[d] = 1;
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (const Coords &c : getBases(InDim(in))) {
+      bool along = std::any_of(dims.begin(), dims.end(),
+                               [&](int d) { return c[d] != 0; });
+      if (!along) {
+        nb[in].push_back(c);
+      } else if (in != int(InDim::Register)) {
+        Coords z = c;
+        for (int d : dims)
+          z[d] = 0;
+        nb[in].push_back(z);
+      }
+    }
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout LinearLayout::expandDims(int axis) const {
+  std::vector<int64_t> newShape = getShape();
+  newShape.insert(newShape.begin() + axis, 1);
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (Coords c : getBases(InDim(in))) {
+      c.insert(c.begin() + axis, 0);
+      nb[in].push_back(c);
+    }
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout LinearLayout::squeezeDim(int axis) const {
+  assert(getShape()[axis] == 1 && "squeezing a dim of size > 1");
+  std::vector<int64_t> newShape = getShape();
+  newShape.erase(newShape.begin() + axis);
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (const Coords &c : getBases(InDim(in)))
+      nb[in].push_back(eraseDim(c, axis));
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout LinearLayout::transpose(const std::vector<int> &perm) const {
+  std::vector<int64_t> shape = getShape(), newShape(shape.size());
+  for (unsigned i = 0; i < perm.size(); ++i)
+    newShape[i] = shape[perm[i]];
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (const Coords &c : getBases(InDim(in))) {
+      Coords t(c.size());
+      for (unsigned i = 0; i < perm.size(); ++i)
+        t[i] = c[perm[i]];
+      nb[in].push_back(t);
+    }
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout LinearLayout::reshape(const std::vector<int64_t> &newShape) const {
+  NamedSizes dims;
+  for (unsigned i = 0; i < newShape.size(); ++i)
+    dims.push_back({outDimName(i), newShape[i]});
+  LinearLayout r = reshapeOuts(dims);
+  return LinearLayout(newShape, r.getBases(InDim::Register),
+                      r.getBases(InDim::Lane), r.getBases(InDim::Warp));
+}
+
+LinearLayout LinearLayout::withNumWarps(int numWarps) const {
+  Bases warp = getBases(InDim::Warp);
+  while ((int64_t(1) << warp.size()) < numWarps)
+    warp.push_back(Coords(getRank(), 0));
+  return LinearLayout(getShape(), getBases(InDim::Register),
+                      getBases(InDim::Lane), warp);
+}
+
+std::vector<int64_t> LinearLayout::getShape() const {
+  std::vector<int64_t> s;
+  for (auto &[name, size] : outs)
+    s.push_back(size);
+  return s;
+}
+
+Coords LinearLayout::applyIn(InDim d, int64_t index) const {
+  Coords c;
+  for (auto &[n, v] : LinearLayout::apply(NamedValues{{inDimName(d), index}}))
+    c.push_back(v);
+  return c;
+}
+
+Coords LinearLayout::apply(int64_t reg, int64_t lane, int64_t warp) const {
+  Coords c;
+  for (auto &[n, v] : LinearLayout::apply(
+           NamedValues{{"register", reg}, {"lane", lane}, {"warp", warp}}))
+    c.push_back(v);
+  return c;
+}
+
+bool LinearLayout::isAxisAligned() const {
+  for (auto &[name, bases] : ins)
+    for (const Coords &c : bases)
+      if (std::count_if(c.begin(), c.end(), [](int64_t v) { return v; }) > 1)
+        return false;
+  return true;
+}
+
+int64_t LinearLayout::getContiguity(int dim) const {
+  const Bases &regs = getBases(InDim::Register);
+  unsigned rank = getRank();
+  unsigned run = 0;
+  while (run < regs.size() && regs[run] == unit(rank, dim, 1 << run))
+    ++run;
+  // Every other basis must keep a run's start aligned to the run's length.
+  while (run > 0) {
+    int64_t vec = int64_t(1) << run;
+    bool aligned = true;
+    for (auto &[name, bases] : ins)
+      for (unsigned i = (name == "register" ? run : 0); i < bases.size(); ++i)
+        if (bases[i][dim] % vec != 0)
+          aligned = false;
+    if (aligned)
+      break;
+    --run;
+  }
+  return int64_t(1) << run;
+}
+
+std::optional<int64_t> LinearLayout::findRegister(const Coords &coords) const {
+  for (int64_t r = 0; r < getNumRegisters(); ++r)
+    if (applyIn(InDim::Register, r) == coords)
+      return r;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory layouts
+//===----------------------------------------------------------------------===//
+
+LinearLayout LinearLayout::sharedUnswizzled(const std::vector<int64_t> &shape,
+                                            const std::vector<int64_t> &order) {
+  return sharedSwizzled(shape, order, 1, 1, 1);
+}
+
+LinearLayout LinearLayout::sharedSwizzled(const std::vector<int64_t> &shape,
+                                          const std::vector<int64_t> &order,
+                                          int64_t vec, int64_t perPhase,
+                                          int64_t maxPhase) {
+  unsigned rank = shape.size();
+  Bases offset;
+  int64_t fast = order[0];
+  for (int64_t v = 1; v < shape[fast]; v *= 2)
+    offset.push_back(unit(rank, fast, v));
+  if (rank > 1) {
+    int64_t slow = order[1];
+    for (int64_t r = 1; r < shape[slow]; r *= 2) {
+      Coords c = unit(rank, slow, r);
+      int64_t phase = (r / perPhase) % maxPhase;
+      c[fast] = (phase * vec) % shape[fast];
+      offset.push_back(c);
+    }
+    for (unsigned k = 2; k < order.size(); ++k)
+      for (int64_t v = 1; v < shape[order[k]]; v *= 2)
+        offset.push_back(unit(rank, order[k], v));
+  }
+  NamedSizes outs;
+  for (unsigned i = 0; i < rank; ++i)
+    outs.push_back({outDimName(i), shape[i]});
+  return LinearLayout({{"offset", offset}}, outs);
+}
+
+LinearLayout LinearLayout::sharedNVMMA(const std::vector<int64_t> &shape,
+                                       const std::vector<int64_t> &order,
+                                       unsigned elementBits, int swizzleBytes) {
+  unsigned rank = shape.size();
+  int64_t fast = order[0];
+  if (swizzleBytes == 0 || rank < 2)
+    return sharedUnswizzled(shape, order);
+  // A swizzle atom is 8 rows of `swizzleBytes`; 16-byte chunks of row r are
+  // XORed with r / (128 / swizzleBytes) % (swizzleBytes / 16). Wider tiles
+  // are atoms side by side, after all the rows.
+  int64_t vec = 128 / elementBits;
+  int64_t rowElems = std::min<int64_t>(swizzleBytes * 8 / elementBits,
+                                       shape[fast]);
+  int64_t perPhase = 128 / swizzleBytes, maxPhase = swizzleBytes / 16;
+  int64_t slow = order[1];
+  Bases offset;
+  for (int64_t v = 1; v < rowElems; v *= 2)
+    offset.push_back(unit(rank, fast, v));
+  for (int64_t r = 1; r < shape[slow]; r *= 2) {
+    Coords c = unit(rank, slow, r);
+    c[fast] = ((r / perPhase) % maxPhase) * vec % rowElems;
+    offset.push_back(c);
+  }
+  for (int64_t v = rowElems; v < shape[fast]; v *= 2)
+    offset.push_back(unit(rank, fast, v));
+  for (unsigned k = 2; k < order.size(); ++k)
+    for (int64_t v = 1; v < shape[order[k]]; v *= 2)
+      offset.push_back(unit(rank, order[k], v));
+  NamedSizes outs;
+  for (unsigned i = 0; i < rank; ++i)
+    outs.push_back({outDimName(i), shape[i]});
+  return LinearLayout({{"offset", offset}}, outs);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory
+//===----------------------------------------------------------------------===//
+
+LinearLayout LinearLayout::tmem32x32b(const std::vector<int64_t> &shape,
+                                      int numWarps) {
+  // Rows are TMEM lanes: warp w % 4 owns lanes 32 (w % 4) .. + 31; a fifth
+  // and further warps split the columns.
+  BasisBuilder b(shape);
+  b.addN(InDim::Lane, 0, 32);
+  b.addN(InDim::Warp, 0, std::min(numWarps, 4));
+  if (numWarps > 4) {
+    int64_t cols = shape[1] / (numWarps / 4);
+    b.addN(InDim::Register, 1, cols);
+    b.addN(InDim::Warp, 1, numWarps / 4);
+  }
+  return b.finish({1, 0});
+}
+
+LinearLayout LinearLayout::tmem16x256b(const std::vector<int64_t> &shape,
+                                       int numWarps) {
+  // A warp reads 16 TMEM lanes x 256 bits: thread t holds lanes t/4 and
+  // t/4 + 8, 32-bit columns 2 (t % 4) and 2 (t % 4) + 1; then the next 256
+  // bits, then the other 16 lanes of its quadrant.
+  BasisBuilder b(shape);
+  b.add(InDim::Register, 1);
+  b.addN(InDim::Lane, 1, 4);
+  b.addN(InDim::Lane, 0, 8);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Register, 1, shape[1] / 8);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Warp, 0, std::min(numWarps, 4));
+  return b.finish({1, 0});
+}
