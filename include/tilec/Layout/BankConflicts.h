@@ -1,0 +1,53 @@
+//===- BankConflicts.h - shared-memory wavefronts of a warp -----*- C++ -*-===//
+//
+// How many shared-memory wavefronts a warp's access takes when the values a
+// distributed layout holds are stored to (or loaded from) a shared-memory
+// layout: 32 banks of 4 bytes, each wavefront serves one 4-byte word per
+// bank (threads reading the same word share it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LAYOUT_BANKCONFLICTS_H
+#define TILEC_LAYOUT_BANKCONFLICTS_H
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include <optional>
+
+namespace tilec {
+
+struct SharedAccess {
+  /// Elements each thread moves with one instruction (a power of two).
+  int64_t vectorElements = 1;
+  /// Instructions a warp issues to move all its registers.
+  int64_t instructions = 0;
+  /// Wavefronts one instruction takes (the same for each).
+  int64_t wavefronts = 0;
+  /// Wavefronts a conflict-free instruction of that width takes.
+  int64_t idealWavefronts = 0;
+  /// Elements of each vector as offsets (the layout from register, lane,
+  /// warp to the shared offset).
+  LinearLayout toOffset;
+
+  int64_t excessWavefronts() const {
+    return instructions * (wavefronts - idealWavefronts);
+  }
+};
+
+/// The access of `dist` (register, lane, warp -> coordinates) into `shared`
+/// (offset -> the same coordinates, a bijection) with elements of
+/// `elementBits`, using vectors of at most `maxVectorBytes`. Computed exactly
+/// from the algebra; nothing if `dist` holds an element `shared` does not.
+std::optional<SharedAccess> analyzeSharedAccess(const LinearLayout &dist,
+                                                const LinearLayout &shared,
+                                                unsigned elementBits,
+                                                int64_t maxVectorBytes = 16);
+
+/// The same count by enumerating every thread's addresses (for tests).
+int64_t simulateWavefronts(const LinearLayout &dist,
+                           const LinearLayout &shared, unsigned elementBits,
+                           int64_t vectorElements);
+
+} // namespace tilec
+
+#endif // TILEC_LAYOUT_BANKCONFLICTS_H

@@ -1,0 +1,121 @@
+//===- BankConflicts.cpp - shared-memory wavefronts of a warp -------------===//
+//
+// The words a warp touches in one instruction are an affine image of the
+// lane bits and the word-in-vector bits; its linear part M maps them to word
+// addresses and the bank of a word is its low 5 bits. Every bank the image
+// reaches then holds the same number of distinct words,
+// 2^(rank(M) - rank(bank ∘ M)), and that is the instruction's wavefront
+// count. Other registers and warps only translate the image, which permutes
+// banks and changes nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Layout/BankConflicts.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace tilec;
+
+namespace {
+unsigned rankOf(std::vector<uint64_t> vs) {
+  unsigned rank = 0;
+  for (unsigned bit = 64; bit-- > 0;) {
+    auto pivot = std::find_if(vs.begin(), vs.end(), [&](uint64_t v) {
+      return (v >> bit) & 1;
+    });
+    if (pivot == vs.end())
+      continue;
+    uint64_t p = *pivot;
+    vs.erase(pivot);
+    for (uint64_t &v : vs)
+      if ((v >> bit) & 1)
+        v ^= p;
+    ++rank;
+  }
+  return rank;
+}
+
+int64_t log2i(int64_t v) {
+  int64_t l = 0;
+  while ((int64_t(1) << l) < v)
+    ++l;
+  return l;
+}
+} // namespace
+
+std::optional<SharedAccess>
+tilec::analyzeSharedAccess(const LinearLayout &dist, const LinearLayout &shared,
+                           unsigned elementBits, int64_t maxVectorBytes) {
+  std::optional<LinearLayout> toOffset = dist.invertAndCompose(shared);
+  if (!toOffset)
+    return std::nullopt;
+  int64_t bytes = std::max<int64_t>(1, elementBits / 8);
+  const auto &regs = toOffset->getBases("register");
+  // The vector: registers whose offsets are 1, 2, 4, ... and whose starts,
+  // moved by every other basis, stay aligned to the vector.
+  unsigned run = 0;
+  while (run < regs.size() && regs[run][0] == (int64_t(1) << run) &&
+         (int64_t(2) << run) * bytes <= maxVectorBytes)
+    ++run;
+  for (; run > 0; --run) {
+    int64_t vec = int64_t(1) << run;
+    bool aligned = true;
+    for (auto &[name, bases] : toOffset->getInDims())
+      for (unsigned i = (name == "register" ? run : 0); i < bases.size(); ++i)
+        aligned &= bases[i][0] % vec == 0;
+    if (aligned)
+      break;
+  }
+  SharedAccess a;
+  a.vectorElements = int64_t(1) << run;
+  a.instructions = dist.getNumRegisters() / a.vectorElements;
+  a.toOffset = *toOffset;
+  int64_t vecBytes = a.vectorElements * bytes;
+  // Word addresses: offset * bytes / 4 for each lane, plus the words of a
+  // vector wider than one.
+  std::vector<uint64_t> words;
+  int64_t byteShift = log2i(bytes);
+  for (const auto &c : toOffset->getBases("lane"))
+    words.push_back(uint64_t(c[0] << byteShift) >> 2);
+  for (int64_t w = 1; w < vecBytes / 4; w *= 2)
+    words.push_back(uint64_t(w));
+  std::vector<uint64_t> banks;
+  for (uint64_t w : words)
+    banks.push_back(w & 31);
+  a.wavefronts = int64_t(1) << (rankOf(words) - rankOf(banks));
+  a.idealWavefronts = std::max<int64_t>(1, 32 * vecBytes / 128);
+  return a;
+}
+
+int64_t tilec::simulateWavefronts(const LinearLayout &dist,
+                                  const LinearLayout &shared,
+                                  unsigned elementBits,
+                                  int64_t vectorElements) {
+  // offset of every element, by brute force over the shared layout.
+  std::map<LinearLayout::Coords, int64_t> offsetOf;
+  for (int64_t o = 0; o < shared.getInDimSize("offset"); ++o) {
+    LinearLayout::Coords c;
+    for (auto &[n, v] : shared.apply({{"offset", o}}))
+      c.push_back(v);
+    offsetOf[c] = o;
+  }
+  int64_t bytes = std::max<int64_t>(1, elementBits / 8);
+  int64_t worst = 0;
+  for (int64_t w = 0; w < dist.getNumWarps(); ++w)
+    for (int64_t r0 = 0; r0 < dist.getNumRegisters(); r0 += vectorElements) {
+      std::map<int64_t, std::set<int64_t>> wordsInBank;
+      for (int64_t lane = 0; lane < 32; ++lane)
+        for (int64_t e = 0; e < vectorElements; ++e) {
+          int64_t byte = offsetOf.at(dist.apply(r0 + e, lane, w)) * bytes;
+          for (int64_t b = 0; b < bytes; b += 4) {
+            int64_t word = (byte + b) / 4;
+            wordsInBank[word % 32].insert(word);
+          }
+        }
+      for (auto &[bank, set] : wordsInBank)
+        worst = std::max<int64_t>(worst, set.size());
+    }
+  return worst;
+}
