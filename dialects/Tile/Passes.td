@@ -29,6 +29,31 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileRemoveLayoutConversions
+    : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "remove layout conversions by propagating layouts";
+  let description = [{
+    Forward: an elementwise op whose tile operands are conversions from one
+    layout (or cheap to rebuild in any layout) runs in that layout and the
+    conversion moves after it, towards smaller element types and stores.
+    Backward: a loop-carried tile whose yielded value is converted is
+    carried in the yielded layout. Conversions of cheap values are rebuilt,
+    conversions of broadcasts and expand_dims sink to their operands, and
+    chains of conversions fold.
+  }];
+}
+
+def TileSwizzle : Pass<"tile-swizzle", "mlir::ModuleOp"> {
+  let summary = "give every shared-memory buffer a conflict-free layout";
+  let description = [{
+    Each layout conversion that goes through shared memory gets the shared
+    layout (unswizzled, or swizzled with vec/perPhase/maxPhase along either
+    fast dim) that gives the widest vectors to its writers and readers first
+    and the fewest excess bank conflicts second, by the exact analysis of
+    lib/Layout/BankConflicts. The choice is the op's `shared` attribute.
+  }];
+}
+
 def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
   let summary = "lower tile programs to the LLVM and NVVM dialects";
   let description = [{

@@ -41,6 +41,29 @@ def Tile_LinearLayoutAttr : Tile_Attr<"LinearLayout", "linear"> {
   }];
 }
 
+def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
+  let summary = "a shared-memory layout as a linear map over F2";
+  let description = [{
+    Maps the element offset of a value in a shared-memory buffer to the
+    coordinates of the tile element stored there (one basis per offset bit).
+    Swizzles are part of the map: a row bit whose basis also has a column
+    component XORs that column.
+
+    ```mlir
+    // 8x8 with 16-byte chunks (8 bf16) XORed by the row:
+    #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]>
+    ```
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int64_t">:$offsetBases);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    ::tilec::LinearLayout toLayout(::llvm::ArrayRef<int64_t> shape) const;
+    static SharedLayoutAttr get(::mlir::MLIRContext *ctx,
+                                const ::tilec::LinearLayout &layout);
+  }];
+}
+
 def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction kind", [
     I32EnumAttrCase<"Sum", 0, "sum">,
     I32EnumAttrCase<"Max", 1, "max">,

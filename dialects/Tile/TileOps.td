@@ -225,12 +225,15 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let summary = "move a tile's elements to another layout";
   let description = [{
     The value is unchanged; only which thread holds which element changes.
+    A conversion that goes through shared memory uses the buffer layout in
+    `shared` (set by tile-swizzle), or chooses one when lowered.
 
     ```mlir
     %y = tile.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
     ```
   }];
-  let arguments = (ins Tile_Tile:$src);
+  let arguments = (ins Tile_Tile:$src,
+                       OptionalAttr<Tile_SharedLayoutAttr>:$shared);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;

@@ -119,3 +119,61 @@ int64_t tilec::simulateWavefronts(const LinearLayout &dist,
     }
   return worst;
 }
+
+std::optional<SharedChoice> tilec::chooseSharedLayout(const LinearLayout &from,
+                                                      const LinearLayout &to,
+                                                      unsigned elementBits) {
+  std::vector<int64_t> shape = from.getShape();
+  unsigned rank = shape.size();
+  int64_t bytes = std::max<int64_t>(1, elementBits / 8);
+  std::optional<SharedChoice> best;
+  // Lexicographic: wider vectors, then fewer excess wavefronts, then fewer
+  // wavefronts in all, then the simpler swizzle.
+  auto score = [&](const SharedChoice &c) {
+    return std::make_tuple(-(log2i(c.store.vectorElements) +
+                             log2i(c.load.vectorElements)),
+                           c.store.excessWavefronts() + c.load.excessWavefronts(),
+                           c.store.instructions * c.store.wavefronts +
+                               c.load.instructions * c.load.wavefronts,
+                           log2i(c.shared.getInDimSize("offset")));
+  };
+  auto consider = [&](const LinearLayout &shared) {
+    std::optional<SharedAccess> s = analyzeSharedAccess(from, shared, elementBits);
+    std::optional<SharedAccess> l = analyzeSharedAccess(to, shared, elementBits);
+    if (!s || !l)
+      return;
+    SharedChoice c{shared, *s, *l};
+    if (!best || score(c) < score(*best))
+      best = c;
+  };
+  for (unsigned fast = 0; fast < rank; ++fast) {
+    std::vector<int64_t> order{fast};
+    for (int d = rank - 1; d >= 0; --d)
+      if (unsigned(d) != fast)
+        order.push_back(d);
+    consider(LinearLayout::sharedUnswizzled(shape, order));
+    if (rank < 2)
+      continue;
+    int64_t rowLen = shape[fast], rows = shape[order[1]];
+    for (int64_t vec = 1; vec <= std::min<int64_t>(16 / bytes, rowLen); vec *= 2)
+      for (int64_t perPhase = 1; perPhase <= std::min<int64_t>(rows, 32);
+           perPhase *= 2)
+        for (int64_t maxPhase = 2; vec * maxPhase <= rowLen &&
+                                   perPhase * maxPhase <= rows;
+             maxPhase *= 2)
+          consider(LinearLayout::sharedSwizzled(shape, order, vec, perPhase,
+                                                maxPhase));
+  }
+  return best;
+}
+
+bool tilec::isRegisterPermutation(const LinearLayout &from,
+                                  const LinearLayout &to) {
+  if (from.getBases(InDim::Lane) != to.getBases(InDim::Lane) ||
+      from.getBases(InDim::Warp) != to.getBases(InDim::Warp))
+    return false;
+  for (int64_t r = 0; r < to.getNumRegisters(); ++r)
+    if (!from.findRegister(to.applyIn(InDim::Register, r)))
+      return false;
+  return true;
+}

@@ -120,10 +120,30 @@ LinearLayout LinearLayout::coalesced(const std::vector<int64_t> &shape,
 }
 
 std::pair<int, int> LinearLayout::mmaWarpSplit(int64_t m, int64_t n,
-                                               int numWarps) {
-  (void)n;
-  int warpsM = int(std::min<int64_t>(numWarps, std::max<int64_t>(1, m / 16)));
-  return {warpsM, numWarps / warpsM};
+                                               int numWarps, bool alongM) {
+  if (alongM) {
+    int wm = int(std::min<int64_t>(numWarps, std::max<int64_t>(1, m / 16)));
+    return {wm, numWarps / wm};
+  }
+  // Each warp holds an (M / warpsM) x K slice of A and a K x (N / warpsN)
+  // slice of B: split to minimize the sum, without leaving warps idle along
+  // a dim when the other can take them; ties go to M (row reductions then
+  // stay within a warp).
+  int best = 1;
+  int64_t bestCost = -1;
+  for (int wm = 1; wm <= numWarps; wm *= 2) {
+    int wn = numWarps / wm;
+    if ((wm > 1 && m / wm < 16) || (wn > 1 && n / wn < 8))
+      continue;
+    int64_t cost = m / wm + n / wn;
+    if (bestCost < 0 || cost <= bestCost) {
+      best = wm;
+      bestCost = cost;
+    }
+  }
+  if (bestCost < 0)
+    best = int(std::min<int64_t>(numWarps, std::max<int64_t>(1, m / 16)));
+  return {best, numWarps / best};
 }
 
 LinearLayout LinearLayout::mmaAccumulator(const std::vector<int64_t> &shape,

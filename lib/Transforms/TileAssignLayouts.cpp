@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 
 #define DEBUG_TYPE "tile-assign-layouts"
@@ -47,13 +48,6 @@ std::vector<int64_t> shapeOf(Type t) {
 
 unsigned bitsOf(Type t) {
   return cast<RankedTensorType>(t).getElementType().getIntOrFloatBitWidth();
-}
-
-/// Values that are cheap to produce in any layout.
-bool isCheap(Value v) {
-  Operation *def = v.getDefiningOp();
-  return def && (isa<SplatOp, IotaOp, BroadcastOp, ExpandDimsOp,
-                     arith::ConstantOp>(def));
 }
 
 class LayoutAssigner {
@@ -107,7 +101,24 @@ private:
       return success();
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
-      auto [wm, wn] = LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps);
+      // Results reduced along rows or fed to another dot keep whole rows
+      // within a warp.
+      SetVector<Operation *> slice;
+      getForwardSlice(dot.getResult(), &slice);
+      bool alongM = llvm::any_of(slice, [](Operation *user) {
+        auto red = dyn_cast<ReduceOp>(user);
+        return isa<DotOp>(user) || (red && red.getDim() == 1);
+      });
+      // ... and so do dots whose A comes from another dot (chained dots, as
+      // in attention's P·V).
+      SetVector<Operation *> producers;
+      BackwardSliceOptions options;
+      options.omitBlockArguments = true;
+      (void)getBackwardSlice(dot.getA(), &producers, options);
+      alongM |= llvm::any_of(producers,
+                             [](Operation *p) { return isa<DotOp>(p); });
+      auto [wm, wn] =
+          LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, alongM);
       unsigned bits = bitsOf(dot.getA().getType());
       require(op, 0,
               LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()), bits,
@@ -229,18 +240,15 @@ private:
     if (op->getNumResults() == 0 ||
         llvm::none_of(op->getResults(), [](Value v) { return isTile(v); }))
       return success();
+    // The operand whose layout is worth most (from a dot, then from memory
+    // or a loop, then rematerializable values), the first among equals.
     Value anchor;
+    int anchorWeight = -1;
     for (Value v : op->getOperands())
-      if (isTile(v) && !isCheap(v)) {
+      if (isTile(v) && layoutWeight(v) > anchorWeight) {
         anchor = v;
-        break;
+        anchorWeight = layoutWeight(v);
       }
-    if (!anchor)
-      for (Value v : op->getOperands())
-        if (isTile(v)) {
-          anchor = v;
-          break;
-        }
     if (!anchor)
       return op->emitOpError() << "produces a tile from no tile operand";
     LinearLayout l = getLayout(anchor.getType());

@@ -118,3 +118,28 @@ TEST(BankConflicts, AnalysisAgreesWithTheSimulator) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SwizzleChoice, TransposeGetsVectorsOnBothSidesWithoutConflicts) {
+  // Rows of a 64x64 bf16 tile in, columns out (as a transpose does).
+  LL rows = LL::coalesced({64, 64}, 16, 4, 1);
+  LL cols = LL::coalesced({64, 64}, 16, 4, 0);
+  auto c = chooseSharedLayout(rows, cols, 16);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->store.vectorElements * c->load.vectorElements, 8);
+  EXPECT_EQ(c->store.excessWavefronts(), 0);
+  EXPECT_EQ(c->load.excessWavefronts(), 0);
+}
+
+TEST(SwizzleChoice, MmaOperandFromCoalescedRows) {
+  LL rows = LL::coalesced({128, 32}, 16, 8, 1);
+  LL a = LL::mmaOperand(0, {128, 32}, 16, 8, 1);
+  auto c = chooseSharedLayout(rows, a, 16);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->store.vectorElements, 8);
+  EXPECT_EQ(c->load.vectorElements, 2);
+  EXPECT_EQ(c->store.excessWavefronts() + c->load.excessWavefronts(), 0);
+}
+
+} // namespace

@@ -101,9 +101,13 @@ TEST(LinearLayout, MmaOperandsMatchPtxFp8) {
 }
 
 TEST(LinearLayout, MmaWarpsAndRepetitions) {
-  // 64x64 over 4 warps: warps split M (16 rows each), N repeats in
-  // registers, then the 8-row half of each fragment.
-  auto [wm, wn] = LinearLayout::mmaWarpSplit(64, 64, 4);
+  // 64x64 over 4 warps: 2x2 holds the least operand data per warp; with
+  // whole rows per warp (alongM) the warps split M, 16 rows each, N repeats
+  // in registers, then the 8-row half of each fragment.
+  EXPECT_EQ(LinearLayout::mmaWarpSplit(64, 64, 4), std::make_pair(2, 2));
+  EXPECT_EQ(LinearLayout::mmaWarpSplit(128, 128, 8), std::make_pair(4, 2));
+  EXPECT_EQ(LinearLayout::mmaWarpSplit(16, 256, 4), std::make_pair(1, 4));
+  auto [wm, wn] = LinearLayout::mmaWarpSplit(64, 64, 4, /*alongM=*/true);
   EXPECT_EQ(wm, 4);
   EXPECT_EQ(wn, 1);
   LinearLayout c = LinearLayout::mmaAccumulator({64, 64}, wm, wn);

@@ -35,7 +35,11 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createCSEPass());
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTileRemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileSwizzle());
   return pm.run(module);
 }
 

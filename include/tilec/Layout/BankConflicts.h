@@ -50,4 +50,27 @@ int64_t simulateWavefronts(const LinearLayout &dist,
 
 } // namespace tilec
 
+
+namespace tilec {
+
+/// A shared-memory layout for moving a tile from one distributed layout to
+/// another, with the accesses it gives each side.
+struct SharedChoice {
+  LinearLayout shared;
+  SharedAccess store, load;
+};
+
+/// Whether converting `from` to `to` only renames registers (lane and warp
+/// bases agree and each of `to`'s registers is one of `from`'s).
+bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
+
+/// Chooses, among unswizzled and swizzled (vec, perPhase, maxPhase) shared
+/// layouts along either fast dim, the one that gives the widest vectors on
+/// both sides first and the fewest excess wavefronts second.
+std::optional<SharedChoice> chooseSharedLayout(const LinearLayout &from,
+                                               const LinearLayout &to,
+                                               unsigned elementBits);
+
+} // namespace tilec
+
 #endif // TILEC_LAYOUT_BANKCONFLICTS_H

@@ -177,8 +177,11 @@ public:
   /// elements of `elementBits` (16: m16n8k16, 8: m16n8k32).
   static LinearLayout mmaOperand(int opIdx, const std::vector<int64_t> &shape,
                                  unsigned elementBits, int warpsM, int warpsN);
-  /// The warp split tilec uses for an MxN dot with `numWarps` warps.
-  static std::pair<int, int> mmaWarpSplit(int64_t m, int64_t n, int numWarps);
+  /// The warp split tilec uses for an MxN dot with `numWarps` warps: the
+  /// one holding the smallest operand slices per warp, or all warps along M
+  /// with `alongM` (for results reduced along rows or fed to another dot).
+  static std::pair<int, int> mmaWarpSplit(int64_t m, int64_t n, int numWarps,
+                                          bool alongM = false);
   /// wgmma m64nNk16 accumulator layout of an MxN tile (a warpgroup of four
   /// warps holds 64 rows; `warpGroups` groups stack along M).
   static LinearLayout wgmmaAccumulator(const std::vector<int64_t> &shape,

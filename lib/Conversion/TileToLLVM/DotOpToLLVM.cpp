@@ -40,13 +40,17 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
     Type in = aTy.getElementType(), accTy = cTy.getElementType();
     LinearLayout la = getLayout(aTy), lb = getLayout(op.getB().getType()),
                  lc = getLayout(cTy);
-    auto [wm, wn] =
-        LinearLayout::mmaWarpSplit(cTy.getDimSize(0), cTy.getDimSize(1),
-                                   int(lc.getNumWarps()));
+    // The warp split the layouts were built with.
     unsigned bits = in.getIntOrFloatBitWidth();
-    if (la != LinearLayout::mmaOperand(0, la.getShape(), bits, wm, wn) ||
-        lb != LinearLayout::mmaOperand(1, lb.getShape(), bits, wm, wn) ||
-        lc != LinearLayout::mmaAccumulator(lc.getShape(), wm, wn))
+    int numWarps = int(lc.getNumWarps());
+    bool matched = false;
+    for (int wm = 1; wm <= numWarps && !matched; wm *= 2) {
+      int wn = numWarps / wm;
+      matched = la == LinearLayout::mmaOperand(0, la.getShape(), bits, wm, wn) &&
+                lb == LinearLayout::mmaOperand(1, lb.getShape(), bits, wm, wn) &&
+                lc == LinearLayout::mmaAccumulator(lc.getShape(), wm, wn);
+    }
+    if (!matched)
       return op.emitOpError() << "operands must be in mma.sync layouts; run "
                                  "tile-assign-layouts first";
     ValueRange a = adaptor.getA(), b = adaptor.getB();

@@ -34,25 +34,62 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
       rewriter.replaceOpWithMultiple(op, {results});
       return success();
     }
+    // Through shared memory, in the layout tile-swizzle chose (or the same
+    // choice made here), with vector stores and loads.
     Emitter e{rewriter, op.getLoc()};
     Type elt = cast<RankedTensorType>(op.getType()).getElementType();
+    unsigned bits = elt.getIntOrFloatBitWidth();
+    std::optional<SharedChoice> choice;
+    if (auto attr = op.getSharedAttr()) {
+      LinearLayout shared = attr.toLayout(to.getShape());
+      auto store = analyzeSharedAccess(from, shared, bits);
+      auto load = analyzeSharedAccess(to, shared, bits);
+      if (store && load)
+        choice = SharedChoice{shared, *store, *load};
+    } else {
+      choice = chooseSharedLayout(from, to, bits);
+    }
+    if (!choice)
+      return op.emitOpError() << "the shared layout does not hold every "
+                                 "element of the tile";
     Type st = storageType(elt);
     auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     Value base = e.sharedBase();
+    auto address = [&](ThreadCoords &offsets, int64_t r) {
+      return LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                 ValueRange{offsets.get(r, 0)});
+    };
+    auto vecType = [&](int64_t vec) -> Type {
+      return vec == 1 ? st : VectorType::get(vec, st);
+    };
+    unsigned bytes = storageBytes(elt);
     e.barrier();
-    ThreadCoords src(e, from);
-    for (int64_t r = 0; r < from.getNumRegisters(); ++r) {
-      Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                      ValueRange{src.flatIndex(r)});
-      LLVM::StoreOp::create(e.b, e.loc, e.toBits(values[r]), ptr);
+    ThreadCoords storeAt(e, choice->store.toOffset);
+    int64_t vs = choice->store.vectorElements;
+    for (int64_t r = 0; r < from.getNumRegisters(); r += vs) {
+      Value v;
+      if (vs == 1) {
+        v = e.toBits(values[r]);
+      } else {
+        v = LLVM::UndefOp::create(e.b, e.loc, vecType(vs));
+        for (int64_t i = 0; i < vs; ++i)
+          v = LLVM::InsertElementOp::create(e.b, e.loc, v,
+                                            e.toBits(values[r + i]), e.i32(i));
+      }
+      LLVM::StoreOp::create(e.b, e.loc, v, address(storeAt, r), vs * bytes);
     }
     e.barrier();
-    ThreadCoords dst(e, to);
-    for (int64_t r = 0; r < to.getNumRegisters(); ++r) {
-      Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                      ValueRange{dst.flatIndex(r)});
-      results.push_back(
-          e.fromBits(LLVM::LoadOp::create(e.b, e.loc, st, ptr), elt));
+    ThreadCoords loadAt(e, choice->load.toOffset);
+    int64_t vl = choice->load.vectorElements;
+    for (int64_t r = 0; r < to.getNumRegisters(); r += vl) {
+      Value v = LLVM::LoadOp::create(e.b, e.loc, vecType(vl),
+                                     address(loadAt, r), vl * bytes);
+      for (int64_t i = 0; i < vl; ++i)
+        results.push_back(e.fromBits(
+            vl == 1 ? v
+                    : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
+                                                           e.i32(i))),
+            elt));
     }
     rewriter.replaceOpWithMultiple(op, {results});
     return success();

@@ -228,17 +228,6 @@ Value ThreadCoords::flatIndex(int64_t reg) {
 // Scratch
 //===----------------------------------------------------------------------===//
 
-bool tilec::isRegisterPermutation(const LinearLayout &from,
-                                  const LinearLayout &to) {
-  if (from.getBases(InDim::Lane) != to.getBases(InDim::Lane) ||
-      from.getBases(InDim::Warp) != to.getBases(InDim::Warp))
-    return false;
-  for (int64_t r = 0; r < to.getNumRegisters(); ++r)
-    if (!from.findRegister(to.applyIn(InDim::Register, r)))
-      return false;
-  return true;
-}
-
 int64_t tilec::getScratchBytes(Operation *op) {
   if (auto cv = dyn_cast<tile::ConvertLayoutOp>(op)) {
     auto t = cast<RankedTensorType>(cv.getType());

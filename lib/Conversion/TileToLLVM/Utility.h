@@ -9,6 +9,7 @@
 #define TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H
 
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Layout/BankConflicts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -89,8 +90,6 @@ mlir::Type storageType(mlir::Type t);
 
 /// The shared-memory scratch (bytes) the lowering of `op` needs, 0 if none.
 int64_t getScratchBytes(mlir::Operation *op);
-/// Whether a conversion between these layouts is a register permutation.
-bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
 
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,

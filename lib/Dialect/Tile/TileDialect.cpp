@@ -31,6 +31,10 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "linear";
       return AliasResult::FinalAlias;
     }
+    if (isa<SharedLayoutAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -380,6 +384,77 @@ LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *ctx,
     for (const auto &c : layout.getBases(InDim(i)))
       flat[i].append(c.begin(), c.end());
   return get(ctx, layout.getRank(), flat[0], flat[1], flat[2]);
+}
+
+//===----------------------------------------------------------------------===//
+// SharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute SharedLayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<SmallVector<int64_t>> bases;
+  if (parser.parseLess() || parser.parseKeyword("offset") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+        bases.emplace_back();
+        return parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square, [&]() {
+              int64_t v;
+              if (parser.parseInteger(v))
+                return failure();
+              bases.back().push_back(v);
+              return success();
+            });
+      }) ||
+      parser.parseGreater())
+    return {};
+  if (bases.empty()) {
+    parser.emitError(loc) << "a shared layout needs at least one offset basis";
+    return {};
+  }
+  unsigned rank = bases.front().size();
+  SmallVector<int64_t> flat;
+  for (auto &c : bases) {
+    if (c.size() != rank || rank == 0) {
+      parser.emitError(loc) << "every basis must have " << rank
+                            << " coordinates, found one with " << c.size();
+      return {};
+    }
+    flat.append(c.begin(), c.end());
+  }
+  return get(parser.getContext(), rank, flat);
+}
+
+void SharedLayoutAttr::print(AsmPrinter &p) const {
+  unsigned rank = getRank();
+  ArrayRef<int64_t> flat = getOffsetBases();
+  p << "<offset = [";
+  for (unsigned b = 0; b * rank < flat.size(); ++b) {
+    p << (b ? ", [" : "[");
+    llvm::interleaveComma(flat.slice(b * rank, rank), p);
+    p << "]";
+  }
+  p << "]>";
+}
+
+LinearLayout SharedLayoutAttr::toLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = getRank();
+  ArrayRef<int64_t> flat = getOffsetBases();
+  LinearLayout::Bases bases;
+  for (unsigned b = 0; b * rank < flat.size(); ++b)
+    bases.emplace_back(flat.begin() + b * rank, flat.begin() + (b + 1) * rank);
+  LinearLayout::NamedSizes outs;
+  for (unsigned i = 0; i < shape.size(); ++i)
+    outs.push_back({outDimName(i), shape[i]});
+  return LinearLayout({{"offset", bases}}, outs);
+}
+
+SharedLayoutAttr SharedLayoutAttr::get(MLIRContext *ctx,
+                                       const LinearLayout &layout) {
+  SmallVector<int64_t> flat;
+  for (const auto &c : layout.getBases("offset"))
+    flat.append(c.begin(), c.end());
+  return get(ctx, layout.getRank(), flat);
 }
 
 //===----------------------------------------------------------------------===//

@@ -47,6 +47,16 @@ mlir::RankedTensorType withLayout(mlir::Type tile, const LinearLayout &layout);
 /// Number of warps of a kernel (tile.num_warps, default 4).
 int getNumWarps(mlir::Operation *kernel);
 
+/// Whether `v` is computed only from splats, iotas and constants through
+/// broadcasts, expand_dims, conversions and elementwise ops, so that it can
+/// be rebuilt in any layout at no cost but its own arithmetic.
+bool isRematerializable(mlir::Value v);
+/// How much a value's layout is worth keeping when an elementwise op picks
+/// one layout for its operands: 3 if it comes from a dot, 2 if from memory
+/// or a reduction, 1 for a loop-carried value (the loop can carry another
+/// layout), 0 if rematerializable or a broadcast.
+int layoutWeight(mlir::Value v);
+
 /// A grid expression of the kernel's launch rule (see docs/BUNDLE.md).
 /// Returns an error message, or nothing if `expr` is well formed for a kernel
 /// with these argument types.
