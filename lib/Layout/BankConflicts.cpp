@@ -84,8 +84,11 @@ tilec::analyzeSharedAccess(const LinearLayout &dist, const LinearLayout &shared,
   std::vector<uint64_t> banks;
   for (uint64_t w : words)
     banks.push_back(w & 31);
-  a.wavefronts = int64_t(1) << (rankOf(words) - rankOf(banks));
-  a.idealWavefronts = std::max<int64_t>(1, 32 * vecBytes / 128);
+  unsigned distinct = rankOf(words);
+  a.wavefronts = int64_t(1) << (distinct - rankOf(banks));
+  // The fewest wavefronts that can serve the distinct words (threads reading
+  // one word share it).
+  a.idealWavefronts = std::max<int64_t>(1, (int64_t(1) << distinct) / 32);
   return a;
 }
 
@@ -127,15 +130,15 @@ std::optional<SharedChoice> tilec::chooseSharedLayout(const LinearLayout &from,
   unsigned rank = shape.size();
   int64_t bytes = std::max<int64_t>(1, elementBits / 8);
   std::optional<SharedChoice> best;
-  // Lexicographic: wider vectors, then fewer excess wavefronts, then fewer
-  // wavefronts in all, then the simpler swizzle.
+  // Lexicographic: the fewest shared-memory wavefronts in all (what the
+  // round trip costs the memory pipe), then the fewest instructions (the
+  // widest vectors), then the fewest excess wavefronts. Wider vectors win
+  // unless their conflicts cost more wavefronts than they save.
   auto score = [&](const SharedChoice &c) {
-    return std::make_tuple(-(log2i(c.store.vectorElements) +
-                             log2i(c.load.vectorElements)),
-                           c.store.excessWavefronts() + c.load.excessWavefronts(),
-                           c.store.instructions * c.store.wavefronts +
+    return std::make_tuple(c.store.instructions * c.store.wavefronts +
                                c.load.instructions * c.load.wavefronts,
-                           log2i(c.shared.getInDimSize("offset")));
+                           c.store.instructions + c.load.instructions,
+                           c.store.excessWavefronts() + c.load.excessWavefronts());
   };
   auto consider = [&](const LinearLayout &shared) {
     std::optional<SharedAccess> s = analyzeSharedAccess(from, shared, elementBits);

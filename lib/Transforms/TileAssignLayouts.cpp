@@ -97,8 +97,20 @@ private:
                                 load.getTensor().getType().getContiguousDim()));
       return success();
     }
-    if (isa<StoreOp>(op))
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      // Global writes are coalesced: a value whose layout gives a thread
+      // fewer than 16 contiguous bytes along the view's contiguous dim is
+      // converted (through conflict-free shared memory) first.
+      int cd = store.getTensor().getType().getContiguousDim();
+      Type t = store.getValue().getType();
+      if (cd < 0)
+        cd = shapeOf(t).size() - 1;
+      LinearLayout coalesced = defaultLayout(t, cd);
+      LinearLayout current = getLayout(t);
+      if (current.getContiguity(cd) < coalesced.getContiguity(cd))
+        require(op, 0, coalesced);
       return success();
+    }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
       // Results reduced along rows or fed to another dot keep whole rows

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pipeline.h"
+#include "Report.h"
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Target/Target.h"
@@ -60,6 +61,14 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("optimization level 0-3 (default 3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
+enum class Report { None, BankConflicts };
+cl::opt<Report> report(
+    "report", cl::desc("print a report after the tile passes"),
+    cl::init(Report::None),
+    cl::values(clEnumValN(Report::BankConflicts, "bank-conflicts",
+                          "wavefronts of each shared-memory access against "
+                          "the ideal")),
+    cl::cat(category));
 cl::list<std::string> printAfter(
     "print-ir-after",
     cl::desc("print the IR after these passes (pass arguments, or 'all'), "
@@ -77,12 +86,13 @@ void printUsage() {
       << "USAGE:\n"
       << "  tilec compile FILE|- [-o OUT] [--arch=sm_90a|sm_100a]\n"
       << "                [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]\n"
-      << "                [--print-ir-after=PASS,...|all]\n"
+      << "                [--print-ir-after=PASS,...|all] "
+         "[--report=bank-conflicts]\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
       << "Passes for --print-ir-after: tile-verify-kernels, canonicalize, "
-         "cse,\n  tile-assign-layouts, convert-tile-to-llvm, "
-         "tilec-lower-to-llvm\n";
+         "cse,\n  tile-assign-layouts, tile-remove-layout-conversions, "
+         "tile-swizzle,\n  convert-tile-to-llvm, tilec-lower-to-llvm\n";
 }
 
 bool writeFile(llvm::StringRef path, llvm::StringRef data) {
@@ -140,6 +150,11 @@ int compile() {
   if (failed(runTilePasses(*module, options)))
     return 1;
   std::vector<KernelInfo> kernels = collectKernelInfo(*module, &sourceMgr);
+  if (report == Report::BankConflicts) {
+    // To stdout unless the compiled output goes there.
+    bool toStdout = !outputFile.empty() && outputFile != "-";
+    reportBankConflicts(*module, toStdout ? llvm::outs() : llvm::errs());
+  }
 
   std::string stem = inputFile == "-" ? "kernel"
                                       : llvm::sys::path::stem(inputFile).str();

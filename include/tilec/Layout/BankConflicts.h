@@ -23,7 +23,8 @@ struct SharedAccess {
   int64_t instructions = 0;
   /// Wavefronts one instruction takes (the same for each).
   int64_t wavefronts = 0;
-  /// Wavefronts a conflict-free instruction of that width takes.
+  /// Wavefronts a conflict-free instruction takes: the distinct words it
+  /// touches over 32.
   int64_t idealWavefronts = 0;
   /// Elements of each vector as offsets (the layout from register, lane,
   /// warp to the shared offset).
@@ -65,8 +66,9 @@ struct SharedChoice {
 bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
 
 /// Chooses, among unswizzled and swizzled (vec, perPhase, maxPhase) shared
-/// layouts along either fast dim, the one that gives the widest vectors on
-/// both sides first and the fewest excess wavefronts second.
+/// layouts along either fast dim, the one whose stores and loads take the
+/// fewest wavefronts in all, then the fewest instructions (widest vectors),
+/// then the fewest excess wavefronts.
 std::optional<SharedChoice> chooseSharedLayout(const LinearLayout &from,
                                                const LinearLayout &to,
                                                unsigned elementBits);
