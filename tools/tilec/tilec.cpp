@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LayoutCommand.h"
 #include "Pipeline.h"
 #include "Report.h"
 
@@ -88,6 +89,7 @@ void printUsage() {
       << "                [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]\n"
       << "                [--print-ir-after=PASS,...|all] "
          "[--report=bank-conflicts]\n"
+      << "  tilec layout show|apply|compose|invert-compose|conflicts ...\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
       << "Passes for --print-ir-after: tile-verify-kernels, canonicalize, "
@@ -222,6 +224,8 @@ int main(int argc, char **argv) {
                     ")\n";
     return 0;
   }
+  if (llvm::StringRef(argv[1]) == "layout")
+    return runLayoutCommand(std::vector<std::string>(argv + 2, argv + argc));
   if (llvm::StringRef(argv[1]) != "compile")
     return fail("unknown command '" + llvm::Twine(argv[1]) +
                 "'; see tilec --help");
