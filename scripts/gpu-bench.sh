@@ -3,10 +3,7 @@
 # in bench/, each printing its table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export TILEC_RUNTIME_LIB=$PWD/.device/libtilec_runtime.so
-export TILEC_BUNDLE_DIR=$PWD/.device/examples
-export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONUNBUFFERED=1
+. scripts/gpu-env.sh
 echo "== bench (commit $(cat .device/COMMIT))"
 rc=0
 for b in "${@:-bench/transpose.py}"; do

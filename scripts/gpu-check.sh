@@ -3,11 +3,7 @@
 # scripts/stage-gpu.sh. Prints a table of every GPU test case last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export TILEC_RUNTIME_LIB=$PWD/.device/libtilec_runtime.so
-export TILEC_BUNDLE_DIR=$PWD/.device/examples
-export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONUNBUFFERED=1
-export TILEC_FAKE_CUDA_LIB=$PWD/.device/libtilec_fake_cuda.so
+. scripts/gpu-env.sh
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 python3 -m pytest test/gpu python/tests -v -rs -p no:cacheprovider "$@" 2>&1 | tee "$OUT/pytest.log"

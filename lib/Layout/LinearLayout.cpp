@@ -410,19 +410,26 @@ LinearLayout::sublayout(const std::vector<std::string> &inNames,
   return LinearLayout(newIns, newOuts);
 }
 
+std::optional<LinearLayout::NamedSizes>
+LinearLayout::quotientSizes(const LinearLayout &divisor) const {
+  NamedSizes q;
+  for (auto &[name, size] : outs) {
+    int64_t ds = divisor.getOutDimSize(name);
+    if (size % ds)
+      return std::nullopt;
+    q.push_back({name, size / ds});
+  }
+  return q;
+}
+
 std::optional<LinearLayout>
 LinearLayout::divideLeft(const LinearLayout &divisor) const {
   // this == divisor * C: each input dim starts with the divisor's bases (in
   // the low part of each output dim); the rest, shifted down, is C.
-  NamedSizes cOuts;
-  for (auto &[name, size] : outs) {
-    int64_t ds = divisor.outIndex(name) >= 0
-                     ? divisor.outs[divisor.outIndex(name)].second
-                     : 1;
-    if (size % ds)
-      return std::nullopt;
-    cOuts.push_back({name, size / ds});
-  }
+  std::optional<NamedSizes> cOutsOpt = quotientSizes(divisor);
+  if (!cOutsOpt)
+    return std::nullopt;
+  NamedSizes cOuts = *cOutsOpt;
   for (auto &[name, size] : divisor.outs)
     if (outIndex(name) < 0)
       return std::nullopt;
@@ -471,15 +478,10 @@ std::optional<LinearLayout>
 LinearLayout::divideRight(const LinearLayout &divisor) const {
   // this == B * divisor: each input dim ends with the divisor's bases, in
   // the high part of each output dim.
-  NamedSizes bOuts;
-  for (auto &[name, size] : outs) {
-    int64_t ds = divisor.outIndex(name) >= 0
-                     ? divisor.outs[divisor.outIndex(name)].second
-                     : 1;
-    if (size % ds)
-      return std::nullopt;
-    bOuts.push_back({name, size / ds});
-  }
+  std::optional<NamedSizes> bOutsOpt = quotientSizes(divisor);
+  if (!bOutsOpt)
+    return std::nullopt;
+  NamedSizes bOuts = *bOutsOpt;
   NamedBases bIns;
   for (auto &[name, bases] : ins) {
     int di = divisor.inIndex(name);

@@ -42,6 +42,15 @@ struct BasisBuilder {
     for (int64_t s = 1; s < count; s *= 2)
       add(in, dim);
   }
+  /// The m16n8 fragment of mma.sync and wgmma (and tcgen05's 16x256b):
+  /// adjacent columns in a register pair, lane % 4 along the columns, lane / 4
+  /// along 8 rows, then the second 8 rows.
+  void addMmaFragment() {
+    add(InDim::Register, 1);
+    addN(InDim::Lane, 1, 4);
+    addN(InDim::Lane, 0, 8);
+    add(InDim::Register, 0);
+  }
   void addZero(InDim in, int64_t count) {
     for (int64_t s = 1; s < count; s *= 2)
       bases[int(in)].push_back(Coords(shape.size(), 0));
@@ -149,10 +158,7 @@ std::pair<int, int> LinearLayout::mmaWarpSplit(int64_t m, int64_t n,
 LinearLayout LinearLayout::mmaAccumulator(const std::vector<int64_t> &shape,
                                           int warpsM, int warpsN) {
   BasisBuilder b(shape);
-  b.add(InDim::Register, 1);      // c0,c1: adjacent columns
-  b.addN(InDim::Lane, 1, 4);      // lane % 4: column pairs
-  b.addN(InDim::Lane, 0, 8);      // lane / 4: rows
-  b.add(InDim::Register, 0);      // c2,c3: row + 8
+  b.addMmaFragment();             // c0..c3
   b.addN(InDim::Warp, 0, warpsM); // warps along M first
   b.addN(InDim::Warp, 1, warpsN);
   return b.finish({1, 0});
@@ -189,10 +195,7 @@ LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
   // A warp holds a 16xN slice as mma.sync's m16n8 fragments along N; the four
   // warps of a warpgroup stack along M.
   BasisBuilder b(shape);
-  b.add(InDim::Register, 1);
-  b.addN(InDim::Lane, 1, 4);
-  b.addN(InDim::Lane, 0, 8);
-  b.add(InDim::Register, 0);
+  b.addMmaFragment();
   b.addN(InDim::Register, 1, shape[1] / 8);
   b.addN(InDim::Warp, 0, 4 * warpGroups);
   return b.finish({1, 0});
@@ -201,10 +204,7 @@ LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
 LinearLayout LinearLayout::wgmmaOperandA(const std::vector<int64_t> &shape,
                                          int warpGroups) {
   BasisBuilder b(shape);
-  b.add(InDim::Register, 1);
-  b.addN(InDim::Lane, 1, 4);
-  b.addN(InDim::Lane, 0, 8);
-  b.add(InDim::Register, 0);
+  b.addMmaFragment();
   b.add(InDim::Register, 1);
   b.addN(InDim::Warp, 0, 4 * warpGroups);
   return b.finish({1, 0});
@@ -462,10 +462,7 @@ LinearLayout LinearLayout::tmem16x256b(const std::vector<int64_t> &shape,
   // t/4 + 8, 32-bit columns 2 (t % 4) and 2 (t % 4) + 1; then the next 256
   // bits, then the other 16 lanes of its quadrant.
   BasisBuilder b(shape);
-  b.add(InDim::Register, 1);
-  b.addN(InDim::Lane, 1, 4);
-  b.addN(InDim::Lane, 0, 8);
-  b.add(InDim::Register, 0);
+  b.addMmaFragment();
   b.addN(InDim::Register, 1, shape[1] / 8);
   b.add(InDim::Register, 0);
   b.addN(InDim::Warp, 0, std::min(numWarps, 4));

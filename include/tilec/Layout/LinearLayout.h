@@ -266,6 +266,9 @@ private:
   Coords unflattenCoords(uint64_t bits) const;
   /// All bases, in input order, flattened.
   std::vector<uint64_t> columns() const;
+  /// This layout's output sizes over `divisor`'s (nothing if one does not
+  /// divide).
+  std::optional<NamedSizes> quotientSizes(const LinearLayout &divisor) const;
   int inIndex(const std::string &name) const;
   int outIndex(const std::string &name) const;
 
