@@ -180,3 +180,30 @@ bool tilec::isRegisterPermutation(const LinearLayout &from,
       return false;
   return true;
 }
+
+std::optional<LinearLayout> tilec::shuffleTransfer(const LinearLayout &from,
+                                                   const LinearLayout &to) {
+  std::optional<LinearLayout> t = to.invertAndCompose(from);
+  if (!t)
+    return std::nullopt;
+  // Output coordinates of t are (register, lane, warp) of `from`.
+  std::vector<std::string> names;
+  for (auto &[n, s] : t->getOutDims())
+    names.push_back(n);
+  if (names != std::vector<std::string>{"register", "lane", "warp"})
+    return std::nullopt;
+  // Warps stay: warp bit i goes to warp bit i and nothing else goes there.
+  const auto &warps = t->getBases("warp");
+  for (unsigned i = 0; i < warps.size(); ++i)
+    if (warps[i] != LinearLayout::Coords{0, 0, int64_t(1) << i})
+      return std::nullopt;
+  for (const char *in : {"register", "lane"})
+    for (const auto &c : t->getBases(in))
+      if (c[2] != 0)
+        return std::nullopt;
+  // The source register may not depend on the lane.
+  for (const auto &c : t->getBases("lane"))
+    if (c[0] != 0)
+      return std::nullopt;
+  return t;
+}

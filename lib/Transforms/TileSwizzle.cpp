@@ -33,7 +33,7 @@ struct TileSwizzle : public tilec::impl::TileSwizzleBase<TileSwizzle> {
         return WalkResult::advance();
       LinearLayout from = getLayout(op.getSrc().getType());
       LinearLayout to = getLayout(op.getType());
-      if (isRegisterPermutation(from, to)) {
+      if (isRegisterPermutation(from, to) || shuffleTransfer(from, to)) {
         op.removeSharedAttr();
         return WalkResult::advance();
       }

@@ -179,3 +179,23 @@ func.func @branch(%x: !tile.tensor<?xf32>, %c: i1)
   tile.store %r, %x[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+#a = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [0], [0]], warp = []>
+#b = #tile.linear<register = [[1], [2]], lane = [[16], [8], [4], [0], [0]], warp = []>
+
+// Elements that stay in their warp move with shuffles, one a register, and
+// no shared memory.
+// CHECK-LABEL: func.func @shuffles
+// CHECK-SAME: tile.shared_memory = 0 : i64
+// CHECK-COUNT-4: shfl.sync.idx.b32
+// CHECK-NOT: nvvm.barrier0
+func.func @shuffles(%x: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<32xf32, #a>
+  %p = tile.convert_layout %t : !tile.tile<32xf32, #a> -> !tile.tile<32xf32, #b>
+  tile.store %p, %x[%c0] : !tile.tile<32xf32, #b>, !tile.tensor<?xf32>
+  return
+}

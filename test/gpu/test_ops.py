@@ -94,3 +94,12 @@ def test_if_yielding_tiles(ops, flag):
     ops["if_tiles"](x, out, flag)
     torch.cuda.synchronize()
     assert torch.equal(out, x * 2 if flag else x + 1)
+
+
+@pytest.mark.parametrize("n", [32, 1000])
+def test_warp_shuffle_conversion(ops, n):
+    x = torch.randn(n, device=DEV)
+    y = torch.full_like(x, float("nan"))
+    ops["shuffle_twice"](x, y)
+    torch.cuda.synchronize()
+    assert torch.equal(y, 2 * x)

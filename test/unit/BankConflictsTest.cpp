@@ -143,3 +143,36 @@ TEST(SwizzleChoice, MmaOperandFromCoalescedRows) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ShuffleTransfer, LanePermutationsAreShuffles) {
+  LL a({32}, {}, {{1}, {2}, {4}, {8}, {16}}, {});
+  LL b({32}, {}, {{16}, {8}, {4}, {2}, {1}}, {});
+  auto t = shuffleTransfer(a, b);
+  ASSERT_TRUE(t.has_value());
+  // Lane 1 of b holds element 16, which lane 16 of a holds.
+  EXPECT_EQ(t->apply({{"lane", 1}}),
+            (LL::NamedValues{{"register", 0}, {"lane", 16}, {"warp", 0}}));
+}
+
+TEST(ShuffleTransfer, RegistersPickingLanesAreShuffles) {
+  // b holds in two registers (each on 16 lanes, twice) what a spreads over
+  // 32 lanes: b's register picks the source lane.
+  LL a({32}, {}, {{1}, {2}, {4}, {8}, {16}}, {});
+  LL b({32}, {{16}}, {{1}, {2}, {4}, {8}, {0}}, {});
+  auto t = shuffleTransfer(a, b);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->apply({{"register", 1}, {"lane", 3}}),
+            (LL::NamedValues{{"register", 0}, {"lane", 19}, {"warp", 0}}));
+  // ... but not the other way round: b's register would depend on a's lane.
+  EXPECT_FALSE(shuffleTransfer(b, a).has_value());
+}
+
+TEST(ShuffleTransfer, CrossingWarpsIsNot) {
+  LL a({64}, {}, {{1}, {2}, {4}, {8}, {16}}, {{32}});
+  LL b({64}, {}, {{2}, {4}, {8}, {16}, {32}}, {{1}});
+  EXPECT_FALSE(shuffleTransfer(a, b).has_value());
+}
+
+} // namespace

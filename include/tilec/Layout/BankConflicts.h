@@ -65,6 +65,13 @@ struct SharedChoice {
 /// bases agree and each of `to`'s registers is one of `from`'s).
 bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
 
+/// If every thread can get each element `to` gives it from one register of
+/// `from` in a lane of its own warp — a register chosen by the destination
+/// register alone — the map (register, lane, warp) of `to` -> (register,
+/// lane, warp) of `from` that says where: the conversion is warp shuffles.
+std::optional<LinearLayout> shuffleTransfer(const LinearLayout &from,
+                                            const LinearLayout &to);
+
 /// Chooses, among unswizzled and swizzled (vec, perPhase, maxPhase) shared
 /// layouts along either fast dim, the one whose stores and loads take the
 /// fewest wavefronts in all, then the fewest instructions (widest vectors),

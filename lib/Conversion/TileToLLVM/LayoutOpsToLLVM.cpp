@@ -4,7 +4,9 @@
 // is: their result layouts are derived from the operand's, so only the
 // meaning of each register changes. Broadcasts replicate registers.
 // tile.convert_layout is a register permutation when the lane and warp bases
-// agree, and otherwise a round trip through shared memory.
+// agree, warp shuffles when every element stays in its warp (and the source
+// register depends on the destination register alone), and otherwise a
+// round trip through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,17 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
       for (int64_t r = 0; r < to.getNumRegisters(); ++r)
         results.push_back(
             values[*from.findRegister(to.applyIn(InDim::Register, r))]);
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
+    // Within each warp: one shuffle a register.
+    if (std::optional<LinearLayout> t = shuffleTransfer(from, to)) {
+      Emitter e{rewriter, op.getLoc()};
+      ThreadCoords src(e, *t); // per register: (register, lane, warp) of from
+      for (int64_t r = 0; r < to.getNumRegisters(); ++r) {
+        int64_t srcReg = t->applyIn(InDim::Register, r)[0];
+        results.push_back(e.shuffleIdx(values[srcReg], src.get(r, 1)));
+      }
       rewriter.replaceOpWithMultiple(op, {results});
       return success();
     }

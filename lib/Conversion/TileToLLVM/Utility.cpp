@@ -175,6 +175,15 @@ Value Emitter::shuffleXor(Value v, int mask) {
   return unpackWords(shuffled, t, 1)[0];
 }
 
+Value Emitter::shuffleIdx(Value v, Value srcLane) {
+  SmallVector<Value> shuffled;
+  for (Value w : packWords({v}))
+    shuffled.push_back(ptx("shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;",
+                           "=r,r,r", {b.getI32Type()}, {w, srcLane},
+                           /*sideEffects=*/true)[0]);
+  return unpackWords(shuffled, v.getType(), 1)[0];
+}
+
 //===----------------------------------------------------------------------===//
 // ThreadCoords
 //===----------------------------------------------------------------------===//
@@ -233,8 +242,9 @@ int64_t tilec::getScratchBytes(Operation *op) {
     auto t = cast<RankedTensorType>(cv.getType());
     if (!tile::getLayoutAttr(t) || !tile::getLayoutAttr(cv.getSrc().getType()))
       return 0;
-    if (isRegisterPermutation(tile::getLayout(cv.getSrc().getType()),
-                              tile::getLayout(t)))
+    LinearLayout from = tile::getLayout(cv.getSrc().getType());
+    if (isRegisterPermutation(from, tile::getLayout(t)) ||
+        shuffleTransfer(from, tile::getLayout(t)))
       return 0;
     return t.getNumElements() * storageBytes(t.getElementType());
   }

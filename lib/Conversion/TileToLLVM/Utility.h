@@ -61,6 +61,8 @@ struct Emitter {
 
   /// Butterfly shuffle: the value of lane (laneid ^ mask).
   mlir::Value shuffleXor(mlir::Value v, int mask);
+  /// The value `v` of lane `srcLane` (an i32 per lane).
+  mlir::Value shuffleIdx(mlir::Value v, mlir::Value srcLane);
 };
 
 /// The coordinates of the tile element each register holds in the current

@@ -1,5 +1,9 @@
 // Kernels that exercise ops the examples do not, for test/gpu/test_ops.py.
 
+// A layout whose lanes are the coalesced one's, reversed: converting to it is
+// a warp shuffle.
+#lanes_reversed = #tile.linear<register = [[1], [2]], lane = [[16], [8], [4], [0], [0]], warp = []>
+
 // out[i] = x[i] + table[i % 128], with table a non-splat constant i / 2.
 func.func @const_add(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
     attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["cdiv(dim(0,0),128)"]} {
@@ -155,5 +159,18 @@ func.func @if_tiles(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>, %flag: i
     scf.yield %p : !tile.tile<512xf32>
   }
   tile.store %r, %out[%off] : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// y = 2x through a conversion done with warp shuffles.
+func.func @shuffle_twice(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["cdiv(dim(0,0),32)"]} {
+  %pid = tile.program_id x
+  %c32 = arith.constant 32 : i32
+  %off = arith.muli %pid, %c32 : i32
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<32xf32>
+  %p = tile.convert_layout %t : !tile.tile<32xf32> -> !tile.tile<32xf32, #lanes_reversed>
+  %q = arith.addf %p, %p : !tile.tile<32xf32, #lanes_reversed>
+  tile.store %q, %y[%off] : !tile.tile<32xf32, #lanes_reversed>, !tile.tensor<?xf32>
   return
 }
