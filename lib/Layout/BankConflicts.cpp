@@ -207,3 +207,41 @@ std::optional<LinearLayout> tilec::shuffleTransfer(const LinearLayout &from,
       return std::nullopt;
   return t;
 }
+
+std::optional<MatrixLoad> tilec::matchLdmatrix(const LinearLayout &toOffset) {
+  const auto &reg = toOffset.getBases("register");
+  const auto &lane = toOffset.getBases("lane");
+  if (reg.size() < 3 || lane.size() != 5)
+    return std::nullopt;
+  auto off = [](const LinearLayout::Coords &c) { return c[0]; };
+  auto rowStart = [&](const LinearLayout::Coords &c) { return off(c) % 8 == 0; };
+  // Every register bit past the first three (the next group of matrices)
+  // and every warp bit must keep rows 16-byte aligned.
+  for (unsigned i = 3; i < reg.size(); ++i)
+    if (!rowStart(reg[i]))
+      return std::nullopt;
+  for (const auto &c : toOffset.getBases("warp"))
+    if (!rowStart(c))
+      return std::nullopt;
+  MatrixLoad m;
+  // Plain: a lane gets two adjacent elements of row lane / 4 at column
+  // 2 (lane % 4); rows are lane bits 2-4.
+  if (off(reg[0]) == 1 && off(lane[0]) == 2 && off(lane[1]) == 4 &&
+      rowStart(lane[2]) && rowStart(lane[3]) && rowStart(lane[4]) &&
+      rowStart(reg[1]) && rowStart(reg[2])) {
+    m.rowBases = {off(lane[2]), off(lane[3]), off(lane[4]), off(reg[1]),
+                  off(reg[2])};
+    return m;
+  }
+  // .trans: a lane gets rows 2 (lane % 4) and +1 at column lane / 4; rows are
+  // register bit 0 and lane bits 0-1.
+  if (off(lane[2]) == 1 && off(lane[3]) == 2 && off(lane[4]) == 4 &&
+      rowStart(reg[0]) && rowStart(lane[0]) && rowStart(lane[1]) &&
+      rowStart(reg[1]) && rowStart(reg[2])) {
+    m.transposed = true;
+    m.rowBases = {off(reg[0]), off(lane[0]), off(lane[1]), off(reg[1]),
+                  off(reg[2])};
+    return m;
+  }
+  return std::nullopt;
+}

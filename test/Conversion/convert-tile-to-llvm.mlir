@@ -64,10 +64,13 @@ func.func @row_sum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?xf32>)
 
 // -----
 
-// mma.sync on fragments; operands reach their layouts through shared memory.
+// mma.sync on fragments; operands reach their layouts through shared memory:
+// 16-byte stores, and ldmatrix (.trans for B, whose K runs down the buffer).
 // CHECK-LABEL: func.func @dot
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xi16>, !llvm.ptr<3>
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"
 func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)

@@ -176,3 +176,28 @@ TEST(ShuffleTransfer, CrossingWarpsIsNot) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Ldmatrix, MmaOperandsFromRowMajorBuffers) {
+  // A (MxK, K contiguous): plain ldmatrix; B (KxN, N contiguous): .trans.
+  LL a = LL::mmaOperand(0, {64, 32}, 16, 4, 1);
+  LL b = LL::mmaOperand(1, {32, 64}, 16, 4, 1);
+  auto ta = a.invertAndCompose(LL::sharedUnswizzled({64, 32}, {1, 0}));
+  auto tb = b.invertAndCompose(LL::sharedUnswizzled({32, 64}, {1, 0}));
+  ASSERT_TRUE(ta && tb);
+  auto ma = matchLdmatrix(*ta), mb = matchLdmatrix(*tb);
+  ASSERT_TRUE(ma && mb);
+  EXPECT_FALSE(ma->transposed);
+  // Rows of A's matrices: lane bits 2-4 walk rows (32 elements apart), the
+  // matrix bits the second 8 rows and the second 8 columns.
+  EXPECT_EQ(ma->rowBases, (std::vector<int64_t>{32, 64, 128, 256, 8}));
+  EXPECT_TRUE(mb->transposed);
+  EXPECT_EQ(mb->rowBases, (std::vector<int64_t>{64, 128, 256, 512, 1024}));
+  // A coalesced layout is not what ldmatrix delivers.
+  auto tc = LL::coalesced({64, 32}, 16, 4, 1).invertAndCompose(
+      LL::sharedUnswizzled({64, 32}, {1, 0}));
+  EXPECT_FALSE(matchLdmatrix(*tc).has_value());
+}
+
+} // namespace

@@ -72,6 +72,17 @@ bool isRegisterPermutation(const LinearLayout &from, const LinearLayout &to);
 std::optional<LinearLayout> shuffleTransfer(const LinearLayout &from,
                                             const LinearLayout &to);
 
+/// How ldmatrix.x4 can load a layout's registers from shared memory: per
+/// 8 registers (four 8x8 b16 matrices), lane t gives the address of row
+/// t % 8 of matrix t / 8; `rowBases` are the offsets those 5 bits of t add.
+struct MatrixLoad {
+  bool transposed = false;
+  std::vector<int64_t> rowBases; // 5 entries, for bits of the lane index
+};
+/// Whether `toOffset` (register, lane, warp -> offset, 16-bit elements) is
+/// what ldmatrix.x4 delivers, plain or .trans.
+std::optional<MatrixLoad> matchLdmatrix(const LinearLayout &toOffset);
+
 /// Chooses, among unswizzled and swizzled (vec, perPhase, maxPhase) shared
 /// layouts along either fast dim, the one whose stores and loads take the
 /// fewest wavefronts in all, then the fewest instructions (widest vectors),

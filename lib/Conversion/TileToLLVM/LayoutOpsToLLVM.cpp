@@ -93,16 +93,48 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     }
     e.barrier();
     ThreadCoords loadAt(e, choice->load.toOffset);
-    int64_t vl = choice->load.vectorElements;
-    for (int64_t r = 0; r < to.getNumRegisters(); r += vl) {
-      Value v = LLVM::LoadOp::create(e.b, e.loc, vecType(vl),
-                                     address(loadAt, r), vl * bytes);
-      for (int64_t i = 0; i < vl; ++i)
-        results.push_back(e.fromBits(
-            vl == 1 ? v
-                    : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
-                                                           e.i32(i))),
-            elt));
+    std::optional<MatrixLoad> ldm;
+    if (bytes == 2 && to.getNumRegisters() % 8 == 0)
+      ldm = matchLdmatrix(choice->load.toOffset);
+    if (ldm) {
+      // ldmatrix.x4: lane t points at row t % 8 of matrix t / 8 of each
+      // group of 8 registers.
+      Value lane = e.laneId();
+      Value rowPart = e.i32(0);
+      for (int b = 0; b < 5; ++b) {
+        Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(b)),
+                           e.i32(1));
+        rowPart = e.xorI(rowPart, e.mul(bit, e.i32(ldm->rowBases[b])));
+      }
+      std::string instr = std::string("ldmatrix.sync.aligned.m8n8.x4") +
+                          (ldm->transposed ? ".trans" : "") +
+                          ".shared.b16 {$0, $1, $2, $3}, [$4];";
+      Type i32 = rewriter.getI32Type();
+      for (int64_t r = 0; r < to.getNumRegisters(); r += 8) {
+        // The group's offset without the row bits: register r at lane 0.
+        Value off = e.xorI(loadAt.get(r, 0), rowPart);
+        Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                        ValueRange{off});
+        Value addr =
+            LLVM::PtrToIntOp::create(e.b, e.loc, rewriter.getI64Type(), ptr);
+        SmallVector<Value> words =
+            e.ptx(instr, "=r,=r,=r,=r,l", {i32, i32, i32, i32}, {addr},
+                  /*sideEffects=*/true);
+        for (Value w : words)
+          results.append(e.unpackWords({w}, elt, 2));
+      }
+    } else {
+      int64_t vl = choice->load.vectorElements;
+      for (int64_t r = 0; r < to.getNumRegisters(); r += vl) {
+        Value v = LLVM::LoadOp::create(e.b, e.loc, vecType(vl),
+                                       address(loadAt, r), vl * bytes);
+        for (int64_t i = 0; i < vl; ++i)
+          results.push_back(e.fromBits(
+              vl == 1 ? v
+                      : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
+                                                             e.i32(i))),
+              elt));
+      }
     }
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
