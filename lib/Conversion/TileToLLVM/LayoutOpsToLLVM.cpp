@@ -110,9 +110,17 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
                           (ldm->transposed ? ".trans" : "") +
                           ".shared.b16 {$0, $1, $2, $3}, [$4];";
       Type i32 = rewriter.getI32Type();
+      // Offsets of the registers in lane 0 of this thread's warp.
+      const LinearLayout &t = choice->load.toOffset;
+      LinearLayout lane0(
+          {{"register", t.getBases("register")},
+           {"lane", LinearLayout::Bases(5, LinearLayout::Coords{0})},
+           {"warp", t.getBases("warp")}},
+          t.getOutDims());
+      ThreadCoords groupAt(e, lane0);
       for (int64_t r = 0; r < to.getNumRegisters(); r += 8) {
-        // The group's offset without the row bits: register r at lane 0.
-        Value off = e.xorI(loadAt.get(r, 0), rowPart);
+        // The group's offset, plus the row this lane points at.
+        Value off = e.xorI(groupAt.get(r, 0), rowPart);
         Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
                                         ValueRange{off});
         Value addr =
