@@ -202,3 +202,23 @@ func.func @shuffles(%x: !tile.tensor<?xf32>)
   tile.store %p, %x[%c0] : !tile.tile<32xf32, #b>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// A bf16 result in mma fragments goes to the coalesced store layout through
+// shared memory with stmatrix.
+// CHECK-LABEL: func.func @stmatrix
+// CHECK: mma.sync.aligned.m16n8k16
+// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};
+// CHECK: st.global.v4.b32
+func.func @stmatrix(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  %o = arith.truncf %d : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
+  tile.store %o, %c[%c0, %c0] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16>
+  return
+}

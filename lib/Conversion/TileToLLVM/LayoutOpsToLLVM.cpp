@@ -20,6 +20,44 @@ namespace {
 
 LinearLayout layoutOf(Value v) { return getLayout(v.getType()); }
 
+/// The shared addresses ldmatrix/stmatrix take: for each group of 8
+/// registers, lane t points at row t % 8 of matrix t / 8.
+class MatrixRows {
+public:
+  MatrixRows(Emitter &e, const LinearLayout &toOffset, const MatrixLoad &m,
+             Value base, Type storage)
+      : e(e), base(base), storage(storage),
+        // Offsets of the registers as lane 0 of this warp holds them.
+        lane0({{"register", toOffset.getBases("register")},
+               {"lane", LinearLayout::Bases(5, LinearLayout::Coords{0})},
+               {"warp", toOffset.getBases("warp")}},
+              toOffset.getOutDims()),
+        groupAt(e, lane0) {
+    Value lane = e.laneId();
+    rowPart = e.i32(0);
+    for (int b = 0; b < 5; ++b) {
+      Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(b)),
+                         e.i32(1));
+      rowPart = e.xorI(rowPart, e.mul(bit, e.i32(m.rowBases[b])));
+    }
+  }
+  /// The 64-bit shared address of this lane's row in group `r / 8`.
+  Value address(int64_t r) {
+    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, storage, base,
+                                    ValueRange{e.xorI(groupAt.get(r, 0), rowPart)});
+    return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+  }
+
+private:
+  Emitter &e;
+  Value base;
+  Type storage;
+  LinearLayout lane0;
+  ThreadCoords groupAt;
+  Value rowPart;
+};
+
 struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -77,19 +115,36 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     };
     unsigned bytes = storageBytes(elt);
     e.barrier();
-    ThreadCoords storeAt(e, choice->store.toOffset);
-    int64_t vs = choice->store.vectorElements;
-    for (int64_t r = 0; r < from.getNumRegisters(); r += vs) {
-      Value v;
-      if (vs == 1) {
-        v = e.toBits(values[r]);
-      } else {
-        v = LLVM::UndefOp::create(e.b, e.loc, vecType(vs));
-        for (int64_t i = 0; i < vs; ++i)
-          v = LLVM::InsertElementOp::create(e.b, e.loc, v,
-                                            e.toBits(values[r + i]), e.i32(i));
+    std::optional<MatrixLoad> stm;
+    if (bytes == 2 && from.getNumRegisters() % 8 == 0)
+      stm = matchLdmatrix(choice->store.toOffset);
+    if (stm) {
+      // stmatrix.x4: each group of 8 registers is four 8x8 matrices.
+      MatrixRows rows(e, choice->store.toOffset, *stm, base, st);
+      std::string instr = std::string("stmatrix.sync.aligned.m8n8.x4") +
+                          (stm->transposed ? ".trans" : "") +
+                          ".shared.b16 [$0], {$1, $2, $3, $4};";
+      for (int64_t r = 0; r < from.getNumRegisters(); r += 8) {
+        SmallVector<Value> operands{rows.address(r)};
+        for (int64_t j = 0; j < 4; ++j)
+          operands.push_back(e.packWords(values.slice(r + 2 * j, 2))[0]);
+        e.ptx(instr, "l,r,r,r,r", {}, operands, /*sideEffects=*/true);
       }
-      LLVM::StoreOp::create(e.b, e.loc, v, address(storeAt, r), vs * bytes);
+    } else {
+      ThreadCoords storeAt(e, choice->store.toOffset);
+      int64_t vs = choice->store.vectorElements;
+      for (int64_t r = 0; r < from.getNumRegisters(); r += vs) {
+        Value v;
+        if (vs == 1) {
+          v = e.toBits(values[r]);
+        } else {
+          v = LLVM::UndefOp::create(e.b, e.loc, vecType(vs));
+          for (int64_t i = 0; i < vs; ++i)
+            v = LLVM::InsertElementOp::create(
+                e.b, e.loc, v, e.toBits(values[r + i]), e.i32(i));
+        }
+        LLVM::StoreOp::create(e.b, e.loc, v, address(storeAt, r), vs * bytes);
+      }
     }
     e.barrier();
     ThreadCoords loadAt(e, choice->load.toOffset);
@@ -97,34 +152,14 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     if (bytes == 2 && to.getNumRegisters() % 8 == 0)
       ldm = matchLdmatrix(choice->load.toOffset);
     if (ldm) {
-      // ldmatrix.x4: lane t points at row t % 8 of matrix t / 8 of each
-      // group of 8 registers.
-      Value lane = e.laneId();
-      Value rowPart = e.i32(0);
-      for (int b = 0; b < 5; ++b) {
-        Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(b)),
-                           e.i32(1));
-        rowPart = e.xorI(rowPart, e.mul(bit, e.i32(ldm->rowBases[b])));
-      }
+      // ldmatrix.x4: each group of 8 registers is four 8x8 matrices.
+      MatrixRows rows(e, choice->load.toOffset, *ldm, base, st);
       std::string instr = std::string("ldmatrix.sync.aligned.m8n8.x4") +
                           (ldm->transposed ? ".trans" : "") +
                           ".shared.b16 {$0, $1, $2, $3}, [$4];";
       Type i32 = rewriter.getI32Type();
-      // Offsets of the registers in lane 0 of this thread's warp.
-      const LinearLayout &t = choice->load.toOffset;
-      LinearLayout lane0(
-          {{"register", t.getBases("register")},
-           {"lane", LinearLayout::Bases(5, LinearLayout::Coords{0})},
-           {"warp", t.getBases("warp")}},
-          t.getOutDims());
-      ThreadCoords groupAt(e, lane0);
       for (int64_t r = 0; r < to.getNumRegisters(); r += 8) {
-        // The group's offset, plus the row this lane points at.
-        Value off = e.xorI(groupAt.get(r, 0), rowPart);
-        Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                        ValueRange{off});
-        Value addr =
-            LLVM::PtrToIntOp::create(e.b, e.loc, rewriter.getI64Type(), ptr);
+        Value addr = rows.address(r);
         SmallVector<Value> words =
             e.ptx(instr, "=r,=r,=r,=r,l", {i32, i32, i32, i32}, {addr},
                   /*sideEffects=*/true);
