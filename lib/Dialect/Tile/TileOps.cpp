@@ -297,6 +297,22 @@ LogicalResult ConvertLayoutOp::verify() {
   if (tileType(getSrc()).getShape() != tileType(getResult()).getShape())
     return emitOpError() << "expected the shape of the source, found "
                          << getType();
+  if (SharedLayoutAttr shared = getSharedAttr()) {
+    RankedTensorType t = tileType(getResult());
+    if (shared.getRank() != t.getRank())
+      return emitOpError() << "expected a shared layout of rank " << t.getRank()
+                           << ", found rank " << shared.getRank();
+    ArrayRef<int64_t> flat = shared.getOffsetBases();
+    for (unsigned i = 0; i < flat.size(); ++i)
+      if (flat[i] < 0 || flat[i] >= t.getDimSize(i % t.getRank()))
+        return emitOpError() << "shared layout basis coordinate " << flat[i]
+                             << " is outside dim " << i % t.getRank()
+                             << " of " << t;
+    if (!shared.toLayout(t.getShape()).isInvertible())
+      return emitOpError() << "expected a shared layout that holds each of the "
+                           << t.getNumElements()
+                           << " elements at exactly one offset";
+  }
   return success();
 }
 

@@ -274,3 +274,19 @@ func.func @axis() {
   %p = tile.program_id w
   return
 }
+
+// -----
+
+func.func @shared_not_bijective(%x: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected a shared layout that holds each of the 16 elements at exactly one offset}}
+  %r = tile.convert_layout %x {shared = #tile.shared<offset = [[0, 1], [0, 2], [1, 0], [1, 0]]>} : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @shared_outside(%x: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{shared layout basis coordinate 4 is outside dim 1}}
+  %r = tile.convert_layout %x {shared = #tile.shared<offset = [[0, 1], [0, 4], [1, 0], [2, 0]]>} : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  return
+}

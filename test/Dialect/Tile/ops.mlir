@@ -79,3 +79,10 @@ func.func @layouts(%x: !tile.tile<16x8xf32, #tile.linear<register = [[0, 1], [8,
   %y = tile.convert_layout %x : !tile.tile<16x8xf32, #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>> -> !tile.tile<16x8xf32, #tile.linear<register = [[1, 0], [0, 1]], lane = [[0, 2], [0, 4], [2, 0], [4, 0], [8, 0]], warp = []>>
   return
 }
+
+// CHECK-LABEL: func.func @shared_attr
+// CHECK: tile.convert_layout %{{.*}} {shared = #[[S:shared[0-9]*]]}
+func.func @shared_attr(%x: !tile.tile<4x4xf32>) {
+  %r = tile.convert_layout %x {shared = #tile.shared<offset = [[0, 1], [0, 2], [1, 1], [2, 2]]>} : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  return
+}
