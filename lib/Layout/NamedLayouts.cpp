@@ -376,65 +376,56 @@ LinearLayout LinearLayout::sharedUnswizzled(const std::vector<int64_t> &shape,
   return sharedSwizzled(shape, order, 1, 1, 1);
 }
 
-LinearLayout LinearLayout::sharedSwizzled(const std::vector<int64_t> &shape,
-                                          const std::vector<int64_t> &order,
-                                          int64_t vec, int64_t perPhase,
-                                          int64_t maxPhase) {
+/// Swizzle atoms of `rowElems` elements along the fast dim: within an atom,
+/// groups of `vec` elements of row r are XORed with (r / perPhase) %
+/// maxPhase; atoms follow each other after all the rows, then outer dims.
+static LinearLayout swizzledAtoms(const std::vector<int64_t> &shape,
+                                  const std::vector<int64_t> &order,
+                                  int64_t vec, int64_t perPhase,
+                                  int64_t maxPhase, int64_t rowElems) {
   unsigned rank = shape.size();
-  Bases offset;
   int64_t fast = order[0];
-  for (int64_t v = 1; v < shape[fast]; v *= 2)
+  Bases offset;
+  for (int64_t v = 1; v < rowElems; v *= 2)
     offset.push_back(unit(rank, fast, v));
   if (rank > 1) {
     int64_t slow = order[1];
     for (int64_t r = 1; r < shape[slow]; r *= 2) {
       Coords c = unit(rank, slow, r);
-      int64_t phase = (r / perPhase) % maxPhase;
-      c[fast] = (phase * vec) % shape[fast];
+      c[fast] = ((r / perPhase) % maxPhase) * vec % rowElems;
       offset.push_back(c);
     }
-    for (unsigned k = 2; k < order.size(); ++k)
-      for (int64_t v = 1; v < shape[order[k]]; v *= 2)
-        offset.push_back(unit(rank, order[k], v));
-  }
-  NamedSizes outs;
-  for (unsigned i = 0; i < rank; ++i)
-    outs.push_back({outDimName(i), shape[i]});
-  return LinearLayout({{"offset", offset}}, outs);
-}
-
-LinearLayout LinearLayout::sharedNVMMA(const std::vector<int64_t> &shape,
-                                       const std::vector<int64_t> &order,
-                                       unsigned elementBits, int swizzleBytes) {
-  unsigned rank = shape.size();
-  int64_t fast = order[0];
-  if (swizzleBytes == 0 || rank < 2)
-    return sharedUnswizzled(shape, order);
-  // A swizzle atom is 8 rows of `swizzleBytes`; 16-byte chunks of row r are
-  // XORed with r / (128 / swizzleBytes) % (swizzleBytes / 16). Wider tiles
-  // are atoms side by side, after all the rows.
-  int64_t vec = 128 / elementBits;
-  int64_t rowElems = std::min<int64_t>(swizzleBytes * 8 / elementBits,
-                                       shape[fast]);
-  int64_t perPhase = 128 / swizzleBytes, maxPhase = swizzleBytes / 16;
-  int64_t slow = order[1];
-  Bases offset;
-  for (int64_t v = 1; v < rowElems; v *= 2)
-    offset.push_back(unit(rank, fast, v));
-  for (int64_t r = 1; r < shape[slow]; r *= 2) {
-    Coords c = unit(rank, slow, r);
-    c[fast] = ((r / perPhase) % maxPhase) * vec % rowElems;
-    offset.push_back(c);
   }
   for (int64_t v = rowElems; v < shape[fast]; v *= 2)
     offset.push_back(unit(rank, fast, v));
   for (unsigned k = 2; k < order.size(); ++k)
     for (int64_t v = 1; v < shape[order[k]]; v *= 2)
       offset.push_back(unit(rank, order[k], v));
-  NamedSizes outs;
+  LinearLayout::NamedSizes outs;
   for (unsigned i = 0; i < rank; ++i)
     outs.push_back({outDimName(i), shape[i]});
   return LinearLayout({{"offset", offset}}, outs);
+}
+
+LinearLayout LinearLayout::sharedSwizzled(const std::vector<int64_t> &shape,
+                                          const std::vector<int64_t> &order,
+                                          int64_t vec, int64_t perPhase,
+                                          int64_t maxPhase) {
+  return swizzledAtoms(shape, order, vec, perPhase, maxPhase, shape[order[0]]);
+}
+
+LinearLayout LinearLayout::sharedNVMMA(const std::vector<int64_t> &shape,
+                                       const std::vector<int64_t> &order,
+                                       unsigned elementBits, int swizzleBytes) {
+  if (swizzleBytes == 0 || shape.size() < 2)
+    return sharedUnswizzled(shape, order);
+  // A swizzle atom is 8 rows of `swizzleBytes`; 16-byte chunks of row r are
+  // XORed with r / (128 / swizzleBytes) % (swizzleBytes / 16). Wider tiles
+  // are atoms side by side, after all the rows.
+  int64_t rowElems = std::min<int64_t>(swizzleBytes * 8 / elementBits,
+                                       shape[order[0]]);
+  return swizzledAtoms(shape, order, 128 / elementBits, 128 / swizzleBytes,
+                       swizzleBytes / 16, rowElems);
 }
 
 //===----------------------------------------------------------------------===//
