@@ -20,7 +20,8 @@ set -e
 if [ $rc -eq 77 ]; then
   echo "== no GPU on this machine: compiled, not run. What was produced:"
   echo "-- launch metadata ($out/gemm.tlc):"
-  grep -a -E 'tilec-bundle|^(arch|kernel|threads|smem|cluster|grid|param|end)' "$out/gemm.tlc"
+  grep -a -o 'tilec-bundle [0-9]*' "$out/gemm.tlc"
+  grep -a -E '^(arch|kernel|threads|smem|cluster|grid|param|end)' "$out/gemm.tlc"
   echo "-- PTX ($out/gemm.ptx), tensor-core instructions:"
   grep -c "mma.sync" "$out/gemm.ptx" | sed 's/^/   mma.sync count: /'
   grep -m3 "mma.sync" "$out/gemm.ptx"
