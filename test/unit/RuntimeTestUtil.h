@@ -3,6 +3,7 @@
 #define TILEC_TEST_UNIT_RUNTIME_TEST_UTIL_H
 
 #include "tilec/runtime.h"
+#include "tilec/runtime.hpp"
 
 #include <gtest/gtest.h>
 
@@ -150,40 +151,18 @@ inline ::testing::AssertionResult IsBadBundle(const std::string& bytes,
   return IsError(s, TILEC_ERROR_BAD_BUNDLE, parts);
 }
 
-/// Argument constructors.
+/// Argument constructors: the C++ wrapper's, as plain C structs.
 inline tilec_arg tensor_arg(uint64_t data, tilec_dtype dtype, std::vector<int64_t> shape,
                             std::vector<int64_t> strides = {}) {
-  tilec_arg a;
-  std::memset(&a, 0, sizeof a);
-  a.kind = TILEC_ARG_TENSOR;
-  a.dtype = dtype;
-  a.data = data;
-  a.rank = static_cast<int32_t>(shape.size());
-  int64_t step = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    a.shape[i] = shape[i];
-    a.strides[i] = strides.empty() ? step : strides[i];
-    step *= shape[i];
-  }
-  return a;
+  return tilec::Arg::tensor(data, dtype, shape, strides);
 }
 
 inline tilec_arg int_arg(tilec_dtype dtype, int64_t v) {
-  tilec_arg a;
-  std::memset(&a, 0, sizeof a);
-  a.kind = TILEC_ARG_SCALAR;
-  a.dtype = dtype;
-  a.value.i = v;
-  return a;
+  return tilec::Arg::int_scalar(dtype, v);
 }
 
 inline tilec_arg float_arg(tilec_dtype dtype, double v) {
-  tilec_arg a;
-  std::memset(&a, 0, sizeof a);
-  a.kind = TILEC_ARG_SCALAR;
-  a.dtype = dtype;
-  a.value.f = v;
-  return a;
+  return tilec::Arg::float_scalar(dtype, v);
 }
 
 /// Valid arguments for gemm_meta()'s "gemm" with M=512, N=1024, K=4096.
