@@ -36,13 +36,6 @@ unsigned rankOf(std::vector<uint64_t> vs) {
   }
   return rank;
 }
-
-int64_t log2i(int64_t v) {
-  int64_t l = 0;
-  while ((int64_t(1) << l) < v)
-    ++l;
-  return l;
-}
 } // namespace
 
 std::optional<SharedAccess>
@@ -76,7 +69,7 @@ tilec::analyzeSharedAccess(const LinearLayout &dist, const LinearLayout &shared,
   // Word addresses: offset * bytes / 4 for each lane, plus the words of a
   // vector wider than one.
   std::vector<uint64_t> words;
-  int64_t byteShift = log2i(bytes);
+  int64_t byteShift = __builtin_ctzll(uint64_t(bytes)); // bytes: 1, 2, 4, 8
   for (const auto &c : toOffset->getBases("lane"))
     words.push_back(uint64_t(c[0] << byteShift) >> 2);
   for (int64_t w = 1; w < vecBytes / 4; w *= 2)

@@ -70,12 +70,6 @@ struct BasisBuilder {
   }
 };
 
-unsigned log2Of(int64_t v) {
-  unsigned l = 0;
-  while ((int64_t(1) << l) < v)
-    ++l;
-  return l;
-}
 } // namespace
 
 //===----------------------------------------------------------------------===//
