@@ -147,7 +147,6 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
       }
     }
     e.barrier();
-    ThreadCoords loadAt(e, choice->load.toOffset);
     std::optional<MatrixLoad> ldm;
     if (bytes == 2 && to.getNumRegisters() % 8 == 0)
       ldm = matchLdmatrix(choice->load.toOffset);
@@ -167,6 +166,7 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
           results.append(e.unpackWords({w}, elt, 2));
       }
     } else {
+      ThreadCoords loadAt(e, choice->load.toOffset);
       int64_t vl = choice->load.vectorElements;
       for (int64_t r = 0; r < to.getNumRegisters(); r += vl) {
         Value v = LLVM::LoadOp::create(e.b, e.loc, vecType(vl),
