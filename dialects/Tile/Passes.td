@@ -25,6 +25,9 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "int", /*default=*/"4",
            "warps per program when the kernel does not say (tile.num_warps)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "target architecture: on sm_90a, dots whose operands are loaded "
+           "from views get wgmma accumulator layouts">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -52,6 +55,33 @@ def TileSwizzle : Pass<"tile-swizzle", "mlir::ModuleOp"> {
     and the fewest excess bank conflicts second, by the exact analysis of
     lib/Layout/BankConflicts. The choice is the op's `shared` attribute.
   }];
+}
+
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "split a kernel's MMA loop into a TMA producer and consumers";
+  let description = [{
+    On sm_90a, a kernel's top-level loop whose body loads the A and B tiles
+    of wgmma-laid-out dots from views (and computes their indices) becomes a
+    `tgpu.warp_specialize`: a producer warpgroup (registers lowered) issues
+    TMA copies into N-slot shared-memory rings, guarded by full/empty
+    mbarrier pairs with phase tracking; the kernel's own warps become the
+    consumers (registers raised) that wait for each slot, run `tgpu.wgmma`
+    on it with one group in flight, release the previous slot, and run the
+    rest of the kernel (the epilogue). The loaded views become TMA views
+    (`tma = BOX, swizzle = S`). N fits the ring and the epilogue's scratch
+    into shared memory (at most `max-stages`), or is the kernel's
+    `tile.num_stages`. Loops that do not qualify are left alone with a
+    remark saying why.
+  }];
+  let options = [
+    Option<"maxStages", "max-stages", "int", /*default=*/"4",
+           "the most ring slots to choose">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "target architecture; only sm_90a is specialized">,
+  ];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {

@@ -63,7 +63,7 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       continue;
     KernelInfo k;
     k.name = func.getSymName().str();
-    k.threads = 32 * tile::getNumWarps(func);
+    k.threads = 32 * tile::getLaunchWarps(func);
     for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
       k.grid.push_back(cast<StringAttr>(a).getValue().str());
     while (k.grid.size() < 3)
@@ -81,6 +81,11 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
         for (int64_t s : tv.getStrides())
           p.strides.push_back(ShapedType::isDynamic(s) ? -1 : s);
         p.align = std::max(1u, tv.getElementType().getIntOrFloatBitWidth() / 8);
+        if (tv.isTMA()) {
+          p.tmaBox.assign(tv.getTmaBox().begin(), tv.getTmaBox().end());
+          p.tmaSwizzle = tv.getTmaSwizzle();
+          p.align = 16;
+        }
       } else {
         p.dtype = dtypeName(arg.getType());
       }
@@ -129,7 +134,18 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
         dims(p.shape);
         os << " strides";
         dims(p.strides);
-        os << " align " << p.align << "\n";
+        os << " align " << p.align;
+        if (!p.tmaBox.empty()) {
+          os << " tma";
+          dims(p.tmaBox);
+          os << " swizzle ";
+          if (p.tmaSwizzle)
+            os << p.tmaSwizzle;
+          else
+            os << "none";
+          os << " fill zero";
+        }
+        os << "\n";
       } else {
         os << "param scalar " << p.name << " " << p.dtype << "\n";
       }

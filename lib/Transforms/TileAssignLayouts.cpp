@@ -52,7 +52,8 @@ unsigned bitsOf(Type t) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(int numWarps) : numWarps(numWarps) {}
+  LayoutAssigner(int numWarps, bool hopper)
+      : numWarps(numWarps), hopper(hopper) {}
 
   LogicalResult run(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -63,6 +64,22 @@ public:
 
 private:
   int numWarps;
+  bool hopper;
+
+  /// Whether a dot can run as wgmma with operands that TMA can bring into
+  /// shared memory: both operands loaded from views, 8- or 16-bit inputs
+  /// with f32 accumulation, whole warpgroups each holding 64-row blocks,
+  /// N a multiple of 8 up to 256.
+  bool isWgmmaCandidate(DotOp dot) {
+    auto shape = shapeOf(dot.getType());
+    unsigned bits = bitsOf(dot.getA().getType());
+    return hopper && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
+           shape[1] % 8 == 0 && shape[1] <= 256 &&
+           (bits == 16 || bits == 8) &&
+           cast<RankedTensorType>(dot.getType()).getElementType().isF32() &&
+           dot.getA().getDefiningOp<LoadOp>() &&
+           dot.getB().getDefiningOp<LoadOp>();
+  }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {
     auto shape = shapeOf(t);
@@ -113,6 +130,24 @@ private:
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
+      if (isWgmmaCandidate(dot)) {
+        // The wgmma accumulator (warps along M); the operands in the
+        // matching mma.sync fragments, which tile-warp-specialize replaces
+        // with shared-memory slots (mma.sync computes the same if it
+        // does not).
+        unsigned bits = bitsOf(dot.getA().getType());
+        require(op, 0,
+                LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
+                                         bits, numWarps, 1));
+        require(op, 1,
+                LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
+                                         bits, numWarps, 1));
+        LinearLayout acc =
+            LinearLayout::wgmmaAccumulator(shape, numWarps / 4);
+        require(op, 2, acc);
+        setLayout(dot.getResult(), acc);
+        return success();
+      }
       // Results reduced along rows or fed to another dot keep whole rows
       // within a warp.
       SetVector<Operation *> slice;
@@ -284,7 +319,7 @@ struct TileAssignLayouts
         continue;
       int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
                                                : int(numWarps);
-      LayoutAssigner assigner(warps);
+      LayoutAssigner assigner(warps, arch == "sm_90a");
       if (failed(assigner.run(func.getBody().front())))
         return signalPassFailure();
     }

@@ -73,7 +73,7 @@ def test_layernorm(m, n):
 
 
 @pytest.mark.parametrize(
-    "m,n,k", [(128, 128, 32), (256, 384, 512), (100, 200, 72), (257, 129, 1000), (1, 1, 8)]
+    "m,n,k", [(128, 256, 64), (256, 384, 512), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8)]
 )
 def test_gemm(m, n, k):
     a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)

@@ -13,7 +13,7 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   tilec::registerTilePasses();
   mlir::DialectRegistry registry;
-  registry.insert<tilec::tile::TileDialect, mlir::func::FuncDialect,
+  registry.insert<tilec::tile::TileDialect, tilec::tgpu::TGPUDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();

@@ -33,13 +33,18 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTileVerifyKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createTileAssignLayouts());
+  TileAssignLayoutsOptions layoutOptions;
+  layoutOptions.arch = options.arch;
+  pm.addPass(createTileAssignLayouts(layoutOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileSwizzle());
+  TileWarpSpecializeOptions wsOptions;
+  wsOptions.arch = options.arch;
+  pm.addPass(createTileWarpSpecialize(wsOptions));
   return pm.run(module);
 }
 

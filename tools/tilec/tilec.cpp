@@ -12,6 +12,7 @@
 #include "Pipeline.h"
 #include "Report.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Target/Target.h"
 #include "tilec/Transforms/Passes.h"
@@ -137,7 +138,7 @@ int compile() {
     return fail("cannot open '" + inputFile + "': " + errorMessage);
 
   DialectRegistry registry;
-  registry.insert<tile::TileDialect, func::FuncDialect, arith::ArithDialect,
+  registry.insert<tile::TileDialect, tgpu::TGPUDialect, func::FuncDialect, arith::ArithDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
                   LLVM::LLVMDialect, NVVM::NVVMDialect>();
   MLIRContext context(registry);

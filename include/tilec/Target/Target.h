@@ -20,6 +20,8 @@ struct ParamInfo {
   std::vector<int64_t> shape;      // -1: dynamic
   std::vector<int64_t> strides;    // -1: dynamic
   int64_t align = 1;
+  std::vector<int64_t> tmaBox;     // empty: not copied by TMA
+  int64_t tmaSwizzle = 0;
 };
 
 /// Launch metadata of one kernel.

@@ -10,6 +10,7 @@
 
 #include "Utility.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,9 +44,20 @@ public:
       return success();
     });
     addConversion([ctx](TensorViewType t, SmallVectorImpl<Type> &results) {
+      // A TMA view starts with the address of its descriptor (a
+      // __grid_constant__ kernel parameter).
+      if (t.isTMA())
+        results.push_back(LLVM::LLVMPointerType::get(ctx, 0));
       results.push_back(LLVM::LLVMPointerType::get(ctx, 1));
       results.append(2 * t.getRank(), IntegerType::get(ctx, 64));
       return success();
+    });
+    // Shared-memory buffers and barrier arrays are addresses.
+    addConversion([ctx](tgpu::SharedBufferType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx, 3);
+    });
+    addConversion([ctx](tgpu::BarriersType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx, 3);
     });
   }
 };
@@ -82,7 +94,8 @@ struct DimOpLowering : public OpConversionPattern<DimOp> {
   LogicalResult
   matchAndRewrite(DimOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value size = adaptor.getTensor()[1 + op.getDim()];
+    unsigned first = op.getTensor().getType().isTMA() ? 2 : 1;
+    Value size = adaptor.getTensor()[first + op.getDim()];
     rewriter.replaceOp(op, arith::TruncIOp::create(rewriter, op.getLoc(),
                                                    rewriter.getI32Type(),
                                                    size));
@@ -204,6 +217,7 @@ struct ConvertTileToLLVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    TileTypeConverter converterForCount(ctx);
 
     // Every tile must have a layout by now.
     WalkResult missing = module.walk([&](Operation *op) {
@@ -218,17 +232,40 @@ struct ConvertTileToLLVM
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // Shared-memory scratch: one buffer at offset 0 reused by every op that
-    // needs one (each brackets its use with barriers).
+    // Shared memory: the buffers of tgpu.alloc and tgpu.barriers first, then
+    // one scratch area reused by every op that needs one (each brackets its
+    // use with barriers).
     bool anyScratch = false;
     for (auto func : module.getOps<func::FuncOp>()) {
+      placeSharedBuffers(func);
       int64_t bytes = 0;
       func.walk([&](Operation *op) {
         bytes = std::max(bytes, getScratchBytes(op));
       });
+      if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
+        bytes += off.getInt();
       func->setAttr(kSharedMemoryAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
       anyScratch |= bytes > 0;
+      lowerWarpSpecialize(func);
+    }
+    // TMA descriptors are __grid_constant__ parameters: by value, 64-byte
+    // aligned, read where they are (lowering to LLVM sets the attributes
+    // from this list of converted argument positions).
+    for (auto func : module.getOps<func::FuncOp>()) {
+      SmallVector<int32_t> tmaArgs;
+      int32_t pos = 0;
+      for (Type t : func.getArgumentTypes()) {
+        auto view = dyn_cast<TensorViewType>(t);
+        if (view && view.isTMA())
+          tmaArgs.push_back(pos);
+        SmallVector<Type> converted;
+        (void)converterForCount.convertType(t, converted);
+        pos += converted.size();
+      }
+      if (!tmaArgs.empty())
+        func->setAttr("tgpu.tma_args",
+                      DenseI32ArrayAttr::get(ctx, tmaArgs));
     }
     if (anyScratch && !module.lookupSymbol("tilec_smem")) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
@@ -242,7 +279,7 @@ struct ConvertTileToLLVM
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
-    target.addIllegalDialect<TileDialect>();
+    target.addIllegalDialect<TileDialect, tgpu::TGPUDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasTile(op); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
@@ -263,6 +300,7 @@ struct ConvertTileToLLVM
     populateTileReducePatterns(converter, patterns);
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);
+    populateTGPUPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

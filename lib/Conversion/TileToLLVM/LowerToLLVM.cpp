@@ -10,6 +10,7 @@
 #include "Utility.h"
 
 #include "tilec/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -23,6 +24,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/StringSet.h"
 
 #define DEBUG_TYPE "tilec-lower-to-llvm"
 
@@ -145,9 +148,20 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
 
     // Kernels and their thread counts, read before func.func goes away.
     llvm::StringMap<int> kernels;
+    llvm::StringMap<SmallVector<int32_t>> tmaArgs;
+    llvm::StringSet<> specialized;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(tile::kKernelAttr))
-        kernels[func.getSymName()] = 32 * tile::getNumWarps(func);
+        kernels[func.getSymName()] = 32 * tile::getLaunchWarps(func);
+      if (auto a = func->getAttrOfType<DenseI32ArrayAttr>("tgpu.tma_args"))
+        tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
+      func.walk([&](Operation *op) {
+        if (op->hasAttr("tgpu.partitions"))
+          specialized.insert(func.getSymName());
+      });
+      for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
+        if (a.getName().getValue().starts_with("tgpu."))
+          func->removeAttr(a.getName());
       // The launch attributes have been read into the launch metadata by
       // now; LLVM has no use for them.
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
@@ -209,6 +223,18 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
                     b.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                     b.getDenseI32ArrayAttr({it->second, 1, 1}));
+      // setmaxnreg needs a register cap at entry: one block an SM.
+      if (specialized.contains(func.getSymName()))
+        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      b.getI32IntegerAttr(1));
+      for (int32_t i : tmaArgs.lookup(func.getSymName())) {
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(),
+                                                               128)));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI32IntegerAttr(64));
+        func.setArgAttr(i, "nvvm.grid_constant", b.getUnitAttr());
+      }
     }
   }
 };

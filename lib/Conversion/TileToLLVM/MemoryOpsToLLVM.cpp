@@ -142,6 +142,9 @@ Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
     offsets.push_back(e.sext64(o.front()));
   int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
                                         : tt.getRank() - 1;
+  // A TMA view's values start with its descriptor.
+  if (view.isTMA())
+    viewValues = viewValues.drop_front();
   return Access{e, View(viewValues, view.getRank()), offsets, getLayout(tt),
                 tt.getElementType(), cd};
 }

@@ -55,18 +55,61 @@ SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
   return results;
 }
 
+/// The partition (first thread, thread count, index) the insertion point is
+/// in, if any.
+static std::optional<std::tuple<int32_t, int32_t, int>>
+enclosingPartition(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  Region *r = block ? block->getParent() : nullptr;
+  for (int id = 1; r; r = r->getParentOp() ? r->getParentOp()->getParentRegion()
+                                           : nullptr) {
+    Operation *p = r->getParentOp();
+    if (!p)
+      break;
+    if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionsAttr)) {
+      unsigned i = r->getRegionNumber();
+      return std::make_tuple(a[2 * i], a[2 * i + 1], id + int(i));
+    }
+  }
+  return std::nullopt;
+}
+
 Value Emitter::threadId() {
-  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  if (auto p = enclosingPartition(b); p && std::get<0>(*p) != 0)
+    tid = arith::SubIOp::create(b, loc, tid, i32(std::get<0>(*p)));
+  return tid;
 }
 Value Emitter::laneId() { return andI(threadId(), i32(31)); }
 Value Emitter::warpId() {
   return arith::ShRUIOp::create(b, loc, threadId(), i32(5));
 }
-void Emitter::barrier() { NVVM::Barrier0Op::create(b, loc); }
+void Emitter::barrier() {
+  if (auto p = enclosingPartition(b)) {
+    // Named barrier `id` over the partition's threads (0 is the block's).
+    ptx("bar.sync " + std::to_string(std::get<2>(*p)) + ", " +
+            std::to_string(std::get<1>(*p)) + ";",
+        "", {}, {}, /*sideEffects=*/true);
+    return;
+  }
+  NVVM::Barrier0Op::create(b, loc);
+}
 
-Value Emitter::sharedBase() {
+Value Emitter::smemStart() {
   auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 3);
   return LLVM::AddressOfOp::create(b, loc, ptrTy, kSharedGlobal);
+}
+
+Value Emitter::sharedBase() {
+  Value base = smemStart();
+  Operation *func = b.getInsertionBlock()->getParentOp();
+  while (func && !isa<func::FuncOp>(func))
+    func = func->getParentOp();
+  if (func)
+    if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
+      base = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                 ValueRange{i32(off.getInt())});
+  return base;
 }
 
 unsigned tilec::storageBytes(Type t) {

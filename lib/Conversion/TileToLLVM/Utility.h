@@ -12,6 +12,7 @@
 #include "tilec/Layout/BankConflicts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -40,13 +41,20 @@ struct Emitter {
                                      mlir::ValueRange operands,
                                      bool sideEffects = false);
 
+  /// Thread and warp indices, counted from the first warp of the enclosing
+  /// warp-specialized partition (see lowerWarpSpecialize) if any.
   mlir::Value threadId();
   mlir::Value laneId();
   mlir::Value warpId();
+  /// Synchronizes the block, or only the enclosing partition's warps (a
+  /// named barrier).
   void barrier();
 
-  /// Base of the kernel's dynamic shared memory (!llvm.ptr<3>).
+  /// Start of the scratch area of the kernel's dynamic shared memory
+  /// (!llvm.ptr<3>), after the buffers of tgpu.alloc and tgpu.barriers.
   mlir::Value sharedBase();
+  /// Start of the kernel's dynamic shared memory.
+  mlir::Value smemStart();
 
   /// Bit-cast between a scalar of a tile element type and its storage
   /// integer of the same width (i1 stored as i8).
@@ -93,6 +101,19 @@ mlir::Type storageType(mlir::Type t);
 /// The shared-memory scratch (bytes) the lowering of `op` needs, 0 if none.
 int64_t getScratchBytes(mlir::Operation *op);
 
+/// Attributes of the lowering: the scratch offset on a kernel, and the
+/// partitions (thread base, thread count per region) on the scf.if a
+/// tgpu.warp_specialize becomes.
+constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
+constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
+
+/// Gives every tgpu.alloc / tgpu.barriers of `func` its offset in shared
+/// memory and records where scratch starts.
+void placeSharedBuffers(mlir::func::FuncOp func);
+/// Turns each tgpu.warp_specialize into an scf.if on the thread index whose
+/// branches set their register budgets and carry kPartitionsAttr.
+void lowerWarpSpecialize(mlir::func::FuncOp func);
+
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
@@ -102,6 +123,8 @@ void populateTileLayoutPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileDotPatterns(mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
+void populateTGPUPatterns(mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 
 } // namespace tilec
 

@@ -146,6 +146,13 @@ RankedTensorType tile::withLayout(Type t, const LinearLayout &layout) {
                                LinearLayoutAttr::get(t.getContext(), layout));
 }
 
+int tile::getLaunchWarps(Operation *kernel) {
+  int n = getNumWarps(kernel);
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kProducerWarpsAttr))
+    n += a.getInt();
+  return n;
+}
+
 int tile::getNumWarps(Operation *kernel) {
   if (auto a = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     return a.getInt();
@@ -214,8 +221,10 @@ Type TensorViewType::parse(AsmParser &parser) {
       parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
       parser.parseType(elt))
     return {};
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("strides") || parser.parseEqual() ||
+  bool sawComma = succeeded(parser.parseOptionalComma());
+  if (sawComma && succeeded(parser.parseOptionalKeyword("strides"))) {
+    sawComma = false;
+    if (parser.parseEqual() ||
         parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
           if (succeeded(parser.parseOptionalQuestion())) {
             strides.push_back(ShapedType::kDynamic);
@@ -228,13 +237,23 @@ Type TensorViewType::parse(AsmParser &parser) {
           return success();
         }))
       return {};
-  } else {
+  }
+  if (strides.empty())
     strides = defaultStrides(shape.size());
+  SmallVector<int64_t> box;
+  int64_t swizzle = 0;
+  if (sawComma || succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("tma") || parser.parseEqual() ||
+        parser.parseDimensionList(box, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false) ||
+        parser.parseComma() || parser.parseKeyword("swizzle") ||
+        parser.parseEqual() || parser.parseInteger(swizzle))
+      return {};
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elt, strides);
+                    parser.getContext(), shape, elt, strides, box, swizzle);
 }
 
 void TensorViewType::print(AsmPrinter &p) const {
@@ -250,13 +269,44 @@ void TensorViewType::print(AsmPrinter &p) const {
                           [&](int64_t s) { printDimOrDynamic(p, s); });
     p << "]";
   }
+  if (isTMA()) {
+    p << ", tma = ";
+    llvm::interleave(getTmaBox(), p, "x");
+    p << ", swizzle = " << getTmaSwizzle();
+  }
   p << ">";
+}
+
+TensorViewType TensorViewType::withTMA(ArrayRef<int64_t> box,
+                                       int64_t swizzle) const {
+  return get(getContext(), getShape(), getElementType(), getStrides(), box,
+             swizzle);
 }
 
 LogicalResult
 TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayRef<int64_t> shape, Type elementType,
-                       ArrayRef<int64_t> strides) {
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> box,
+                       int64_t swizzle) {
+  if (!box.empty()) {
+    if (box.size() != shape.size())
+      return emitError() << "expected a TMA box of rank " << shape.size()
+                         << ", found rank " << box.size();
+    for (int64_t d : box)
+      if (d < 1 || d > 256)
+        return emitError() << "TMA box dims are 1..256, found " << d;
+    if (strides.back() != 1)
+      return emitError() << "a TMA view needs a unit innermost stride";
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      return emitError() << "TMA swizzle is 0, 32, 64 or 128, found "
+                         << swizzle;
+    int64_t inner =
+        box.back() * std::max(8u, elementType.getIntOrFloatBitWidth()) / 8;
+    if (inner % 16 != 0 || (swizzle && inner > swizzle))
+      return emitError() << "the TMA box's inner extent (" << inner
+                         << " bytes) must be a multiple of 16 and at most "
+                            "the swizzle span";
+  }
   if (shape.empty() || shape.size() > 5)
     return emitError() << "expected a tensor of rank 1 to 5, found rank "
                        << shape.size();
@@ -597,6 +647,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!i || !llvm::is_contained({1, 2, 4, 8, 16}, i.getInt()))
       return op->emitError()
              << "'tile.num_warps' must be 1, 2, 4, 8 or 16, found "
+             << attr.getValue();
+    return success();
+  }
+  if (name == kNumStagesAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 2 || i.getInt() > 8)
+      return op->emitError() << "'tile.num_stages' must be 2..8, found "
+                             << attr.getValue();
+    return success();
+  }
+  if (name == kProducerWarpsAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 0 || i.getInt() % 4 != 0)
+      return op->emitError()
+             << "'tile.producer_warps' must be whole warpgroups, found "
              << attr.getValue();
     return success();
   }

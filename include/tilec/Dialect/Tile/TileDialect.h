@@ -32,6 +32,11 @@ constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kGridAttr = "tile.grid";
 constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
 constexpr llvm::StringLiteral kSharedMemoryAttr = "tile.shared_memory";
+/// Ring slots of the warp-specialized main loop (tunable; chosen if absent).
+constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+/// Warps added by tile-warp-specialize for the producer, on top of
+/// tile.num_warps (which the kernel's layouts are for).
+constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
 
 /// Whether `t` is an element type a tile may hold.
 bool isTileElementType(mlir::Type t);
@@ -46,6 +51,8 @@ LinearLayout getLayout(mlir::Type tile);
 mlir::RankedTensorType withLayout(mlir::Type tile, const LinearLayout &layout);
 /// Number of warps of a kernel (tile.num_warps, default 4).
 int getNumWarps(mlir::Operation *kernel);
+/// Warps a kernel is launched with: tile.num_warps plus producer warps.
+int getLaunchWarps(mlir::Operation *kernel);
 
 /// Whether `v` is computed only from splats, iotas and constants through
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can

@@ -1,0 +1,206 @@
+//===- TGPUOps.td - tgpu dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TGPU_OPS_TD
+#define TGPU_OPS_TD
+
+include "TGPUDialect.td"
+include "TGPUTypes.td"
+include "TileTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TGPU_Tile : Type<AnyRankedTensor.predicate, "tile", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Shared memory and mbarriers
+//===----------------------------------------------------------------------===//
+
+def TGPU_AllocOp : TGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a shared-memory buffer for the whole kernel";
+  let description = [{
+    Buffers live for the whole kernel; lowering places them one after the
+    other (1024-byte aligned) in the kernel's dynamic shared memory, before
+    the scratch that layout conversions use.
+
+    ```mlir
+    %ring = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #shared>
+    ```
+  }];
+  let results = (outs TGPU_SharedBufferType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGPU_BarriersOp : TGPU_Op<"barriers",
+    [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "allocate and initialize mbarriers";
+  let description = [{
+    Every barrier of the array expects `arrive_count` arrivals a phase. One
+    thread initializes them and the whole block synchronizes, so this op
+    must run on every thread (outside warp-specialized regions).
+
+    ```mlir
+    %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$arrive_count);
+  let results = (outs TGPU_BarriersType:$result);
+  let assemblyFormat = "`arrive_count` $arrive_count attr-dict `:` type($result)";
+}
+
+def TGPU_WaitOp : TGPU_Op<"wait"> {
+  let summary = "wait until a barrier's phase of the given parity completed";
+  let description = [{
+    Spins on `mbarrier.try_wait.parity` until the phase with parity `phase`
+    (0 or 1) of barrier `index` has completed. Right after initialization,
+    waiting on parity 1 returns at once (the phase before the first counts
+    as complete), which is how producers start on empty slots.
+
+    ```mlir
+    tgpu.wait %full[%slot], %phase : !tgpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TGPU_BarriersType:$barriers, I32:$index, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)
+  }];
+}
+
+def TGPU_ArriveOp : TGPU_Op<"arrive"> {
+  let summary = "arrive on a barrier";
+  let description = [{
+    With `expect_tx`, one thread of the executing warps arrives and adds
+    that many bytes to the transactions the phase waits for (the bytes TMA
+    copies will deliver). Without it, lane 0 of every executing warp
+    arrives, after all lanes of its warp got here: the barrier's
+    `arrive_count` is then the number of warps that arrive.
+
+    ```mlir
+    tgpu.arrive %full[%slot] expect_tx 49152 : !tgpu.mbarriers<3>
+    tgpu.arrive %empty[%slot] : !tgpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TGPU_BarriersType:$barriers, I32:$index,
+                       OptionalAttr<I64Attr>:$expect_tx);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` type($barriers)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
+  let summary = "copy a tile from global memory into a buffer slot with TMA";
+  let description = [{
+    `desc` is a view that TMA copies (`tma = BOX, swizzle = S`).
+    One thread of the executing warps issues the bulk tensor copies that fill
+    slot `slot` of `dst` with the tile of the tensor at `coords` (element
+    coordinates of its first element, outermost dim first); the copies
+    complete on barrier `slot` of `barriers`, delivering the slot's bytes.
+    A slot wider than the descriptor's box takes several copies.
+    Out-of-bounds elements are zero.
+
+    ```mlir
+    tgpu.tma_load %a[%m0, %k0] -> %ring[%slot], %full
+        : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+          !tgpu.smem<3x128x64xbf16, #shared>, !tgpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$desc, Variadic<I32>:$coords,
+                       TGPU_SharedBufferType:$dst, I32:$slot,
+                       TGPU_BarriersType:$barriers);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `->` $dst `[` $slot `]` `,` $barriers attr-dict
+    `:` type($desc) `,` type($dst) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+def TGPU_WGMMAOp : TGPU_Op<"wgmma", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "asynchronous warpgroup MMA on shared-memory operands";
+  let description = [{
+    `acc + A · B` with A (MxK) and B (KxN) in slots of shared-memory buffers
+    and the accumulator in registers (a wgmma accumulator layout: each
+    warpgroup of the executing warps holds 64-row blocks). Issues
+    `wgmma.fence`, one `wgmma.mma_async` per k-step (k16 for 16-bit, k32 for
+    8-bit inputs) and `wgmma.commit_group`. The result is in flight until a
+    `tgpu.wgmma_wait` retires its group; only another wgmma may use it before.
+    Either operand may be K-major or MN-major (16-bit inputs), as its
+    shared layout says.
+
+    ```mlir
+    %d = tgpu.wgmma %a[%s], %b[%s], %acc : !tgpu.smem<...>, !tgpu.smem<...>,
+         tensor<128x256xf32, #acc>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$a, I32:$aSlot,
+                       TGPU_SharedBufferType:$b, I32:$bSlot, TGPU_Tile:$acc);
+  let results = (outs TGPU_Tile:$result);
+  let assemblyFormat = [{
+    $a `[` $aSlot `]` `,` $b `[` $bSlot `]` `,` $acc attr-dict
+    `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_WGMMAWaitOp : TGPU_Op<"wgmma_wait",
+    [RangedTypesMatchWith<"results match values", "values", "results", "$_self">]> {
+  let summary = "wait until at most `pendings` wgmma groups are in flight";
+  let description = [{
+    `wgmma.wait_group`. The operands (accumulators of retired groups) are
+    returned unchanged and are safe to read afterwards.
+
+    ```mlir
+    tgpu.wgmma_wait {pendings = 1}
+    %acc2 = tgpu.wgmma_wait %acc {pendings = 0} : tensor<128x256xf32, #acc>
+    ```
+  }];
+  let arguments = (ins Variadic<TGPU_Tile>:$values,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings);
+  let results = (outs Variadic<TGPU_Tile>:$results);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$values, "int":$pendings), [{
+    build($_builder, $_state, values.getTypes(), values,
+          $_builder.getI32IntegerAttr(pendings));
+  }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
+    [RecursiveMemoryEffects, NoTerminator, SingleBlock]> {
+  let summary = "run a producer and consumers on different warpgroups";
+  let description = [{
+    The block's first `producer_warps` warps run the `producer` region with
+    their registers lowered to `producer_regs`; the remaining warps run the
+    `consumer` region with theirs raised to `consumer_regs` (setmaxnreg).
+    Inside a region, thread and warp indices count from the region's first
+    warp and block barriers synchronize only its warps. Both regions may use
+    values defined above; they talk through shared memory and mbarriers.
+
+    ```mlir
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      ...
+    } consumer(regs = 232) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I32Attr:$producer_warps, I32Attr:$producer_regs,
+                       I32Attr:$consumer_regs);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `producer` `(` `warps` `=` $producer_warps `,` `regs` `=` $producer_regs `)`
+    $producer `consumer` `(` `regs` `=` $consumer_regs `)` $consumer attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TGPU_OPS_TD

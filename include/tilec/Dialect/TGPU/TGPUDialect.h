@@ -1,0 +1,48 @@
+//===- TGPUDialect.h - the tgpu dialect -------------------------*- C++ -*-===//
+
+#ifndef TILEC_DIALECT_TGPU_TGPUDIALECT_H
+#define TILEC_DIALECT_TGPU_TGPUDIALECT_H
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TGPU/TGPUTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TGPU/TGPUOps.h.inc"
+
+namespace tilec::tgpu {
+
+/// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
+/// for 8-bit inputs).
+int64_t wgmmaK(mlir::Type elementType);
+
+/// How a wgmma operand slot is laid out for its shared-memory descriptor:
+/// which dim is contiguous (K-major or MN-major), the swizzle (bytes) and
+/// the two byte strides of the descriptor.
+struct OperandDescriptor {
+  bool kMajor;
+  int swizzleBytes;
+  int64_t leadingByteOffset;
+  int64_t strideByteOffset;
+};
+/// `operand` is 0 (A, MxK) or 1 (B, KxN). Fails if the slot's layout is not
+/// a 32/64/128-byte NVMMA swizzle the descriptor can express.
+std::optional<OperandDescriptor> getOperandDescriptor(SharedBufferType buffer,
+                                                      int operand);
+/// The NVMMA swizzle (32/64/128 bytes, along either dim) of a 2-d buffer's
+/// slot layout, or -1 if it is none of them.
+int getOperandDescriptorSwizzle(SharedBufferType buffer);
+/// Byte offset, within a slot, of the element at `coords`.
+int64_t slotByteOffset(SharedBufferType buffer,
+                       llvm::ArrayRef<int64_t> coords);
+
+} // namespace tilec::tgpu
+
+#endif // TILEC_DIALECT_TGPU_TGPUDIALECT_H

@@ -1,0 +1,383 @@
+//===- TGPUOpsToLLVM.cpp - tgpu ops to inline PTX -------------------------===//
+//
+// Shared-memory buffers and mbarriers become addresses in the kernel's
+// dynamic shared memory (offsets fixed before the conversion, see
+// placeSharedBuffers); mbarrier, TMA and wgmma ops become inline PTX. wgmma
+// reads both operands through shared-memory descriptors derived from the
+// buffers' linear layouts, and writes the accumulator registers the
+// wgmma layout gives each thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+using namespace tilec::tgpu;
+
+namespace {
+
+constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
+
+/// The 32-bit shared-window address of `ptr` (!llvm.ptr<3>).
+Value sharedAddress(Emitter &e, Value ptr) {
+  return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI32Type(), ptr);
+}
+
+Value offsetPtr(Emitter &e, Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(),
+                             base, ValueRange{byteOffset});
+}
+
+/// Address of barrier `index` of an array.
+Value barrierAddress(Emitter &e, Value barriers, Value index) {
+  return e.add(sharedAddress(e, barriers), e.mul(index, e.i32(8)));
+}
+
+/// Address of slot `slot` of a buffer.
+Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
+  return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
+}
+
+/// 1 in the first thread of the partition (or block), else 0.
+Value isElected(Emitter &e) {
+  return arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(),
+                                e.eq(e.threadId(), e.i32(0)));
+}
+
+template <typename OpTy>
+struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto offset = op->template getAttrOfType<IntegerAttr>(kOffsetAttr);
+    if (!offset)
+      return op.emitOpError() << "has no shared-memory offset";
+    Emitter e{rewriter, op.getLoc()};
+    Value ptr = offsetPtr(e, e.smemStart(), e.i32(offset.getInt()));
+    if constexpr (std::is_same_v<OpTy, BarriersOp>) {
+      // One thread initializes every barrier; the block waits for it.
+      int64_t n = op.getType().getCount();
+      std::string asmStr = "{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n";
+      for (int64_t i = 0; i < n; ++i)
+        asmStr += "@p mbarrier.init.shared::cta.b64 [$1+" +
+                  std::to_string(8 * i) + "], " +
+                  std::to_string(op.getArriveCount()) + ";\n";
+      asmStr += "fence.mbarrier_init.release.cluster;\n}";
+      e.ptx(asmStr, "r,r", {}, {e.threadId(), sharedAddress(e, ptr)},
+            /*sideEffects=*/true);
+      e.barrier();
+    }
+    rewriter.replaceOp(op, ptr);
+    return success();
+  }
+};
+
+struct WaitLowering : public OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value addr = barrierAddress(e, adaptor.getBarriers(), adaptor.getIndex());
+    e.ptx("{\n.reg .pred p;\nTILEC_WAIT:\n"
+          "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 0x989680;\n"
+          "@p bra TILEC_DONE;\nbra TILEC_WAIT;\nTILEC_DONE:\n}",
+          "r,r", {}, {addr, adaptor.getPhase()}, /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ArriveLowering : public OpConversionPattern<ArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value addr = barrierAddress(e, adaptor.getBarriers(), adaptor.getIndex());
+    if (auto tx = op.getExpectTx()) {
+      e.ptx("{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n"
+            "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+                std::to_string(*tx) + ";\n}",
+            "r,r", {}, {e.threadId(), addr}, /*sideEffects=*/true);
+    } else {
+      e.ptx("{\n.reg .pred p;\nbar.warp.sync -1;\nsetp.eq.u32 p, $0, 0;\n"
+            "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
+            "r,r", {}, {e.laneId(), addr}, /*sideEffects=*/true);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMALoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    TensorViewType view = op.getDesc().getType();
+    SharedBufferType dst = op.getDst().getType();
+    ArrayRef<int64_t> box = view.getTmaBox();
+    ArrayRef<int64_t> slot = dst.getSlotShape();
+    unsigned rank = box.size();
+    Value desc = adaptor.getDesc().front();
+    Value bar = barrierAddress(e, adaptor.getBarriers().front(),
+                               adaptor.getSlot().front());
+    Value base = slotAddress(e, dst, adaptor.getDst().front(),
+                             adaptor.getSlot().front());
+    Value elected = isElected(e);
+    // Boxes side by side along the innermost dim fill the slot.
+    for (int64_t j = 0; j < slot.back() / box.back(); ++j) {
+      SmallVector<int64_t> first(rank, 0);
+      first.back() = j * box.back();
+      Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
+      std::string coords;
+      SmallVector<Value> operands = {elected, dstAddr, desc, bar};
+      // Coordinates innermost first.
+      for (int d = rank - 1; d >= 0; --d) {
+        Value c = adaptor.getCoords()[d].front();
+        if (d == int(rank) - 1 && j)
+          c = e.add(c, e.i32(j * box.back()));
+        coords += (coords.empty() ? "$" : ", $") + std::to_string(operands.size());
+        operands.push_back(c);
+      }
+      std::string asmStr =
+          "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p cp.async.bulk.tensor." +
+          std::to_string(rank) +
+          "d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {" +
+          coords + "}], [$3];\n}";
+      std::string constraints = "r,r,l,r";
+      for (unsigned d = 0; d < rank; ++d)
+        constraints += ",r";
+      e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+std::string ptxTypeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  return "e5m2";
+}
+
+struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WGMMAOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    SharedBufferType aT = op.getA().getType(), bT = op.getB().getType();
+    auto accT = cast<RankedTensorType>(op.getAcc().getType());
+    LinearLayout acc = getLayout(accT);
+    int64_t m = accT.getShape()[0], n = accT.getShape()[1];
+    int64_t k = aT.getSlotShape()[1];
+    Type elt = aT.getElementType();
+    int64_t kStep = wgmmaK(elt);
+    auto aDesc = getOperandDescriptor(aT, 0);
+    auto bDesc = getOperandDescriptor(bT, 1);
+    if (!aDesc || !bDesc)
+      return op.emitOpError() << "operands have no descriptor";
+    int numWarps = acc.getNumWarps();
+    if (numWarps % 4 != 0)
+      return op.emitOpError() << "needs whole warpgroups";
+    int64_t rowsPerRep = 16 * numWarps;
+
+    auto descHigh = [](const OperandDescriptor &d) {
+      uint64_t mode = d.swizzleBytes == 128 ? 1 : d.swizzleBytes == 64 ? 2 : 3;
+      return (mode << 62) | (uint64_t(d.strideByteOffset >> 4) << 32) |
+             (uint64_t(d.leadingByteOffset >> 4) << 16);
+    };
+    auto makeDesc = [&](Value addr, const OperandDescriptor &d) {
+      Value start = arith::ShRUIOp::create(
+          rewriter, e.loc, e.andI(addr, e.i32(0x3FFFF)), e.i32(4));
+      Value lo = arith::ExtUIOp::create(rewriter, e.loc, rewriter.getI64Type(),
+                                        start);
+      return arith::OrIOp::create(rewriter, e.loc, lo,
+                                  e.i64(int64_t(descHigh(d))));
+    };
+
+    Value aBase = slotAddress(e, aT, adaptor.getA().front(),
+                              adaptor.getASlot().front());
+    Value bBase = slotAddress(e, bT, adaptor.getB().front(),
+                              adaptor.getBSlot().front());
+    // This warpgroup's rows: 64 * (warp / 4), as offsets in A's layout (a
+    // linear map, so the bits of the warpgroup index add by XOR).
+    Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
+    Value wgOffset = e.i32(0);
+    for (int64_t bit = 1; 64 * bit < rowsPerRep; bit *= 2) {
+      Value on = e.andI(arith::ShRUIOp::create(rewriter, e.loc, wg,
+                                               e.i32(llvm::Log2_64(bit))),
+                        e.i32(1));
+      wgOffset = e.xorI(wgOffset,
+                        e.mul(on, e.i32(slotByteOffset(aT, {64 * bit, 0}))));
+    }
+
+    SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
+    int64_t perInstr = n / 2; // f32 registers per thread of one m64nN
+    std::string shape = "m64n" + std::to_string(n) + "k" + std::to_string(kStep);
+    std::string tname = ptxTypeName(elt);
+    std::string asmHead = "wgmma.mma_async.sync.aligned." + shape + ".f32." +
+                          tname + "." + tname + " {";
+    std::string constraints;
+    for (int64_t i = 0; i < perInstr; ++i) {
+      asmHead += (i ? ", $" : "$") + std::to_string(i);
+      constraints += (i ? ",=f" : "=f");
+    }
+    for (int64_t i = 0; i < perInstr; ++i)
+      constraints += "," + std::to_string(i);
+    constraints += ",l,l";
+    std::string asmTail = "}, $" + std::to_string(2 * perInstr) + ", $" +
+                          std::to_string(2 * perInstr + 1) + ", 1, 1, 1";
+    if (elt.getIntOrFloatBitWidth() == 16)
+      asmTail += std::string(", ") + (aDesc->kMajor ? "0" : "1") + ", " +
+                 (bDesc->kMajor ? "0" : "1");
+    asmTail += ";";
+
+    e.ptx("wgmma.fence.sync.aligned;", "", {}, {}, /*sideEffects=*/true);
+    SmallVector<Type> f32s(perInstr, rewriter.getF32Type());
+    for (int64_t rep = 0; rep < m / rowsPerRep; ++rep) {
+      // Registers of this rep in wgmma's order: d[i] is row
+      // 8 * (i / 2 % 2), column 8 * (i / 4) + i % 2 of lane 0's fragment.
+      SmallVector<int64_t> index;
+      for (int64_t i = 0; i < perInstr; ++i) {
+        auto r = acc.findRegister(
+            {rep * rowsPerRep + 8 * (i / 2 % 2), 8 * (i / 4) + i % 2});
+        if (!r)
+          return op.emitOpError() << "accumulator is not in a wgmma layout";
+        index.push_back(*r);
+      }
+      for (int64_t kk = 0; kk < k / kStep; ++kk) {
+        int64_t aOff = slotByteOffset(aT, {rep * rowsPerRep, kk * kStep});
+        int64_t bOff = slotByteOffset(bT, {kk * kStep, 0});
+        Value da = makeDesc(e.add(e.add(aBase, wgOffset), e.i32(aOff)), *aDesc);
+        Value db = makeDesc(e.add(bBase, e.i32(bOff)), *bDesc);
+        SmallVector<Value> operands;
+        for (int64_t i : index)
+          operands.push_back(regs[i]);
+        operands.push_back(da);
+        operands.push_back(db);
+        SmallVector<Value> out = e.ptx(asmHead + asmTail, constraints, f32s,
+                                       operands, /*sideEffects=*/true);
+        for (auto [i, v] : llvm::zip(index, out))
+          regs[i] = v;
+      }
+    }
+    e.ptx("wgmma.commit_group.sync.aligned;", "", {}, {}, /*sideEffects=*/true);
+    rewriter.replaceOpWithMultiple(op, {regs});
+    return success();
+  }
+};
+
+struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WGMMAWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    std::string asmStr = "wgmma.wait_group.sync.aligned " +
+                         std::to_string(op.getPendings()) + ";";
+    SmallVector<Value> flat;
+    for (ValueRange r : adaptor.getValues())
+      flat.append(r.begin(), r.end());
+    // The values pass through the wait (tied registers), so nothing reads
+    // them before it.
+    std::string constraints;
+    SmallVector<Type> types;
+    for (auto [i, v] : llvm::enumerate(flat)) {
+      constraints += (i ? ",=" : "=") + std::string(v.getType().isF32() ? "f" : "r");
+      types.push_back(v.getType());
+    }
+    for (unsigned i = 0; i < flat.size(); ++i)
+      constraints += "," + std::to_string(i);
+    SmallVector<Value> out = e.ptx(asmStr, constraints, types, flat, true);
+    SmallVector<SmallVector<Value>> results;
+    unsigned pos = 0;
+    for (ValueRange r : adaptor.getValues()) {
+      results.emplace_back(out.begin() + pos, out.begin() + pos + r.size());
+      pos += r.size();
+    }
+    SmallVector<ValueRange> ranges(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, ranges);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::placeSharedBuffers(func::FuncOp func) {
+  int64_t end = 0;
+  func.walk([&](Operation *op) {
+    int64_t bytes = 0, align = 8;
+    if (auto a = dyn_cast<AllocOp>(op)) {
+      bytes = a.getType().getTotalBytes();
+      align = 1024;
+    } else if (auto b = dyn_cast<BarriersOp>(op)) {
+      bytes = 8 * b.getType().getCount();
+    } else {
+      return;
+    }
+    end = llvm::alignTo(end, align);
+    op->setAttr(kOffsetAttr, IntegerAttr::get(
+                                 IntegerType::get(op->getContext(), 64), end));
+    end += bytes;
+  });
+  if (end)
+    func->setAttr(kScratchOffsetAttr,
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                   llvm::alignTo(end, 128)));
+}
+
+void tilec::lowerWarpSpecialize(func::FuncOp func) {
+  func.walk([&](WarpSpecializeOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    int32_t producerThreads = 32 * op.getProducerWarps();
+    int32_t total = 32 * getLaunchWarps(func);
+    Value isProducer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, tid,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), producerThreads));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isProducer,
+                                  /*withElseRegion=*/true);
+    ifOp->setAttr(kPartitionsAttr,
+                  b.getDenseI32ArrayAttr({0, producerThreads, producerThreads,
+                                          total - producerThreads}));
+    auto fill = [&](Block *dst, Region &src, bool inc, int32_t regs) {
+      OpBuilder ib = OpBuilder::atBlockBegin(dst);
+      std::string s = std::string("setmaxnreg.") + (inc ? "inc" : "dec") +
+                      ".sync.aligned.u32 " + std::to_string(regs) + ";";
+      LLVM::InlineAsmOp::create(
+          ib, loc, TypeRange{}, ValueRange{}, s, "", /*has_side_effects=*/true,
+          false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+      Block &body = src.front();
+      dst->getOperations().splice(std::prev(dst->end()), body.getOperations());
+    };
+    fill(ifOp.thenBlock(), op.getProducer(), false, op.getProducerRegs());
+    fill(ifOp.elseBlock(), op.getConsumer(), true, op.getConsumerRegs());
+    op.erase();
+  });
+}
+
+void tilec::populateTGPUPatterns(TypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
+               WaitLowering, ArriveLowering, TMALoadLowering, WGMMALowering,
+               WGMMAWaitLowering>(converter, patterns.getContext());
+}

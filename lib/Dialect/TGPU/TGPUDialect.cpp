@@ -1,0 +1,265 @@
+//===- TGPUDialect.cpp - tgpu dialect, types and ops ----------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tgpu;
+
+#include "tilec/Dialect/TGPU/TGPUDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TGPU/TGPUTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TGPU/TGPUOps.cpp.inc"
+
+void TGPUDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilec/Dialect/TGPU/TGPUTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tilec/Dialect/TGPU/TGPUOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static unsigned bitsOf(Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); }
+
+Type SharedBufferType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elt;
+  tile::SharedLayoutAttr layout;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elt) || parser.parseComma() ||
+      parser.parseAttribute(layout) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedBufferType>(parser.getContext(), shape, elt,
+                                             layout);
+}
+
+void SharedBufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getLayout() << ">";
+}
+
+LogicalResult
+SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, Type elt,
+                         tile::SharedLayoutAttr layout) {
+  if (!tile::isTileElementType(elt))
+    return emitError() << "unsupported element type " << elt;
+  if (layout.getRank() > shape.size() || layout.getRank() == 0)
+    return emitError() << "layout of rank " << layout.getRank()
+                       << " does not fit a buffer of rank " << shape.size();
+  int64_t slotElems = 1;
+  for (int64_t d : shape.take_back(layout.getRank())) {
+    if (d <= 0 || !llvm::isPowerOf2_64(d))
+      return emitError() << "slot dims must be powers of two, found " << d;
+    slotElems *= d;
+  }
+  for (int64_t d : shape.drop_back(layout.getRank()))
+    if (d <= 0)
+      return emitError() << "slot counts must be positive, found " << d;
+  if (int64_t(1) << (layout.getOffsetBases().size() / layout.getRank()) !=
+      slotElems)
+    return emitError() << "layout has "
+                       << layout.getOffsetBases().size() / layout.getRank()
+                       << " offset bases, a slot of " << slotElems
+                       << " elements needs " << llvm::Log2_64(slotElems);
+  return success();
+}
+
+ArrayRef<int64_t> SharedBufferType::getSlotShape() const {
+  return getShape().take_back(getLayout().getRank());
+}
+
+int64_t SharedBufferType::getNumSlots() const {
+  int64_t n = 1;
+  for (int64_t d : getShape().drop_back(getLayout().getRank()))
+    n *= d;
+  return n;
+}
+
+int64_t SharedBufferType::getSlotBytes() const {
+  int64_t n = bitsOf(getElementType()) / 8;
+  for (int64_t d : getSlotShape())
+    n *= d;
+  return n;
+}
+
+int64_t SharedBufferType::getSlotStride() const {
+  return llvm::alignTo(getSlotBytes(), 1024);
+}
+
+LinearLayout SharedBufferType::getSlotLayout() const {
+  return getLayout().toLayout(getSlotShape());
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptors
+//===----------------------------------------------------------------------===//
+
+int64_t tgpu::wgmmaK(Type elementType) {
+  return bitsOf(elementType) == 8 ? 32 : 16;
+}
+
+int64_t tgpu::slotByteOffset(SharedBufferType buffer, ArrayRef<int64_t> coords) {
+  LinearLayout inv = buffer.getSlotLayout().invert();
+  LinearLayout::NamedValues in;
+  for (auto [i, c] : llvm::enumerate(coords))
+    in.push_back({outDimName(i), c});
+  return inv.apply(in).front().second * bitsOf(buffer.getElementType()) / 8;
+}
+
+int tgpu::getOperandDescriptorSwizzle(SharedBufferType buffer) {
+  ArrayRef<int64_t> shape = buffer.getSlotShape();
+  if (shape.size() != 2)
+    return -1;
+  std::vector<int64_t> s(shape.begin(), shape.end());
+  LinearLayout layout = buffer.getSlotLayout();
+  for (int64_t fast : {0, 1})
+    for (int sw : {128, 64, 32})
+      if (LinearLayout::sharedNVMMA(s, {fast, 1 - fast},
+                                    bitsOf(buffer.getElementType()),
+                                    sw) == layout)
+        return sw;
+  return -1;
+}
+
+std::optional<OperandDescriptor>
+tgpu::getOperandDescriptor(SharedBufferType buffer, int operand) {
+  ArrayRef<int64_t> shape = buffer.getSlotShape();
+  if (shape.size() != 2)
+    return std::nullopt;
+  LinearLayout layout = buffer.getSlotLayout();
+  std::vector<int64_t> s(shape.begin(), shape.end());
+  unsigned bits = bitsOf(buffer.getElementType());
+  for (int64_t fast : {0, 1}) {
+    std::vector<int64_t> order = {fast, 1 - fast};
+    for (int sw : {128, 64, 32}) {
+      if (LinearLayout::sharedNVMMA(s, order, bits, sw) != layout)
+        continue;
+      int kDim = operand == 0 ? 1 : 0;
+      int mnDim = 1 - kDim;
+      OperandDescriptor d;
+      d.kMajor = fast == kDim;
+      d.swizzleBytes = sw;
+      int64_t atomElems = sw * 8 / bits; // elements of one swizzled row
+      auto at = [&](int dim, int64_t v) {
+        SmallVector<int64_t> c(2, 0);
+        c[dim] = v;
+        return slotByteOffset(buffer, c);
+      };
+      if (d.kMajor) {
+        // 8-row groups along M/N are SBO apart; one k-step stays inside a
+        // swizzled row, so LBO is unused (1 by convention).
+        if (shape[mnDim] < 8 || shape[kDim] * bits < 8 * 16 * 8 / 8)
+          return std::nullopt;
+        d.strideByteOffset = at(mnDim, 8);
+        d.leadingByteOffset = 1;
+      } else {
+        // MN-major: swizzled rows run along M/N; 8-row groups along K are
+        // SBO apart, atoms side by side along M/N are LBO apart.
+        if (shape[kDim] < 8)
+          return std::nullopt;
+        d.strideByteOffset = at(kDim, 8);
+        d.leadingByteOffset =
+            shape[mnDim] > atomElems ? at(mnDim, atomElems) : 1;
+      }
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult TMALoadOp::verify() {
+  tile::TensorViewType desc = getDesc().getType();
+  SharedBufferType dst = getDst().getType();
+  if (!desc.isTMA())
+    return emitOpError() << "needs a view with a TMA box and swizzle";
+  if (desc.getTmaSwizzle() != 0 &&
+      getOperandDescriptorSwizzle(dst) != desc.getTmaSwizzle())
+    return emitOpError() << "the buffer's layout is not the descriptor's "
+                         << desc.getTmaSwizzle() << "-byte swizzle";
+  if (getCoords().size() != desc.getTmaBox().size())
+    return emitOpError() << "has " << getCoords().size()
+                         << " coordinates for a box of rank "
+                         << desc.getTmaBox().size();
+  if (desc.getElementType() != dst.getElementType())
+    return emitOpError() << "copies " << desc.getElementType() << " into a "
+                         << dst.getElementType() << " buffer";
+  ArrayRef<int64_t> slot = dst.getSlotShape();
+  if (slot.size() != desc.getTmaBox().size())
+    return emitOpError() << "slot rank " << slot.size()
+                         << " differs from the box rank";
+  for (auto [s, b] : llvm::zip(slot, desc.getTmaBox()))
+    if (s % b != 0)
+      return emitOpError() << "slot dim " << s << " is not a multiple of box dim "
+                           << b;
+  for (unsigned i = 0; i + 1 < slot.size(); ++i)
+    if (slot[i] != desc.getTmaBox()[i])
+      return emitOpError() << "only the innermost dim may take several boxes";
+  if (getBarriers().getType().getCount() < dst.getNumSlots())
+    return emitOpError() << "needs a barrier per slot";
+  return success();
+}
+
+LogicalResult WGMMAOp::verify() {
+  SharedBufferType a = getA().getType(), b = getB().getType();
+  auto acc = cast<RankedTensorType>(getAcc().getType());
+  if (acc != getResult().getType())
+    return emitOpError() << "result type must match the accumulator";
+  if (a.getSlotShape().size() != 2 || b.getSlotShape().size() != 2 ||
+      acc.getRank() != 2)
+    return emitOpError() << "operands must be 2-d";
+  int64_t m = a.getSlotShape()[0], k = a.getSlotShape()[1];
+  int64_t n = b.getSlotShape()[1];
+  if (b.getSlotShape()[0] != k || acc.getShape()[0] != m ||
+      acc.getShape()[1] != n)
+    return emitOpError() << "shapes do not match: " << m << "x" << k << " * "
+                         << b.getSlotShape()[0] << "x" << n << " -> "
+                         << acc.getShape()[0] << "x" << acc.getShape()[1];
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operand element types differ";
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "accumulates in f32 only";
+  if (m % 64 != 0 || n % 8 != 0 || n > 256 || k % wgmmaK(a.getElementType()))
+    return emitOpError() << "needs M a multiple of 64, N a multiple of 8 up "
+                            "to 256 and K a multiple of "
+                         << wgmmaK(a.getElementType());
+  for (int i = 0; i < 2; ++i) {
+    auto d = getOperandDescriptor(i == 0 ? a : b, i);
+    if (!d)
+      return emitOpError() << "operand " << (i == 0 ? "A" : "B")
+                           << " is not in an NVMMA-swizzled shared layout";
+    if (!d->kMajor && bitsOf(a.getElementType()) != 16)
+      return emitOpError() << "8-bit operands must be K-major";
+  }
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto checkRegs = [&](int32_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
+  if (!checkRegs(getProducerRegs()) || !checkRegs(getConsumerRegs()))
+    return emitOpError() << "register counts must be multiples of 8 in 24..256";
+  if (getProducerWarps() <= 0 || getProducerWarps() % 4 != 0)
+    return emitOpError() << "the producer is whole warpgroups";
+  return success();
+}

@@ -1,0 +1,501 @@
+//===- TileWarpSpecialize.cpp - TMA producer, wgmma consumers -------------===//
+//
+// The tile-warp-specialize pass. A kernel's top-level loop
+//
+//   %acc = scf.for %k = ... iter_args(%c = %init) {
+//     %a = tile.load %A[...]   %b = tile.load %B[...]   (through conversions)
+//     %d = tile.dot %a, %b, %c       (wgmma accumulator layout)
+//     scf.yield %d
+//   }
+//   <epilogue>
+//
+// becomes
+//
+//   rings of N slots for A and B (NVMMA-swizzled), full/empty mbarriers
+//   tgpu.warp_specialize producer(warps = 4, regs = 40) {
+//     <index computations, cloned>
+//     scf.for %k ... (%i) {            slot = i % N, phase = i / N % 2
+//       tgpu.wait %empty[slot], phase ^ 1
+//       tgpu.arrive %full[slot] expect_tx <bytes of a stage>
+//       tgpu.tma_load %A[...] -> %ringA[slot], %full   (and B)
+//     }
+//   } consumer(regs = R) {
+//     <the kernel's code, with the loop replaced by>
+//     scf.for %k ... (%c, %i) {
+//       tgpu.wait %full[slot], phase
+//       %d = tgpu.wgmma %ringA[slot], %ringB[slot], %c
+//       tgpu.wgmma_wait {pendings = 1}     // the previous slot's MMAs done
+//       if i > 0: tgpu.arrive %empty[(i - 1) % N]
+//     }
+//     tgpu.wgmma_wait %acc {pendings = 0}
+//     <epilogue>
+//   }
+//
+// The loaded views become TMA views (their box: the slot, the innermost dim
+// cut to the swizzle span).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#define DEBUG_TYPE "tile-warp-specialize"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEWARPSPECIALIZE
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Usable shared memory of an H100 block (227 KiB).
+constexpr int64_t kSharedMemoryLimit = 232448;
+constexpr int kProducerWarps = 4;
+constexpr int kProducerRegs = 40;
+
+Value stripConversions(Value v) {
+  while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
+    v = cv.getSrc();
+  return v;
+}
+
+/// One operand of a dot that TMA brings in.
+struct Operand {
+  LoadOp load;
+  BlockArgument view; // the kernel argument
+  tgpu::SharedBufferType ringType;
+  SmallVector<int64_t> box;
+  int64_t swizzle;
+  Value ring;
+};
+
+struct Candidate {
+  scf::ForOp loop;
+  SmallVector<DotOp> dots;
+  SmallVector<Operand> operands; // A, B of each dot in order
+};
+
+/// The NVMMA-swizzled slot for a tile loaded from `view`: rows along the
+/// view's contiguous (last) dim, the widest swizzle the row fills.
+std::optional<Operand> planOperand(LoadOp load, std::string &why) {
+  auto view = dyn_cast<BlockArgument>(load.getTensor());
+  TensorViewType vt = load.getTensor().getType();
+  if (!view) {
+    why = "a dot operand is not loaded from a kernel argument";
+    return std::nullopt;
+  }
+  if (vt.getRank() != 2 || vt.getStrides().back() != 1) {
+    why = "a dot operand's view is not 2-d with a unit inner stride";
+    return std::nullopt;
+  }
+  if (auto pad = load.getPaddingAttr()) {
+    auto f = dyn_cast<FloatAttr>(pad);
+    if (!f || !f.getValue().isZero()) {
+      why = "a dot operand is loaded with non-zero padding";
+      return std::nullopt;
+    }
+  }
+  auto tt = cast<RankedTensorType>(load.getType());
+  Type elt = tt.getElementType();
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  std::vector<int64_t> shape(tt.getShape().begin(), tt.getShape().end());
+  int64_t rowBytes = shape[1] * bits / 8;
+  int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  if (rowBytes < 32 || shape[0] < 8) {
+    why = "a dot operand tile is too narrow for a swizzled slot";
+    return std::nullopt;
+  }
+  Operand o;
+  o.load = load;
+  o.view = view;
+  o.swizzle = swizzle;
+  o.box = {shape[0], swizzle * 8 / bits};
+  if (o.box[0] > 256) {
+    why = "a dot operand tile has more than 256 rows (the TMA box limit)";
+    return std::nullopt;
+  }
+  LinearLayout slot = LinearLayout::sharedNVMMA(shape, {1, 0}, bits, swizzle);
+  MLIRContext *ctx = load.getContext();
+  o.ringType = tgpu::SharedBufferType::get(
+      ctx, {1, shape[0], shape[1]}, elt, SharedLayoutAttr::get(ctx, slot));
+  return o;
+}
+
+/// Ops of the loop body that only compute scalars (the loads' indices).
+bool isScalarPure(Operation *op) {
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+std::optional<Candidate> match(scf::ForOp loop, int numWarps,
+                               std::string &why) {
+  Candidate c;
+  c.loop = loop;
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator())
+    if (auto dot = dyn_cast<DotOp>(op))
+      c.dots.push_back(dot);
+  // Only loops whose dots multiply loaded tiles are candidates.
+  bool loadsOperands = llvm::any_of(c.dots, [](DotOp dot) {
+    return stripConversions(dot.getA()).getDefiningOp<LoadOp>() &&
+           stripConversions(dot.getB()).getDefiningOp<LoadOp>();
+  });
+  if (!loadsOperands)
+    return std::nullopt;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (DotOp dot : c.dots) {
+    auto acc = cast<RankedTensorType>(dot.getType());
+    std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+    if (!getLayoutAttr(acc) ||
+        getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
+      why = "a dot is not in a wgmma accumulator layout";
+      return std::nullopt;
+    }
+    auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
+    if (!iterArg || iterArg.getOwner() != body || iterArg.getArgNumber() == 0 ||
+        yield.getOperand(iterArg.getArgNumber() - 1) != dot.getResult() ||
+        !dot.getResult().hasOneUse() || !iterArg.hasOneUse()) {
+      why = "a dot's accumulator is not carried by the loop alone";
+      return std::nullopt;
+    }
+    for (Value v : {dot.getA(), dot.getB()}) {
+      auto load = stripConversions(v).getDefiningOp<LoadOp>();
+      if (!load || load->getBlock() != body) {
+        why = "a dot operand is not loaded in the loop";
+        return std::nullopt;
+      }
+      std::optional<Operand> o = planOperand(load, why);
+      if (!o)
+        return std::nullopt;
+      c.operands.push_back(*o);
+    }
+    unsigned bits = getElementTypeOrSelf(dot.getA().getType())
+                        .getIntOrFloatBitWidth();
+    if (bits == 8) {
+      // The B view is KxN with N contiguous: MN-major, which 8-bit wgmma
+      // cannot read.
+      why = "8-bit wgmma needs a K-major B; B's view is row-major (KxN)";
+      return std::nullopt;
+    }
+  }
+  // Everything else in the body: scalar index arithmetic, the loads and
+  // the conversions feeding the dots.
+  for (Operation &op : body->without_terminator()) {
+    if (isa<DotOp, LoadOp>(op) || isScalarPure(&op))
+      continue;
+    if (auto cv = dyn_cast<ConvertLayoutOp>(op))
+      if (llvm::all_of(cv->getUsers(), [](Operation *u) {
+            return isa<DotOp, ConvertLayoutOp>(u);
+          }))
+        continue;
+    why = "the loop body does more than load dot operands and multiply ('" +
+          op.getName().getStringRef().str() + "')";
+    return std::nullopt;
+  }
+  for (Operand &o : c.operands)
+    for (Operation *user : o.load->getUsers())
+      if (!isa<ConvertLayoutOp, DotOp>(user)) {
+        why = "a loaded dot operand has other users";
+        return std::nullopt;
+      }
+  // Each view is copied with one box.
+  for (unsigned i = 0; i < c.operands.size(); ++i)
+    for (unsigned j = 0; j < i; ++j)
+      if (c.operands[i].view == c.operands[j].view &&
+          c.operands[i].box != c.operands[j].box) {
+        why = "one view is loaded with two different tile shapes";
+        return std::nullopt;
+      }
+  return c;
+}
+
+/// Scratch bytes the kernel's layout conversions and reductions need
+/// (as the lowering will reserve them).
+int64_t estimateScratch(func::FuncOp func) {
+  int64_t bytes = 0;
+  func.walk([&](ConvertLayoutOp cv) {
+    if (!cv.getSharedAttr())
+      return;
+    auto t = cast<RankedTensorType>(cv.getType());
+    bytes = std::max<int64_t>(
+        bytes, t.getNumElements() *
+                   std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8));
+  });
+  func.walk([&](ReduceOp) { bytes = std::max<int64_t>(bytes, 8192); });
+  return bytes;
+}
+
+struct TileWarpSpecialize
+    : public tilec::impl::TileWarpSpecializeBase<TileWarpSpecialize> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (arch != "sm_90a")
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal())
+        continue;
+      int numWarps = getNumWarps(func);
+      for (auto loop : llvm::make_early_inc_range(
+               func.getBody().front().getOps<scf::ForOp>())) {
+        std::string why;
+        std::optional<Candidate> c = match(loop, numWarps, why);
+        if (!c) {
+          if (!why.empty())
+            mlir::emitRemark(loop.getLoc()) << "not warp-specialized (TMA and wgmma not "
+                                 "used): "
+                              << why;
+          continue;
+        }
+        if (failed(specialize(func, *c, numWarps)))
+          return signalPassFailure();
+        break; // one main loop a kernel
+      }
+    }
+  }
+
+  LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
+    MLIRContext *ctx = &getContext();
+    Location loc = c.loop.getLoc();
+    scf::ForOp loop = c.loop;
+
+    // Stages: what fits next to the epilogue's scratch.
+    int64_t stageBytes = 0;
+    for (Operand &o : c.operands)
+      stageBytes += o.ringType.getSlotStride();
+    int64_t budget = kSharedMemoryLimit - estimateScratch(func) - 1024;
+    int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
+    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+      stages = a.getInt();
+    if (stages < 2)
+      return loop.emitError() << "a " << stageBytes
+                              << "-byte pipeline stage leaves room for "
+                              << stages << " stages; at least 2 are needed";
+
+    // Views become TMA views.
+    SmallVector<Type> argTypes(func.getArgumentTypes());
+    for (Operand &o : c.operands) {
+      auto vt = cast<TensorViewType>(o.view.getType());
+      auto tma = vt.withTMA(o.box, o.swizzle);
+      o.view.setType(tma);
+      argTypes[o.view.getArgNumber()] = tma;
+    }
+    func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
+
+    // Rings and barriers at the top of the kernel.
+    Block &entry = func.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    int64_t txBytes = 0;
+    for (Operand &o : c.operands) {
+      auto t = tgpu::SharedBufferType::get(
+          ctx, {stages, o.ringType.getSlotShape()[0], o.ringType.getSlotShape()[1]},
+          o.ringType.getElementType(), o.ringType.getLayout());
+      o.ringType = t;
+      o.ring = tgpu::AllocOp::create(b, loc, t);
+      txBytes += t.getSlotBytes();
+    }
+    auto barsTy = tgpu::BarriersType::get(ctx, stages);
+    Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
+    Value empty = tgpu::BarriersOp::create(b, loc, barsTy, numWarps);
+
+    // Everything else of the kernel runs in the consumer region.
+    int consumerRegs = std::min<int>(
+        240, (65536 - 32 * kProducerWarps * kProducerRegs) / (32 * numWarps) /
+                 8 * 8);
+    auto ws = tgpu::WarpSpecializeOp::create(b, loc, kProducerWarps,
+                                             kProducerRegs, consumerRegs);
+    Block *producer = new Block, *consumer = new Block;
+    ws.getProducer().push_back(producer);
+    ws.getConsumer().push_back(consumer);
+    auto rest = std::next(Block::iterator(ws));
+    consumer->getOperations().splice(consumer->end(), entry.getOperations(),
+                                     rest, std::prev(entry.end()));
+
+    buildProducer(producer, c, full, empty, stages, txBytes);
+    buildConsumer(c, full, empty, stages);
+    func->setAttr(kProducerWarpsAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
+    func->setAttr(kNumStagesAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 32), stages));
+    return success();
+  }
+
+  /// slot = i % stages, phase = (i / stages) % 2.
+  static std::pair<Value, Value> slotAndPhase(OpBuilder &b, Location loc,
+                                              Value i, int64_t stages) {
+    Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages);
+    Value slot = arith::RemUIOp::create(b, loc, i, n);
+    Value round = arith::DivUIOp::create(b, loc, i, n);
+    Value phase = arith::AndIOp::create(
+        b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+    return {slot, phase};
+  }
+
+  void buildProducer(Block *producer, Candidate &c, Value full, Value empty,
+                     int64_t stages, int64_t txBytes) {
+    scf::ForOp loop = c.loop;
+    Location loc = loop.getLoc();
+    OpBuilder b = OpBuilder::atBlockEnd(producer);
+    IRMapping map;
+    // Clone what the bounds and the loads' indices need from outside the
+    // loop (scalar code of the kernel), in program order.
+    SetVector<Operation *> needed;
+    std::function<void(Value)> require = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() == loop.getBody() || needed.contains(def))
+        return;
+      if (def->getParentOp() != loop->getParentOp())
+        return;
+      for (Value o : def->getOperands())
+        require(o);
+      needed.insert(def);
+    };
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      require(v);
+    for (Operand &o : c.operands)
+      for (Value idx : o.load.getOffsets()) {
+        SetVector<Operation *> inner;
+        std::function<void(Value)> walk = [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          if (!def)
+            return;
+          if (def->getBlock() == loop.getBody()) {
+            for (Value x : def->getOperands())
+              walk(x);
+          } else {
+            require(v);
+          }
+        };
+        walk(idx);
+      }
+    SmallVector<Operation *> ordered(needed.begin(), needed.end());
+    llvm::sort(ordered, [](Operation *x, Operation *y) {
+      return x->isBeforeInBlock(y);
+    });
+    for (Operation *op : ordered)
+      b.clone(*op, map);
+
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto ploop = scf::ForOp::create(
+        b, loc, map.lookupOrDefault(loop.getLowerBound()),
+        map.lookupOrDefault(loop.getUpperBound()),
+        map.lookupOrDefault(loop.getStep()), ValueRange{zero});
+    OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
+    map.map(loop.getInductionVar(), ploop.getInductionVar());
+    Value i = ploop.getRegionIterArgs()[0];
+    auto [slot, phase] = slotAndPhase(lb, loc, i, stages);
+    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    tgpu::WaitOp::create(lb, loc, empty, slot,
+                         arith::XOrIOp::create(lb, loc, phase, one));
+    tgpu::ArriveOp::create(lb, loc, full, slot, lb.getI64IntegerAttr(txBytes));
+    // The loads' index arithmetic, then the copies.
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (isScalarPure(&op))
+        lb.clone(op, map);
+    for (Operand &o : c.operands) {
+      SmallVector<Value> coords;
+      for (Value idx : o.load.getOffsets())
+        coords.push_back(map.lookupOrDefault(idx));
+      tgpu::TMALoadOp::create(lb, o.load.getLoc(), o.view, coords, o.ring,
+                              slot, full);
+    }
+    scf::YieldOp::create(lb, loc,
+                         ValueRange{arith::AddIOp::create(lb, loc, i, one)});
+  }
+
+  void buildConsumer(Candidate &c, Value full, Value empty, int64_t stages) {
+    scf::ForOp loop = c.loop;
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    // The loop and its final wait sit in a branch taken when it runs at
+    // all: ptxas serializes wgmma (C7515) when a path that skips the loop
+    // (defining the accumulators otherwise) joins before the wait.
+    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       loop.getLowerBound(),
+                                       loop.getUpperBound());
+    auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
+                                   /*withElseRegion=*/true);
+    OpBuilder::atBlockBegin(guard.elseBlock())
+        .create<scf::YieldOp>(loc, loop.getInitArgs());
+    b.setInsertionPointToStart(guard.thenBlock());
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    SmallVector<Value> inits(loop.getInitArgs());
+    inits.push_back(zero);
+    auto nloop = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep(), inits);
+    Block *nbody = nloop.getBody();
+    // Move the old body over (scalar code stays; loads and conversions die).
+    Block *obody = loop.getBody();
+    SmallVector<Value> repl = {nloop.getInductionVar()};
+    for (Value a : nloop.getRegionIterArgs().drop_back())
+      repl.push_back(a);
+    nbody->getOperations().splice(nbody->begin(), obody->getOperations());
+    for (auto [oldArg, newArg] : llvm::zip(obody->getArguments(), repl))
+      oldArg.replaceAllUsesWith(newArg);
+    auto yield = cast<scf::YieldOp>(nbody->getTerminator());
+    Value i = nloop.getRegionIterArgs().back();
+
+    OpBuilder lb(c.dots.front());
+    auto [slot, phase] = slotAndPhase(lb, loc, i, stages);
+    tgpu::WaitOp::create(lb, loc, full, slot, phase);
+    for (auto [k, dot] : llvm::enumerate(c.dots)) {
+      const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
+      lb.setInsertionPoint(dot);
+      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a.ring,
+                                      slot, bo.ring, slot, dot.getAcc());
+      dot.getResult().replaceAllUsesWith(d);
+      dot.erase();
+    }
+    lb.setInsertionPoint(yield);
+    tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
+    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    releasePrevious(lb, loc, i, empty, stages);
+    SmallVector<Value> yields(yield.getOperands());
+    yields.push_back(arith::AddIOp::create(lb, loc, i, one));
+    scf::YieldOp::create(lb, loc, yields);
+    yield.erase();
+    // Dead loads and conversions.
+    SmallVector<Operation *> dead;
+    for (Operation &op : nbody->without_terminator())
+      if (isa<LoadOp, ConvertLayoutOp>(op))
+        dead.push_back(&op);
+    for (Operation *op : llvm::reverse(dead))
+      if (op->use_empty())
+        op->erase();
+
+    b.setInsertionPointAfter(nloop);
+    SmallVector<Value> accs(nloop.getResults().drop_back());
+    auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
+    releasePrevious(b, loc, nloop.getResults().back(), empty, stages);
+    scf::YieldOp::create(b, loc, wait.getResults());
+    loop.replaceAllUsesWith(guard.getResults());
+    loop.erase();
+  }
+
+  /// if i > 0: arrive on empty[(i - 1) % stages].
+  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value empty,
+                              int64_t stages) {
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    Value started =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, zero);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, started, false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    Value prev = arith::SubIOp::create(
+        ib, loc, i, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), 1));
+    Value slot = arith::RemUIOp::create(
+        ib, loc, prev,
+        arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), stages));
+    tgpu::ArriveOp::create(ib, loc, empty, slot, IntegerAttr());
+  }
+};
+} // namespace
