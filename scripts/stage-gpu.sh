@@ -15,4 +15,5 @@ if git diff --quiet HEAD 2>/dev/null; then
 else
   echo "$(git rev-parse --short HEAD)+uncommitted" > .device/COMMIT
 fi
+build/bin/tilec compile examples/gemm.mlir --emit=cubin -o .device/gemm.cubin
 du -sh .device

@@ -70,14 +70,19 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     rest of the kernel (the epilogue). The loaded views become TMA views
     (`tma = BOX, swizzle = S`). N fits the ring and the epilogue's scratch
     into shared memory (at most `max-stages`), or is the kernel's
-    `tile.num_stages`. Loops that do not qualify are left alone with a
-    remark saying why.
+    `tile.num_stages`. With `persistent`, both partitions loop over the
+    program's tiles (grouped rasterization, slot counters running on across
+    tiles) and the grid becomes `min(sms, gx * gy)`. Loops that do not
+    qualify are left alone with a remark saying why.
   }];
   let options = [
     Option<"maxStages", "max-stages", "int", /*default=*/"4",
            "the most ring slots to choose">,
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
            "target architecture; only sm_90a is specialized">,
+    Option<"persistent", "persistent", "bool", /*default=*/"true",
+           "launch min(SMs, tiles) programs that walk the tiles in "
+           "L2-friendly groups (the grid becomes min(sms, gx * gy))">,
   ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",

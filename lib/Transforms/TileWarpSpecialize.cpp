@@ -44,6 +44,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <array>
+
 #define DEBUG_TYPE "tile-warp-specialize"
 
 namespace tilec {
@@ -235,6 +237,134 @@ int64_t estimateScratch(func::FuncOp func) {
   return bytes;
 }
 
+/// Emits a grid expression (docs/BUNDLE.md) of `func` as i32 arithmetic.
+struct GridExprEmitter {
+  OpBuilder &b;
+  Location loc;
+  func::FuncOp func;
+  StringRef s;
+
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  bool integer(int64_t &v) {
+    size_t n = 0;
+    while (n < s.size() && isdigit(s[n]))
+      ++n;
+    if (n == 0 || s.take_front(n).getAsInteger(10, v))
+      return false;
+    s = s.drop_front(n);
+    return true;
+  }
+  Value expr() {
+    if (!s.empty() && isdigit(s[0])) {
+      int64_t v;
+      return integer(v) ? i32(v) : Value();
+    }
+    size_t n = 0;
+    while (n < s.size() && isalpha(s[n]))
+      ++n;
+    StringRef fn = s.take_front(n);
+    s = s.drop_front(n);
+    if (!s.consume_front("("))
+      return {};
+    if (fn == "dim" || fn == "arg") {
+      int64_t p, d = 0;
+      if (!integer(p) || (fn == "dim" && (!s.consume_front(",") || !integer(d))) ||
+          !s.consume_front(")") || p >= func.getNumArguments())
+        return {};
+      Value arg = func.getArgument(p);
+      if (fn == "dim")
+        return DimOp::create(b, loc, arg, d);
+      if (arg.getType().getIntOrFloatBitWidth() > 32)
+        return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
+      if (arg.getType().getIntOrFloatBitWidth() < 32)
+        return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
+      return arg;
+    }
+    Value x = expr();
+    if (!x || !s.consume_front(","))
+      return {};
+    Value y = expr();
+    if (!y || !s.consume_front(")"))
+      return {};
+    if (fn == "cdiv")
+      return arith::CeilDivSIOp::create(b, loc, x, y);
+    if (fn == "div")
+      return arith::FloorDivSIOp::create(b, loc, x, y);
+    if (fn == "add")
+      return arith::AddIOp::create(b, loc, x, y);
+    if (fn == "sub")
+      return arith::SubIOp::create(b, loc, x, y);
+    if (fn == "mul")
+      return arith::MulIOp::create(b, loc, x, y);
+    if (fn == "min")
+      return arith::MinSIOp::create(b, loc, x, y);
+    if (fn == "max")
+      return arith::MaxSIOp::create(b, loc, x, y);
+    return {};
+  }
+};
+
+/// A persistent schedule: a grid of min(SMs, tiles) programs, each walking
+/// tiles t = program_id, + num_programs, ... of the original gx x gy grid in
+/// groups of kGroupM rows of tiles (tiles sharing A rows and B columns run
+/// at about the same time, so they meet in L2).
+struct Persistent {
+  static constexpr int64_t kGroupM = 8;
+  std::string gx, gy, total;
+
+  static std::optional<Persistent> plan(func::FuncOp func) {
+    auto grid = func->getAttrOfType<ArrayAttr>(kGridAttr);
+    if (!grid || grid.size() > 2)
+      return std::nullopt;
+    bool usesGrid = false;
+    func.walk([&](Operation *op) {
+      if (isa<NumProgramsOp>(op) ||
+          (isa<ProgramIdOp>(op) && cast<ProgramIdOp>(op).getAxis() == 2))
+        usesGrid = true;
+    });
+    if (usesGrid)
+      return std::nullopt;
+    Persistent p;
+    p.gx = cast<StringAttr>(grid[0]).str();
+    p.gy = grid.size() > 1 ? cast<StringAttr>(grid[1]).str() : "1";
+    if (StringRef(p.gx).contains("sms") || StringRef(p.gy).contains("sms"))
+      return std::nullopt;
+    p.total = "mul(" + p.gx + "," + p.gy + ")";
+    return p;
+  }
+
+  /// The tile loop at `b` (one i32 iter_arg, starting at 0) and the
+  /// program ids (x, y) of its current tile.
+  std::pair<scf::ForOp, std::array<Value, 2>> wrap(OpBuilder &b, Location loc,
+                                                   func::FuncOp func) {
+    GridExprEmitter ex{b, loc, func, gx};
+    Value nx = ex.expr();
+    GridExprEmitter ey{b, loc, func, gy};
+    Value ny = ey.expr();
+    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
+    Value first = ProgramIdOp::create(b, loc, 0);
+    Value stride = NumProgramsOp::create(b, loc, 0);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto loop = scf::ForOp::create(b, loc, first, tiles, stride,
+                                   ValueRange{zero});
+    OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value group = arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), kGroupM);
+    Value perGroup = arith::MulIOp::create(ib, loc, group, ny);
+    Value groupId = arith::DivUIOp::create(ib, loc, t, perGroup);
+    Value firstM = arith::MulIOp::create(ib, loc, groupId, group);
+    Value rows = arith::MinSIOp::create(
+        ib, loc, arith::SubIOp::create(ib, loc, nx, firstM), group);
+    Value inGroup = arith::RemUIOp::create(ib, loc, t, perGroup);
+    Value px = arith::AddIOp::create(
+        ib, loc, firstM, arith::RemUIOp::create(ib, loc, inGroup, rows));
+    Value py = arith::DivUIOp::create(ib, loc, inGroup, rows);
+    return {loop, {px, py}};
+  }
+};
+
 struct TileWarpSpecialize
     : public tilec::impl::TileWarpSpecializeBase<TileWarpSpecialize> {
   using Base::Base;
@@ -321,8 +451,46 @@ struct TileWarpSpecialize
     consumer->getOperations().splice(consumer->end(), entry.getOperations(),
                                      rest, std::prev(entry.end()));
 
-    buildProducer(producer, c, full, empty, stages, txBytes);
-    buildConsumer(c, full, empty, stages);
+    std::optional<Persistent> pers;
+    if (persistent)
+      pers = Persistent::plan(func);
+    if (pers) {
+      // Both partitions walk the same tiles: program (t % gx-group, ...)
+      // for t = program_id, program_id + num_programs, ... < gx * gy; the
+      // ring's slot counter runs on across tiles.
+      OpBuilder pb = OpBuilder::atBlockEnd(producer);
+      auto [pLoop, pIds] = pers->wrap(pb, loc, func);
+      OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
+      Value pEnd = buildProducer(inner, c, full, empty, stages, txBytes,
+                                 pLoop.getRegionIterArgs()[0], &pIds);
+      scf::YieldOp::create(inner, loc, pEnd);
+
+      OpBuilder cb = OpBuilder::atBlockBegin(consumer);
+      auto [cLoop, cIds] = pers->wrap(cb, loc, func);
+      Block *cBody = cLoop.getBody();
+      cBody->getOperations().splice(cBody->end(), consumer->getOperations(),
+                                    std::next(Block::iterator(cLoop)),
+                                    consumer->end());
+      for (Operation &op : llvm::make_early_inc_range(*cBody))
+        if (auto pid = dyn_cast<ProgramIdOp>(op))
+          if (pid.getAxis() < 2) {
+            pid.replaceAllUsesWith(cIds[pid.getAxis()]);
+            pid.erase();
+          }
+      Value cEnd = buildConsumer(c, full, empty, stages,
+                                 cLoop.getRegionIterArgs()[0]);
+      OpBuilder cy = OpBuilder::atBlockEnd(cBody);
+      scf::YieldOp::create(cy, loc, cEnd);
+      func->setAttr(kGridAttr, b.getStrArrayAttr(
+                                   {"min(sms," + pers->total + ")", "1", "1"}));
+    } else {
+      OpBuilder pb = OpBuilder::atBlockEnd(producer);
+      Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
+      buildProducer(pb, c, full, empty, stages, txBytes, zero, nullptr);
+      OpBuilder cb(c.loop);
+      Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
+      buildConsumer(c, full, empty, stages, czero);
+    }
     func->setAttr(kProducerWarpsAttr,
                   IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
     func->setAttr(kNumStagesAttr,
@@ -341,11 +509,13 @@ struct TileWarpSpecialize
     return {slot, phase};
   }
 
-  void buildProducer(Block *producer, Candidate &c, Value full, Value empty,
-                     int64_t stages, int64_t txBytes) {
+  /// The producer's loop at `b`, its slot counter starting at `iStart`;
+  /// returns the counter after it. `ids` replaces program_id x and y.
+  Value buildProducer(OpBuilder &b, Candidate &c, Value full, Value empty,
+                      int64_t stages, int64_t txBytes, Value iStart,
+                      const std::array<Value, 2> *ids) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
-    OpBuilder b = OpBuilder::atBlockEnd(producer);
     IRMapping map;
     // Clone what the bounds and the loads' indices need from outside the
     // loop (scalar code of the kernel), in program order.
@@ -382,14 +552,18 @@ struct TileWarpSpecialize
     llvm::sort(ordered, [](Operation *x, Operation *y) {
       return x->isBeforeInBlock(y);
     });
-    for (Operation *op : ordered)
-      b.clone(*op, map);
+    for (Operation *op : ordered) {
+      auto pid = dyn_cast<ProgramIdOp>(op);
+      if (ids && pid && pid.getAxis() < 2)
+        map.map(pid.getResult(), (*ids)[pid.getAxis()]);
+      else
+        b.clone(*op, map);
+    }
 
-    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
     auto ploop = scf::ForOp::create(
         b, loc, map.lookupOrDefault(loop.getLowerBound()),
         map.lookupOrDefault(loop.getUpperBound()),
-        map.lookupOrDefault(loop.getStep()), ValueRange{zero});
+        map.lookupOrDefault(loop.getStep()), ValueRange{iStart});
     OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
     map.map(loop.getInductionVar(), ploop.getInductionVar());
     Value i = ploop.getRegionIterArgs()[0];
@@ -411,9 +585,13 @@ struct TileWarpSpecialize
     }
     scf::YieldOp::create(lb, loc,
                          ValueRange{arith::AddIOp::create(lb, loc, i, one)});
+    return ploop.getResult(0);
   }
 
-  void buildConsumer(Candidate &c, Value full, Value empty, int64_t stages) {
+  /// Replaces the loop in place, its slot counter starting at `iStart`;
+  /// returns the counter after it.
+  Value buildConsumer(Candidate &c, Value full, Value empty, int64_t stages,
+                      Value iStart) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
     OpBuilder b(loop);
@@ -423,14 +601,17 @@ struct TileWarpSpecialize
     Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                        loop.getLowerBound(),
                                        loop.getUpperBound());
-    auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
+    SmallVector<Type> guardTypes(loop.getResultTypes());
+    guardTypes.push_back(b.getI32Type());
+    auto guard = scf::IfOp::create(b, loc, guardTypes, runs,
                                    /*withElseRegion=*/true);
+    SmallVector<Value> skipped(loop.getInitArgs());
+    skipped.push_back(iStart);
     OpBuilder::atBlockBegin(guard.elseBlock())
-        .create<scf::YieldOp>(loc, loop.getInitArgs());
+        .create<scf::YieldOp>(loc, skipped);
     b.setInsertionPointToStart(guard.thenBlock());
-    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
     SmallVector<Value> inits(loop.getInitArgs());
-    inits.push_back(zero);
+    inits.push_back(iStart);
     auto nloop = scf::ForOp::create(b, loc, loop.getLowerBound(),
                                     loop.getUpperBound(), loop.getStep(), inits);
     Block *nbody = nloop.getBody();
@@ -459,7 +640,7 @@ struct TileWarpSpecialize
     lb.setInsertionPoint(yield);
     tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    releasePrevious(lb, loc, i, empty, stages);
+    releasePrevious(lb, loc, i, iStart, empty, stages);
     SmallVector<Value> yields(yield.getOperands());
     yields.push_back(arith::AddIOp::create(lb, loc, i, one));
     scf::YieldOp::create(lb, loc, yields);
@@ -476,18 +657,20 @@ struct TileWarpSpecialize
     b.setInsertionPointAfter(nloop);
     SmallVector<Value> accs(nloop.getResults().drop_back());
     auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
-    releasePrevious(b, loc, nloop.getResults().back(), empty, stages);
-    scf::YieldOp::create(b, loc, wait.getResults());
-    loop.replaceAllUsesWith(guard.getResults());
+    releasePrevious(b, loc, nloop.getResults().back(), iStart, empty, stages);
+    SmallVector<Value> done(wait.getResults());
+    done.push_back(nloop.getResults().back());
+    scf::YieldOp::create(b, loc, done);
+    loop.replaceAllUsesWith(guard.getResults().drop_back());
     loop.erase();
+    return guard.getResults().back();
   }
 
-  /// if i > 0: arrive on empty[(i - 1) % stages].
-  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value empty,
-                              int64_t stages) {
-    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  /// if i > iStart: arrive on empty[(i - 1) % stages].
+  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
+                              Value empty, int64_t stages) {
     Value started =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, zero);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, iStart);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, started, false);
     OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
     Value prev = arith::SubIOp::create(

@@ -215,6 +215,17 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
   for (auto& k : b.kernels) function_in(d, *k, slot, api);
 }
 
+int64_t device_sms(const char* api) {
+  Driver& d = driver(api);
+  ensure_context(d, api);
+  int v = 0;
+  check_cu(d,
+           d.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                  current_device(d, api)),
+           "cuDeviceGetAttribute", api);
+  return v;
+}
+
 void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api) {
   validate_args(k, args, n, api);
@@ -222,7 +233,7 @@ void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
   if (explicit_grid) {
     std::memcpy(grid, explicit_grid, sizeof grid);
   } else {
-    eval_grid(k, args, n, api, grid);
+    eval_grid(k, args, n, api, grid, grid_uses_sms(k) ? device_sms(api) : -1);
   }
   check_grid(k, grid, api, explicit_grid == nullptr);
 

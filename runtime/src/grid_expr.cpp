@@ -2,7 +2,8 @@
 //
 //   expr    := integer | call
 //   integer := '-'? [0-9]+            (fits in int64)
-//   call    := 'dim' '(' P ',' D ')'  (P, D: non-negative integer literals)
+//   call    := 'sms'                  (the device's multiprocessor count)
+//            | 'dim' '(' P ',' D ')'  (P, D: non-negative integer literals)
 //            | 'arg' '(' P ')'
 //            | F '(' expr ',' expr ')'   F in cdiv add sub mul div min max
 //
@@ -83,6 +84,7 @@ struct Parser {
     const size_t start = pos;
     while (peek() >= 'a' && peek() <= 'z') ++pos;
     const std::string name = s.substr(start, pos - start);
+    if (name == "sms") return add_node(GridExpr::Sms, 0, 0, 0);
     if (name == "dim") {
       expect('(');
       const int64_t p = parse_index_literal("parameter index");
@@ -114,7 +116,7 @@ struct Parser {
     }
     pos = start;
     error(cat("unknown function '", name,
-              "' (expected dim, arg, cdiv, add, sub, mul, div, min or max)"));
+              "' (expected sms, dim, arg, cdiv, add, sub, mul, div, min or max)"));
   }
 };
 

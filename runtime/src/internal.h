@@ -76,7 +76,7 @@ uint8_t float_to_f8e5m2_bits(double v);
 
 // ---- grid expressions -----------------------------------------------------
 struct GridExpr {
-  enum Op : uint8_t { Lit, Dim, Arg, Cdiv, Add, Sub, Mul, Div, Min, Max };
+  enum Op : uint8_t { Lit, Dim, Arg, Cdiv, Add, Sub, Mul, Div, Min, Max, Sms };
   struct Node {
     Op op;
     int64_t value;  // Lit
@@ -85,6 +85,11 @@ struct GridExpr {
   std::vector<Node> nodes;
   int64_t root = -1;
   std::string text;
+  bool uses_sms() const {
+    for (const Node& n : nodes)
+      if (n.op == Sms) return true;
+    return false;
+  }
 };
 
 // Parses one grid expression; throws Error(BAD_BUNDLE) with a message
@@ -157,8 +162,14 @@ void parse_metadata(const std::string& text, tilec_bundle& bundle);
 // ---- validation / grid / packing (no driver) --------------------------------
 void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
 void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
+// `sms`: the current device's multiprocessor count, or -1 where the caller
+// has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
-               uint32_t grid[3]);
+               uint32_t grid[3], int64_t sms = -1);
+// Whether any grid expression of `k` uses `sms`.
+bool grid_uses_sms(const tilec_kernel& k);
+// The current device's multiprocessor count (needs the driver).
+int64_t device_sms(const char* api);
 void check_grid(const tilec_kernel& k, const uint32_t grid[3], const char* api,
                 bool from_rule);
 // Writes the packed parameters into `buffer` (k.abi_size bytes, 64-aligned);

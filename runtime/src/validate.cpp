@@ -99,6 +99,7 @@ struct Evaluator {
   const tilec_arg* args;
   const char* api;
   int axis;
+  int64_t sms;
 
   [[noreturn]] void error(const std::string& what) {
     fail(TILEC_ERROR_INVALID_ARGUMENT,
@@ -112,6 +113,9 @@ struct Evaluator {
     const GridExpr::Node& n = g.nodes[static_cast<size_t>(index)];
     switch (n.op) {
       case GridExpr::Lit: return n.value;
+      case GridExpr::Sms:
+        if (sms < 1) error("sms (the number of multiprocessors) needs a GPU");
+        return sms;
       case GridExpr::Dim: {
         const tilec_arg& a = args[n.a];
         if (a.kind != TILEC_ARG_TENSOR)
@@ -195,12 +199,18 @@ void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const
   }
 }
 
+bool grid_uses_sms(const tilec_kernel& k) {
+  for (const GridExpr& g : k.grid)
+    if (g.uses_sms()) return true;
+  return false;
+}
+
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
-               uint32_t grid[3]) {
+               uint32_t grid[3], int64_t sms) {
   check_arg_count(k, args, n, api);
   uint32_t g[3];
   for (int axis = 0; axis < 3; ++axis) {
-    Evaluator ev{k, args, api, axis};
+    Evaluator ev{k, args, api, axis, sms};
     const int64_t v = ev.eval(k.grid[axis].root);
     if (v < 1 || v > kGridMax[axis])
       ev.error(cat("evaluates to ", v, " (must be in 1..", kGridMax[axis], ")"));

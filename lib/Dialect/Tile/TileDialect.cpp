@@ -549,6 +549,8 @@ struct GridExprChecker {
     if (fn.empty())
       return fail("expected an expression at '" + s + "'");
     s = s.drop_front(n);
+    if (fn == "sms")
+      return true;
     if (fn == "dim" || fn == "arg") {
       int64_t p, d = 0;
       if (!expect('(') || !integer(p))
@@ -577,8 +579,8 @@ struct GridExprChecker {
     if (!llvm::is_contained({"cdiv", "add", "sub", "mul", "div", "min", "max"},
                             fn))
       return fail("unknown grid function '" + fn +
-                  "'; expected dim, arg, cdiv, add, sub, mul, div, min or "
-                  "max");
+                  "'; expected sms, dim, arg, cdiv, add, sub, mul, div, "
+                  "min or max");
     return expect('(') && expr() && expect(',') && expr() && expect(')');
   }
 };
