@@ -1,0 +1,71 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @not_a_tma_view(%a: !tile.tensor<?x?xbf16>, %i: i32) {
+  %r = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %f = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{needs a view with a TMA box and swizzle}}
+  tgpu.tma_load %a[%i, %i] -> %r[%i], %f
+      : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @barrier_per_slot(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {
+  %r = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  %f = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{needs a barrier per slot}}
+  tgpu.tma_load %a[%i, %i] -> %r[%i], %f
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+        !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the TMA box's inner extent (256 bytes) must be a multiple of 16 and at most the swizzle span}}
+func.func @box_wider_than_swizzle(%a: !tile.tensor<?x?xbf16, tma = 64x128, swizzle = 128>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TMA view needs a unit innermost stride}}
+func.func @column_major_tma(%a: !tile.tensor<?x?xbf16, strides = [1, ?], tma = 64x64, swizzle = 128>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{layout has 13 offset bases, a slot of 4096 elements needs 12}}
+func.func @slot_layout_mismatch(%x: !tgpu.smem<2x64x64xbf16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>>) {
+  return
+}
+
+// -----
+
+func.func @regs() {
+  // expected-error @+1 {{register counts must be multiples of 8 in 24..256}}
+  tgpu.warp_specialize producer(warps = 4, regs = 20) {
+  } consumer(regs = 232) {
+  }
+  return
+}
+
+// -----
+
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @wgmma_shapes(%acc: tensor<128x256xf32, #acc>, %i: i32) {
+  %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  // expected-error @+1 {{shapes do not match: 128x64 * 128x64 -> 128x256}}
+  %d = tgpu.wgmma %ra[%i], %ra[%i], %acc
+      : !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.smem<3x128x64xbf16, #sa>,
+        tensor<128x256xf32, #acc>
+  return
+}

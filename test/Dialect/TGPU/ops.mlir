@@ -1,0 +1,51 @@
+// RUN: tilec-opt %s | tilec-opt | FileCheck %s
+
+// Every tgpu op and type round-trips; TMA views print their box and swizzle.
+
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+// 128x64 bf16, K contiguous, 128-byte swizzle (K-major A).
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+// 64x256 bf16, N contiguous, four 64-column swizzle atoms (MN-major B).
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+
+// CHECK-LABEL: func.func @all
+// CHECK-SAME: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+// CHECK-SAME: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+               %b: !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
+               %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  // CHECK: tgpu.alloc : <3x128x64xbf16, #shared>
+  %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  %rb = tgpu.alloc : !tgpu.smem<3x64x256xbf16, #sb>
+  // CHECK: tgpu.barriers arrive_count 8 : <3>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+  %empty = tgpu.barriers arrive_count 8 : !tgpu.mbarriers<3>
+  // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    // CHECK: tgpu.wait %{{.*}}[%{{.*}}], %{{.*}} : <3>
+    tgpu.wait %empty[%i], %i : !tgpu.mbarriers<3>
+    // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] expect_tx 49152 : <3>
+    tgpu.arrive %full[%i] expect_tx 49152 : !tgpu.mbarriers<3>
+    // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}], %{{.*}} : <?x?xbf16, tma = 128x64, swizzle = 128>, <3x128x64xbf16, #shared>, <3>
+    tgpu.tma_load %a[%i, %i] -> %ra[%i], %full
+        : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+          !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<3>
+    tgpu.tma_load %b[%i, %i] -> %rb[%i], %full
+        : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
+          !tgpu.smem<3x64x256xbf16, #sb>, !tgpu.mbarriers<3>
+  // CHECK: } consumer(regs = 232) {
+  } consumer(regs = 232) {
+    tgpu.wait %full[%i], %i : !tgpu.mbarriers<3>
+    // CHECK: tgpu.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <3x128x64xbf16, #shared>, <3x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+    %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
+        : !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.smem<3x64x256xbf16, #sb>,
+          tensor<128x256xf32, #acc>
+    // CHECK: tgpu.wgmma_wait {pendings = 1 : i32}
+    tgpu.wgmma_wait {pendings = 1 : i32}
+    // CHECK: tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+    %r = tgpu.wgmma_wait %d : tensor<128x256xf32, #acc> {pendings = 0 : i32}
+    // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] : <3>
+    tgpu.arrive %empty[%i] : !tgpu.mbarriers<3>
+  }
+  return
+}

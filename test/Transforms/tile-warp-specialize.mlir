@@ -1,0 +1,114 @@
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize='persistent=false' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -verify-diagnostics -o /dev/null
+
+// The GEMM main loop: A and B become TMA views whose box is the slot with
+// its innermost dim cut to the 128-byte swizzle; rings of as many slots as
+// fit next to the epilogue's 64 KiB scratch (3 of 48 KiB); full barriers
+// count one arrival (plus the TMA bytes), empty barriers one arrival per
+// consumer warp. The producer waits for an empty slot (parity flipped, so
+// the first round passes), arms the full barrier with the stage's bytes and
+// issues both copies; the consumers wait for the full slot, multiply,
+// retire the previous group and release its slot. The loop sits in a branch
+// taken when it runs at all, with the final wait and release inside.
+
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+// CHECK-SAME: tile.num_stages = 3 : i32, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32
+// CHECK: %[[RA:.*]] = tgpu.alloc : <3x128x64xbf16, #shared>
+// CHECK: %[[RB:.*]] = tgpu.alloc : <3x64x256xbf16, #shared1>
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <3>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <3>
+// CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
+// CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
+// CHECK:     %[[SLOT:.*]] = arith.remui %[[I]], %c3_i32
+// CHECK:     %[[ROUND:.*]] = arith.divui %[[I]], %c3_i32
+// CHECK:     %[[PHASE:.*]] = arith.andi %[[ROUND]]
+// CHECK:     %[[FREE:.*]] = arith.xori %[[PHASE]]
+// CHECK:     tgpu.wait %[[EMPTY]][%[[SLOT]]], %[[FREE]]
+// CHECK:     tgpu.arrive %[[FULL]][%[[SLOT]]] expect_tx 49152
+// CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[RA]][%[[SLOT]]], %[[FULL]]
+// CHECK:     tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[RB]][%[[SLOT]]], %[[FULL]]
+// CHECK: } consumer(regs = 232) {
+// CHECK:   scf.if
+// CHECK:     scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CI:.*]] = %{{.*}})
+// CHECK:       tgpu.wait %[[FULL]]
+// CHECK:       %[[D:.*]] = tgpu.wgmma %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %[[ACC]]
+// CHECK:       tgpu.wgmma_wait {pendings = 1 : i32}
+// CHECK:       scf.if
+// CHECK:         tgpu.arrive %[[EMPTY]]
+// CHECK:       scf.yield %[[D]]
+// CHECK:     tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+// CHECK:   tile.store
+// CHECK-NOT: tile.dot
+
+// Persistent: the grid becomes min(sms, tiles) and both partitions walk the
+// tiles, program ids from the grouped rasterization, slot counters carried.
+// PERSIST-LABEL: func.func @gemm
+// PERSIST-SAME: tile.grid = ["min(sms,mul(cdiv(dim(0,0),128),cdiv(dim(1,1),256)))", "1", "1"]
+// PERSIST: tgpu.warp_specialize producer
+// PERSIST:   %[[P:.*]] = tile.program_id x
+// PERSIST:   %[[NP:.*]] = tile.num_programs x
+// PERSIST:   scf.for %{{.*}} = %[[P]] to %{{.*}} step %[[NP]] iter_args(%[[T:.*]] = %c0_i32)
+// PERSIST:     scf.for {{.*}} iter_args(%{{.*}} = %[[T]]) -> (i32)
+// PERSIST:       tgpu.tma_load
+// PERSIST: } consumer
+// PERSIST:   scf.for {{.*}} step %{{.*}} iter_args(%[[CT:.*]] = %c0_i32)
+// PERSIST:     scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[CT]])
+// PERSIST:       tgpu.wgmma
+// PERSIST:     tile.store
+func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// A loop that does more than load and multiply stays as it is, with a remark.
+
+// CHECK-LABEL: func.func @scaled
+// CHECK-NOT: tgpu.
+// CHECK: tile.dot
+func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                  %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %two = arith.constant dense<2.0> : !tile.tile<64x32xbf16>
+  // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): a dot's accumulator is not carried by the loop alone}}
+  %acc = scf.for %k0 = %c0 to %k step %c32 iter_args(%acc_i = %zero)
+      -> (!tile.tile<64x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+    %tb = tile.load %b[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16>
+        -> !tile.tile<64x64xf32>
+    %s = arith.mulf %d, %d : !tile.tile<64x64xf32>
+    scf.yield %s : !tile.tile<64x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
