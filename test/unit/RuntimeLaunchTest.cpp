@@ -246,6 +246,26 @@ TEST_F(RuntimeLaunch, ExplicitGrid) {
   EXPECT_EQ(fake->launches[0].grid[2], 7u);
 }
 
+TEST_F(RuntimeLaunch, PersistentGridUsesTheMultiprocessorCount) {
+  // min(sms, tiles): 132 SMs, 64 or 100000 elements in 1024-element tiles.
+  std::string meta = vector_add_meta();
+  const std::string rule = "grid cdiv(dim(0,0),1024) 1 1";
+  meta.replace(meta.find(rule), rule.size(), "grid min(sms,cdiv(dim(0,0),1024)) 1 1");
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "vector_add");
+  auto few = vector_add_args(64);
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, few.data(), few.size())));
+  auto many = vector_add_args(1000000);
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, many.data(), many.size())));
+  fake->sm_count = 114;
+  uint32_t grid[3];
+  ASSERT_TRUE(IsOk(tilec_kernel_grid(k, many.data(), many.size(), grid)));
+  ASSERT_EQ(fake->launches.size(), 2u);
+  EXPECT_EQ(fake->launches[0].grid[0], 1u);
+  EXPECT_EQ(fake->launches[1].grid[0], 132u);
+  EXPECT_EQ(grid[0], 114u);
+}
+
 TEST_F(RuntimeLaunch, ExplicitGridMustRespectTheCluster) {
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
   auto args = gemm_args();
