@@ -221,90 +221,53 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   return c;
 }
 
-/// Scratch bytes the kernel's layout conversions and reductions need
-/// (as the lowering will reserve them).
-int64_t estimateScratch(func::FuncOp func) {
+/// The scratch the kernel's conversions and reductions will take.
+int64_t scratchBytes(func::FuncOp func) {
   int64_t bytes = 0;
-  func.walk([&](ConvertLayoutOp cv) {
-    if (!cv.getSharedAttr())
-      return;
-    auto t = cast<RankedTensorType>(cv.getType());
-    bytes = std::max<int64_t>(
-        bytes, t.getNumElements() *
-                   std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8));
+  func.walk([&](Operation *op) {
+    bytes = std::max(bytes, getScratchBytes(op));
   });
-  func.walk([&](ReduceOp) { bytes = std::max<int64_t>(bytes, 8192); });
   return bytes;
 }
 
-/// Emits a grid expression (docs/BUNDLE.md) of `func` as i32 arithmetic.
-struct GridExprEmitter {
-  OpBuilder &b;
-  Location loc;
-  func::FuncOp func;
-  StringRef s;
-
-  Value i32(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+/// A (parsed, checked) grid expression of `func` as i32 arithmetic; `sms`
+/// has no in-kernel value (callers exclude it).
+Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
+                   const GridExpr &e) {
+  switch (e.kind) {
+  case GridExpr::Literal:
+  case GridExpr::Sms:
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.value);
+  case GridExpr::Dim:
+    return DimOp::create(b, loc, func.getArgument(e.param), e.dim);
+  case GridExpr::Arg: {
+    Value arg = func.getArgument(e.param);
+    unsigned bits = arg.getType().getIntOrFloatBitWidth();
+    if (bits > 32)
+      return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
+    if (bits < 32)
+      return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
+    return arg;
   }
-  bool integer(int64_t &v) {
-    size_t n = 0;
-    while (n < s.size() && isdigit(s[n]))
-      ++n;
-    if (n == 0 || s.take_front(n).getAsInteger(10, v))
-      return false;
-    s = s.drop_front(n);
-    return true;
+  case GridExpr::Call:
+    break;
   }
-  Value expr() {
-    if (!s.empty() && isdigit(s[0])) {
-      int64_t v;
-      return integer(v) ? i32(v) : Value();
-    }
-    size_t n = 0;
-    while (n < s.size() && isalpha(s[n]))
-      ++n;
-    StringRef fn = s.take_front(n);
-    s = s.drop_front(n);
-    if (!s.consume_front("("))
-      return {};
-    if (fn == "dim" || fn == "arg") {
-      int64_t p, d = 0;
-      if (!integer(p) || (fn == "dim" && (!s.consume_front(",") || !integer(d))) ||
-          !s.consume_front(")") || p >= func.getNumArguments())
-        return {};
-      Value arg = func.getArgument(p);
-      if (fn == "dim")
-        return DimOp::create(b, loc, arg, d);
-      if (arg.getType().getIntOrFloatBitWidth() > 32)
-        return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
-      if (arg.getType().getIntOrFloatBitWidth() < 32)
-        return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
-      return arg;
-    }
-    Value x = expr();
-    if (!x || !s.consume_front(","))
-      return {};
-    Value y = expr();
-    if (!y || !s.consume_front(")"))
-      return {};
-    if (fn == "cdiv")
-      return arith::CeilDivSIOp::create(b, loc, x, y);
-    if (fn == "div")
-      return arith::FloorDivSIOp::create(b, loc, x, y);
-    if (fn == "add")
-      return arith::AddIOp::create(b, loc, x, y);
-    if (fn == "sub")
-      return arith::SubIOp::create(b, loc, x, y);
-    if (fn == "mul")
-      return arith::MulIOp::create(b, loc, x, y);
-    if (fn == "min")
-      return arith::MinSIOp::create(b, loc, x, y);
-    if (fn == "max")
-      return arith::MaxSIOp::create(b, loc, x, y);
-    return {};
-  }
-};
+  Value x = emitGridExpr(b, loc, func, e.operands[0]);
+  Value y = emitGridExpr(b, loc, func, e.operands[1]);
+  if (e.fn == "cdiv")
+    return arith::CeilDivSIOp::create(b, loc, x, y);
+  if (e.fn == "div")
+    return arith::FloorDivSIOp::create(b, loc, x, y);
+  if (e.fn == "add")
+    return arith::AddIOp::create(b, loc, x, y);
+  if (e.fn == "sub")
+    return arith::SubIOp::create(b, loc, x, y);
+  if (e.fn == "mul")
+    return arith::MulIOp::create(b, loc, x, y);
+  if (e.fn == "min")
+    return arith::MinSIOp::create(b, loc, x, y);
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
 
 /// A persistent schedule: a grid of min(SMs, tiles) programs, each walking
 /// tiles t = program_id, + num_programs, ... of the original gx x gy grid in
@@ -312,7 +275,12 @@ struct GridExprEmitter {
 /// at about the same time, so they meet in L2).
 struct Persistent {
   static constexpr int64_t kGroupM = 8;
-  std::string gx, gy, total;
+  GridExpr gx, gy; // the original grid's x and y extents
+  std::string total;
+
+  static bool usesSms(const GridExpr &e) {
+    return e.kind == GridExpr::Sms || llvm::any_of(e.operands, usesSms);
+  }
 
   static std::optional<Persistent> plan(func::FuncOp func) {
     auto grid = func->getAttrOfType<ArrayAttr>(kGridAttr);
@@ -326,12 +294,17 @@ struct Persistent {
     });
     if (usesGrid)
       return std::nullopt;
-    Persistent p;
-    p.gx = cast<StringAttr>(grid[0]).str();
-    p.gy = grid.size() > 1 ? cast<StringAttr>(grid[1]).str() : "1";
-    if (StringRef(p.gx).contains("sms") || StringRef(p.gy).contains("sms"))
+    StringRef x = cast<StringAttr>(grid[0]).getValue();
+    StringRef y = grid.size() > 1 ? cast<StringAttr>(grid[1]).getValue() : "1";
+    std::string error;
+    auto px = parseGridExpr(x, func.getArgumentTypes(), error);
+    auto py = parseGridExpr(y, func.getArgumentTypes(), error);
+    if (failed(px) || failed(py) || usesSms(*px) || usesSms(*py))
       return std::nullopt;
-    p.total = "mul(" + p.gx + "," + p.gy + ")";
+    Persistent p;
+    p.gx = *px;
+    p.gy = *py;
+    p.total = ("mul(" + x + "," + y + ")").str();
     return p;
   }
 
@@ -339,10 +312,8 @@ struct Persistent {
   /// program ids (x, y) of its current tile.
   std::pair<scf::ForOp, std::array<Value, 2>> wrap(OpBuilder &b, Location loc,
                                                    func::FuncOp func) {
-    GridExprEmitter ex{b, loc, func, gx};
-    Value nx = ex.expr();
-    GridExprEmitter ey{b, loc, func, gy};
-    Value ny = ey.expr();
+    Value nx = emitGridExpr(b, loc, func, gx);
+    Value ny = emitGridExpr(b, loc, func, gy);
     Value tiles = arith::MulIOp::create(b, loc, nx, ny);
     Value first = ProgramIdOp::create(b, loc, 0);
     Value stride = NumProgramsOp::create(b, loc, 0);
@@ -403,7 +374,7 @@ struct TileWarpSpecialize
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
       stageBytes += o.ringType.getSlotStride();
-    int64_t budget = kSharedMemoryLimit - estimateScratch(func) - 1024;
+    int64_t budget = kSharedMemoryLimit - scratchBytes(func) - 1024;
     int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();

@@ -247,7 +247,7 @@ tilec_status tilec_kernel_validate(const tilec_kernel* k, const tilec_arg* args,
     require(k != nullptr, api, "kernel is NULL");
     validate_args(*k, args, n, api);
     uint32_t grid[3];
-    eval_grid(*k, args, n, api, grid, grid_uses_sms(*k) ? device_sms(api) : -1);
+    eval_grid(*k, args, n, api, grid, grid_sms(*k, api));
     check_grid(*k, grid, api, true);
   });
 }
@@ -258,7 +258,7 @@ tilec_status tilec_kernel_grid(const tilec_kernel* k, const tilec_arg* args, siz
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
     require(grid != nullptr, api, "grid is NULL");
-    eval_grid(*k, args, n, api, grid, grid_uses_sms(*k) ? device_sms(api) : -1);
+    eval_grid(*k, args, n, api, grid, grid_sms(*k, api));
   });
 }
 

@@ -215,7 +215,8 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
   for (auto& k : b.kernels) function_in(d, *k, slot, api);
 }
 
-int64_t device_sms(const char* api) {
+int64_t grid_sms(const tilec_kernel& k, const char* api) {
+  if (!grid_uses_sms(k)) return -1;
   Driver& d = driver(api);
   ensure_context(d, api);
   int v = 0;
@@ -233,7 +234,7 @@ void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
   if (explicit_grid) {
     std::memcpy(grid, explicit_grid, sizeof grid);
   } else {
-    eval_grid(k, args, n, api, grid, grid_uses_sms(k) ? device_sms(api) : -1);
+    eval_grid(k, args, n, api, grid, grid_sms(k, api));
   }
   check_grid(k, grid, api, explicit_grid == nullptr);
 

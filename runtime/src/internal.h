@@ -168,8 +168,9 @@ void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const cha
                uint32_t grid[3], int64_t sms = -1);
 // Whether any grid expression of `k` uses `sms`.
 bool grid_uses_sms(const tilec_kernel& k);
-// The current device's multiprocessor count (needs the driver).
-int64_t device_sms(const char* api);
+// The `sms` argument of eval_grid for `k`: the current device's
+// multiprocessor count (from the driver) if its grid uses `sms`, else -1.
+int64_t grid_sms(const tilec_kernel& k, const char* api);
 void check_grid(const tilec_kernel& k, const uint32_t grid[3], const char* api,
                 bool from_rule);
 // Writes the packed parameters into `buffer` (k.abi_size bytes, 64-aligned);

@@ -217,7 +217,7 @@ struct ConvertTileToLLVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    TileTypeConverter converterForCount(ctx);
+    TileTypeConverter converter(ctx);
 
     // Every tile must have a layout by now.
     WalkResult missing = module.walk([&](Operation *op) {
@@ -240,7 +240,7 @@ struct ConvertTileToLLVM
       placeSharedBuffers(func);
       int64_t bytes = 0;
       func.walk([&](Operation *op) {
-        bytes = std::max(bytes, getScratchBytes(op));
+        bytes = std::max(bytes, tile::getScratchBytes(op));
       });
       if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
         bytes += off.getInt();
@@ -260,11 +260,11 @@ struct ConvertTileToLLVM
         if (view && view.isTMA())
           tmaArgs.push_back(pos);
         SmallVector<Type> converted;
-        (void)converterForCount.convertType(t, converted);
+        (void)converter.convertType(t, converted);
         pos += converted.size();
       }
       if (!tmaArgs.empty())
-        func->setAttr("tgpu.tma_args",
+        func->setAttr(kTmaArgsAttr,
                       DenseI32ArrayAttr::get(ctx, tmaArgs));
     }
     if (anyScratch && !module.lookupSymbol("tilec_smem")) {
@@ -275,7 +275,6 @@ struct ConvertTileToLLVM
           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
     }
 
-    TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();

@@ -153,10 +153,10 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(tile::kKernelAttr))
         kernels[func.getSymName()] = 32 * tile::getLaunchWarps(func);
-      if (auto a = func->getAttrOfType<DenseI32ArrayAttr>("tgpu.tma_args"))
+      if (auto a = func->getAttrOfType<DenseI32ArrayAttr>(kTmaArgsAttr))
         tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
       func.walk([&](Operation *op) {
-        if (op->hasAttr("tgpu.partitions"))
+        if (op->hasAttr(kPartitionsAttr))
           specialized.insert(func.getSymName());
       });
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))

@@ -45,11 +45,9 @@ Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
   return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
 }
 
-/// 1 in the first thread of the partition (or block), else 0.
-Value isElected(Emitter &e) {
-  return arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(),
-                                e.eq(e.threadId(), e.i32(0)));
-}
+/// The start of inline PTX that sets predicate `p` in the thread whose
+/// index (operand $0: threadId() or laneId()) is 0.
+const std::string kFirstThread = "{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n";
 
 template <typename OpTy>
 struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
@@ -65,7 +63,7 @@ struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
     if constexpr (std::is_same_v<OpTy, BarriersOp>) {
       // One thread initializes every barrier; the block waits for it.
       int64_t n = op.getType().getCount();
-      std::string asmStr = "{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n";
+      std::string asmStr = kFirstThread;
       for (int64_t i = 0; i < n; ++i)
         asmStr += "@p mbarrier.init.shared::cta.b64 [$1+" +
                   std::to_string(8 * i) + "], " +
@@ -104,13 +102,13 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
     Emitter e{rewriter, op.getLoc()};
     Value addr = barrierAddress(e, adaptor.getBarriers(), adaptor.getIndex());
     if (auto tx = op.getExpectTx()) {
-      e.ptx("{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n"
-            "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+      e.ptx(kFirstThread +
+                "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
                 std::to_string(*tx) + ";\n}",
             "r,r", {}, {e.threadId(), addr}, /*sideEffects=*/true);
     } else {
-      e.ptx("{\n.reg .pred p;\nbar.warp.sync -1;\nsetp.eq.u32 p, $0, 0;\n"
-            "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
+      e.ptx(std::string("bar.warp.sync -1;\n") + kFirstThread +
+                "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
             "r,r", {}, {e.laneId(), addr}, /*sideEffects=*/true);
     }
     rewriter.eraseOp(op);
@@ -134,14 +132,14 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
                                adaptor.getSlot().front());
     Value base = slotAddress(e, dst, adaptor.getDst().front(),
                              adaptor.getSlot().front());
-    Value elected = isElected(e);
+    Value tid = e.threadId();
     // Boxes side by side along the innermost dim fill the slot.
     for (int64_t j = 0; j < slot.back() / box.back(); ++j) {
       SmallVector<int64_t> first(rank, 0);
       first.back() = j * box.back();
       Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
       std::string coords;
-      SmallVector<Value> operands = {elected, dstAddr, desc, bar};
+      SmallVector<Value> operands = {tid, dstAddr, desc, bar};
       // Coordinates innermost first.
       for (int d = rank - 1; d >= 0; --d) {
         Value c = adaptor.getCoords()[d].front();
@@ -151,7 +149,7 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
         operands.push_back(c);
       }
       std::string asmStr =
-          "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p cp.async.bulk.tensor." +
+          kFirstThread + "@p cp.async.bulk.tensor." +
           std::to_string(rank) +
           "d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {" +
           coords + "}], [$3];\n}";
@@ -359,13 +357,10 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
                                           total - producerThreads}));
     auto fill = [&](Block *dst, Region &src, bool inc, int32_t regs) {
       OpBuilder ib = OpBuilder::atBlockBegin(dst);
-      std::string s = std::string("setmaxnreg.") + (inc ? "inc" : "dec") +
-                      ".sync.aligned.u32 " + std::to_string(regs) + ";";
-      LLVM::InlineAsmOp::create(
-          ib, loc, TypeRange{}, ValueRange{}, s, "", /*has_side_effects=*/true,
-          false, LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
+      Emitter{ib, loc}.ptx(std::string("setmaxnreg.") + (inc ? "inc" : "dec") +
+                               ".sync.aligned.u32 " + std::to_string(regs) +
+                               ";",
+                           "", {}, {}, /*sideEffects=*/true);
       Block &body = src.front();
       dst->getOperations().splice(std::prev(dst->end()), body.getOperations());
     };

@@ -60,15 +60,13 @@ SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
 static std::optional<std::tuple<int32_t, int32_t, int>>
 enclosingPartition(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
-  Region *r = block ? block->getParent() : nullptr;
-  for (int id = 1; r; r = r->getParentOp() ? r->getParentOp()->getParentRegion()
-                                           : nullptr) {
+  for (Region *r = block ? block->getParent() : nullptr; r;
+       r = r->getParentRegion()) {
     Operation *p = r->getParentOp();
-    if (!p)
-      break;
     if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionsAttr)) {
       unsigned i = r->getRegionNumber();
-      return std::make_tuple(a[2 * i], a[2 * i + 1], id + int(i));
+      // Named barrier 0 is the block's; partition i uses 1 + i.
+      return std::make_tuple(a[2 * i], a[2 * i + 1], 1 + int(i));
     }
   }
   return std::nullopt;
@@ -110,10 +108,6 @@ Value Emitter::sharedBase() {
       base = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                  ValueRange{i32(off.getInt())});
   return base;
-}
-
-unsigned tilec::storageBytes(Type t) {
-  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }
 
 Type tilec::storageType(Type t) {
@@ -274,39 +268,4 @@ Value ThreadCoords::flatIndex(int64_t reg) {
     stride *= layout.getShape()[d];
   }
   return flat ? flat : e.i32(0);
-}
-
-//===----------------------------------------------------------------------===//
-// Scratch
-//===----------------------------------------------------------------------===//
-
-int64_t tilec::getScratchBytes(Operation *op) {
-  if (auto cv = dyn_cast<tile::ConvertLayoutOp>(op)) {
-    auto t = cast<RankedTensorType>(cv.getType());
-    if (!tile::getLayoutAttr(t) || !tile::getLayoutAttr(cv.getSrc().getType()))
-      return 0;
-    LinearLayout from = tile::getLayout(cv.getSrc().getType());
-    if (isRegisterPermutation(from, tile::getLayout(t)) ||
-        shuffleTransfer(from, tile::getLayout(t)))
-      return 0;
-    return t.getNumElements() * storageBytes(t.getElementType());
-  }
-  if (auto red = dyn_cast<tile::ReduceOp>(op)) {
-    Type st = red.getSrc().getType();
-    if (!tile::getLayoutAttr(st))
-      return 0;
-    LinearLayout l = tile::getLayout(st);
-    int64_t warpsAlong = 1;
-    for (const auto &c : l.getBases(InDim::Warp))
-      if (c[red.getDim()] != 0)
-        warpsAlong *= 2;
-    if (warpsAlong == 1)
-      return 0;
-    int64_t numel = 1;
-    if (auto rt = dyn_cast<RankedTensorType>(red.getType()))
-      numel = rt.getNumElements();
-    Type elt = cast<RankedTensorType>(st).getElementType();
-    return warpsAlong * numel * std::max(4u, storageBytes(elt));
-  }
-  return 0;
 }

@@ -93,19 +93,18 @@ private:
   llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
 };
 
-/// Number of bytes an element of `t` takes in memory (i1 takes a byte).
-unsigned storageBytes(mlir::Type t);
+using tile::storageBytes;
 /// The integer type a tile element is stored as.
 mlir::Type storageType(mlir::Type t);
-
-/// The shared-memory scratch (bytes) the lowering of `op` needs, 0 if none.
-int64_t getScratchBytes(mlir::Operation *op);
 
 /// Attributes of the lowering: the scratch offset on a kernel, and the
 /// partitions (thread base, thread count per region) on the scf.if a
 /// tgpu.warp_specialize becomes.
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
 constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
+/// On a kernel: the converted argument positions of TMA descriptors (made
+/// __grid_constant__ when lowering to LLVM).
+constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
 
 /// Gives every tgpu.alloc / tgpu.barriers of `func` its offset in shared
 /// memory and records where scratch starts.

@@ -124,65 +124,63 @@ int64_t tgpu::slotByteOffset(SharedBufferType buffer, ArrayRef<int64_t> coords) 
   return inv.apply(in).front().second * bitsOf(buffer.getElementType()) / 8;
 }
 
-int tgpu::getOperandDescriptorSwizzle(SharedBufferType buffer) {
+/// The fast (contiguous) dim and the swizzle of a 2-d slot laid out as one
+/// of the NVMMA swizzles, if it is.
+static std::optional<std::pair<int, int>> matchNVMMA(SharedBufferType buffer) {
   ArrayRef<int64_t> shape = buffer.getSlotShape();
   if (shape.size() != 2)
-    return -1;
+    return std::nullopt;
   std::vector<int64_t> s(shape.begin(), shape.end());
   LinearLayout layout = buffer.getSlotLayout();
-  for (int64_t fast : {0, 1})
+  for (int fast : {0, 1})
     for (int sw : {128, 64, 32})
       if (LinearLayout::sharedNVMMA(s, {fast, 1 - fast},
                                     bitsOf(buffer.getElementType()),
                                     sw) == layout)
-        return sw;
-  return -1;
+        return std::make_pair(fast, sw);
+  return std::nullopt;
+}
+
+int tgpu::getOperandDescriptorSwizzle(SharedBufferType buffer) {
+  auto m = matchNVMMA(buffer);
+  return m ? m->second : -1;
 }
 
 std::optional<OperandDescriptor>
 tgpu::getOperandDescriptor(SharedBufferType buffer, int operand) {
-  ArrayRef<int64_t> shape = buffer.getSlotShape();
-  if (shape.size() != 2)
+  auto m = matchNVMMA(buffer);
+  if (!m)
     return std::nullopt;
-  LinearLayout layout = buffer.getSlotLayout();
-  std::vector<int64_t> s(shape.begin(), shape.end());
+  auto [fast, sw] = *m;
+  ArrayRef<int64_t> shape = buffer.getSlotShape();
   unsigned bits = bitsOf(buffer.getElementType());
-  for (int64_t fast : {0, 1}) {
-    std::vector<int64_t> order = {fast, 1 - fast};
-    for (int sw : {128, 64, 32}) {
-      if (LinearLayout::sharedNVMMA(s, order, bits, sw) != layout)
-        continue;
-      int kDim = operand == 0 ? 1 : 0;
-      int mnDim = 1 - kDim;
-      OperandDescriptor d;
-      d.kMajor = fast == kDim;
-      d.swizzleBytes = sw;
-      int64_t atomElems = sw * 8 / bits; // elements of one swizzled row
-      auto at = [&](int dim, int64_t v) {
-        SmallVector<int64_t> c(2, 0);
-        c[dim] = v;
-        return slotByteOffset(buffer, c);
-      };
-      if (d.kMajor) {
-        // 8-row groups along M/N are SBO apart; one k-step stays inside a
-        // swizzled row, so LBO is unused (1 by convention).
-        if (shape[mnDim] < 8 || shape[kDim] * bits < 8 * 16 * 8 / 8)
-          return std::nullopt;
-        d.strideByteOffset = at(mnDim, 8);
-        d.leadingByteOffset = 1;
-      } else {
-        // MN-major: swizzled rows run along M/N; 8-row groups along K are
-        // SBO apart, atoms side by side along M/N are LBO apart.
-        if (shape[kDim] < 8)
-          return std::nullopt;
-        d.strideByteOffset = at(kDim, 8);
-        d.leadingByteOffset =
-            shape[mnDim] > atomElems ? at(mnDim, atomElems) : 1;
-      }
-      return d;
-    }
+  int kDim = operand == 0 ? 1 : 0;
+  int mnDim = 1 - kDim;
+  OperandDescriptor d;
+  d.kMajor = fast == kDim;
+  d.swizzleBytes = sw;
+  int64_t atomElems = sw * 8 / bits; // elements of one swizzled row
+  auto at = [&](int dim, int64_t v) {
+    SmallVector<int64_t> c(2, 0);
+    c[dim] = v;
+    return slotByteOffset(buffer, c);
+  };
+  if (d.kMajor) {
+    // 8-row groups along M/N are SBO apart; one k-step stays inside a
+    // swizzled row, so LBO is unused (1 by convention).
+    if (shape[mnDim] < 8 || shape[kDim] * bits < 8 * 16 * 8 / 8)
+      return std::nullopt;
+    d.strideByteOffset = at(mnDim, 8);
+    d.leadingByteOffset = 1;
+  } else {
+    // MN-major: swizzled rows run along M/N; 8-row groups along K are
+    // SBO apart, atoms side by side along M/N are LBO apart.
+    if (shape[kDim] < 8)
+      return std::nullopt;
+    d.strideByteOffset = at(kDim, 8);
+    d.leadingByteOffset = shape[mnDim] > atomElems ? at(mnDim, atomElems) : 1;
   }
-  return std::nullopt;
+  return d;
 }
 
 //===----------------------------------------------------------------------===//

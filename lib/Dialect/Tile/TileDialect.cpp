@@ -512,8 +512,9 @@ SharedLayoutAttr SharedLayoutAttr::get(MLIRContext *ctx,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Recursive-descent checker for grid expressions (docs/BUNDLE.md).
-struct GridExprChecker {
+/// Recursive-descent parser and checker for grid expressions
+/// (docs/BUNDLE.md).
+struct GridExprParser {
   StringRef s;
   TypeRange args;
   std::string error;
@@ -537,10 +538,10 @@ struct GridExprChecker {
       return fail(Twine("expected '") + StringRef(&c, 1) + "' at '" + s + "'");
     return true;
   }
-  bool expr() {
+  bool expr(GridExpr &out) {
     if (!s.empty() && isdigit(s[0])) {
-      int64_t v;
-      return integer(v);
+      out.kind = GridExpr::Literal;
+      return integer(out.value);
     }
     size_t n = 0;
     while (n < s.size() && isalpha(s[n]))
@@ -549,10 +550,14 @@ struct GridExprChecker {
     if (fn.empty())
       return fail("expected an expression at '" + s + "'");
     s = s.drop_front(n);
-    if (fn == "sms")
+    out.fn = fn.str();
+    if (fn == "sms") {
+      out.kind = GridExpr::Sms;
       return true;
+    }
     if (fn == "dim" || fn == "arg") {
-      int64_t p, d = 0;
+      out.kind = fn == "dim" ? GridExpr::Dim : GridExpr::Arg;
+      int64_t &p = out.param, &d = out.dim;
       if (!expect('(') || !integer(p))
         return false;
       if (fn == "dim" && (!expect(',') || !integer(d)))
@@ -581,18 +586,34 @@ struct GridExprChecker {
       return fail("unknown grid function '" + fn +
                   "'; expected sms, dim, arg, cdiv, add, sub, mul, div, "
                   "min or max");
-    return expect('(') && expr() && expect(',') && expr() && expect(')');
+    out.kind = GridExpr::Call;
+    out.operands.resize(2);
+    return expect('(') && expr(out.operands[0]) && expect(',') &&
+           expr(out.operands[1]) && expect(')');
   }
 };
 } // namespace
 
+FailureOr<GridExpr> tile::parseGridExpr(StringRef expr, TypeRange argTypes,
+                                        std::string &error) {
+  GridExprParser p{expr, argTypes, {}};
+  GridExpr tree;
+  if (!p.expr(tree)) {
+    error = p.error;
+    return failure();
+  }
+  if (!p.s.empty()) {
+    error = "unexpected '" + p.s.str() + "' after the expression";
+    return failure();
+  }
+  return tree;
+}
+
 std::optional<std::string> tile::checkGridExpr(StringRef expr,
                                                TypeRange argTypes) {
-  GridExprChecker c{expr, argTypes, {}};
-  if (!c.expr())
-    return c.error;
-  if (!c.s.empty())
-    return "unexpected '" + c.s.str() + "' after the expression";
+  std::string error;
+  if (failed(parseGridExpr(expr, argTypes, error)))
+    return error;
   return std::nullopt;
 }
 

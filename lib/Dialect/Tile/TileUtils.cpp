@@ -2,6 +2,8 @@
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 
+#include "tilec/Layout/BankConflicts.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -60,4 +62,43 @@ int tile::layoutWeight(Value v) {
   return llvm::any_of(producers, [](Operation *p) { return isa<DotOp>(p); })
              ? 3
              : 2;
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch
+//===----------------------------------------------------------------------===//
+
+unsigned tile::storageBytes(Type t) {
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t tile::getScratchBytes(Operation *op) {
+  if (auto cv = dyn_cast<ConvertLayoutOp>(op)) {
+    auto t = cast<RankedTensorType>(cv.getType());
+    if (!getLayoutAttr(t) || !getLayoutAttr(cv.getSrc().getType()))
+      return 0;
+    LinearLayout from = getLayout(cv.getSrc().getType());
+    if (isRegisterPermutation(from, getLayout(t)) ||
+        shuffleTransfer(from, getLayout(t)))
+      return 0;
+    return t.getNumElements() * storageBytes(t.getElementType());
+  }
+  if (auto red = dyn_cast<ReduceOp>(op)) {
+    Type st = red.getSrc().getType();
+    if (!getLayoutAttr(st))
+      return 0;
+    LinearLayout l = getLayout(st);
+    int64_t warpsAlong = 1;
+    for (const auto &c : l.getBases(InDim::Warp))
+      if (c[red.getDim()] != 0)
+        warpsAlong *= 2;
+    if (warpsAlong == 1)
+      return 0;
+    int64_t numel = 1;
+    if (auto rt = dyn_cast<RankedTensorType>(red.getType()))
+      numel = rt.getNumElements();
+    Type elt = cast<RankedTensorType>(st).getElementType();
+    return warpsAlong * numel * std::max(4u, storageBytes(elt));
+  }
+  return 0;
 }

@@ -64,6 +64,28 @@ bool isRematerializable(mlir::Value v);
 /// layout), 0 if rematerializable or a broadcast.
 int layoutWeight(mlir::Value v);
 
+/// Number of bytes an element of `t` takes in memory (i1 takes a byte).
+unsigned storageBytes(mlir::Type t);
+/// The shared-memory scratch (bytes) lowering `op` needs, 0 if none: a
+/// layout conversion that is neither a register permutation nor a warp
+/// shuffle, or a reduction across warps.
+int64_t getScratchBytes(mlir::Operation *op);
+
+/// A parsed grid expression (docs/BUNDLE.md): a literal, `sms`,
+/// `dim(param, dim)`, `arg(param)`, or a call `fn(operands[0], operands[1])`.
+struct GridExpr {
+  enum Kind { Literal, Sms, Dim, Arg, Call } kind = Literal;
+  int64_t value = 0;          // Literal
+  int64_t param = 0, dim = 0; // Dim, Arg
+  std::string fn;             // Call: cdiv, add, sub, mul, div, min, max
+  std::vector<GridExpr> operands;
+};
+/// Parses `expr` and checks it against a kernel with these argument types;
+/// on failure sets `error`.
+mlir::FailureOr<GridExpr> parseGridExpr(llvm::StringRef expr,
+                                        mlir::TypeRange argTypes,
+                                        std::string &error);
+
 /// A grid expression of the kernel's launch rule (see docs/BUNDLE.md).
 /// Returns an error message, or nothing if `expr` is well formed for a kernel
 /// with these argument types.
