@@ -1,13 +1,17 @@
-"""GEMM throughput: tilec's examples/gemm.mlir (bf16 in, f32 accumulation,
-bias + ReLU, bf16 out) against cuBLAS (torch.matmul, plus the same epilogue
-in torch) and a Triton matmul, in one run on one GPU. Checks each result
-first on fresh random data with a poisoned output.
+"""GEMM throughput: tilec against cuBLAS and a Triton matmul, in one run on
+one GPU, checking each result first on fresh random data with a poisoned
+output.
 
     python3 bench/gemm.py     # bundles from $TILEC_BUNDLE_DIR
 
-Prints TFLOP/s (2 M N K / time) and tilec's ratio to cuBLAS. cuBLAS is timed
-as torch.matmul alone (no epilogue), tilec and Triton with their fused
-epilogues."""
+- bf16: examples/gemm.mlir (bf16 in, f32 accumulation, bias + ReLU, bf16
+  out); cuBLAS is torch.matmul alone (no epilogue), tilec and Triton run
+  their fused epilogues.
+- fp8 e4m3: examples/gemm_fp8.mlir (A row-major, B column-major, per-tensor
+  scales, bf16 out) against torch._scaled_mm (cuBLASLt) and Triton with the
+  same inputs.
+
+Prints TFLOP/s (2 M N K / time) and tilec's ratio to cuBLAS."""
 
 import os
 import sys
@@ -52,6 +56,42 @@ def triton_gemm(a, b, bias, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+@triton.autotune(
+    configs=[
+        triton.Config({"BM": 128, "BN": 256, "BK": 128}, num_stages=3, num_warps=8),
+        triton.Config({"BM": 128, "BN": 128, "BK": 128}, num_stages=4, num_warps=4),
+        triton.Config({"BM": 128, "BN": 256, "BK": 64}, num_stages=4, num_warps=8),
+    ],
+    key=["M", "N", "K"],
+)
+@triton.jit
+def triton_gemm_fp8(a, b, sa, sb, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        ta = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak,
+                     mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        tb = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn,
+                     mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(ta, tb, acc)
+    acc = acc * (tl.load(sa) * tl.load(sb))
+    tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(tl.bfloat16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def run_triton_fp8(a, b, sa, sb, c):
+    M, K = a.shape
+    N = b.shape[1]
+    grid = lambda meta: (triton.cdiv(M, meta["BM"]), triton.cdiv(N, meta["BN"]))
+    triton_gemm_fp8[grid](a, b, sa, sb, c, M, N, K, a.stride(0), a.stride(1),
+                          b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+
+
 def run_triton(a, b, bias, c):
     M, K = a.shape
     N = b.shape[1]
@@ -64,35 +104,73 @@ def bench(fn):
     return triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
 
 
-def main():
-    k = tilec.load(os.path.join(BUNDLES, "gemm.tlc"))["gemm"]
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
+          (8192, 14336, 4096)]
+
+
+def measure(label, m, n, kk, ref, runners, timed):
+    """Checks every runner's output against `ref` (NaN-poisoned bf16 C
+    first), then times `timed`; returns a table row."""
+    for name, fn in runners:
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        fn(c)
+        torch.cuda.synchronize()
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < 1e-2, f"{label} {name} {m}x{n}x{kk}: rel err {err}"
+    c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+    flops = 2 * m * n * kk
+    t = {name: bench(lambda fn=fn: fn(c)) for name, fn in timed}
+    return (label, f"{m}x{n}x{kk}",
+            *(flops / t[x] / 1e9 for x in ("tilec", "cublas", "triton")))
+
+
+def bf16_rows(k):
     rows = []
-    for m, n, kk in [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
-                     (8192, 14336, 4096)]:
+    for m, n, kk in SHAPES:
         a = torch.randn(m, kk, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(kk, n, device="cuda", dtype=torch.bfloat16)
         bias = torch.randn(n, device="cuda")
-        ref = torch.relu(a.float() @ b.float() + bias)
-        outs = {}
-        for name, fn in [("tilec", lambda c: k(a, b, bias, c)),
-                         ("cublas", lambda c: c.copy_(torch.relu(a @ b + bias))),
-                         ("triton", lambda c: run_triton(a, b, bias, c))]:
-            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-            fn(c)
-            torch.cuda.synchronize()
-            err = ((c.float() - ref).norm() / ref.norm()).item()
-            assert err < 1e-2, f"{name} {m}x{n}x{kk}: rel err {err}"
-            outs[name] = c
-        flops = 2 * m * n * kk
-        t = {name: bench(lambda fn=fn, c=outs[name]: fn(c)) for name, fn in [
+        ref = torch.relu(a.double() @ b.double() + bias.double())
+        rows.append(measure("bf16", m, n, kk, ref, [
+            ("tilec", lambda c: k(a, b, bias, c)),
+            ("cublas", lambda c: c.copy_(torch.relu(a @ b + bias))),
+            ("triton", lambda c: run_triton(a, b, bias, c))], [
             ("tilec", lambda c: k(a, b, bias, c)),
             ("cublas", lambda c: torch.matmul(a, b)),
-            ("triton", lambda c: run_triton(a, b, bias, c))]}
-        rows.append((f"{m}x{n}x{kk}", *(flops / t[x] / 1e9 for x in ("tilec", "cublas", "triton"))))
+            ("triton", lambda c: run_triton(a, b, bias, c))]))
+    return rows
+
+
+def fp8_rows(k):
+    rows = []
+    for m, n, kk in SHAPES:
+        f8 = torch.float8_e4m3fn
+        a = torch.randn(m, kk, device="cuda").to(f8)
+        bt = torch.randn(n, kk, device="cuda").to(f8)
+        b = bt.t()  # KxN column-major, as cuBLASLt wants it
+        sa = torch.rand((), device="cuda") + 0.5
+        sb = torch.rand((), device="cuda") + 0.5
+        sa1, sb1 = sa.reshape(1), sb.reshape(1)
+        ref = (a.double() @ b.double()) * sa.double() * sb.double()
+        scaled = lambda: torch._scaled_mm(a, b, scale_a=sa, scale_b=sb,
+                                          out_dtype=torch.bfloat16)
+        rows.append(measure("fp8 e4m3", m, n, kk, ref, [
+            ("tilec", lambda c: k(a, bt, sa1, sb1, c)),
+            ("cublas", lambda c: c.copy_(scaled())),
+            ("triton", lambda c: run_triton_fp8(a, b, sa, sb, c))], [
+            ("tilec", lambda c: k(a, bt, sa1, sb1, c)),
+            ("cublas", lambda c: scaled()),
+            ("triton", lambda c: run_triton_fp8(a, b, sa, sb, c))]))
+    return rows
+
+
+def main():
+    rows = bf16_rows(tilec.load(os.path.join(BUNDLES, "gemm.tlc"))["gemm"])
+    rows += fp8_rows(tilec.load(os.path.join(BUNDLES, "gemm_fp8.tlc"))["gemm_e4m3"])
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
-    print(f"{'M x N x K':20} {'tilec TFLOP/s':>14} {'cuBLAS':>8} {'Triton':>8} {'tilec/cuBLAS':>13}")
-    for shape, a_, b_, c_ in rows:
-        print(f"{shape:20} {a_:14.0f} {b_:8.0f} {c_:8.0f} {a_ / b_:13.2f}")
+    print(f"{'type':9} {'M x N x K':20} {'tilec TFLOP/s':>14} {'cuBLAS':>8} {'Triton':>8} {'tilec/cuBLAS':>13}")
+    for label, shape, a_, b_, c_ in rows:
+        print(f"{label:9} {shape:20} {a_:14.0f} {b_:8.0f} {c_:8.0f} {a_ / b_:13.2f}")
 
 
 if __name__ == "__main__":

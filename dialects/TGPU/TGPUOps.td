@@ -30,6 +30,27 @@ def TGPU_AllocOp : TGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TGPU_TransposeOp : TGPU_Op<"transpose", [Pure]> {
+  let summary = "the same shared memory seen with its slot dims swapped";
+  let description = [{
+    A view of a buffer with 2-d slots in which element (i, j) of a slot of
+    the result is element (j, i) of the operand's: the layout's offset
+    bases have their coordinates swapped, the bytes stay where they are.
+    This is how a tile that TMA brought in as NxK (K contiguous) is read as
+    a K-major KxN wgmma B operand.
+
+    ```mlir
+    %bt = tgpu.transpose %b : !tgpu.smem<4x256x128xf8E4M3FN, #nk>
+                           -> !tgpu.smem<4x128x256xf8E4M3FN, #kn>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$src);
+  let results = (outs TGPU_SharedBufferType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src)>];
+  let hasVerifier = 1;
+}
+
 def TGPU_BarriersOp : TGPU_Op<"barriers",
     [MemoryEffects<[MemAlloc, MemWrite]>]> {
   let summary = "allocate and initialize mbarriers";

@@ -67,9 +67,9 @@ private:
   bool hopper;
 
   /// Whether a dot can run as wgmma with operands that TMA can bring into
-  /// shared memory: both operands loaded from views, 8- or 16-bit inputs
-  /// with f32 accumulation, whole warpgroups each holding 64-row blocks,
-  /// N a multiple of 8 up to 256.
+  /// shared memory: both operands loaded from views (or transposes of such
+  /// loads), 8- or 16-bit inputs with f32 accumulation, whole warpgroups
+  /// each holding 64-row blocks, N a multiple of 8 up to 256.
   bool isWgmmaCandidate(DotOp dot) {
     auto shape = shapeOf(dot.getType());
     unsigned bits = bitsOf(dot.getA().getType());
@@ -77,8 +77,14 @@ private:
            shape[1] % 8 == 0 && shape[1] <= 256 &&
            (bits == 16 || bits == 8) &&
            cast<RankedTensorType>(dot.getType()).getElementType().isF32() &&
-           dot.getA().getDefiningOp<LoadOp>() &&
-           dot.getB().getDefiningOp<LoadOp>();
+           isLoaded(dot.getA()) && isLoaded(dot.getB());
+  }
+
+  /// A tile loaded from a view, possibly transposed.
+  static bool isLoaded(Value v) {
+    if (auto t = v.getDefiningOp<TransposeOp>())
+      v = t.getSrc();
+    return bool(v.getDefiningOp<LoadOp>());
   }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {

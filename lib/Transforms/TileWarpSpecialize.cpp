@@ -70,9 +70,22 @@ Value stripConversions(Value v) {
   return v;
 }
 
+/// The load a dot operand comes from, through layout conversions and at
+/// most one 2-d transpose (which `transposed` reports).
+LoadOp operandLoad(Value v, bool &transposed) {
+  v = stripConversions(v);
+  transposed = false;
+  if (auto t = v.getDefiningOp<TransposeOp>()) {
+    transposed = true;
+    v = stripConversions(t.getSrc());
+  }
+  return v.getDefiningOp<LoadOp>();
+}
+
 /// One operand of a dot that TMA brings in.
 struct Operand {
   LoadOp load;
+  bool transposed; // the dot reads the loaded tile transposed
   BlockArgument view; // the kernel argument
   tgpu::SharedBufferType ringType;
   SmallVector<int64_t> box;
@@ -149,8 +162,8 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       c.dots.push_back(dot);
   // Only loops whose dots multiply loaded tiles are candidates.
   bool loadsOperands = llvm::any_of(c.dots, [](DotOp dot) {
-    return stripConversions(dot.getA()).getDefiningOp<LoadOp>() &&
-           stripConversions(dot.getB()).getDefiningOp<LoadOp>();
+    bool t;
+    return operandLoad(dot.getA(), t) && operandLoad(dot.getB(), t);
   });
   if (!loadsOperands)
     return std::nullopt;
@@ -170,8 +183,9 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       why = "a dot's accumulator is not carried by the loop alone";
       return std::nullopt;
     }
-    for (Value v : {dot.getA(), dot.getB()}) {
-      auto load = stripConversions(v).getDefiningOp<LoadOp>();
+    for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+      bool transposed;
+      LoadOp load = operandLoad(v, transposed);
       if (!load || load->getBlock() != body) {
         why = "a dot operand is not loaded in the loop";
         return std::nullopt;
@@ -179,15 +193,19 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       std::optional<Operand> o = planOperand(load, why);
       if (!o)
         return std::nullopt;
+      o->transposed = transposed;
+      // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major
+      // when loaded as is, B (KxN) when loaded as NxK and transposed.
+      bool kMajor = (idx == 0) != transposed;
+      unsigned bits = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+      if (bits == 8 && !kMajor) {
+        why = std::string("8-bit wgmma reads K-major operands only; ") +
+              (idx == 0 ? "A is loaded as KxM and transposed"
+                        : "B is loaded as KxN (load Bt as NxK and transpose "
+                          "it)");
+        return std::nullopt;
+      }
       c.operands.push_back(*o);
-    }
-    unsigned bits = getElementTypeOrSelf(dot.getA().getType())
-                        .getIntOrFloatBitWidth();
-    if (bits == 8) {
-      // The B view is KxN with N contiguous: MN-major, which 8-bit wgmma
-      // cannot read.
-      why = "8-bit wgmma needs a K-major B; B's view is row-major (KxN)";
-      return std::nullopt;
     }
   }
   // Everything else in the body: scalar index arithmetic, the loads and
@@ -195,18 +213,18 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   for (Operation &op : body->without_terminator()) {
     if (isa<DotOp, LoadOp>(op) || isScalarPure(&op))
       continue;
-    if (auto cv = dyn_cast<ConvertLayoutOp>(op))
-      if (llvm::all_of(cv->getUsers(), [](Operation *u) {
-            return isa<DotOp, ConvertLayoutOp>(u);
-          }))
-        continue;
+    if (isa<ConvertLayoutOp, TransposeOp>(op) &&
+        llvm::all_of(op.getUsers(), [](Operation *u) {
+          return isa<DotOp, ConvertLayoutOp, TransposeOp>(u);
+        }))
+      continue;
     why = "the loop body does more than load dot operands and multiply ('" +
           op.getName().getStringRef().str() + "')";
     return std::nullopt;
   }
   for (Operand &o : c.operands)
     for (Operation *user : o.load->getUsers())
-      if (!isa<ConvertLayoutOp, DotOp>(user)) {
+      if (!isa<ConvertLayoutOp, TransposeOp, DotOp>(user)) {
         why = "a loaded dot operand has other users";
         return std::nullopt;
       }
@@ -603,8 +621,9 @@ struct TileWarpSpecialize
     for (auto [k, dot] : llvm::enumerate(c.dots)) {
       const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
       lb.setInsertionPoint(dot);
-      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a.ring,
-                                      slot, bo.ring, slot, dot.getAcc());
+      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(),
+                                      mmaOperand(a), slot, mmaOperand(bo),
+                                      slot, dot.getAcc());
       dot.getResult().replaceAllUsesWith(d);
       dot.erase();
     }
@@ -619,7 +638,7 @@ struct TileWarpSpecialize
     // Dead loads and conversions.
     SmallVector<Operation *> dead;
     for (Operation &op : nbody->without_terminator())
-      if (isa<LoadOp, ConvertLayoutOp>(op))
+      if (isa<LoadOp, ConvertLayoutOp, TransposeOp>(op))
         dead.push_back(&op);
     for (Operation *op : llvm::reverse(dead))
       if (op->use_empty())
@@ -635,6 +654,16 @@ struct TileWarpSpecialize
     loop.replaceAllUsesWith(guard.getResults().drop_back());
     loop.erase();
     return guard.getResults().back();
+  }
+
+  /// The ring as the dot reads it (transposed slots where the dot
+  /// transposes the loaded tile), next to the ring's allocation.
+  static Value mmaOperand(const Operand &o) {
+    if (!o.transposed)
+      return o.ring;
+    OpBuilder b(o.ring.getContext());
+    b.setInsertionPointAfterValue(o.ring);
+    return tgpu::TransposeOp::create(b, o.ring.getLoc(), o.ring);
   }
 
   /// if i > iStart: arrive on empty[(i - 1) % stages].

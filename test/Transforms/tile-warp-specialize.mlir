@@ -112,3 +112,77 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   tile.store %acc, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// fp8 with B column-major, as torch._scaled_mm takes it: the kernel loads
+// Bt (NxK) and transposes the tile. Both rings keep K contiguous (128-byte
+// rows of 128 fp8), the B ring is read through a transposed view, which
+// makes it K-major for the 8-bit wgmma.
+
+// CHECK-LABEL: func.func @gemm_fp8
+// CHECK-SAME: %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>
+// CHECK: %[[RA:.*]] = tgpu.alloc : <3x128x128xf8E4M3FN, #shared>
+// CHECK: %[[RB:.*]] = tgpu.alloc : <3x256x128xf8E4M3FN, #shared1>
+// CHECK: %[[RBT:.*]] = tgpu.transpose %[[RB]] : <3x256x128xf8E4M3FN, #shared1> -> <3x128x256xf8E4M3FN, #shared2>
+// CHECK: tgpu.warp_specialize
+// CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[RB]][%{{.*}}]
+// CHECK: } consumer
+// CHECK-NOT: tile.transpose
+// CHECK:   tgpu.wgmma %[[RA]][%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <3x128x128xf8E4M3FN, #shared>, <3x128x256xf8E4M3FN, #shared2>
+func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
+                    %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<256x128xf8E4M3FN>
+    %tb = tile.transpose %tbt [1, 0] : !tile.tile<256x128xf8E4M3FN> -> !tile.tile<128x256xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xf8E4M3FN>, !tile.tile<128x256xf8E4M3FN>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// fp8 with a row-major B (KxN, N contiguous) would need an MN-major 8-bit
+// operand, which wgmma does not read: the loop keeps mma.sync, with a remark
+// that says how to write it.
+
+// CHECK-LABEL: func.func @gemm_fp8_row_major_b
+// CHECK-NOT: tgpu.
+// CHECK: tile.dot
+func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>,
+                                %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = ["1"]} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): 8-bit wgmma reads K-major operands only; B is loaded as KxN (load Bt as NxK and transpose it)}}
+  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%c0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %tb = tile.load %b[%k0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xf8E4M3FN>, !tile.tile<128x128xf8E4M3FN>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+  tile.store %o, %c[%c0, %c0] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+  return
+}

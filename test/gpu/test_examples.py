@@ -87,6 +87,25 @@ def test_gemm(m, n, k):
     check(c, ref, 1e-2, "gemm")
 
 
+@pytest.mark.parametrize(
+    "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
+)
+@pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
+def test_gemm_fp8(m, n, k, dtype):
+    # As torch._scaled_mm: A row-major, B column-major (the kernel reads
+    # Bt, NxK), per-tensor scales on the device, bf16 output.
+    fp8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[dtype]
+    a = torch.randn(m, k, device=DEV).to(fp8)
+    bt = torch.randn(n, k, device=DEV).to(fp8)
+    sa = torch.rand(1, device=DEV) + 0.5
+    sb = torch.rand(1, device=DEV) + 0.5
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_fp8")["gemm_" + dtype](a, bt, sa, sb, c)
+    torch.cuda.synchronize()
+    ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
+    check(c, ref, 1e-2, "gemm_" + dtype)
+
+
 @pytest.mark.parametrize("bh,s", [(1, 64), (6, 100), (4, 257), (2, 1024)])
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention(bh, s, causal):

@@ -78,6 +78,17 @@ struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// A transposed view is the same memory.
+struct TransposeLowering : public OpConversionPattern<tgpu::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tgpu::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct WaitLowering : public OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -373,6 +384,6 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
 void tilec::populateTGPUPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns) {
   patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
-               WaitLowering, ArriveLowering, TMALoadLowering, WGMMALowering,
-               WGMMAWaitLowering>(converter, patterns.getContext());
+               TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
+               WGMMALowering, WGMMAWaitLowering>(converter, patterns.getContext());
 }

@@ -187,6 +187,31 @@ tgpu::getOperandDescriptor(SharedBufferType buffer, int operand) {
 // Ops
 //===----------------------------------------------------------------------===//
 
+/// `t` with its 2-d slots transposed: the offset bases' coordinates swap.
+static SharedBufferType transposedSlots(SharedBufferType t) {
+  SmallVector<int64_t> shape(t.getShape());
+  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+  SmallVector<int64_t> bases(t.getLayout().getOffsetBases());
+  for (unsigned i = 0; i + 1 < bases.size(); i += 2)
+    std::swap(bases[i], bases[i + 1]);
+  return SharedBufferType::get(
+      t.getContext(), shape, t.getElementType(),
+      tile::SharedLayoutAttr::get(t.getContext(), 2, bases));
+}
+
+void TransposeOp::build(OpBuilder &b, OperationState &state, Value src) {
+  build(b, state, transposedSlots(cast<SharedBufferType>(src.getType())), src);
+}
+
+LogicalResult TransposeOp::verify() {
+  SharedBufferType src = getSrc().getType();
+  if (src.getLayout().getRank() != 2)
+    return emitOpError() << "needs 2-d slots";
+  if (getResult().getType() != transposedSlots(src))
+    return emitOpError() << "result must be " << transposedSlots(src);
+  return success();
+}
+
 LogicalResult TMALoadOp::verify() {
   tile::TensorViewType desc = getDesc().getType();
   SharedBufferType dst = getDst().getType();

@@ -69,3 +69,14 @@ func.func @wgmma_shapes(%acc: tensor<128x256xf32, #acc>, %i: i32) {
         tensor<128x256xf32, #acc>
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @transpose_type() {
+  %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  // expected-error @+1 {{result must be '!tgpu.smem<3x64x128xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>>'}}
+  %t = tgpu.transpose %ra : !tgpu.smem<3x128x64xbf16, #sa> -> !tgpu.smem<3x64x128xbf16, #sa>
+  return
+}

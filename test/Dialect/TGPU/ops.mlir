@@ -40,6 +40,10 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
         : !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.smem<3x64x256xbf16, #sb>,
           tensor<128x256xf32, #acc>
+    // A K-major view of the A ring, as a B operand would read it.
+    // CHECK: tgpu.transpose %{{.*}} : <3x128x64xbf16, #shared> -> <3x64x128xbf16, #shared2>
+    %at = tgpu.transpose %ra : !tgpu.smem<3x128x64xbf16, #sa>
+        -> !tgpu.smem<3x64x128xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>>
     // CHECK: tgpu.wgmma_wait {pendings = 1 : i32}
     tgpu.wgmma_wait {pendings = 1 : i32}
     // CHECK: tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
