@@ -7,6 +7,7 @@ output.
 - bf16: examples/gemm.mlir (bf16 in, f32 accumulation, bias + ReLU, bf16
   out); cuBLAS is torch.matmul alone (no epilogue), tilec and Triton run
   their fused epilogues.
+- f16: the same in f16 (gemm_f16 of examples/gemm_variants.mlir), f16 out.
 - fp8 e4m3: examples/gemm_fp8.mlir (A row-major, B column-major, per-tensor
   scales, bf16 out) against torch._scaled_mm (cuBLASLt) and Triton with the
   same inputs.
@@ -52,7 +53,7 @@ def triton_gemm(a, b, bias, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
                      mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(ta, tb, acc)
     acc = tl.maximum(acc + tl.load(bias + rn, mask=rn < N, other=0.0)[None, :], 0.0)
-    tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(tl.bfloat16),
+    tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(c.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
@@ -108,36 +109,36 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
           (8192, 14336, 4096)]
 
 
-def measure(label, m, n, kk, ref, runners, timed):
-    """Checks every runner's output against `ref` (NaN-poisoned bf16 C
-    first), then times `timed`; returns a table row."""
+def measure(label, m, n, kk, ref, runners, timed, dtype=torch.bfloat16):
+    """Checks every runner's output against `ref` (C of `dtype`, poisoned
+    with NaN first), then times `timed`; returns a table row."""
     for name, fn in runners:
-        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
         fn(c)
         torch.cuda.synchronize()
         err = ((c.double() - ref).norm() / ref.norm()).item()
         assert err < 1e-2, f"{label} {name} {m}x{n}x{kk}: rel err {err}"
-    c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+    c = torch.empty((m, n), device="cuda", dtype=dtype)
     flops = 2 * m * n * kk
     t = {name: bench(lambda fn=fn: fn(c)) for name, fn in timed}
     return (label, f"{m}x{n}x{kk}",
             *(flops / t[x] / 1e9 for x in ("tilec", "cublas", "triton")))
 
 
-def bf16_rows(k):
+def bias_relu_rows(k, dtype, label):
     rows = []
     for m, n, kk in SHAPES:
-        a = torch.randn(m, kk, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(kk, n, device="cuda", dtype=torch.bfloat16)
+        a = torch.randn(m, kk, device="cuda", dtype=dtype)
+        b = torch.randn(kk, n, device="cuda", dtype=dtype)
         bias = torch.randn(n, device="cuda")
         ref = torch.relu(a.double() @ b.double() + bias.double())
-        rows.append(measure("bf16", m, n, kk, ref, [
+        rows.append(measure(label, m, n, kk, ref, [
             ("tilec", lambda c: k(a, b, bias, c)),
             ("cublas", lambda c: c.copy_(torch.relu(a @ b + bias))),
             ("triton", lambda c: run_triton(a, b, bias, c))], [
             ("tilec", lambda c: k(a, b, bias, c)),
             ("cublas", lambda c: torch.matmul(a, b)),
-            ("triton", lambda c: run_triton(a, b, bias, c))]))
+            ("triton", lambda c: run_triton(a, b, bias, c))], dtype))
     return rows
 
 
@@ -165,7 +166,11 @@ def fp8_rows(k):
 
 
 def main():
-    rows = bf16_rows(tilec.load(os.path.join(BUNDLES, "gemm.tlc"))["gemm"])
+    rows = bias_relu_rows(tilec.load(os.path.join(BUNDLES, "gemm.tlc"))["gemm"],
+                          torch.bfloat16, "bf16")
+    rows += bias_relu_rows(
+        tilec.load(os.path.join(BUNDLES, "gemm_variants.tlc"))["gemm_f16"],
+        torch.float16, "f16")
     rows += fp8_rows(tilec.load(os.path.join(BUNDLES, "gemm_fp8.tlc"))["gemm_e4m3"])
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
     print(f"{'type':9} {'M x N x K':20} {'tilec TFLOP/s':>14} {'cuBLAS':>8} {'Triton':>8} {'tilec/cuBLAS':>13}")

@@ -87,6 +87,66 @@ def test_gemm(m, n, k):
     check(c, ref, 1e-2, "gemm")
 
 
+VARIANT_SHAPES = [(128, 256, 64), (256, 512, 192), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8)]
+# With A column-major, M is At's row length: a multiple of 8 for TMA.
+A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 136, 1000), (8, 8, 8), (296, 520, 8)]
+
+
+@pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
+def test_gemm_f16(m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.float16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.float16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.float16)
+    load("gemm_variants")["gemm_f16"](a, b, bias, c)
+    torch.cuda.synchronize()
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), 2e-3, "gemm_f16")
+
+
+def column_major(rows, cols, dtype):
+    """A rows x cols matrix stored column-major, and its row-major transpose
+    (the view the kernels take)."""
+    t = torch.randn(cols, rows, device=DEV, dtype=dtype)
+    return t.T, t
+
+
+@pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
+def test_gemm_tn_gelu(m, n, k):
+    # A column-major (the kernel reads At), bias per row, GELU (tanh form), f32 out.
+    a, at = column_major(m, k, torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(m, device=DEV)
+    c = poisoned(m, n, dtype=torch.float32)
+    load("gemm_variants")["gemm_tn_gelu"](at, b, bias, c)
+    torch.cuda.synchronize()
+    x = a.double() @ b.double() + bias.double()[:, None]
+    # tanh.approx.f32 is good to about 2^-11.
+    check(c, torch.nn.functional.gelu(x, approximate="tanh"), 1e-3, "gemm_tn_gelu")
+
+
+@pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
+def test_gemm_nt_silu(m, n, k):
+    # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.
+    a = torch.randn(m, k, device=DEV, dtype=torch.float16)
+    b, bt = column_major(k, n, torch.float16)
+    alpha = 0.25 + torch.rand(()).item()
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_variants")["gemm_nt_silu"](a, bt, c, alpha)
+    torch.cuda.synchronize()
+    check(c, torch.nn.functional.silu(alpha * (a.double() @ b.double())), 1e-2, "gemm_nt_silu")
+
+
+@pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
+def test_gemm_tt(m, n, k):
+    # Both column-major.
+    a, at = column_major(m, k, torch.bfloat16)
+    b, bt = column_major(k, n, torch.bfloat16)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_variants")["gemm_tt"](at, bt, c)
+    torch.cuda.synchronize()
+    check(c, a.double() @ b.double(), 1e-2, "gemm_tt")
+
+
 @pytest.mark.parametrize(
     "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
 )
