@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (after scripts/stage-gpu.sh here): what issue 4
 # asks of the GEMM beyond speed. The SASS of examples/gemm.mlir must use
-# HGMMA (wgmma) and the bulk tensor copy engine (UTMALDG), and
+# wgmma (HGMMA, QGMMA for gemm_fp8) and the bulk tensor copies (UTMALDG,
+# UTMASTG for the epilogue), and
 # compute-sanitizer's memcheck, racecheck and synccheck must report no error
 # on the GEMM (through gemm_check, the --emit=c path) at two shapes.
 set -uo pipefail
@@ -9,9 +10,12 @@ cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 rc=0
-cuobjdump -sass .device/gemm.cubin > "$OUT/gemm.sass" 2>&1 || rc=1
-echo "== SASS of gemm: HGMMA $(grep -c HGMMA "$OUT/gemm.sass"), UTMALDG $(grep -c UTMALDG "$OUT/gemm.sass"), HMMA $(grep -c ' HMMA' "$OUT/gemm.sass"), local memory (LDL/STL) $(grep -cE ' (LDL|STL)' "$OUT/gemm.sass")"
-grep -q HGMMA "$OUT/gemm.sass" || rc=1
+for k in gemm gemm_fp8; do
+  cuobjdump -sass .device/$k.cubin > "$OUT/$k.sass" 2>&1 || rc=1
+  # wgmma is HGMMA for 16-bit inputs, QGMMA for fp8.
+  echo "== SASS of $k: HGMMA $(grep -c HGMMA "$OUT/$k.sass"), QGMMA $(grep -c QGMMA "$OUT/$k.sass"), UTMALDG $(grep -c UTMALDG "$OUT/$k.sass"), UTMASTG $(grep -c UTMASTG "$OUT/$k.sass"), HMMA $(grep -c ' HMMA' "$OUT/$k.sass"), local memory (LDL/STL) $(grep -cE ' (LDL|STL)' "$OUT/$k.sass")"
+  grep -qE "HGMMA|QGMMA" "$OUT/$k.sass" || rc=1
+done
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for tool in memcheck racecheck synccheck; do
   for shape in "300 200 136" "1000 520 264"; do

@@ -138,6 +138,51 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
   let hasVerifier = 1;
 }
 
+def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
+  let summary = "store a 2-d tile through shared memory with TMA";
+  let description = [{
+    Writes `value` (registers in any layout whose columns beyond a box
+    width are picked by register bits alone) to the tensor at `coords`:
+    the tile goes out in column chunks of the descriptor's box, chunk j
+    through slot j % S of `buffer` (whose slots are the box, in the
+    descriptor's swizzle). For each chunk the executing warps wait until
+    that slot's previous copy has read it, write the chunk, fence the
+    writes for the async proxy and synchronize; then one thread issues
+    the bulk tensor copy and commits it as a bulk group. The copies clip
+    at the tensor's bounds. Nothing waits for the last S copies: a
+    `tgpu.tma_store_wait` must come before the buffer is reused otherwise
+    or the kernel ends.
+
+    ```mlir
+    tgpu.tma_store %v, %c[%m0, %n0] via %buf
+        : tensor<128x256xbf16, #acc>, !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+          !tgpu.smem<2x128x64xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins TGPU_Tile:$value, Tile_TensorViewType:$desc,
+                       Variadic<I32>:$coords, TGPU_SharedBufferType:$buffer);
+  let assemblyFormat = [{
+    $value `,` $desc `[` $coords `]` `via` $buffer attr-dict
+    `:` type($value) `,` type($desc) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_TMAStoreWaitOp : TGPU_Op<"tma_store_wait"> {
+  let summary = "wait until the TMA stores have read their shared memory";
+  let description = [{
+    The thread that issued the executing warps' `tgpu.tma_store` copies
+    waits until at most `pendings` of them still read shared memory
+    (`cp.async.bulk.wait_group.read`).
+
+    ```mlir
+    tgpu.tma_store_wait {pendings = 0}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // wgmma
 //===----------------------------------------------------------------------===//

@@ -38,6 +38,7 @@
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Layout/BankConflicts.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -145,6 +146,82 @@ std::optional<Operand> planOperand(LoadOp load, std::string &why) {
   return o;
 }
 
+/// An epilogue store that goes out through shared memory with TMA.
+struct EpilogueStore {
+  StoreOp store;
+  Value value; // what is stored (before the conversion for the store)
+  BlockArgument view;
+  SmallVector<int64_t> box;
+  int64_t swizzle;
+  tgpu::SharedBufferType bufferType;
+};
+
+/// Two slots of the box (the tile's rows, one swizzle span of columns):
+/// chunk j of the tile goes through slot j % 2.
+constexpr int64_t kStoreSlots = 2;
+
+std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
+  auto view = dyn_cast<BlockArgument>(store.getTensor());
+  TensorViewType vt = store.getTensor().getType();
+  if (!view || vt.getRank() != 2 || vt.getStrides().back() != 1 ||
+      vt.isTMA()) {
+    why = "the view is not a 2-d kernel argument with a unit inner stride";
+    return std::nullopt;
+  }
+  if (llvm::any_of(view.getUsers(),
+                   [&](Operation *u) { return u != store.getOperation() &&
+                                              !isa<DimOp>(u); })) {
+    why = "the view has other uses";
+    return std::nullopt;
+  }
+  auto tt = cast<RankedTensorType>(store.getValue().getType());
+  unsigned bits = tt.getElementType().getIntOrFloatBitWidth();
+  int64_t rows = tt.getShape()[0], cols = tt.getShape()[1];
+  int64_t rowBytes = cols * bits / 8;
+  if (bits < 8 || rows > 256 || rows < 8 || rowBytes < 32) {
+    why = "the tile is not 8..256 rows of at least 32 bytes";
+    return std::nullopt;
+  }
+  EpilogueStore e;
+  e.store = store;
+  e.view = view;
+  e.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  e.box = {rows, e.swizzle * 8 / bits};
+  if ((cols / e.box[1]) % kStoreSlots) {
+    why = "the tile is fewer than two boxes wide";
+    return std::nullopt;
+  }
+  LinearLayout slot =
+      LinearLayout::sharedNVMMA({rows, e.box[1]}, {1, 0}, bits, e.swizzle);
+  // The value before the conversion the store asked for, if that one
+  // splits into chunks; else the converted one.
+  SmallVector<Value> candidates;
+  if (auto cv = store.getValue().getDefiningOp<ConvertLayoutOp>())
+    if (cv->hasOneUse())
+      candidates.push_back(cv.getSrc());
+  candidates.push_back(store.getValue());
+  for (Value v : candidates) {
+    if (!getLayoutAttr(v.getType()))
+      continue;
+    LinearLayout l = getLayout(v.getType());
+    if (!tgpu::chunkSelectBits(l, e.box[1]))
+      continue;
+    // A chunk is the layout without the selecting bits; it must fit the
+    // slot (any distributed layout does; the check is the lowering's).
+    e.value = v;
+    break;
+  }
+  if (!e.value) {
+    why = "the tile's layout does not split into box-wide chunks by register";
+    return std::nullopt;
+  }
+  MLIRContext *ctx = store.getContext();
+  e.bufferType = tgpu::SharedBufferType::get(
+      ctx, {kStoreSlots, rows, e.box[1]}, tt.getElementType(),
+      SharedLayoutAttr::get(ctx, slot));
+  return e;
+}
+
 /// Ops of the loop body that only compute scalars (the loads' indices).
 bool isScalarPure(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
@@ -239,11 +316,13 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   return c;
 }
 
-/// The scratch the kernel's conversions and reductions will take.
-int64_t scratchBytes(func::FuncOp func) {
+/// The scratch the kernel's conversions and reductions will take, but for
+/// those in `loop`'s body (the operand conversions that the rings replace).
+int64_t scratchBytes(func::FuncOp func, scf::ForOp loop) {
   int64_t bytes = 0;
   func.walk([&](Operation *op) {
-    bytes = std::max(bytes, getScratchBytes(op));
+    if (op->getParentOp() != loop)
+      bytes = std::max(bytes, getScratchBytes(op));
   });
   return bytes;
 }
@@ -383,16 +462,57 @@ struct TileWarpSpecialize
     }
   }
 
+  /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every
+  /// consumer thread runs them) become TMA stores through shared memory;
+  /// returns the bytes of their buffers.
+  int64_t useTMAStores(func::FuncOp func, scf::ForOp loop,
+                       SmallVectorImpl<Type> &argTypes) {
+    Block &entry = func.getBody().front();
+    int64_t bytes = 0;
+    SmallVector<StoreOp> stores;
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+      if (auto store = dyn_cast<StoreOp>(op))
+        stores.push_back(store);
+    for (StoreOp store : stores) {
+      std::string why;
+      std::optional<EpilogueStore> e = planStore(store, why);
+      if (!e) {
+        mlir::emitRemark(store.getLoc())
+            << "epilogue store not through TMA: " << why;
+        continue;
+      }
+      auto tma = cast<TensorViewType>(e->view.getType())
+                     .withTMA(e->box, e->swizzle);
+      e->view.setType(tma);
+      argTypes[e->view.getArgNumber()] = tma;
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
+      bytes += e->bufferType.getNumSlots() * e->bufferType.getSlotStride();
+      b.setInsertionPoint(store);
+      tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
+                               store.getOffsets(), buf);
+      Value old = store.getValue();
+      store.erase();
+      if (auto cv = old.getDefiningOp<ConvertLayoutOp>())
+        if (cv->use_empty())
+          cv.erase();
+    }
+    return bytes;
+  }
+
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
+    SmallVector<Type> argTypes(func.getArgumentTypes());
+    int64_t storeBytes = useTMAStores(func, loop, argTypes);
 
-    // Stages: what fits next to the epilogue's scratch.
+    // Stages: what fits next to the epilogue's scratch and store buffers.
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
       stageBytes += o.ringType.getSlotStride();
-    int64_t budget = kSharedMemoryLimit - scratchBytes(func) - 1024;
+    int64_t budget =
+        kSharedMemoryLimit - scratchBytes(func, loop) - storeBytes - 1024;
     int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();
@@ -402,7 +522,6 @@ struct TileWarpSpecialize
                               << stages << " stages; at least 2 are needed";
 
     // Views become TMA views.
-    SmallVector<Type> argTypes(func.getArgumentTypes());
     for (Operand &o : c.operands) {
       auto vt = cast<TensorViewType>(o.view.getType());
       auto tma = vt.withTMA(o.box, o.swizzle);
@@ -433,6 +552,11 @@ struct TileWarpSpecialize
                  8 * 8);
     auto ws = tgpu::WarpSpecializeOp::create(b, loc, kProducerWarps,
                                              kProducerRegs, consumerRegs);
+    // The store buffers stay outside the partitions too.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::make_range(std::next(Block::iterator(ws)), entry.end())))
+      if (isa<tgpu::AllocOp>(op))
+        op.moveBefore(ws);
     Block *producer = new Block, *consumer = new Block;
     ws.getProducer().push_back(producer);
     ws.getConsumer().push_back(consumer);
@@ -479,6 +603,11 @@ struct TileWarpSpecialize
       OpBuilder cb(c.loop);
       Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
       buildConsumer(c, full, empty, stages, czero);
+    }
+    // The last TMA stores read their buffers before the kernel ends.
+    if (storeBytes) {
+      OpBuilder eb = OpBuilder::atBlockEnd(consumer);
+      tgpu::TMAStoreWaitOp::create(eb, loc, 0);
     }
     func->setAttr(kProducerWarpsAttr,
                   IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
@@ -596,8 +725,8 @@ struct TileWarpSpecialize
                                    /*withElseRegion=*/true);
     SmallVector<Value> skipped(loop.getInitArgs());
     skipped.push_back(iStart);
-    OpBuilder::atBlockBegin(guard.elseBlock())
-        .create<scf::YieldOp>(loc, skipped);
+    OpBuilder eb = OpBuilder::atBlockBegin(guard.elseBlock());
+    scf::YieldOp::create(eb, loc, skipped);
     b.setInsertionPointToStart(guard.thenBlock());
     SmallVector<Value> inits(loop.getInitArgs());
     inits.push_back(iStart);

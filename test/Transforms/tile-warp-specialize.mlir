@@ -3,26 +3,31 @@
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -verify-diagnostics -o /dev/null
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
-// its innermost dim cut to the 128-byte swizzle; rings of as many slots as
-// fit next to the epilogue's 64 KiB scratch (3 of 48 KiB); full barriers
-// count one arrival (plus the TMA bytes), empty barriers one arrival per
-// consumer warp. The producer waits for an empty slot (parity flipped, so
-// the first round passes), arms the full barrier with the stage's bytes and
-// issues both copies; the consumers wait for the full slot, multiply,
-// retire the previous group and release its slot. The loop sits in a branch
-// taken when it runs at all, with the final wait and release inside.
+// its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
+// goes out through two 128x64 slots (32 KiB) with TMA stores, so C becomes a
+// TMA view too and the store's conversion disappears; rings of as many
+// slots as fit next to that (4 of 48 KiB, the default maximum); full
+// barriers count one arrival (plus the TMA bytes), empty barriers one
+// arrival per consumer warp. The producer waits for an empty slot (parity
+// flipped, so the first round passes), arms the full barrier with the
+// stage's bytes and issues both copies; the consumers wait for the full
+// slot, multiply, retire the previous group and release its slot. The loop
+// sits in a branch taken when it runs at all, with the final wait and
+// release inside. The consumers' last act is to wait for their stores to
+// have read shared memory.
 
 // CHECK-LABEL: func.func @gemm
-// CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
-// CHECK-SAME: tile.num_stages = 3 : i32, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32
-// CHECK: %[[RA:.*]] = tgpu.alloc : <3x128x64xbf16, #shared>
-// CHECK: %[[RB:.*]] = tgpu.alloc : <3x64x256xbf16, #shared1>
-// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <3>
-// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <3>
+// CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+// CHECK-SAME: tile.num_stages = 4 : i32, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32
+// CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
+// CHECK: %[[RB:.*]] = tgpu.alloc : <4x64x256xbf16, #shared1>
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <4>
+// CHECK: %[[RC:.*]] = tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
-// CHECK:     %[[SLOT:.*]] = arith.remui %[[I]], %c3_i32
-// CHECK:     %[[ROUND:.*]] = arith.divui %[[I]], %c3_i32
+// CHECK:     %[[SLOT:.*]] = arith.remui %[[I]], %c4_i32
+// CHECK:     %[[ROUND:.*]] = arith.divui %[[I]], %c4_i32
 // CHECK:     %[[PHASE:.*]] = arith.andi %[[ROUND]]
 // CHECK:     %[[FREE:.*]] = arith.xori %[[PHASE]]
 // CHECK:     tgpu.wait %[[EMPTY]][%[[SLOT]]], %[[FREE]]
@@ -38,8 +43,12 @@
 // CHECK:       scf.if
 // CHECK:         tgpu.arrive %[[EMPTY]]
 // CHECK:       scf.yield %[[D]]
-// CHECK:     tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
-// CHECK:   tile.store
+// CHECK:     %[[W:.*]] = tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+// CHECK:   %[[CVT:.*]] = arith.truncf
+// CHECK-NOT: tile.convert_layout
+// CHECK:   tgpu.tma_store %[[CVT]], %arg2[%{{.*}}, %{{.*}}] via %[[RC]] : tensor<128x256xbf16, #linear>
+// CHECK:   tgpu.tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: }
 // CHECK-NOT: tile.dot
 
 // Persistent: the grid becomes min(sms, tiles) and both partitions walk the
@@ -122,14 +131,14 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // CHECK-LABEL: func.func @gemm_fp8
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>
-// CHECK: %[[RA:.*]] = tgpu.alloc : <3x128x128xf8E4M3FN, #shared>
-// CHECK: %[[RB:.*]] = tgpu.alloc : <3x256x128xf8E4M3FN, #shared1>
-// CHECK: %[[RBT:.*]] = tgpu.transpose %[[RB]] : <3x256x128xf8E4M3FN, #shared1> -> <3x128x256xf8E4M3FN, #shared2>
+// CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x128xf8E4M3FN, #shared>
+// CHECK: %[[RB:.*]] = tgpu.alloc : <4x256x128xf8E4M3FN, #shared1>
+// CHECK: %[[RBT:.*]] = tgpu.transpose %[[RB]] : <4x256x128xf8E4M3FN, #shared1> -> <4x128x256xf8E4M3FN, #shared2>
 // CHECK: tgpu.warp_specialize
 // CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[RB]][%{{.*}}]
 // CHECK: } consumer
 // CHECK-NOT: tile.transpose
-// CHECK:   tgpu.wgmma %[[RA]][%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <3x128x128xf8E4M3FN, #shared>, <3x128x256xf8E4M3FN, #shared2>
+// CHECK:   tgpu.wgmma %[[RA]][%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <4x128x128xf8E4M3FN, #shared>, <4x128x256xf8E4M3FN, #shared2>
 func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                     %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,

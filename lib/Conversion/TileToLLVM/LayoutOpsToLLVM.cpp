@@ -58,6 +58,50 @@ private:
   Value rowPart;
 };
 
+} // namespace
+
+void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
+                          const SharedAccess &store, Value base) {
+  Type st = storageType(elt);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  unsigned bytes = storageBytes(elt);
+  std::optional<MatrixLoad> stm;
+  if (bytes == 2 && values.size() % 8 == 0)
+    stm = matchLdmatrix(store.toOffset);
+  if (stm) {
+    // stmatrix.x4: each group of 8 registers is four 8x8 matrices.
+    MatrixRows rows(e, store.toOffset, *stm, base, st);
+    std::string instr = std::string("stmatrix.sync.aligned.m8n8.x4") +
+                        (stm->transposed ? ".trans" : "") +
+                        ".shared.b16 [$0], {$1, $2, $3, $4};";
+    for (int64_t r = 0; r < int64_t(values.size()); r += 8) {
+      SmallVector<Value> operands{rows.address(r)};
+      for (int64_t j = 0; j < 4; ++j)
+        operands.push_back(e.packWords(values.slice(r + 2 * j, 2))[0]);
+      e.ptx(instr, "l,r,r,r,r", {}, operands, /*sideEffects=*/true);
+    }
+    return;
+  }
+  ThreadCoords storeAt(e, store.toOffset);
+  int64_t vs = store.vectorElements;
+  for (int64_t r = 0; r < int64_t(values.size()); r += vs) {
+    Value v;
+    if (vs == 1) {
+      v = e.toBits(values[r]);
+    } else {
+      v = LLVM::UndefOp::create(e.b, e.loc, VectorType::get(vs, st));
+      for (int64_t i = 0; i < vs; ++i)
+        v = LLVM::InsertElementOp::create(e.b, e.loc, v, e.toBits(values[r + i]),
+                                          e.i32(i));
+    }
+    Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                     ValueRange{storeAt.get(r, 0)});
+    LLVM::StoreOp::create(e.b, e.loc, v, addr, vs * bytes);
+  }
+}
+
+namespace {
+
 struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -115,37 +159,7 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     };
     unsigned bytes = storageBytes(elt);
     e.barrier();
-    std::optional<MatrixLoad> stm;
-    if (bytes == 2 && from.getNumRegisters() % 8 == 0)
-      stm = matchLdmatrix(choice->store.toOffset);
-    if (stm) {
-      // stmatrix.x4: each group of 8 registers is four 8x8 matrices.
-      MatrixRows rows(e, choice->store.toOffset, *stm, base, st);
-      std::string instr = std::string("stmatrix.sync.aligned.m8n8.x4") +
-                          (stm->transposed ? ".trans" : "") +
-                          ".shared.b16 [$0], {$1, $2, $3, $4};";
-      for (int64_t r = 0; r < from.getNumRegisters(); r += 8) {
-        SmallVector<Value> operands{rows.address(r)};
-        for (int64_t j = 0; j < 4; ++j)
-          operands.push_back(e.packWords(values.slice(r + 2 * j, 2))[0]);
-        e.ptx(instr, "l,r,r,r,r", {}, operands, /*sideEffects=*/true);
-      }
-    } else {
-      ThreadCoords storeAt(e, choice->store.toOffset);
-      int64_t vs = choice->store.vectorElements;
-      for (int64_t r = 0; r < from.getNumRegisters(); r += vs) {
-        Value v;
-        if (vs == 1) {
-          v = e.toBits(values[r]);
-        } else {
-          v = LLVM::UndefOp::create(e.b, e.loc, vecType(vs));
-          for (int64_t i = 0; i < vs; ++i)
-            v = LLVM::InsertElementOp::create(
-                e.b, e.loc, v, e.toBits(values[r + i]), e.i32(i));
-        }
-        LLVM::StoreOp::create(e.b, e.loc, v, address(storeAt, r), vs * bytes);
-      }
-    }
+    storeToShared(e, values, elt, choice->store, base);
     e.barrier();
     std::optional<MatrixLoad> ldm;
     if (bytes == 2 && to.getNumRegisters() % 8 == 0)

@@ -174,6 +174,89 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
   }
 };
 
+struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMAStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    LinearLayout from = getLayout(vt);
+    SharedBufferType buf = op.getBuffer().getType();
+    ArrayRef<int64_t> box = op.getDesc().getType().getTmaBox();
+    int64_t chunks = vt.getShape()[1] / box[1];
+    int64_t slots = buf.getNumSlots();
+    SmallVector<unsigned> select = *chunkSelectBits(from, box[1]);
+    // One chunk's registers: the layout without the selecting bits.
+    LinearLayout::Bases low;
+    SmallVector<unsigned> lowBits;
+    for (auto [i, c] : llvm::enumerate(from.getBases(InDim::Register)))
+      if (!llvm::is_contained(select, i)) {
+        low.push_back(c);
+        lowBits.push_back(i);
+      }
+    LinearLayout chunk({box[0], box[1]}, low, from.getBases(InDim::Lane),
+                       from.getBases(InDim::Warp));
+    Type elt = vt.getElementType();
+    auto access = analyzeSharedAccess(chunk, buf.getSlotLayout(),
+                                      elt.getIntOrFloatBitWidth());
+    if (!access)
+      return op.emitOpError() << "the slot does not hold a chunk";
+
+    ValueRange values = adaptor.getValue();
+    Value desc = adaptor.getDesc().front();
+    Value row = adaptor.getCoords()[0].front();
+    Value col = adaptor.getCoords()[1].front();
+    Value bufBase = adaptor.getBuffer().front();
+    Value tid = e.threadId();
+    for (int64_t j = 0; j < chunks; ++j) {
+      int64_t s = j % slots;
+      // The copy that used this slot `slots` chunks ago has read it.
+      e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
+                std::to_string(slots - 1) + ";\n}",
+            "r", {}, {tid}, /*sideEffects=*/true);
+      e.barrier();
+      SmallVector<Value> regs;
+      for (int64_t i = 0; i < (int64_t(1) << lowBits.size()); ++i) {
+        int64_t r = 0;
+        for (auto [k, bit] : llvm::enumerate(lowBits))
+          r |= ((i >> k) & 1) << bit;
+        for (auto [k, bit] : llvm::enumerate(select))
+          r |= ((j >> k) & 1) << bit;
+        regs.push_back(values[r]);
+      }
+      Value slotPtr = offsetPtr(e, bufBase, e.i32(s * buf.getSlotStride()));
+      storeToShared(e, regs, elt, *access, slotPtr);
+      // Generic-proxy writes become visible to the bulk copy.
+      e.ptx("fence.proxy.async.shared::cta;", "", {}, {}, /*sideEffects=*/true);
+      e.barrier();
+      Value src = sharedAddress(e, slotPtr);
+      Value c = e.add(col, e.i32(j * box[1]));
+      e.ptx(kFirstThread +
+                "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+                "[$1, {$2, $3}], [$4];\n"
+                "@p cp.async.bulk.commit_group;\n}",
+            "r,l,r,r,r", {}, {tid, desc, c, row, src}, /*sideEffects=*/true);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMAStoreWaitLowering : public OpConversionPattern<TMAStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMAStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
+              std::to_string(op.getPendings()) + ";\n}",
+          "r", {}, {e.threadId()}, /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 std::string ptxTypeName(Type t) {
   if (t.isBF16())
     return "bf16";
@@ -385,5 +468,6 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns) {
   patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
-               WGMMALowering, WGMMAWaitLowering>(converter, patterns.getContext());
+               TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
+               WGMMAWaitLowering>(converter, patterns.getContext());
 }

@@ -93,6 +93,13 @@ private:
   llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
 };
 
+/// Writes `values`, the registers of a tile, to shared memory at `base`
+/// (!llvm.ptr<3>) as `store` (from analyzeSharedAccess of the tile's layout
+/// against the shared layout) says: stmatrix where the offsets are its
+/// 8x8 matrices, vector stores otherwise.
+void storeToShared(Emitter &e, mlir::ValueRange values, mlir::Type elt,
+                   const SharedAccess &store, mlir::Value base);
+
 using tile::storageBytes;
 /// The integer type a tile element is stored as.
 mlir::Type storageType(mlir::Type t);

@@ -244,6 +244,63 @@ LogicalResult TMALoadOp::verify() {
   return success();
 }
 
+std::optional<SmallVector<unsigned>>
+tgpu::chunkSelectBits(const LinearLayout &layout, int64_t cols) {
+  if (layout.getRank() != 2 || layout.getShape()[1] % cols != 0)
+    return std::nullopt;
+  int64_t chunks = layout.getShape()[1] / cols;
+  SmallVector<unsigned> bits(llvm::Log2_64(chunks), ~0u);
+  for (InDim d : {InDim::Register, InDim::Lane, InDim::Warp})
+    for (auto [i, c] : llvm::enumerate(layout.getBases(d))) {
+      if (c[1] < cols)
+        continue;
+      if (d != InDim::Register || c[0] != 0 || c[1] % cols ||
+          !llvm::isPowerOf2_64(c[1] / cols))
+        return std::nullopt;
+      unsigned k = llvm::Log2_64(c[1] / cols);
+      if (bits[k] != ~0u)
+        return std::nullopt;
+      bits[k] = i;
+    }
+  if (llvm::is_contained(bits, ~0u))
+    return std::nullopt;
+  return bits;
+}
+
+LogicalResult TMAStoreOp::verify() {
+  tile::TensorViewType desc = getDesc().getType();
+  SharedBufferType buf = getBuffer().getType();
+  auto vt = cast<RankedTensorType>(getValue().getType());
+  if (!desc.isTMA())
+    return emitOpError() << "needs a view with a TMA box and swizzle";
+  ArrayRef<int64_t> box = desc.getTmaBox();
+  if (vt.getRank() != 2 || box.size() != 2 || getCoords().size() != 2)
+    return emitOpError() << "stores 2-d tiles only";
+  if (buf.getSlotShape() != box)
+    return emitOpError() << "the buffer's slots must be the TMA box";
+  if (desc.getTmaSwizzle() != 0 &&
+      getOperandDescriptorSwizzle(buf) != desc.getTmaSwizzle())
+    return emitOpError() << "the buffer's layout is not the descriptor's "
+                         << desc.getTmaSwizzle() << "-byte swizzle";
+  if (vt.getElementType() != desc.getElementType() ||
+      buf.getElementType() != desc.getElementType())
+    return emitOpError() << "value, view and buffer element types differ";
+  if (vt.getShape()[0] != box[0] || vt.getShape()[1] % box[1])
+    return emitOpError() << "a " << vt.getShape()[0] << "x" << vt.getShape()[1]
+                         << " tile is not whole " << box[0] << "x" << box[1]
+                         << " boxes side by side";
+  int64_t chunks = vt.getShape()[1] / box[1];
+  if (chunks % buf.getNumSlots())
+    return emitOpError() << chunks << " chunks do not cycle through "
+                         << buf.getNumSlots() << " slots evenly";
+  if (!tile::getLayoutAttr(vt))
+    return emitOpError() << "needs a value with a layout";
+  if (!chunkSelectBits(tile::getLayout(vt), box[1]))
+    return emitOpError() << "the value's layout does not split into "
+                         << box[1] << "-column chunks by register";
+  return success();
+}
+
 LogicalResult WGMMAOp::verify() {
   SharedBufferType a = getA().getType(), b = getB().getType();
   auto acc = cast<RankedTensorType>(getAcc().getType());

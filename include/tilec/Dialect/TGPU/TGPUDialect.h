@@ -43,6 +43,14 @@ int getOperandDescriptorSwizzle(SharedBufferType buffer);
 int64_t slotByteOffset(SharedBufferType buffer,
                        llvm::ArrayRef<int64_t> coords);
 
+/// The register bits of a 2-d distributed `layout` that pick its column
+/// chunks of width `cols`: entry i is the register bit whose basis is
+/// (0, cols * 2^i). Fails if the bits do not cover every chunk or if any
+/// other basis reaches a column >= `cols` (a chunk is then not a register
+/// subset of each thread).
+std::optional<llvm::SmallVector<unsigned>>
+chunkSelectBits(const LinearLayout &layout, int64_t cols);
+
 } // namespace tilec::tgpu
 
 #endif // TILEC_DIALECT_TGPU_TGPUDIALECT_H
