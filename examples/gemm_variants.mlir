@@ -153,3 +153,39 @@ func.func @gemm_tt(%at: !tile.tensor<?x?xbf16>, %bt: !tile.tensor<?x?xbf16>,
   tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
   return
 }
+
+// The ping-pong schedule: this program is one warpgroup's (4 warps, a
+// 128x128 tile); two copies of it run on alternate tiles of the persistent
+// loop, taking turns at the main loop and at the epilogue so that one's
+// epilogue overlaps the other's MMAs. bf16, C = relu(A · B + bias[col]).
+func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                         %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  %bv = tile.load %bias[%n0] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  %be = tile.expand_dims %bv axis 0 : !tile.tile<128xf32> -> !tile.tile<1x128xf32>
+  %bb = tile.broadcast %be : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
+  %y = arith.addf %acc, %bb : !tile.tile<128x128xf32>
+  %z = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %r = arith.maximumf %y, %z : !tile.tile<128x128xf32>
+  %o = arith.truncf %r : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+  return
+}

@@ -251,6 +251,11 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     warp and block barriers synchronize only its warps. Both regions may use
     values defined above; they talk through shared memory and mbarriers.
 
+    With `copies = N`, N groups of the kernel's warps each run their own
+    copy of the consumer region (`tgpu.consumer_index` tells which), with
+    their own thread indices, named barrier and scratch area: the ping-pong
+    schedule, where consumers take turns on tiles.
+
     ```mlir
     tgpu.warp_specialize producer(warps = 4, regs = 40) {
       ...
@@ -260,13 +265,55 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     ```
   }];
   let arguments = (ins I32Attr:$producer_warps, I32Attr:$producer_regs,
-                       I32Attr:$consumer_regs);
+                       I32Attr:$consumer_regs,
+                       DefaultValuedAttr<I32Attr, "1">:$consumer_copies);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let assemblyFormat = [{
     `producer` `(` `warps` `=` $producer_warps `,` `regs` `=` $producer_regs `)`
-    $producer `consumer` `(` `regs` `=` $consumer_regs `)` $consumer attr-dict
+    $producer `consumer` `(` `regs` `=` $consumer_regs
+    (`,` `copies` `=` $consumer_copies^)? `)` $consumer attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def TGPU_ConsumerIndexOp : TGPU_Op<"consumer_index", [Pure]> {
+  let summary = "which copy of a warp-specialized consumer region this is";
+  let description = [{
+    0 .. copies - 1 inside the consumer region of a `tgpu.warp_specialize`
+    with `copies` consumer copies (0 with one).
+
+    ```mlir
+    %c = tgpu.consumer_index : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGPU_NamedBarrierWaitOp : TGPU_Op<"named_barrier_wait"> {
+  let summary = "wait on a named barrier (bar.sync)";
+  let description = [{
+    The executing warps arrive on named barrier `id` (1..15) and wait until
+    `threads` threads in all have arrived; with `tgpu.named_barrier_arrive`
+    from other warps this passes a turn from one group of warps to another.
+
+    ```mlir
+    tgpu.named_barrier_wait %id, 256 : i32
+    ```
+  }];
+  let arguments = (ins I32:$id, ConfinedAttr<I32Attr, [IntMinValue<32>]>:$threads);
+  let assemblyFormat = "$id `,` $threads attr-dict `:` type($id)";
+}
+
+def TGPU_NamedBarrierArriveOp : TGPU_Op<"named_barrier_arrive"> {
+  let summary = "arrive on a named barrier without waiting (bar.arrive)";
+  let description = [{
+    ```mlir
+    tgpu.named_barrier_arrive %id, 256 : i32
+    ```
+  }];
+  let arguments = (ins I32:$id, ConfinedAttr<I32Attr, [IntMinValue<32>]>:$threads);
+  let assemblyFormat = "$id `,` $threads attr-dict `:` type($id)";
 }
 
 #endif // TGPU_OPS_TD

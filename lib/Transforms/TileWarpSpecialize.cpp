@@ -43,6 +43,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <array>
@@ -406,15 +407,30 @@ struct Persistent {
   }
 
   /// The tile loop at `b` (one i32 iter_arg, starting at 0) and the
-  /// program ids (x, y) of its current tile.
-  std::pair<scf::ForOp, std::array<Value, 2>> wrap(OpBuilder &b, Location loc,
-                                                   func::FuncOp func) {
+  /// program ids (x, y) of its current tile. With `copies` consumer copies,
+  /// copy `copy` takes every copies-th of the program's tiles, starting
+  /// with its copy-th; `count` receives how many tiles the program has.
+  std::pair<scf::ForOp, std::array<Value, 2>>
+  wrap(OpBuilder &b, Location loc, func::FuncOp func, Value copy = {},
+       int copies = 1, Value *count = nullptr) {
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
     Value tiles = arith::MulIOp::create(b, loc, nx, ny);
     Value first = ProgramIdOp::create(b, loc, 0);
     Value stride = NumProgramsOp::create(b, loc, 0);
     Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    if (count) {
+      // ceil((tiles - first) / stride), first < tiles for every program.
+      Value left = arith::SubIOp::create(b, loc, tiles, first);
+      *count = arith::CeilDivSIOp::create(b, loc, left, stride);
+    }
+    if (copy) {
+      first = arith::AddIOp::create(
+          b, loc, first, arith::MulIOp::create(b, loc, copy, stride));
+      stride = arith::MulIOp::create(
+          b, loc, stride,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), copies));
+    }
     auto loop = scf::ForOp::create(b, loc, first, tiles, stride,
                                    ValueRange{zero});
     OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
@@ -500,19 +516,54 @@ struct TileWarpSpecialize
     return bytes;
   }
 
+  /// Whether the ping-pong schedule the kernel asks for can run; says why
+  /// not in a remark.
+  bool usePingPong(func::FuncOp func, scf::ForOp loop, int numWarps,
+                   const std::optional<Persistent> &pers) {
+    auto sched = func->getAttrOfType<StringAttr>(kScheduleAttr);
+    if (!sched || sched.getValue() != "pingpong")
+      return false;
+    std::string why;
+    if (!pers)
+      why = "it needs the persistent tile loop";
+    else if (numWarps != 4)
+      why = "each consumer copy is one warpgroup: tile.num_warps must be 4";
+    // Consumers find their slots by counting the other's iterations, so
+    // every tile must run the same number of them.
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.omitBlockArguments = true;
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      (void)getBackwardSlice(v, &slice, opts);
+    if (why.empty() && llvm::any_of(slice, [](Operation *op) {
+          return isa<ProgramIdOp, NumProgramsOp>(op);
+        }))
+      why = "the main loop's trip count depends on the tile";
+    if (why.empty())
+      return true;
+    mlir::emitRemark(loop.getLoc())
+        << "ping-pong schedule not used (cooperative instead): " << why;
+    return false;
+  }
+
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
     SmallVector<Type> argTypes(func.getArgumentTypes());
-    int64_t storeBytes = useTMAStores(func, loop, argTypes);
+    std::optional<Persistent> pers;
+    if (persistent)
+      pers = Persistent::plan(func);
+    int copies = usePingPong(func, loop, numWarps, pers) ? 2 : 1;
+    int64_t storeBytes = copies * useTMAStores(func, loop, argTypes);
 
     // Stages: what fits next to the epilogue's scratch and store buffers.
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
       stageBytes += o.ringType.getSlotStride();
-    int64_t budget =
-        kSharedMemoryLimit - scratchBytes(func, loop) - storeBytes - 1024;
+    int64_t budget = kSharedMemoryLimit -
+                     copies * llvm::alignTo(scratchBytes(func, loop), 128) -
+                     storeBytes - 1024;
     int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();
@@ -548,26 +599,31 @@ struct TileWarpSpecialize
 
     // Everything else of the kernel runs in the consumer region.
     int consumerRegs = std::min<int>(
-        240, (65536 - 32 * kProducerWarps * kProducerRegs) / (32 * numWarps) /
-                 8 * 8);
+        240, (65536 - 32 * kProducerWarps * kProducerRegs) /
+                 (32 * numWarps * copies) / 8 * 8);
     auto ws = tgpu::WarpSpecializeOp::create(b, loc, kProducerWarps,
                                              kProducerRegs, consumerRegs);
-    // The store buffers stay outside the partitions too.
-    for (Operation &op : llvm::make_early_inc_range(
-             llvm::make_range(std::next(Block::iterator(ws)), entry.end())))
-      if (isa<tgpu::AllocOp>(op))
-        op.moveBefore(ws);
+    ws.setConsumerCopies(copies);
     Block *producer = new Block, *consumer = new Block;
     ws.getProducer().push_back(producer);
     ws.getConsumer().push_back(consumer);
     auto rest = std::next(Block::iterator(ws));
     consumer->getOperations().splice(consumer->end(), entry.getOperations(),
                                      rest, std::prev(entry.end()));
+    // The store buffers belong to the consumers (each copy its own).
+    SmallVector<Operation *> storeBuffers;
+    for (Operation &op : *consumer)
+      if (isa<tgpu::AllocOp>(op))
+        storeBuffers.push_back(&op);
 
-    std::optional<Persistent> pers;
-    if (persistent)
-      pers = Persistent::plan(func);
-    if (pers) {
+    if (pers && copies > 1) {
+      buildPingPong(func, c, *pers, producer, consumer, full, empty, stages,
+                    txBytes);
+      func->setAttr(kConsumerGroupsAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), copies));
+      func->setAttr(kGridAttr, b.getStrArrayAttr(
+                                   {"min(sms," + pers->total + ")", "1", "1"}));
+    } else if (pers) {
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
       // ring's slot counter runs on across tiles.
@@ -604,6 +660,8 @@ struct TileWarpSpecialize
       Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
       buildConsumer(c, full, empty, stages, czero);
     }
+    for (Operation *op : llvm::reverse(storeBuffers))
+      op->moveBefore(consumer, consumer->begin());
     // The last TMA stores read their buffers before the kernel ends.
     if (storeBytes) {
       OpBuilder eb = OpBuilder::atBlockEnd(consumer);
@@ -615,6 +673,94 @@ struct TileWarpSpecialize
                   IntegerAttr::get(IntegerType::get(ctx, 32), stages));
     return success();
   }
+
+  /// The ping-pong schedule: the producer walks the program's tiles as in
+  /// the cooperative one; consumer copy c (tgpu.consumer_index) takes the
+  /// program's tiles c, c + 2, ... . Its slot counter at its m-th tile is
+  /// (2m + c) * iterations (every tile runs as many). The copies take turns
+  /// at the main loop and at the epilogue (named barriers 8 + c and
+  /// 10 + c), so one's epilogue runs while the other multiplies.
+  void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
+                     Block *producer, Block *consumer, Value full, Value empty,
+                     int64_t stages, int64_t txBytes) {
+    Location loc = c.loop.getLoc();
+    OpBuilder pb = OpBuilder::atBlockEnd(producer);
+    auto [pLoop, pIds] = pers.wrap(pb, loc, func);
+    OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
+    Value pEnd = buildProducer(inner, c, full, empty, stages, txBytes,
+                               pLoop.getRegionIterArgs()[0], &pIds);
+    scf::YieldOp::create(inner, loc, pEnd);
+
+    OpBuilder cb = OpBuilder::atBlockBegin(consumer);
+    Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
+    Value count;
+    auto [cLoop, cIds] = pers.wrap(cb, loc, func, copy, 2, &count);
+    Block *cBody = cLoop.getBody();
+    cBody->getOperations().splice(cBody->end(), consumer->getOperations(),
+                                  std::next(Block::iterator(cLoop)),
+                                  consumer->end());
+    for (Operation &op : llvm::make_early_inc_range(*cBody))
+      if (auto pid = dyn_cast<ProgramIdOp>(op))
+        if (pid.getAxis() < 2) {
+          pid.replaceAllUsesWith(cIds[pid.getAxis()]);
+          pid.erase();
+        }
+    // m: the copy's tiles so far; g = 2m + c: the program's tile index.
+    Value m = cLoop.getRegionIterArgs()[0];
+    OpBuilder lb(c.loop);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), v);
+    };
+    Value two = cst(2), one = cst(1), zero = cst(0);
+    Value g = arith::AddIOp::create(lb, loc,
+                                    arith::MulIOp::create(lb, loc, m, two), copy);
+    Value span = arith::SubIOp::create(lb, loc, c.loop.getUpperBound(),
+                                       c.loop.getLowerBound());
+    Value iters = arith::MaxSIOp::create(
+        lb, loc, arith::CeilDivSIOp::create(lb, loc, span, c.loop.getStep()),
+        zero);
+    Value iStart = arith::MulIOp::create(lb, loc, g, iters);
+    Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, g,
+                                        zero);
+    Value notFirst = arith::XOrIOp::create(
+        lb, loc, first, arith::ConstantIntOp::create(lb, loc, lb.getI1Type(), 1));
+    Value hasNext = arith::CmpIOp::create(
+        lb, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(lb, loc, g, one), count);
+    Value other = arith::SubIOp::create(lb, loc, one, copy);
+    auto turn = [&](OpBuilder &ob, Value cond, int64_t base, Value who,
+                    bool wait) {
+      auto ifOp = scf::IfOp::create(ob, loc, TypeRange{}, cond, false);
+      OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value id = arith::AddIOp::create(
+          ib, loc, who, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(),
+                                                     base));
+      int32_t threads = 2 * 32 * getNumWarps(func);
+      if (wait)
+        tgpu::NamedBarrierWaitOp::create(ib, loc, id, threads);
+      else
+        tgpu::NamedBarrierArriveOp::create(ib, loc, id, threads);
+    };
+    // Wait for the main-loop turn, multiply, pass the turn on.
+    turn(lb, notFirst, kMmaTurn, copy, true);
+    Value end = buildConsumer(c, full, empty, stages, iStart);
+    Operation *guard = end.getDefiningOp();
+    OpBuilder ab(guard->getContext());
+    ab.setInsertionPointAfter(guard);
+    turn(ab, hasNext, kMmaTurn, other, false);
+    // The same for the epilogue (the rest of the tile's code).
+    turn(ab, notFirst, kEpilogueTurn, copy, true);
+    OpBuilder yb = OpBuilder::atBlockEnd(cBody);
+    turn(yb, hasNext, kEpilogueTurn, other, false);
+    scf::YieldOp::create(
+        yb, loc, ValueRange{arith::AddIOp::create(
+                     yb, loc, m, arith::ConstantIntOp::create(
+                                     yb, loc, yb.getI32Type(), 1))});
+  }
+
+  /// Named barriers of the ping-pong turns (8 + copy, 10 + copy; the
+  /// lowering's partitions use 1..3).
+  static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
 
   /// slot = i % stages, phase = (i / stages) % 2.
   static std::pair<Value, Value> slotAndPhase(OpBuilder &b, Location loc,

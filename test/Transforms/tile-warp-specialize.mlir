@@ -4,7 +4,8 @@
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
-// goes out through two 128x64 slots (32 KiB) with TMA stores, so C becomes a
+// goes out through two 128x64 slots (32 KiB, allocated in the consumer
+// region) with TMA stores, so C becomes a
 // TMA view too and the store's conversion disappears; rings of as many
 // slots as fit next to that (4 of 48 KiB, the default maximum); full
 // barriers count one arrival (plus the TMA bytes), empty barriers one
@@ -23,7 +24,6 @@
 // CHECK: %[[RB:.*]] = tgpu.alloc : <4x64x256xbf16, #shared1>
 // CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
 // CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <4>
-// CHECK: %[[RC:.*]] = tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
 // CHECK:     %[[SLOT:.*]] = arith.remui %[[I]], %c4_i32
@@ -35,6 +35,7 @@
 // CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[RA]][%[[SLOT]]], %[[FULL]]
 // CHECK:     tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[RB]][%[[SLOT]]], %[[FULL]]
 // CHECK: } consumer(regs = 232) {
+// CHECK:   %[[RC:.*]] = tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK:   scf.if
 // CHECK:     scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CI:.*]] = %{{.*}})
 // CHECK:       tgpu.wait %[[FULL]]
@@ -193,5 +194,107 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
   }
   %o = arith.truncf %acc : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
   tile.store %o, %c[%c0, %c0] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// tile.schedule = "pingpong": a one-warpgroup program whose two copies run
+// on alternate tiles. The empty barriers count the 4 warps of one copy;
+// copy c starts at tile program_id + c * num_programs and steps by twice
+// that; its slot counter starts at (2m + c) * iterations; it waits for its
+// turn at the main loop (named barrier 8 + c) unless it runs the program's
+// first tile, passes the turn on (8 + 1 - c) if a next tile exists, and
+// does the same around the epilogue (10 + c). The store buffers sit in the
+// consumer region, so each copy gets its own.
+
+// PERSIST-LABEL: func.func @gemm_pingpong
+// PERSIST-SAME: tile.consumer_groups = 2 : i32
+// PERSIST: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <4>
+// PERSIST: } consumer(regs = 232, copies = 2) {
+// PERSIST:   tgpu.alloc : <2x128x64xbf16
+// PERSIST:   %[[COPY:.*]] = tgpu.consumer_index : i32
+// PERSIST:   %[[NP:.*]] = tile.num_programs x
+// PERSIST:   %[[OFF:.*]] = arith.muli %[[COPY]], %[[NP]]
+// PERSIST:   %[[FIRST:.*]] = arith.addi %{{.*}}, %[[OFF]]
+// PERSIST:   %[[STEP:.*]] = arith.muli %[[NP]], %c2_i32
+// PERSIST:   scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STEP]] iter_args(%[[M:.*]] = %c0_i32)
+// PERSIST:     %[[M2:.*]] = arith.muli %[[M]], %c2_i32
+// PERSIST:     %[[G:.*]] = arith.addi %[[M2]], %[[COPY]]
+// PERSIST:     scf.if
+// PERSIST:       %[[T:.*]] = arith.addi %[[COPY]], %c8_i32
+// PERSIST:       tgpu.named_barrier_wait %[[T]], 256
+// PERSIST:     scf.if
+// PERSIST:       tgpu.wgmma
+// PERSIST:     scf.if
+// PERSIST:       arith.addi %{{.*}}, %c8_i32
+// PERSIST:       tgpu.named_barrier_arrive %{{.*}}, 256
+// PERSIST:     scf.if
+// PERSIST:       arith.addi %[[COPY]], %c10_i32
+// PERSIST:       tgpu.named_barrier_wait
+// PERSIST:     tgpu.tma_store
+// PERSIST:     scf.if
+// PERSIST:       arith.addi %{{.*}}, %c10_i32
+// PERSIST:       tgpu.named_barrier_arrive
+// PERSIST:   tgpu.tma_store_wait
+func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                         %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// Ping-pong copies are one warpgroup each: an 8-warp program stays
+// cooperative, with a remark.
+
+// PERSIST-LABEL: func.func @pingpong_8_warps
+// PERSIST-NOT: copies = 2
+// PERSIST: tgpu.wgmma
+func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                            %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.schedule = "pingpong",
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  // expected-remark @+1 {{ping-pong schedule not used (cooperative instead): each consumer copy is one warpgroup: tile.num_warps must be 4}}
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
   return
 }

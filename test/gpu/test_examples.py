@@ -124,6 +124,19 @@ def test_gemm_tn_gelu(m, n, k):
     check(c, torch.nn.functional.gelu(x, approximate="tanh"), 1e-3, "gemm_tn_gelu")
 
 
+@pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
+def test_gemm_pingpong(m, n, k):
+    # Two consumer warpgroups on alternate tiles: the larger shapes give a
+    # program two or three tiles (132 SMs), so both copies and their turns run.
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_variants")["gemm_pingpong"](a, b, bias, c)
+    torch.cuda.synchronize()
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm_pingpong")
+
+
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
 def test_gemm_nt_silu(m, n, k):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.

@@ -236,18 +236,24 @@ struct ConvertTileToLLVM
     // one scratch area reused by every op that needs one (each brackets its
     // use with barriers).
     bool anyScratch = false;
+    // Consumer copies (ping-pong) each get a scratch area and their own
+    // buffers (allocations inside the consumer region are copied before
+    // placement).
     for (auto func : module.getOps<func::FuncOp>()) {
-      placeSharedBuffers(func);
-      int64_t bytes = 0;
+      int64_t scratch = 0;
       func.walk([&](Operation *op) {
-        bytes = std::max(bytes, tile::getScratchBytes(op));
+        scratch = std::max(scratch, tile::getScratchBytes(op));
       });
+      int copies = consumerCopies(func);
+      int64_t perCopy = llvm::alignTo(scratch, 128);
+      int64_t bytes = copies > 1 ? perCopy * copies : scratch;
+      lowerWarpSpecialize(func, perCopy);
+      placeSharedBuffers(func);
       if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
         bytes += off.getInt();
       func->setAttr(kSharedMemoryAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
       anyScratch |= bytes > 0;
-      lowerWarpSpecialize(func);
     }
     // TMA descriptors are __grid_constant__ parameters: by value, 64-byte
     // aligned, read where they are (lowering to LLVM sets the attributes

@@ -89,6 +89,22 @@ struct TransposeLowering : public OpConversionPattern<tgpu::TransposeOp> {
   }
 };
 
+template <typename OpTy>
+struct NamedBarrierLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    std::string instr =
+        std::is_same_v<OpTy, NamedBarrierWaitOp> ? "bar.sync" : "bar.arrive";
+    e.ptx(instr + " $0, " + std::to_string(op.getThreads()) + ";", "r", {},
+          {adaptor.getId()}, /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WaitLowering : public OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -434,32 +450,80 @@ void tilec::placeSharedBuffers(func::FuncOp func) {
                                    llvm::alignTo(end, 128)));
 }
 
-void tilec::lowerWarpSpecialize(func::FuncOp func) {
+int tilec::consumerCopies(func::FuncOp func) {
+  int copies = 1;
+  func.walk([&](WarpSpecializeOp op) { copies = op.getConsumerCopies(); });
+  return copies;
+}
+
+void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
   func.walk([&](WarpSpecializeOp op) {
     OpBuilder b(op);
     Location loc = op.getLoc();
+    auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
+    };
     Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
     int32_t producerThreads = 32 * op.getProducerWarps();
-    int32_t total = 32 * getLaunchWarps(func);
-    Value isProducer = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, tid,
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), producerThreads));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isProducer,
-                                  /*withElseRegion=*/true);
+    int32_t consumerThreads = 32 * getLaunchWarps(func) - producerThreads;
+    int copies = op.getConsumerCopies();
+    int32_t copyThreads = consumerThreads / copies;
+    auto ifOp = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              i32(b, producerThreads)),
+        /*withElseRegion=*/true);
+    // Named barrier 0 is the block's; the producer uses 1, consumer copy c
+    // uses 2 + c.
     ifOp->setAttr(kPartitionsAttr,
-                  b.getDenseI32ArrayAttr({0, producerThreads, producerThreads,
-                                          total - producerThreads}));
-    auto fill = [&](Block *dst, Region &src, bool inc, int32_t regs) {
+                  b.getDenseI32ArrayAttr({0, producerThreads, 1, 0,
+                                          producerThreads, consumerThreads, 2,
+                                          0}));
+    auto fill = [&](Block *dst, Block &body, bool inc, int32_t regs) {
       OpBuilder ib = OpBuilder::atBlockBegin(dst);
       Emitter{ib, loc}.ptx(std::string("setmaxnreg.") + (inc ? "inc" : "dec") +
                                ".sync.aligned.u32 " + std::to_string(regs) +
                                ";",
                            "", {}, {}, /*sideEffects=*/true);
-      Block &body = src.front();
       dst->getOperations().splice(std::prev(dst->end()), body.getOperations());
     };
-    fill(ifOp.thenBlock(), op.getProducer(), false, op.getProducerRegs());
-    fill(ifOp.elseBlock(), op.getConsumer(), true, op.getConsumerRegs());
+    fill(ifOp.thenBlock(), op.getProducer().front(), false,
+         op.getProducerRegs());
+    Block &consumer = op.getConsumer().front();
+    auto setIndex = [&](Block &body, int c) {
+      body.walk([&](ConsumerIndexOp ci) {
+        OpBuilder cb(ci);
+        ci.replaceAllUsesWith(i32(cb, c));
+        ci.erase();
+      });
+    };
+    if (copies == 1) {
+      setIndex(consumer, 0);
+      fill(ifOp.elseBlock(), consumer, true, op.getConsumerRegs());
+    } else {
+      // Two copies: the first copyThreads consumer threads run copy 0.
+      OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+      auto inner = scf::IfOp::create(
+          eb, loc, TypeRange{},
+          arith::CmpIOp::create(eb, loc, arith::CmpIPredicate::ult, tid,
+                                i32(eb, producerThreads + copyThreads)),
+          /*withElseRegion=*/true);
+      inner->setAttr(kPartitionsAttr,
+                     eb.getDenseI32ArrayAttr(
+                         {producerThreads, copyThreads, 2, 0,
+                          producerThreads + copyThreads, copyThreads, 3,
+                          int32_t(scratchBytes)}));
+      Block copy;
+      IRMapping map;
+      OpBuilder cb(op.getContext());
+      cb.setInsertionPointToStart(&copy);
+      for (Operation &o : consumer)
+        cb.clone(o, map);
+      setIndex(consumer, 0);
+      setIndex(copy, 1);
+      fill(inner.thenBlock(), consumer, true, op.getConsumerRegs());
+      fill(inner.elseBlock(), copy, true, op.getConsumerRegs());
+    }
     op.erase();
   });
 }
@@ -469,5 +533,6 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
   patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
-               WGMMAWaitLowering>(converter, patterns.getContext());
+               WGMMAWaitLowering, NamedBarrierLowering<NamedBarrierWaitOp>,
+               NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

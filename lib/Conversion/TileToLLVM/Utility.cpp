@@ -55,18 +55,18 @@ SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
   return results;
 }
 
-/// The partition (first thread, thread count, index) the insertion point is
-/// in, if any.
-static std::optional<std::tuple<int32_t, int32_t, int>>
-enclosingPartition(OpBuilder &b) {
+/// The partition the insertion point is in, if any (see kPartitionsAttr).
+struct Partition {
+  int32_t firstThread, threads, barrier, scratchShift;
+};
+static std::optional<Partition> enclosingPartition(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
   for (Region *r = block ? block->getParent() : nullptr; r;
        r = r->getParentRegion()) {
     Operation *p = r->getParentOp();
     if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionsAttr)) {
-      unsigned i = r->getRegionNumber();
-      // Named barrier 0 is the block's; partition i uses 1 + i.
-      return std::make_tuple(a[2 * i], a[2 * i + 1], 1 + int(i));
+      unsigned i = 4 * r->getRegionNumber();
+      return Partition{a[i], a[i + 1], a[i + 2], a[i + 3]};
     }
   }
   return std::nullopt;
@@ -74,8 +74,8 @@ enclosingPartition(OpBuilder &b) {
 
 Value Emitter::threadId() {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  if (auto p = enclosingPartition(b); p && std::get<0>(*p) != 0)
-    tid = arith::SubIOp::create(b, loc, tid, i32(std::get<0>(*p)));
+  if (auto p = enclosingPartition(b); p && p->firstThread != 0)
+    tid = arith::SubIOp::create(b, loc, tid, i32(p->firstThread));
   return tid;
 }
 Value Emitter::laneId() { return andI(threadId(), i32(31)); }
@@ -85,8 +85,8 @@ Value Emitter::warpId() {
 void Emitter::barrier() {
   if (auto p = enclosingPartition(b)) {
     // Named barrier `id` over the partition's threads (0 is the block's).
-    ptx("bar.sync " + std::to_string(std::get<2>(*p)) + ", " +
-            std::to_string(std::get<1>(*p)) + ";",
+    ptx("bar.sync " + std::to_string(p->barrier) + ", " +
+            std::to_string(p->threads) + ";",
         "", {}, {}, /*sideEffects=*/true);
     return;
   }
@@ -103,10 +103,16 @@ Value Emitter::sharedBase() {
   Operation *func = b.getInsertionBlock()->getParentOp();
   while (func && !isa<func::FuncOp>(func))
     func = func->getParentOp();
+  int64_t offset = 0;
   if (func)
     if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
-      base = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                                 ValueRange{i32(off.getInt())});
+      offset = off.getInt();
+  // Consumer copies each have their own scratch area.
+  if (auto p = enclosingPartition(b))
+    offset += p->scratchShift;
+  if (offset)
+    base = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{i32(offset)});
   return base;
 }
 

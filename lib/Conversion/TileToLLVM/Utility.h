@@ -105,8 +105,9 @@ using tile::storageBytes;
 mlir::Type storageType(mlir::Type t);
 
 /// Attributes of the lowering: the scratch offset on a kernel, and the
-/// partitions (thread base, thread count per region) on the scf.if a
-/// tgpu.warp_specialize becomes.
+/// partitions on the scf.ifs a tgpu.warp_specialize becomes: per region,
+/// its first thread, thread count, named barrier and the shift of its
+/// scratch area (consumer copies each have one).
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
 constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
 /// On a kernel: the converted argument positions of TMA descriptors (made
@@ -116,9 +117,12 @@ constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
 /// Gives every tgpu.alloc / tgpu.barriers of `func` its offset in shared
 /// memory and records where scratch starts.
 void placeSharedBuffers(mlir::func::FuncOp func);
-/// Turns each tgpu.warp_specialize into an scf.if on the thread index whose
-/// branches set their register budgets and carry kPartitionsAttr.
-void lowerWarpSpecialize(mlir::func::FuncOp func);
+/// Turns each tgpu.warp_specialize into scf.ifs on the thread index whose
+/// branches set their register budgets and carry kPartitionsAttr; consumer
+/// copies get `scratchBytes` of scratch each.
+void lowerWarpSpecialize(mlir::func::FuncOp func, int64_t scratchBytes);
+/// The consumer copies of the kernel's warp-specialized region (1 if none).
+int consumerCopies(mlir::func::FuncOp func);
 
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,

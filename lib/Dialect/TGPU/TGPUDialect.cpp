@@ -341,5 +341,7 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "register counts must be multiples of 8 in 24..256";
   if (getProducerWarps() <= 0 || getProducerWarps() % 4 != 0)
     return emitOpError() << "the producer is whole warpgroups";
+  if (getConsumerCopies() < 1 || getConsumerCopies() > 2)
+    return emitOpError() << "takes 1 or 2 consumer copies";
   return success();
 }

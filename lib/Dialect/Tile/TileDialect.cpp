@@ -148,6 +148,8 @@ RankedTensorType tile::withLayout(Type t, const LinearLayout &layout) {
 
 int tile::getLaunchWarps(Operation *kernel) {
   int n = getNumWarps(kernel);
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kConsumerGroupsAttr))
+    n *= a.getInt();
   if (auto a = kernel->getAttrOfType<IntegerAttr>(kProducerWarpsAttr))
     n += a.getInt();
   return n;
@@ -677,6 +679,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto i = dyn_cast<IntegerAttr>(attr.getValue());
     if (!i || i.getInt() < 2 || i.getInt() > 8)
       return op->emitError() << "'tile.num_stages' must be 2..8, found "
+                             << attr.getValue();
+    return success();
+  }
+  if (name == kScheduleAttr) {
+    auto str = dyn_cast<StringAttr>(attr.getValue());
+    if (!str || (str.getValue() != "cooperative" && str.getValue() != "pingpong"))
+      return op->emitError()
+             << "'tile.schedule' must be \"cooperative\" or \"pingpong\", found "
+             << attr.getValue();
+    return success();
+  }
+  if (name == kConsumerGroupsAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 1 || i.getInt() > 2)
+      return op->emitError() << "'tile.consumer_groups' must be 1 or 2, found "
                              << attr.getValue();
     return success();
   }

@@ -80,3 +80,44 @@ func.func @transpose_type() {
   %t = tgpu.transpose %ra : !tgpu.smem<3x128x64xbf16, #sa> -> !tgpu.smem<3x64x128xbf16, #sa>
   return
 }
+
+// -----
+
+func.func @copies() {
+  // expected-error @+1 {{takes 1 or 2 consumer copies}}
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  } consumer(regs = 232, copies = 3) {
+  }
+  return
+}
+
+// -----
+
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @store_slots(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+                       %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{the buffer's slots must be the TMA box}}
+  tgpu.tma_store %acc, %c[%i, %i] via %buf
+      : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+        !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+// Warps along the columns: a 32-column chunk is not a register subset.
+#split = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [0, 64], [0, 128]]>
+#sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @store_chunks(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+                        %i: i32, %acc: tensor<128x256xf32, #split>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sc>
+  // expected-error @+1 {{the value's layout does not split into 32-column chunks by register}}
+  tgpu.tma_store %acc, %c[%i, %i] via %buf
+      : tensor<128x256xf32, #split>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+        !tgpu.smem<2x128x32xf32, #sc>
+  return
+}

@@ -51,5 +51,32 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] : <3>
     tgpu.arrive %empty[%i] : !tgpu.mbarriers<3>
   }
+  // Ping-pong: two consumer copies that take turns through named barriers.
+  // CHECK: } consumer(regs = 232, copies = 2) {
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  } consumer(regs = 232, copies = 2) {
+    // CHECK: tgpu.consumer_index : i32
+    %c = tgpu.consumer_index : i32
+    // CHECK: tgpu.named_barrier_wait %{{.*}}, 256 : i32
+    tgpu.named_barrier_wait %c, 256 : i32
+    // CHECK: tgpu.named_barrier_arrive %{{.*}}, 256 : i32
+    tgpu.named_barrier_arrive %c, 256 : i32
+  }
+  return
+}
+
+// The epilogue's TMA store: a 128x256 f32 accumulator in 128x32 boxes
+// (128-byte rows) through two slots; then the wait for their reads.
+#sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @store
+func.func @store(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+                 %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sc>
+  // CHECK: tgpu.tma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] via %{{.*}} : tensor<128x256xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared3>
+  tgpu.tma_store %acc, %c[%i, %i] via %buf
+      : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+        !tgpu.smem<2x128x32xf32, #sc>
+  // CHECK: tgpu.tma_store_wait {pendings = 0 : i32}
+  tgpu.tma_store_wait {pendings = 0 : i32}
   return
 }

@@ -290,3 +290,17 @@ func.func @shared_outside(%x: !tile.tile<4x4xf32>) {
   %r = tile.convert_layout %x {shared = #tile.shared<offset = [[0, 1], [0, 4], [1, 0], [2, 0]]>} : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.schedule' must be "cooperative" or "pingpong", found "zigzag"}}
+func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.schedule = "zigzag", tile.grid = ["1"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.num_stages' must be 2..8, found 9 : i32}}
+func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_stages = 9 : i32, tile.grid = ["1"]} {
+  return
+}

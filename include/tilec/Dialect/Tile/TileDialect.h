@@ -37,6 +37,14 @@ constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 /// Warps added by tile-warp-specialize for the producer, on top of
 /// tile.num_warps (which the kernel's layouts are for).
 constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
+/// How the consumers of a warp-specialized main loop share the tiles
+/// (tunable): "cooperative" (the kernel's warps on one tile, the default)
+/// or "pingpong" (copies of the kernel's warps on alternate tiles, taking
+/// turns at the MMAs and at the epilogue).
+constexpr llvm::StringLiteral kScheduleAttr = "tile.schedule";
+/// Set by tile-warp-specialize: the copies of tile.num_warps that run the
+/// kernel (2 for ping-pong).
+constexpr llvm::StringLiteral kConsumerGroupsAttr = "tile.consumer_groups";
 
 /// Whether `t` is an element type a tile may hold.
 bool isTileElementType(mlir::Type t);
