@@ -9,6 +9,8 @@ output.
   their fused epilogues.
 - bf16 pp: the ping-pong schedule (gemm_pingpong of gemm_variants.mlir: a
   128x128 tile a warpgroup, two consumer warpgroups on alternate tiles).
+- bf16 cl2: gemm.mlir's kernel in clusters of two sharing B by TMA
+  multicast (gemm_cluster of gemm_variants.mlir).
 - f16: the same as bf16 in f16 (gemm_f16 of examples/gemm_variants.mlir), f16 out.
 - fp8 e4m3: examples/gemm_fp8.mlir (A row-major, B column-major, per-tensor
   scales, bf16 out) against torch._scaled_mm (cuBLASLt) and Triton with the
@@ -172,6 +174,7 @@ def main():
                           torch.bfloat16, "bf16")
     variants = tilec.load(os.path.join(BUNDLES, "gemm_variants.tlc"))
     rows += bias_relu_rows(variants["gemm_pingpong"], torch.bfloat16, "bf16 pp")
+    rows += bias_relu_rows(variants["gemm_cluster"], torch.bfloat16, "bf16 cl2")
     rows += bias_relu_rows(variants["gemm_f16"], torch.float16, "f16")
     rows += fp8_rows(tilec.load(os.path.join(BUNDLES, "gemm_fp8.tlc"))["gemm_e4m3"])
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")

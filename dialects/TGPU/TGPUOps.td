@@ -99,11 +99,17 @@ def TGPU_ArriveOp : TGPU_Op<"arrive"> {
     tgpu.arrive %full[%slot] expect_tx 49152 : !tgpu.mbarriers<3>
     tgpu.arrive %empty[%slot] : !tgpu.mbarriers<3>
     ```
+
+    With `cluster N` (no expect_tx), the warps arrive on barrier `index` of
+    each of the N CTAs of their cluster (the same barrier in each), as the
+    consumers of a slot that a multicast filled in all of them do.
   }];
   let arguments = (ins TGPU_BarriersType:$barriers, I32:$index,
-                       OptionalAttr<I64Attr>:$expect_tx);
+                       OptionalAttr<I64Attr>:$expect_tx,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` type($barriers)
+    $barriers `[` $index `]` (`expect_tx` $expect_tx^)? (`cluster` $cluster^)?
+    attr-dict `:` type($barriers)
   }];
 }
 
@@ -122,6 +128,11 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
     A slot wider than the descriptor's box takes several copies.
     Out-of-bounds elements are zero.
 
+    With `multicast N` the CTAs of a cluster of N (along x) share the
+    copies: the CTA of rank r issues the r-th N-th of the slot's boxes,
+    each multicast to the same slot (and barrier) of every CTA of the
+    cluster, so every CTA receives the whole slot.
+
     ```mlir
     tgpu.tma_load %a[%m0, %k0] -> %ring[%slot], %full
         : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
@@ -130,9 +141,11 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
   }];
   let arguments = (ins Tile_TensorViewType:$desc, Variadic<I32>:$coords,
                        TGPU_SharedBufferType:$dst, I32:$slot,
-                       TGPU_BarriersType:$barriers);
+                       TGPU_BarriersType:$barriers,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
-    $desc `[` $coords `]` `->` $dst `[` $slot `]` `,` $barriers attr-dict
+    $desc `[` $coords `]` `->` $dst `[` $slot `]` `,` $barriers
+    (`multicast` $multicast^)? attr-dict
     `:` type($desc) `,` type($dst) `,` type($barriers)
   }];
   let hasVerifier = 1;
@@ -314,6 +327,21 @@ def TGPU_NamedBarrierArriveOp : TGPU_Op<"named_barrier_arrive"> {
   }];
   let arguments = (ins I32:$id, ConfinedAttr<I32Attr, [IntMinValue<32>]>:$threads);
   let assemblyFormat = "$id `,` $threads attr-dict `:` type($id)";
+}
+
+def TGPU_ClusterSyncOp : TGPU_Op<"cluster_sync"> {
+  let summary = "synchronize the threads of every CTA of the cluster";
+  let description = [{
+    `barrier.cluster.arrive.release` then `barrier.cluster.wait.acquire`:
+    after mbarrier initialization, before other CTAs may signal them or
+    multicast into this CTA; at the end, before a CTA may leave while others
+    still do.
+
+    ```mlir
+    tgpu.cluster_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TGPU_OPS_TD

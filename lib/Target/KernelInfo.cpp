@@ -64,6 +64,8 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     KernelInfo k;
     k.name = func.getSymName().str();
     k.threads = 32 * tile::getLaunchWarps(func);
+    if (auto cl = func->getAttrOfType<IntegerAttr>(tile::kClusterAttr))
+      k.cluster[0] = cl.getInt();
     for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
       k.grid.push_back(cast<StringAttr>(a).getValue().str());
     while (k.grid.size() < 3)

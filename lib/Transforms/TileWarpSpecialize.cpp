@@ -88,6 +88,7 @@ LoadOp operandLoad(Value v, bool &transposed) {
 struct Operand {
   LoadOp load;
   bool transposed; // the dot reads the loaded tile transposed
+  bool multicast = false; // shared by the CTAs of a cluster
   BlockArgument view; // the kernel argument
   tgpu::SharedBufferType ringType;
   SmallVector<int64_t> box;
@@ -375,6 +376,17 @@ struct Persistent {
   static constexpr int64_t kGroupM = 8;
   GridExpr gx, gy; // the original grid's x and y extents
   std::string total;
+  int cluster = 1; // programs a cluster (along x)
+
+  /// The persistent grid: min(SMs, tiles), in whole clusters.
+  std::string grid() const {
+    if (cluster == 1)
+      return "min(sms," + total + ")";
+    std::string c = std::to_string(cluster);
+    return "mul(min(div(sms," + c + "),mul(cdiv(" + xText + "," + c + ")," +
+           yText + "))," + c + ")";
+  }
+  std::string xText, yText;
 
   static bool usesSms(const GridExpr &e) {
     return e.kind == GridExpr::Sms || llvm::any_of(e.operands, usesSms);
@@ -403,6 +415,8 @@ struct Persistent {
     p.gx = *px;
     p.gy = *py;
     p.total = ("mul(" + x + "," + y + ")").str();
+    p.xText = x.str();
+    p.yText = y.str();
     return p;
   }
 
@@ -415,10 +429,20 @@ struct Persistent {
        int copies = 1, Value *count = nullptr) {
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
-    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
     Value first = ProgramIdOp::create(b, loc, 0);
     Value stride = NumProgramsOp::create(b, loc, 0);
     Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    // In clusters of `cluster` programs along x, the cluster walks tiles of
+    // `cluster` rows of tiles; program rank r takes row r of each.
+    Value rank;
+    if (cluster > 1) {
+      Value cl = arith::ConstantIntOp::create(b, loc, b.getI32Type(), cluster);
+      rank = arith::RemUIOp::create(b, loc, first, cl);
+      first = arith::DivUIOp::create(b, loc, first, cl);
+      stride = arith::DivUIOp::create(b, loc, stride, cl);
+      nx = arith::CeilDivSIOp::create(b, loc, nx, cl);
+    }
+    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
     if (count) {
       // ceil((tiles - first) / stride), first < tiles for every program.
       Value left = arith::SubIOp::create(b, loc, tiles, first);
@@ -445,6 +469,13 @@ struct Persistent {
     Value px = arith::AddIOp::create(
         ib, loc, firstM, arith::RemUIOp::create(ib, loc, inGroup, rows));
     Value py = arith::DivUIOp::create(ib, loc, inGroup, rows);
+    if (cluster > 1)
+      px = arith::AddIOp::create(
+          ib, loc,
+          arith::MulIOp::create(
+              ib, loc, px,
+              arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), cluster)),
+          rank);
     return {loop, {px, py}};
   }
 };
@@ -454,28 +485,37 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
-    if (arch != "sm_90a")
-      return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
-      int numWarps = getNumWarps(func);
-      for (auto loop : llvm::make_early_inc_range(
-               func.getBody().front().getOps<scf::ForOp>())) {
-        std::string why;
-        std::optional<Candidate> c = match(loop, numWarps, why);
-        if (!c) {
-          if (!why.empty())
-            mlir::emitRemark(loop.getLoc()) << "not warp-specialized (TMA and wgmma not "
-                                 "used): "
-                              << why;
-          continue;
-        }
-        if (failed(specialize(func, *c, numWarps)))
-          return signalPassFailure();
-        break; // one main loop a kernel
+      if (arch == "sm_90a" && failed(specializeKernel(func)))
+        return signalPassFailure();
+      // A cluster the kernel asked for runs only with the specialized loop.
+      auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+      if (cl && cl.getInt() > 1 && !func->hasAttr(kProducerWarpsAttr)) {
+        mlir::emitRemark(func.getLoc())
+            << "tile.cluster ignored: clusters need the warp-specialized "
+               "TMA main loop (sm_90a)";
+        func->removeAttr(kClusterAttr);
       }
     }
+  }
+
+  /// Specializes the kernel's first top-level loop that qualifies (one main
+  /// loop a kernel); says why each one before it does not.
+  LogicalResult specializeKernel(func::FuncOp func) {
+    int numWarps = getNumWarps(func);
+    for (auto loop : llvm::make_early_inc_range(
+             func.getBody().front().getOps<scf::ForOp>())) {
+      std::string why;
+      std::optional<Candidate> c = match(loop, numWarps, why);
+      if (c)
+        return specialize(func, *c, numWarps);
+      if (!why.empty())
+        mlir::emitRemark(loop.getLoc())
+            << "not warp-specialized (TMA and wgmma not used): " << why;
+    }
+    return success();
   }
 
   /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every
@@ -546,6 +586,39 @@ struct TileWarpSpecialize
     return false;
   }
 
+  /// The cluster size the kernel asks for (tile.cluster) if it can run:
+  /// clusters of programs along x share every B operand, each CTA copying
+  /// its share of B's boxes and multicasting them. Says why not otherwise.
+  int useCluster(func::FuncOp func, Candidate &c,
+                 std::optional<Persistent> &pers) {
+    auto a = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    if (!a || a.getInt() < 2)
+      return 1;
+    int n = a.getInt();
+    std::string why;
+    if (!pers)
+      why = "it needs the persistent tile loop";
+    for (unsigned i = 1; why.empty() && i < c.operands.size(); i += 2) {
+      const Operand &o = c.operands[i];
+      if ((o.ringType.getSlotShape().back() / o.box.back()) % n)
+        why = "a B slot is not a multiple of " + std::to_string(n) +
+              " TMA boxes wide";
+    }
+    if (!why.empty()) {
+      mlir::emitRemark(c.loop.getLoc())
+          << "cluster of " << n << " not used: " << why;
+      func->removeAttr(kClusterAttr);
+      return 1;
+    }
+    for (unsigned i = 1; i < c.operands.size(); i += 2)
+      c.operands[i].multicast = true;
+    pers->cluster = n;
+    return n;
+  }
+
+  /// Programs a cluster of the kernel being specialized.
+  int cluster = 1;
+
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
@@ -555,6 +628,7 @@ struct TileWarpSpecialize
     if (persistent)
       pers = Persistent::plan(func);
     int copies = usePingPong(func, loop, numWarps, pers) ? 2 : 1;
+    cluster = useCluster(func, c, pers);
     int64_t storeBytes = copies * useTMAStores(func, loop, argTypes);
 
     // Stages: what fits next to the epilogue's scratch and store buffers.
@@ -595,7 +669,11 @@ struct TileWarpSpecialize
     }
     auto barsTy = tgpu::BarriersType::get(ctx, stages);
     Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
-    Value empty = tgpu::BarriersOp::create(b, loc, barsTy, numWarps);
+    Value empty = tgpu::BarriersOp::create(b, loc, barsTy, numWarps * cluster);
+    // With clusters, no CTA signals or multicasts into another before its
+    // barriers are initialized, nor leaves while the others may still.
+    if (cluster > 1)
+      tgpu::ClusterSyncOp::create(b, loc);
 
     // Everything else of the kernel runs in the consumer region.
     int consumerRegs = std::min<int>(
@@ -621,8 +699,7 @@ struct TileWarpSpecialize
                     txBytes);
       func->setAttr(kConsumerGroupsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), copies));
-      func->setAttr(kGridAttr, b.getStrArrayAttr(
-                                   {"min(sms," + pers->total + ")", "1", "1"}));
+      func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
     } else if (pers) {
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
@@ -650,8 +727,7 @@ struct TileWarpSpecialize
                                  cLoop.getRegionIterArgs()[0]);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
       scf::YieldOp::create(cy, loc, cEnd);
-      func->setAttr(kGridAttr, b.getStrArrayAttr(
-                                   {"min(sms," + pers->total + ")", "1", "1"}));
+      func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
     } else {
       OpBuilder pb = OpBuilder::atBlockEnd(producer);
       Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
@@ -662,6 +738,10 @@ struct TileWarpSpecialize
     }
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
+    if (cluster > 1) {
+      OpBuilder after(ws->getBlock(), std::next(Block::iterator(ws)));
+      tgpu::ClusterSyncOp::create(after, loc);
+    }
     // The last TMA stores read their buffers before the kernel ends.
     if (storeBytes) {
       OpBuilder eb = OpBuilder::atBlockEnd(consumer);
@@ -835,7 +915,8 @@ struct TileWarpSpecialize
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
     tgpu::WaitOp::create(lb, loc, empty, slot,
                          arith::XOrIOp::create(lb, loc, phase, one));
-    tgpu::ArriveOp::create(lb, loc, full, slot, lb.getI64IntegerAttr(txBytes));
+    tgpu::ArriveOp::create(lb, loc, full, slot, lb.getI64IntegerAttr(txBytes),
+                           IntegerAttr());
     // The loads' index arithmetic, then the copies.
     for (Operation &op : loop.getBody()->without_terminator())
       if (isScalarPure(&op))
@@ -844,8 +925,9 @@ struct TileWarpSpecialize
       SmallVector<Value> coords;
       for (Value idx : o.load.getOffsets())
         coords.push_back(map.lookupOrDefault(idx));
-      tgpu::TMALoadOp::create(lb, o.load.getLoc(), o.view, coords, o.ring,
-                              slot, full);
+      tgpu::TMALoadOp::create(
+          lb, o.load.getLoc(), o.view, coords, o.ring, slot, full,
+          o.multicast ? lb.getI32IntegerAttr(cluster) : IntegerAttr());
     }
     scf::YieldOp::create(lb, loc,
                          ValueRange{arith::AddIOp::create(lb, loc, i, one)});
@@ -942,7 +1024,7 @@ struct TileWarpSpecialize
   }
 
   /// if i > iStart: arrive on empty[(i - 1) % stages].
-  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
+  void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
                               Value empty, int64_t stages) {
     Value started =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, iStart);
@@ -953,7 +1035,9 @@ struct TileWarpSpecialize
     Value slot = arith::RemUIOp::create(
         ib, loc, prev,
         arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), stages));
-    tgpu::ArriveOp::create(ib, loc, empty, slot, IntegerAttr());
+    tgpu::ArriveOp::create(ib, loc, empty, slot, IntegerAttr(),
+                           cluster > 1 ? ib.getI32IntegerAttr(cluster)
+                                       : IntegerAttr());
   }
 };
 } // namespace

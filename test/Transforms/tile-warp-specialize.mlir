@@ -298,3 +298,95 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
   tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
   return
 }
+
+// -----
+
+// tile.cluster = 2: pairs of programs along x share B. The grid is whole
+// pairs; the empty barriers count both CTAs' consumer warps; the cluster
+// synchronizes after the barriers are made and after the partitions; the
+// producer multicasts its half of B's boxes; consumers release a slot in
+// both CTAs; the tile loop walks pairs of tile rows (program_id / 2,
+// stepping num_programs / 2), program rank program_id % 2 taking row
+// 2 * pair_row + rank.
+
+// PERSIST-LABEL: func.func @gemm_cluster
+// PERSIST-SAME: tile.cluster = 2
+// PERSIST-SAME: tile.grid = ["mul(min(div(sms,2),mul(cdiv(cdiv(dim(0,0),128),2),cdiv(dim(1,1),256))),2)", "1", "1"]
+// PERSIST: tgpu.barriers arrive_count 16 : <4>
+// PERSIST-NEXT: tgpu.cluster_sync
+// PERSIST-NEXT: tgpu.warp_specialize
+// PERSIST:   %[[PID:.*]] = tile.program_id x
+// PERSIST:   %[[NP:.*]] = tile.num_programs x
+// PERSIST:   %[[RANK:.*]] = arith.remui %[[PID]], %c2_i32
+// PERSIST:   %[[PAIR:.*]] = arith.divui %[[PID]], %c2_i32
+// PERSIST:   %[[STEP:.*]] = arith.divui %[[NP]], %c2_i32
+// PERSIST:   scf.for %{{.*}} = %[[PAIR]] to %{{.*}} step %[[STEP]]
+// PERSIST:     tgpu.tma_load %arg0
+// PERSIST-NOT: multicast
+// PERSIST:     tgpu.tma_load %arg1{{.*}} multicast 2 :
+// PERSIST: } consumer
+// PERSIST:   tgpu.arrive %{{.*}} cluster 2 :
+// PERSIST: tgpu.cluster_sync
+// PERSIST-NEXT: return
+func.func @gemm_cluster(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// fp8's Bt slot is one TMA box, which two CTAs cannot split: no cluster.
+
+// PERSIST-LABEL: func.func @gemm_fp8_cluster
+// PERSIST-NOT: tile.cluster
+// PERSIST-NOT: tgpu.cluster_sync
+// PERSIST: return
+func.func @gemm_fp8_cluster(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
+                            %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  // expected-remark @+1 {{cluster of 2 not used: a B slot is not a multiple of 2 TMA boxes wide}}
+  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<256x128xf8E4M3FN>
+    %tb = tile.transpose %tbt [1, 0] : !tile.tile<256x128xf8E4M3FN> -> !tile.tile<128x256xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xf8E4M3FN>, !tile.tile<128x256xf8E4M3FN>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}

@@ -137,6 +137,20 @@ def test_gemm_pingpong(m, n, k):
     check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm_pingpong")
 
 
+@pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
+def test_gemm_cluster(m, n, k):
+    # Clusters of two programs sharing B by multicast; an odd number of
+    # tile rows (e.g. M = 300: 3) leaves one program of a pair off the
+    # matrix, still sending its half of B to the other.
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_variants")["gemm_cluster"](a, b, bias, c)
+    torch.cuda.synchronize()
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm_cluster")
+
+
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
 def test_gemm_nt_silu(m, n, k):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.

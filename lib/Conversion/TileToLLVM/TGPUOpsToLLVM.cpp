@@ -105,6 +105,19 @@ struct NamedBarrierLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+struct ClusterSyncLowering : public OpConversionPattern<ClusterSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterSyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter{rewriter, op.getLoc()}.ptx(
+        "barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;", "",
+        {}, {}, /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WaitLowering : public OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -133,6 +146,14 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
                 "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
                 std::to_string(*tx) + ";\n}",
             "r,r", {}, {e.threadId(), addr}, /*sideEffects=*/true);
+    } else if (auto n = op.getCluster()) {
+      // The same barrier in every CTA of the cluster: lane i of each warp
+      // arrives on CTA i's.
+      e.ptx("bar.warp.sync -1;\n{\n.reg .pred p;\n.reg .b32 r;\n"
+            "setp.lt.u32 p, $0, " + std::to_string(*n) + ";\n"
+            "@p mapa.shared::cluster.u32 r, $1, $0;\n"
+            "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
+            "r,r", {}, {e.laneId(), addr}, /*sideEffects=*/true);
     } else {
       e.ptx(std::string("bar.warp.sync -1;\n") + kFirstThread +
                 "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
@@ -160,13 +181,26 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
     Value base = slotAddress(e, dst, adaptor.getDst().front(),
                              adaptor.getSlot().front());
     Value tid = e.threadId();
+    int64_t boxes = slot.back() / box.back();
+    std::optional<int32_t> multicast = op.getMulticast();
+    Value ctaRank;
+    if (multicast)
+      ctaRank = e.ptx("mov.u32 $0, %cluster_ctarank;", "=r",
+                      {rewriter.getI32Type()}, {})[0];
     // Boxes side by side along the innermost dim fill the slot.
-    for (int64_t j = 0; j < slot.back() / box.back(); ++j) {
+    for (int64_t j = 0; j < boxes; ++j) {
       SmallVector<int64_t> first(rank, 0);
       first.back() = j * box.back();
       Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
       std::string coords;
-      SmallVector<Value> operands = {tid, dstAddr, desc, bar};
+      // The issuing thread: thread 0 (of the CTA that owns box j).
+      Value issuer = tid;
+      if (multicast) {
+        Value owner = e.i32(j / (boxes / *multicast));
+        issuer = arith::SelectOp::create(
+            rewriter, e.loc, e.eq(ctaRank, owner), tid, e.i32(1));
+      }
+      SmallVector<Value> operands = {issuer, dstAddr, desc, bar};
       // Coordinates innermost first.
       for (int d = rank - 1; d >= 0; --d) {
         Value c = adaptor.getCoords()[d].front();
@@ -175,14 +209,21 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
         coords += (coords.empty() ? "$" : ", $") + std::to_string(operands.size());
         operands.push_back(c);
       }
-      std::string asmStr =
-          kFirstThread + "@p cp.async.bulk.tensor." +
-          std::to_string(rank) +
-          "d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {" +
-          coords + "}], [$3];\n}";
+      std::string mask;
       std::string constraints = "r,r,l,r";
       for (unsigned d = 0; d < rank; ++d)
         constraints += ",r";
+      if (multicast) {
+        mask = ", $" + std::to_string(operands.size());
+        operands.push_back(arith::ConstantIntOp::create(
+            rewriter, e.loc, rewriter.getI16Type(), (1 << *multicast) - 1));
+        constraints += ",h";
+      }
+      std::string asmStr =
+          kFirstThread + "@p cp.async.bulk.tensor." + std::to_string(rank) +
+          "d.shared::cluster.global.mbarrier::complete_tx::bytes" +
+          (multicast ? ".multicast::cluster" : "") + " [$1], [$2, {" + coords +
+          "}], [$3]" + mask + ";\n}";
       e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
     }
     rewriter.eraseOp(op);
@@ -533,6 +574,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
   patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
-               WGMMAWaitLowering, NamedBarrierLowering<NamedBarrierWaitOp>,
+               WGMMAWaitLowering, ClusterSyncLowering,
+               NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

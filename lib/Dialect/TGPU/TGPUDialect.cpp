@@ -241,6 +241,10 @@ LogicalResult TMALoadOp::verify() {
       return emitOpError() << "only the innermost dim may take several boxes";
   if (getBarriers().getType().getCount() < dst.getNumSlots())
     return emitOpError() << "needs a barrier per slot";
+  if (auto n = getMulticast())
+    if ((slot.back() / desc.getTmaBox().back()) % *n)
+      return emitOpError() << "a slot of " << slot.back() / desc.getTmaBox().back()
+                           << " boxes does not split among " << *n << " CTAs";
   return success();
 }
 

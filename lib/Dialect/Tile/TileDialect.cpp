@@ -690,6 +690,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == kClusterAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 1 || i.getInt() > 2)
+      return op->emitError() << "'tile.cluster' must be 1 or 2, found "
+                             << attr.getValue();
+    return success();
+  }
   if (name == kConsumerGroupsAttr) {
     auto i = dyn_cast<IntegerAttr>(attr.getValue());
     if (!i || i.getInt() < 1 || i.getInt() > 2)

@@ -121,3 +121,17 @@ func.func @store_chunks(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
         !tgpu.smem<2x128x32xf32, #sc>
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @multicast_split(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {
+  %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+  // expected-error @+1 {{a slot of 1 boxes does not split among 2 CTAs}}
+  tgpu.tma_load %a[%i, %i] -> %ra[%i], %full multicast 2
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+        !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<3>
+  return
+}

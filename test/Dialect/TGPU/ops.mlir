@@ -33,6 +33,11 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.tma_load %b[%i, %i] -> %rb[%i], %full
         : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
           !tgpu.smem<3x64x256xbf16, #sb>, !tgpu.mbarriers<3>
+    // In a cluster of 2, each CTA copies two of the four boxes to both.
+    // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}], %{{.*}} multicast 2 :
+    tgpu.tma_load %b[%i, %i] -> %rb[%i], %full multicast 2
+        : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
+          !tgpu.smem<3x64x256xbf16, #sb>, !tgpu.mbarriers<3>
   // CHECK: } consumer(regs = 232) {
   } consumer(regs = 232) {
     tgpu.wait %full[%i], %i : !tgpu.mbarriers<3>
@@ -50,6 +55,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     %r = tgpu.wgmma_wait %d : tensor<128x256xf32, #acc> {pendings = 0 : i32}
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] : <3>
     tgpu.arrive %empty[%i] : !tgpu.mbarriers<3>
+    // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] cluster 2 : <3>
+    tgpu.arrive %empty[%i] cluster 2 : !tgpu.mbarriers<3>
   }
   // Ping-pong: two consumer copies that take turns through named barriers.
   // CHECK: } consumer(regs = 232, copies = 2) {
@@ -78,5 +85,7 @@ func.func @store(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
         !tgpu.smem<2x128x32xf32, #sc>
   // CHECK: tgpu.tma_store_wait {pendings = 0 : i32}
   tgpu.tma_store_wait {pendings = 0 : i32}
+  // CHECK: tgpu.cluster_sync
+  tgpu.cluster_sync
   return
 }

@@ -304,3 +304,10 @@ func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.sched
 func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_stages = 9 : i32, tile.grid = ["1"]} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.cluster' must be 1 or 2, found 4 : i32}}
+func.func @cluster(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cluster = 4 : i32, tile.grid = ["1"]} {
+  return
+}

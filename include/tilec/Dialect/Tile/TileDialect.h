@@ -42,6 +42,9 @@ constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
 /// or "pingpong" (copies of the kernel's warps on alternate tiles, taking
 /// turns at the MMAs and at the epilogue).
 constexpr llvm::StringLiteral kScheduleAttr = "tile.schedule";
+/// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
+/// loop then multicasts each B tile to the cluster's programs.
+constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
 /// Set by tile-warp-specialize: the copies of tile.num_warps that run the
 /// kernel (2 for ping-pong).
 constexpr llvm::StringLiteral kConsumerGroupsAttr = "tile.consumer_groups";
