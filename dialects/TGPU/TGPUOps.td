@@ -151,6 +151,22 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
   let hasVerifier = 1;
 }
 
+def TGPU_TMAReadyOp : TGPU_Op<"tma_ready", [Pure]> {
+  let summary = "whether the runtime encoded the view's TMA descriptor";
+  let description = [{
+    False when the descriptor is all zero: the runtime's answer for a view
+    that TMA cannot read (unaligned base or rows) in a kernel that says it
+    can do without (`tile.tma_fallback`).
+
+    ```mlir
+    %ok = tgpu.tma_ready %x : !tile.tensor<?x?xf32, tma = 32x32, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$desc);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$desc attr-dict `:` type($desc)";
+}
+
 def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
   let summary = "store a 2-d tile through shared memory with TMA";
   let description = [{
@@ -194,6 +210,26 @@ def TGPU_TMAStoreWaitOp : TGPU_Op<"tma_store_wait"> {
   }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings);
   let assemblyFormat = "attr-dict";
+}
+
+def TGPU_LocalLoadOp : TGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a buffer slot into registers";
+  let description = [{
+    The tile in slot `slot` of `buffer`, in the result's layout (ldmatrix
+    where the offsets allow, vector loads otherwise). The slot must have
+    been filled (a completed barrier phase) before.
+
+    ```mlir
+    %t = tgpu.local_load %ring[%slot] : !tgpu.smem<3x64x64xbf16, #shared>
+        -> tensor<64x64xbf16, #operand>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$buffer, I32:$slot);
+  let results = (outs TGPU_Tile:$result);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` attr-dict `:` type($buffer) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,6 +89,49 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
+  let summary = "choose the software-pipeline schedule of loops that are not "
+                "warp-specialized";
+  let description = [{
+    For each top-level `scf.for` of a kernel that tile-warp-specialize left
+    alone, the loads that TMA can bring in ahead (from a kernel argument
+    whose last dim is contiguous, at indices computed from the induction
+    variable and loop-invariant scalars, tiles that fit a swizzled slot)
+    get stage 0 and cluster 0; every other op of the body gets stage N - 1
+    and cluster 1. The loop records N as `tile.pipeline.num_stages`: the
+    kernel's `tile.num_stages`, else the most (up to `max-stages`) whose
+    rings fit in shared memory next to the kernel's scratch. The schedule
+    is the ops' `tile.pipeline.stage` and `tile.pipeline.cluster`
+    attributes, which `tile-pipeline` expands. Loops with no such load stay
+    unscheduled.
+  }];
+  let options = [
+    Option<"maxStages", "max-stages", "int", /*default=*/"3",
+           "the most ring slots to choose">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "target architecture (TMA needs sm_90a or sm_100a)">,
+  ];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
+}
+
+def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
+  let summary = "expand software-pipeline schedules into TMA rings";
+  let description = [{
+    Expands each loop scheduled by tile-pipeline-schedule: every stage-0
+    load gets an N-slot ring (the NVMMA-swizzled slot TMA fills) and its
+    view becomes a TMA view; full and empty mbarriers guard the slots. The
+    prologue issues the copies of the first N - 1 iterations. Iteration j
+    waits until every warp has released slot (j - 1) % N (the empty
+    barrier's phase), refills it with iteration j + N - 1's tiles (if there
+    is one), waits for slot j % N to be full and reads it
+    (`tgpu.local_load`, straight into the layout a following conversion
+    wanted); at its end each warp releases that slot.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
   let summary = "lower tile programs to the LLVM and NVVM dialects";
   let description = [{

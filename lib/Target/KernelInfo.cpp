@@ -86,7 +86,13 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
         if (tv.isTMA()) {
           p.tmaBox.assign(tv.getTmaBox().begin(), tv.getTmaBox().end());
           p.tmaSwizzle = tv.getTmaSwizzle();
-          p.align = 16;
+          // With a path for plain loads the view keeps its own alignment
+          // (the runtime zeroes the descriptor where TMA cannot read it).
+          auto fb = func->getAttrOfType<DenseI32ArrayAttr>(tile::kTmaFallbackAttr);
+          p.tmaFallback =
+              fb && llvm::is_contained(fb.asArrayRef(), int(arg.getArgNumber()));
+          if (!p.tmaFallback)
+            p.align = 16;
         }
       } else {
         p.dtype = dtypeName(arg.getType());
@@ -146,6 +152,8 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
           else
             os << "none";
           os << " fill zero";
+          if (p.tmaFallback)
+            os << " fallback";
         }
         os << "\n";
       } else {

@@ -122,29 +122,18 @@ std::optional<Operand> planOperand(LoadOp load, std::string &why) {
       return std::nullopt;
     }
   }
-  auto tt = cast<RankedTensorType>(load.getType());
-  Type elt = tt.getElementType();
-  unsigned bits = elt.getIntOrFloatBitWidth();
-  std::vector<int64_t> shape(tt.getShape().begin(), tt.getShape().end());
-  int64_t rowBytes = shape[1] * bits / 8;
-  int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
-  if (rowBytes < 32 || shape[0] < 8) {
-    why = "a dot operand tile is too narrow for a swizzled slot";
+  FailureOr<tgpu::TMASlot> slot =
+      tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), why);
+  if (failed(slot)) {
+    why = "a dot operand cannot be a TMA slot: " + why;
     return std::nullopt;
   }
   Operand o;
   o.load = load;
   o.view = view;
-  o.swizzle = swizzle;
-  o.box = {shape[0], swizzle * 8 / bits};
-  if (o.box[0] > 256) {
-    why = "a dot operand tile has more than 256 rows (the TMA box limit)";
-    return std::nullopt;
-  }
-  LinearLayout slot = LinearLayout::sharedNVMMA(shape, {1, 0}, bits, swizzle);
-  MLIRContext *ctx = load.getContext();
-  o.ringType = tgpu::SharedBufferType::get(
-      ctx, {1, shape[0], shape[1]}, elt, SharedLayoutAttr::get(ctx, slot));
+  o.swizzle = slot->swizzle;
+  o.box = slot->box;
+  o.ringType = slot->type;
   return o;
 }
 

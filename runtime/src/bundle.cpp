@@ -311,6 +311,10 @@ class MetadataParser {
       if (fill == "zero") p.fill = TILEC_FILL_ZERO;
       else if (fill == "nan") p.fill = TILEC_FILL_NAN;
       else error(cat("bad fill '", show(fill), "' (expected zero or nan)"));
+      if (cur_ < tok_.size()) {
+        keyword("fallback");
+        p.tma_fallback = true;
+      }
       // The rules of cuTensorMapEncodeTiled that the metadata alone decides.
       if (p.fill == TILEC_FILL_NAN &&
           !(p.dtype == TILEC_DTYPE_F16 || p.dtype == TILEC_DTYPE_BF16 ||

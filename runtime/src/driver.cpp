@@ -281,6 +281,11 @@ void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
            cat(where, " parameter ", i, " ('", p.name,
                "'): the CUDA driver lacks cuTensorMapEncodeTiled (needs a CUDA 12 driver)"));
     const tilec_arg& a = args[i];
+    if (p.tma_fallback && !tma_problem(p, a).empty()) {
+      // The kernel sees a zero descriptor and reads the view without TMA.
+      std::memset(buf + k.abi_offsets[p.abi_first], 0, sizeof(CUtensorMap));
+      continue;
+    }
     const int r = p.rank;
     const uint64_t esize = dtype_size(p.dtype);
     uint64_t dims[TILEC_MAX_RANK], strides[TILEC_MAX_RANK];

@@ -106,6 +106,7 @@ struct Param {
   int64_t strides[TILEC_MAX_RANK] = {};
   int64_t align = 0;
   bool tma = false;
+  bool tma_fallback = false;  // the kernel reads the view without TMA if its descriptor is zero
   int32_t box[TILEC_MAX_RANK] = {};
   int swizzle = 0;  // bytes
   int fill = TILEC_FILL_ZERO;
@@ -162,6 +163,8 @@ void parse_metadata(const std::string& text, tilec_bundle& bundle);
 // ---- validation / grid / packing (no driver) --------------------------------
 void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
 void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
+/// Why TMA cannot read tensor argument `a` of TMA parameter `p` ("" if it can).
+std::string tma_problem(const Param& p, const tilec_arg& a);
 // `sms`: the current device's multiprocessor count, or -1 where the caller
 // has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,

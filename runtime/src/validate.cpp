@@ -6,6 +6,7 @@
 #include <cstring>
 
 namespace tilec_rt {
+
 namespace {
 
 const char* kAxisName[] = {"x", "y", "z"};
@@ -66,22 +67,12 @@ void validate_tensor(const tilec_kernel& k, size_t i, const tilec_arg& a, const 
   if (a.data % static_cast<uint64_t>(p.align) != 0)
     bad(cat("base pointer ", hex(a.data), " is not aligned to ", p.align, " bytes"));
   if (!p.tma) return;
-  const int64_t esize = static_cast<int64_t>(dtype_size(p.dtype));
-  const int inner = p.rank - 1;
-  if (a.data % 16 != 0)
-    bad(cat("tma: base pointer ", hex(a.data), " is not aligned to 16 bytes"));
-  if (a.strides[inner] != 1)
-    bad(cat("tma: innermost stride (dim ", inner, ") is ", a.strides[inner], ", must be 1"));
-  for (int d = 0; d < p.rank; ++d)
-    if (a.shape[d] < 1 || a.shape[d] > (int64_t{1} << 32))
-      bad(cat("tma: extent ", d, " is ", a.shape[d], ", must be in 1..2^32"));
-  for (int d = 0; d < inner; ++d) {
-    const int64_t s = a.strides[d];
-    if (s <= 0 || s > (int64_t{1} << 40) / esize || (s * esize) % 16 != 0)
-      bad(cat("tma: stride ", d, " is ", s, " elements (x ", esize,
-              " bytes), must be a positive multiple of 16 bytes below 2^40"));
-  }
+  // A kernel with a path for plain loads takes any view; it gets a zeroed
+  // descriptor where TMA cannot read this one.
+  const std::string problem = tma_problem(p, a);
+  if (!problem.empty() && !p.tma_fallback) bad(problem);
 }
+
 
 void validate_scalar(const tilec_kernel& k, size_t i, const tilec_arg& a, const char* api) {
   const Param& p = k.params[i];
@@ -167,6 +158,25 @@ struct Evaluator {
 };
 
 }  // namespace
+
+std::string tma_problem(const Param& p, const tilec_arg& a) {
+  const int64_t esize = static_cast<int64_t>(dtype_size(p.dtype));
+  const int inner = p.rank - 1;
+  if (a.data % 16 != 0)
+    return cat("tma: base pointer ", hex(a.data), " is not aligned to 16 bytes");
+  if (a.strides[inner] != 1)
+    return cat("tma: innermost stride (dim ", inner, ") is ", a.strides[inner], ", must be 1");
+  for (int d = 0; d < p.rank; ++d)
+    if (a.shape[d] < 1 || a.shape[d] > (int64_t{1} << 32))
+      return cat("tma: extent ", d, " is ", a.shape[d], ", must be in 1..2^32");
+  for (int d = 0; d < inner; ++d) {
+    const int64_t s = a.strides[d];
+    if (s <= 0 || s > (int64_t{1} << 40) / esize || (s * esize) % 16 != 0)
+      return cat("tma: stride ", d, " is ", s, " elements (x ", esize,
+                 " bytes), must be a positive multiple of 16 bytes below 2^40");
+  }
+  return "";
+}
 
 void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api) {
   if (n != k.params.size()) {

@@ -45,6 +45,11 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   TileWarpSpecializeOptions wsOptions;
   wsOptions.arch = options.arch;
   pm.addPass(createTileWarpSpecialize(wsOptions));
+  // Loops left alone: classic software pipelining with TMA rings.
+  TilePipelineScheduleOptions scheduleOptions;
+  scheduleOptions.arch = options.arch;
+  pm.addPass(createTilePipelineSchedule(scheduleOptions));
+  pm.addPass(createTilePipeline());
   return pm.run(module);
 }
 

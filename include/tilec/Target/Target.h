@@ -22,6 +22,7 @@ struct ParamInfo {
   int64_t align = 1;
   std::vector<int64_t> tmaBox;     // empty: not copied by TMA
   int64_t tmaSwizzle = 0;
+  bool tmaFallback = false;        // the kernel also reads it without TMA
 };
 
 /// Launch metadata of one kernel.

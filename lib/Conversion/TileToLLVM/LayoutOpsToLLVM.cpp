@@ -100,6 +100,49 @@ void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
   }
 }
 
+SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,
+                                         Type elt, const SharedAccess &load,
+                                         Value base) {
+  Type st = storageType(elt);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  unsigned bytes = storageBytes(elt);
+  SmallVector<Value> results;
+  std::optional<MatrixLoad> ldm;
+  if (bytes == 2 && numRegisters % 8 == 0)
+    ldm = matchLdmatrix(load.toOffset);
+  if (ldm) {
+    // ldmatrix.x4: each group of 8 registers is four 8x8 matrices.
+    MatrixRows rows(e, load.toOffset, *ldm, base, st);
+    std::string instr = std::string("ldmatrix.sync.aligned.m8n8.x4") +
+                        (ldm->transposed ? ".trans" : "") +
+                        ".shared.b16 {$0, $1, $2, $3}, [$4];";
+    Type i32 = e.b.getI32Type();
+    for (int64_t r = 0; r < numRegisters; r += 8) {
+      SmallVector<Value> words =
+          e.ptx(instr, "=r,=r,=r,=r,l", {i32, i32, i32, i32},
+                {rows.address(r)}, /*sideEffects=*/true);
+      for (Value w : words)
+        results.append(e.unpackWords({w}, elt, 2));
+    }
+    return results;
+  }
+  ThreadCoords loadAt(e, load.toOffset);
+  int64_t vl = load.vectorElements;
+  Type vt = vl == 1 ? st : Type(VectorType::get(vl, st));
+  for (int64_t r = 0; r < numRegisters; r += vl) {
+    Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
+                                     ValueRange{loadAt.get(r, 0)});
+    Value v = LLVM::LoadOp::create(e.b, e.loc, vt, addr, vl * bytes);
+    for (int64_t i = 0; i < vl; ++i)
+      results.push_back(e.fromBits(
+          vl == 1 ? v
+                  : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
+                                                         e.i32(i))),
+          elt));
+  }
+  return results;
+}
+
 namespace {
 
 struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
@@ -147,52 +190,11 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     if (!choice)
       return op.emitOpError() << "the shared layout does not hold every "
                                  "element of the tile";
-    Type st = storageType(elt);
-    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     Value base = e.sharedBase();
-    auto address = [&](ThreadCoords &offsets, int64_t r) {
-      return LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                 ValueRange{offsets.get(r, 0)});
-    };
-    auto vecType = [&](int64_t vec) -> Type {
-      return vec == 1 ? st : VectorType::get(vec, st);
-    };
-    unsigned bytes = storageBytes(elt);
     e.barrier();
     storeToShared(e, values, elt, choice->store, base);
     e.barrier();
-    std::optional<MatrixLoad> ldm;
-    if (bytes == 2 && to.getNumRegisters() % 8 == 0)
-      ldm = matchLdmatrix(choice->load.toOffset);
-    if (ldm) {
-      // ldmatrix.x4: each group of 8 registers is four 8x8 matrices.
-      MatrixRows rows(e, choice->load.toOffset, *ldm, base, st);
-      std::string instr = std::string("ldmatrix.sync.aligned.m8n8.x4") +
-                          (ldm->transposed ? ".trans" : "") +
-                          ".shared.b16 {$0, $1, $2, $3}, [$4];";
-      Type i32 = rewriter.getI32Type();
-      for (int64_t r = 0; r < to.getNumRegisters(); r += 8) {
-        Value addr = rows.address(r);
-        SmallVector<Value> words =
-            e.ptx(instr, "=r,=r,=r,=r,l", {i32, i32, i32, i32}, {addr},
-                  /*sideEffects=*/true);
-        for (Value w : words)
-          results.append(e.unpackWords({w}, elt, 2));
-      }
-    } else {
-      ThreadCoords loadAt(e, choice->load.toOffset);
-      int64_t vl = choice->load.vectorElements;
-      for (int64_t r = 0; r < to.getNumRegisters(); r += vl) {
-        Value v = LLVM::LoadOp::create(e.b, e.loc, vecType(vl),
-                                       address(loadAt, r), vl * bytes);
-        for (int64_t i = 0; i < vl; ++i)
-          results.push_back(e.fromBits(
-              vl == 1 ? v
-                      : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
-                                                             e.i32(i))),
-              elt));
-      }
-    }
+    results = loadFromShared(e, to.getNumRegisters(), elt, choice->load, base);
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }

@@ -118,6 +118,51 @@ struct ClusterSyncLowering : public OpConversionPattern<ClusterSyncOp> {
   }
 };
 
+struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    SharedBufferType buf = op.getBuffer().getType();
+    auto rt = cast<RankedTensorType>(op.getType());
+    LinearLayout layout = getLayout(rt);
+    auto access = analyzeSharedAccess(layout, buf.getSlotLayout(),
+                                      rt.getElementType().getIntOrFloatBitWidth());
+    if (!access)
+      return op.emitOpError() << "the slot does not hold the tile";
+    Value slot = offsetPtr(
+        e, adaptor.getBuffer().front(),
+        e.mul(adaptor.getSlot().front(), e.i32(buf.getSlotStride())));
+    rewriter.replaceOpWithMultiple(
+        op, {loadFromShared(e, layout.getNumRegisters(), rt.getElementType(),
+                            *access, slot)});
+    return success();
+  }
+};
+
+/// An encoded CUtensorMap is not all zero in its first 16 bytes (they hold
+/// the global address).
+struct TMAReadyLowering : public OpConversionPattern<TMAReadyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMAReadyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value desc = adaptor.getDesc().front();
+    Type i64 = rewriter.getI64Type();
+    Value w0 = LLVM::LoadOp::create(rewriter, e.loc, i64, desc, 8);
+    Value p1 = LLVM::GEPOp::create(rewriter, e.loc, desc.getType(), i64, desc,
+                                   ArrayRef<LLVM::GEPArg>{1});
+    Value w1 = LLVM::LoadOp::create(rewriter, e.loc, i64, p1, 8);
+    Value any = arith::OrIOp::create(rewriter, e.loc, w0, w1);
+    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, e.loc,
+                                                 arith::CmpIPredicate::ne, any,
+                                                 e.i64(0)));
+    return success();
+  }
+};
+
 struct WaitLowering : public OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -574,7 +619,8 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
   patterns.add<PlacedBufferLowering<AllocOp>, PlacedBufferLowering<BarriersOp>,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
-               WGMMAWaitLowering, ClusterSyncLowering,
+               WGMMAWaitLowering, ClusterSyncLowering, LocalLoadLowering,
+               TMAReadyLowering,
                NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

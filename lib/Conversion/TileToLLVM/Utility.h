@@ -100,6 +100,13 @@ private:
 void storeToShared(Emitter &e, mlir::ValueRange values, mlir::Type elt,
                    const SharedAccess &store, mlir::Value base);
 
+/// The registers of a tile read from shared memory at `base` as `load`
+/// says (ldmatrix where it fits, vector loads otherwise).
+llvm::SmallVector<mlir::Value> loadFromShared(Emitter &e, int64_t numRegisters,
+                                              mlir::Type elt,
+                                              const SharedAccess &load,
+                                              mlir::Value base);
+
 using tile::storageBytes;
 /// The integer type a tile element is stored as.
 mlir::Type storageType(mlir::Type t);

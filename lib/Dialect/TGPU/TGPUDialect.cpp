@@ -128,16 +128,25 @@ int64_t tgpu::slotByteOffset(SharedBufferType buffer, ArrayRef<int64_t> coords) 
 /// of the NVMMA swizzles, if it is.
 static std::optional<std::pair<int, int>> matchNVMMA(SharedBufferType buffer) {
   ArrayRef<int64_t> shape = buffer.getSlotShape();
-  if (shape.size() != 2)
+  if (shape.size() < 2)
     return std::nullopt;
   std::vector<int64_t> s(shape.begin(), shape.end());
   LinearLayout layout = buffer.getSlotLayout();
-  for (int fast : {0, 1})
+  // 2-d slots along either dim; deeper ones (TMA boxes with outer dims)
+  // along the last, the outer dims slowest.
+  std::vector<std::vector<int64_t>> orders;
+  if (s.size() == 2) {
+    orders = {{0, 1}, {1, 0}};
+  } else {
+    orders.emplace_back();
+    for (int d = s.size() - 1; d >= 0; --d)
+      orders.back().push_back(d);
+  }
+  for (const auto &order : orders)
     for (int sw : {128, 64, 32})
-      if (LinearLayout::sharedNVMMA(s, {fast, 1 - fast},
-                                    bitsOf(buffer.getElementType()),
+      if (LinearLayout::sharedNVMMA(s, order, bitsOf(buffer.getElementType()),
                                     sw) == layout)
-        return std::make_pair(fast, sw);
+        return std::make_pair(int(order[0]), sw);
   return std::nullopt;
 }
 
@@ -248,6 +257,38 @@ LogicalResult TMALoadOp::verify() {
   return success();
 }
 
+FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why) {
+  ArrayRef<int64_t> shape = tile.getShape();
+  unsigned bits = bitsOf(tile.getElementType());
+  if (shape.size() < 2) {
+    why = "the tile is 1-d";
+    return failure();
+  }
+  int64_t rowBytes = shape.back() * bits / 8;
+  if (rowBytes < 32 || shape[shape.size() - 2] < 8) {
+    why = "the tile is too narrow for a swizzled slot";
+    return failure();
+  }
+  if (llvm::any_of(shape.drop_back(), [](int64_t d) { return d > 256; })) {
+    why = "the tile has an outer extent over 256 (the TMA box limit)";
+    return failure();
+  }
+  TMASlot t;
+  t.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  t.box.assign(shape.begin(), shape.end());
+  t.box.back() = t.swizzle * 8 / bits;
+  std::vector<int64_t> s(shape.begin(), shape.end()), order;
+  for (int d = s.size() - 1; d >= 0; --d)
+    order.push_back(d);
+  LinearLayout slot = LinearLayout::sharedNVMMA(s, order, bits, t.swizzle);
+  MLIRContext *ctx = tile.getContext();
+  SmallVector<int64_t> one = {1};
+  one.append(shape.begin(), shape.end());
+  t.type = SharedBufferType::get(ctx, one, tile.getElementType(),
+                                 tile::SharedLayoutAttr::get(ctx, slot));
+  return t;
+}
+
 std::optional<SmallVector<unsigned>>
 tgpu::chunkSelectBits(const LinearLayout &layout, int64_t cols) {
   if (layout.getRank() != 2 || layout.getShape()[1] % cols != 0)
@@ -302,6 +343,17 @@ LogicalResult TMAStoreOp::verify() {
   if (!chunkSelectBits(tile::getLayout(vt), box[1]))
     return emitOpError() << "the value's layout does not split into "
                          << box[1] << "-column chunks by register";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  SharedBufferType buf = getBuffer().getType();
+  auto rt = cast<RankedTensorType>(getResult().getType());
+  if (rt.getShape() != buf.getSlotShape() ||
+      rt.getElementType() != buf.getElementType())
+    return emitOpError() << "result must be a slot of the buffer";
+  if (!tile::getLayoutAttr(rt))
+    return emitOpError() << "needs a result layout";
   return success();
 }
 

@@ -2,6 +2,8 @@
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
@@ -714,5 +716,28 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kSharedMemoryAttr)
     return success();
+  if (name == kTmaFallbackAttr) {
+    auto a = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
+    if (!a || !func)
+      return op->emitError() << "'" << name
+                             << "' is a kernel's array<i32> of argument numbers";
+    for (int32_t i : a.asArrayRef())
+      if (i < 0 || i >= int(func.getNumArguments()) ||
+          !isa<TensorViewType>(func.getArgumentTypes()[i]))
+        return op->emitError() << "'" << name << "': argument " << i
+                               << " is not a view";
+    return success();
+  }
+  if (name == kPipelineStagesAttr || name == kPipelineStageAttr ||
+      name == kPipelineClusterAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer, found "
+                             << attr.getValue();
+    if (name == kPipelineStagesAttr && !isa<scf::ForOp>(op))
+      return op->emitError() << "'" << name << "' belongs on an scf.for";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }

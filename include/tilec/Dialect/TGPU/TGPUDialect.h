@@ -43,6 +43,21 @@ int getOperandDescriptorSwizzle(SharedBufferType buffer);
 int64_t slotByteOffset(SharedBufferType buffer,
                        llvm::ArrayRef<int64_t> coords);
 
+/// The shared-memory slot TMA fills with a tile loaded from a view whose
+/// last dim is contiguous: rows along the last dim in the widest NVMMA
+/// swizzle the row fills (128/64/32 bytes), the box the tile with its last
+/// dim cut to the swizzle span (the slot takes several boxes side by side).
+struct TMASlot {
+  llvm::SmallVector<int64_t> box;
+  int64_t swizzle;
+  SharedBufferType type; // one slot
+};
+/// Fails (saying why) for tiles TMA cannot bring in that way: rows under
+/// 32 bytes, fewer than 8 rows, an outer extent over 256 (the box limit),
+/// rank 1.
+mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
+                                     std::string &why);
+
 /// The register bits of a 2-d distributed `layout` that pick its column
 /// chunks of width `cols`: entry i is the register bit whose basis is
 /// (0, cols * 2^i). Fails if the bits do not cover every chunk or if any

@@ -42,6 +42,16 @@ constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
 /// or "pingpong" (copies of the kernel's warps on alternate tiles, taking
 /// turns at the MMAs and at the epilogue).
 constexpr llvm::StringLiteral kScheduleAttr = "tile.schedule";
+/// The software-pipeline schedule (tile-pipeline-schedule, expanded by
+/// tile-pipeline): the stage count on the loop, each body op's stage and
+/// cluster (its order within the stage).
+constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline.num_stages";
+constexpr llvm::StringLiteral kPipelineStageAttr = "tile.pipeline.stage";
+constexpr llvm::StringLiteral kPipelineClusterAttr = "tile.pipeline.cluster";
+/// The kernel arguments (a dense i32 array of their numbers) whose TMA
+/// views the kernel also reads with plain loads when the runtime hands it
+/// a zeroed descriptor (set by tile-pipeline).
+constexpr llvm::StringLiteral kTmaFallbackAttr = "tile.tma_fallback";
 /// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
 /// loop then multicasts each B tile to the cluster's programs.
 constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";

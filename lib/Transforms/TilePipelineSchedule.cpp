@@ -1,0 +1,156 @@
+//===- TilePipelineSchedule.cpp - stages for classic pipelining ----------===//
+//
+// The tile-pipeline-schedule pass. In a kernel's top-level loop that is not
+// warp-specialized, loads that TMA can issue iterations ahead go to stage 0
+// (cluster 0), the rest of the body to stage N - 1 (cluster 1):
+//
+//   scf.for %k ... {
+//     %a = tile.load %A[%m, %k] {tile.pipeline.stage = 0, .cluster = 0}
+//     %d = tile.dot ...         {tile.pipeline.stage = 2, .cluster = 1}
+//   } {tile.pipeline.num_stages = 3}
+//
+// tile-pipeline expands the schedule; keeping it in attributes lets each
+// step be tested alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPIPELINESCHEDULE
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Usable shared memory of an H100 block (227 KiB).
+constexpr int64_t kSharedMemoryLimit = 232448;
+
+/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
+/// from the induction variable and values defined outside the loop.
+bool isScalarIndex(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(v.getParentBlock()->getParentOp());
+  if (!loop->isAncestor(def))
+    return true;
+  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
+      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isScalarIndex(o, loop); });
+}
+
+/// Whether TMA can bring `load` in ahead of its iteration; says why not.
+bool canPrefetch(LoadOp load, scf::ForOp loop, std::string &why) {
+  auto view = dyn_cast<BlockArgument>(load.getTensor());
+  TensorViewType vt = load.getTensor().getType();
+  auto tt = cast<RankedTensorType>(load.getType());
+  if (!view || vt.getStrides().back() != 1 || vt.getRank() != tt.getRank()) {
+    why = "the view is not a kernel argument with a unit inner stride";
+    return false;
+  }
+  if (auto pad = load.getPaddingAttr()) {
+    auto f = dyn_cast<FloatAttr>(pad);
+    auto i = dyn_cast<IntegerAttr>(pad);
+    if (!(f && f.getValue().isZero()) && !(i && i.getValue().isZero())) {
+      why = "the padding is not zero";
+      return false;
+    }
+  }
+  if (!llvm::all_of(load.getOffsets(),
+                    [&](Value o) { return isScalarIndex(o, loop); })) {
+    why = "the indices are not scalars of the induction variable";
+    return false;
+  }
+  // A view TMA reads is a TMA view everywhere: its other uses must be
+  // extents or loads of this loop with the same tile shape.
+  for (Operation *user : view.getUsers()) {
+    if (isa<DimOp>(user) || user == load.getOperation())
+      continue;
+    auto other = dyn_cast<LoadOp>(user);
+    if (!other || other->getBlock() != loop.getBody() ||
+        other.getType() != load.getType()) {
+      why = "the view has other uses";
+      return false;
+    }
+  }
+  return succeeded(tgpu::planTMASlot(tt, why));
+}
+
+struct TilePipelineSchedule
+    : public tilec::impl::TilePipelineScheduleBase<TilePipelineSchedule> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (arch != "sm_90a" && arch != "sm_100a")
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
+          func->hasAttr(kProducerWarpsAttr))
+        continue;
+      for (auto loop : func.getBody().front().getOps<scf::ForOp>())
+        schedule(func, loop);
+    }
+  }
+
+  void schedule(func::FuncOp func, scf::ForOp loop) {
+    SmallVector<LoadOp> loads;
+    int64_t stageBytes = 0;
+    for (auto load : loop.getBody()->getOps<LoadOp>()) {
+      std::string why;
+      if (!canPrefetch(load, loop, why)) {
+        mlir::emitRemark(load.getLoc())
+            << "load not pipelined (read in its iteration): " << why;
+        continue;
+      }
+      loads.push_back(load);
+      std::string unused;
+      stageBytes += tgpu::planTMASlot(cast<RankedTensorType>(load.getType()),
+                                      unused)
+                        ->type.getSlotStride();
+    }
+    if (loads.empty())
+      return;
+    int64_t scratch = 0;
+    func.walk([&](Operation *op) {
+      scratch = std::max(scratch, getScratchBytes(op));
+    });
+    int64_t stages = std::min<int64_t>(
+        maxStages, (kSharedMemoryLimit - scratch - 1024) / stageBytes);
+    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+      stages = a.getInt();
+    if (stages < 2) {
+      mlir::emitRemark(loop.getLoc())
+          << "loop not pipelined: a " << stageBytes
+          << "-byte stage leaves room for fewer than 2";
+      return;
+    }
+    // Stage 0: the loads and the scalar code only they use.
+    DenseSet<Operation *> early(loads.begin(), loads.end());
+    for (Operation &op : llvm::reverse(loop.getBody()->without_terminator()))
+      if (!isa<LoadOp>(op) && !op.use_empty() &&
+          llvm::all_of(op.getUsers(),
+                       [&](Operation *u) { return early.contains(u); }))
+        early.insert(&op);
+    Builder b(&getContext());
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      bool first = early.contains(&op);
+      op.setAttr(kPipelineStageAttr, b.getI32IntegerAttr(first ? 0 : stages - 1));
+      op.setAttr(kPipelineClusterAttr, b.getI32IntegerAttr(first ? 0 : 1));
+    }
+    loop->setAttr(kPipelineStagesAttr, b.getI32IntegerAttr(stages));
+  }
+};
+} // namespace
