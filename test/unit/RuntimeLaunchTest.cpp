@@ -143,6 +143,33 @@ TEST_F(RuntimeLaunch, OneModulePerContext) {
   EXPECT_EQ(fake->current_context, &ctx_b);
 }
 
+// A `fallback` TMA view that TMA cannot read (rows 63 elements apart) is
+// launched with a zeroed descriptor and not encoded; an aligned one is.
+TEST_F(RuntimeLaunch, TmaFallbackZeroesTheDescriptorTmaCannotRead) {
+  const char* meta =
+      "tilec-bundle 1\narch sm_90a\nkernel t\nthreads 128\ngrid 1 1 1\n"
+      "param tensor t f32 2 shape ? ? strides ? 1 align 4 tma 32 32 swizzle 128 fill zero fallback\n"
+      "end\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "t");
+  fake->param_sizes = {128, 8, 8, 8, 8, 8};
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {64, 63}, {63, 1})};
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->launches.size(), 1u);
+  EXPECT_TRUE(fake->encodes.empty());
+  uint64_t map[16];
+  std::memcpy(map, fake->launches[0].params[0].data(), 128);
+  for (uint64_t w : map)
+    EXPECT_EQ(w, 0u);
+  EXPECT_EQ(as<uint64_t>(fake->launches[0].params[1]), 0x1000u);
+
+  args[0].strides[0] = 64;  // 256-byte rows: TMA reads them
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->encodes.size(), 1u);
+  std::memcpy(map, fake->launches[1].params[0].data(), 128);
+  EXPECT_EQ(map[0], 0x1000u);
+}
+
 TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
   tilec_kernel* k = kernel(b.get(), "gemm");

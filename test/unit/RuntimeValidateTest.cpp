@@ -195,6 +195,19 @@ TEST(RuntimeValidate, TmaExtentsMustBePositive) {
   EXPECT_TRUE(invalid(f, args, {"tma: extent 0 is 0, must be in 1..2^32"}));
 }
 
+// With `fallback` the kernel also reads the view without TMA: views TMA
+// cannot read are accepted (the launch zeroes their descriptor).
+TEST(RuntimeValidate, TmaFallbackAcceptsViewsTmaCannotRead) {
+  std::string meta = tma_meta();
+  meta.replace(meta.find("fill zero"), 9, "fill zero fallback");
+  Fixture f = load_kernel(meta.c_str(), "t");
+  std::vector<tilec_arg> args{tensor_arg(0x1004, TILEC_DTYPE_F32, {64, 63}, {63, 1})};
+  EXPECT_TRUE(IsOk(tilec_kernel_validate(f.kernel, args.data(), args.size())));
+  // Rules that do not concern TMA still hold.
+  args[0].data = 0x1002;
+  EXPECT_TRUE(invalid(f, args, {"base pointer 0x1002 is not aligned to 4 bytes"}));
+}
+
 TEST(RuntimeValidate, ScalarRanges) {
   Fixture f = load_kernel(gemm_meta(), "gemm");
   auto args = gemm_args();
