@@ -33,6 +33,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
 
 
+@triton.jit
+def triton_mainloop(a, b, M, N, K, sam, sak, sbk, sbn,
+                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """The program's rows, columns and f32 A·B tile (masked loads)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        ta = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak,
+                     mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        tb = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn,
+                     mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(ta, tb, acc)
+    return rm, rn, acc
+
+
 @triton.autotune(
     configs=[
         triton.Config({"BM": 128, "BN": 256, "BK": 64}, num_stages=3, num_warps=8),
@@ -44,18 +61,7 @@ BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "exampl
 @triton.jit
 def triton_gemm(a, b, bias, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
                 BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pm = tl.program_id(0)
-    pn = tl.program_id(1)
-    rm = pm * BM + tl.arange(0, BM)
-    rn = pn * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        ta = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak,
-                     mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
-        tb = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn,
-                     mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(ta, tb, acc)
+    rm, rn, acc = triton_mainloop(a, b, M, N, K, sam, sak, sbk, sbn, BM, BN, BK)
     acc = tl.maximum(acc + tl.load(bias + rn, mask=rn < N, other=0.0)[None, :], 0.0)
     tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(c.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
@@ -72,18 +78,7 @@ def triton_gemm(a, b, bias, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
 @triton.jit
 def triton_gemm_fp8(a, b, sa, sb, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
                     BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pm = tl.program_id(0)
-    pn = tl.program_id(1)
-    rm = pm * BM + tl.arange(0, BM)
-    rn = pn * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        ta = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak,
-                     mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
-        tb = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn,
-                     mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(ta, tb, acc)
+    rm, rn, acc = triton_mainloop(a, b, M, N, K, sam, sak, sbk, sbn, BM, BN, BK)
     acc = acc * (tl.load(sa) * tl.load(sb))
     tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(tl.bfloat16),
              mask=(rm[:, None] < M) & (rn[None, :] < N))

@@ -32,8 +32,6 @@ using namespace tilec::tile;
 
 namespace {
 
-/// Usable shared memory of an H100 block (227 KiB).
-constexpr int64_t kSharedMemoryLimit = 232448;
 
 /// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
 /// from the induction variable and values defined outside the loop.
@@ -128,7 +126,7 @@ struct TilePipelineSchedule
       scratch = std::max(scratch, getScratchBytes(op));
     });
     int64_t stages = std::min<int64_t>(
-        maxStages, (kSharedMemoryLimit - scratch - 1024) / stageBytes);
+        maxStages, (tgpu::kSharedMemoryPerBlock - scratch - 1024) / stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();
     if (stages < 2) {

@@ -61,8 +61,6 @@ using namespace tilec::tile;
 
 namespace {
 
-/// Usable shared memory of an H100 block (227 KiB).
-constexpr int64_t kSharedMemoryLimit = 232448;
 constexpr int kProducerWarps = 4;
 constexpr int kProducerRegs = 40;
 
@@ -624,7 +622,7 @@ struct TileWarpSpecialize
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
       stageBytes += o.ringType.getSlotStride();
-    int64_t budget = kSharedMemoryLimit -
+    int64_t budget = tgpu::kSharedMemoryPerBlock -
                      copies * llvm::alignTo(scratchBytes(func, loop), 128) -
                      storeBytes - 1024;
     int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
@@ -693,25 +691,10 @@ struct TileWarpSpecialize
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
       // ring's slot counter runs on across tiles.
-      OpBuilder pb = OpBuilder::atBlockEnd(producer);
-      auto [pLoop, pIds] = pers->wrap(pb, loc, func);
-      OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
-      Value pEnd = buildProducer(inner, c, full, empty, stages, txBytes,
-                                 pLoop.getRegionIterArgs()[0], &pIds);
-      scf::YieldOp::create(inner, loc, pEnd);
-
-      OpBuilder cb = OpBuilder::atBlockBegin(consumer);
-      auto [cLoop, cIds] = pers->wrap(cb, loc, func);
+      buildPersistentProducer(func, c, *pers, producer, full, empty, stages,
+                              txBytes);
+      scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr);
       Block *cBody = cLoop.getBody();
-      cBody->getOperations().splice(cBody->end(), consumer->getOperations(),
-                                    std::next(Block::iterator(cLoop)),
-                                    consumer->end());
-      for (Operation &op : llvm::make_early_inc_range(*cBody))
-        if (auto pid = dyn_cast<ProgramIdOp>(op))
-          if (pid.getAxis() < 2) {
-            pid.replaceAllUsesWith(cIds[pid.getAxis()]);
-            pid.erase();
-          }
       Value cEnd = buildConsumer(c, full, empty, stages,
                                  cLoop.getRegionIterArgs()[0]);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
@@ -743,15 +726,11 @@ struct TileWarpSpecialize
     return success();
   }
 
-  /// The ping-pong schedule: the producer walks the program's tiles as in
-  /// the cooperative one; consumer copy c (tgpu.consumer_index) takes the
-  /// program's tiles c, c + 2, ... . Its slot counter at its m-th tile is
-  /// (2m + c) * iterations (every tile runs as many). The copies take turns
-  /// at the main loop and at the epilogue (named barriers 8 + c and
-  /// 10 + c), so one's epilogue runs while the other multiplies.
-  void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
-                     Block *producer, Block *consumer, Value full, Value empty,
-                     int64_t stages, int64_t txBytes) {
+  /// The producer's tile loop over the persistent schedule's tiles (its
+  /// slot counter running on across them).
+  void buildPersistentProducer(func::FuncOp func, Candidate &c,
+                               Persistent &pers, Block *producer, Value full,
+                               Value empty, int64_t stages, int64_t txBytes) {
     Location loc = c.loop.getLoc();
     OpBuilder pb = OpBuilder::atBlockEnd(producer);
     auto [pLoop, pIds] = pers.wrap(pb, loc, func);
@@ -759,11 +738,21 @@ struct TileWarpSpecialize
     Value pEnd = buildProducer(inner, c, full, empty, stages, txBytes,
                                pLoop.getRegionIterArgs()[0], &pIds);
     scf::YieldOp::create(inner, loc, pEnd);
+  }
 
-    OpBuilder cb = OpBuilder::atBlockBegin(consumer);
-    Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
-    Value count;
-    auto [cLoop, cIds] = pers.wrap(cb, loc, func, copy, 2, &count);
+  /// Moves the consumer region's code (after the insertion point's ops) into
+  /// a tile loop over the persistent schedule's tiles (see Persistent::wrap
+  /// for `copy`, `copies`, `count`), program ids x and y becoming the
+  /// loop's tile coordinates.
+  scf::ForOp wrapConsumer(func::FuncOp func, Persistent &pers, Block *consumer,
+                          Value copy, int copies, Value *count) {
+    Location loc = func.getLoc();
+    OpBuilder cb(func.getContext());
+    if (copy)
+      cb.setInsertionPointAfterValue(copy);
+    else
+      cb.setInsertionPointToStart(consumer);
+    auto [cLoop, cIds] = pers.wrap(cb, loc, func, copy, copies, count);
     Block *cBody = cLoop.getBody();
     cBody->getOperations().splice(cBody->end(), consumer->getOperations(),
                                   std::next(Block::iterator(cLoop)),
@@ -774,6 +763,26 @@ struct TileWarpSpecialize
           pid.replaceAllUsesWith(cIds[pid.getAxis()]);
           pid.erase();
         }
+    return cLoop;
+  }
+
+  /// The ping-pong schedule: the producer walks the program's tiles as in
+  /// the cooperative one; consumer copy c (tgpu.consumer_index) takes the
+  /// program's tiles c, c + 2, ... . Its slot counter at its m-th tile is
+  /// (2m + c) * iterations (every tile runs as many). The copies take turns
+  /// at the main loop and at the epilogue (named barriers 8 + c and
+  /// 10 + c), so one's epilogue runs while the other multiplies.
+  void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
+                     Block *producer, Block *consumer, Value full, Value empty,
+                     int64_t stages, int64_t txBytes) {
+    Location loc = c.loop.getLoc();
+    buildPersistentProducer(func, c, pers, producer, full, empty, stages,
+                            txBytes);
+    OpBuilder cb = OpBuilder::atBlockBegin(consumer);
+    Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
+    Value count;
+    scf::ForOp cLoop = wrapConsumer(func, pers, consumer, copy, 2, &count);
+    Block *cBody = cLoop.getBody();
     // m: the copy's tiles so far; g = 2m + c: the program's tile index.
     Value m = cLoop.getRegionIterArgs()[0];
     OpBuilder lb(c.loop);

@@ -19,6 +19,10 @@
 
 namespace tilec::tgpu {
 
+/// Dynamic shared memory a block may use on sm_90a (227 KiB), which the
+/// passes that size rings plan against.
+constexpr int64_t kSharedMemoryPerBlock = 232448;
+
 /// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
 /// for 8-bit inputs).
 int64_t wgmmaK(mlir::Type elementType);
