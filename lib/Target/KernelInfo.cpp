@@ -66,6 +66,8 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     k.threads = 32 * tile::getLaunchWarps(func);
     if (auto cl = func->getAttrOfType<IntegerAttr>(tile::kClusterAttr))
       k.cluster[0] = cl.getInt();
+    if (auto pv = func->getAttrOfType<StringAttr>(tile::kPlainVariantAttr))
+      k.plainVariant = pv.getValue().str();
     for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
       k.grid.push_back(cast<StringAttr>(a).getValue().str());
     while (k.grid.size() < 3)
@@ -134,6 +136,8 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
     os << "smem " << k.sharedMemory << "\n";
     os << "cluster " << k.cluster[0] << " " << k.cluster[1] << " "
        << k.cluster[2] << "\n";
+    if (!k.plainVariant.empty())
+      os << "plain " << k.plainVariant << "\n";
     os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
     for (const ParamInfo &p : k.params) {
       if (p.isTensor) {

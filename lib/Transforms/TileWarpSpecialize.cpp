@@ -475,7 +475,8 @@ struct TileWarpSpecialize
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
-      if (arch == "sm_90a" && failed(specializeKernel(func)))
+      if (arch == "sm_90a" && !func->hasAttr(kPlainVariantOfAttr) &&
+          failed(specializeKernel(func)))
         return signalPassFailure();
       // A cluster the kernel asked for runs only with the specialized loop.
       auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
@@ -606,10 +607,27 @@ struct TileWarpSpecialize
   /// Programs a cluster of the kernel being specialized.
   int cluster = 1;
 
+  /// The kernel as it is now, next to it, for the runtime to launch where
+  /// a view breaks TMA's rules (rows not 16-byte aligned, ...).
+  void addPlainVariant(func::FuncOp func) {
+    auto twin = cast<func::FuncOp>(func->clone());
+    std::string name = (func.getSymName() + "__plain").str();
+    twin.setSymName(name);
+    twin->setAttr(kPlainVariantOfAttr,
+                  StringAttr::get(&getContext(), func.getSymName()));
+    twin->removeAttr(kScheduleAttr);
+    twin->removeAttr(kClusterAttr);
+    twin->removeAttr(kNumStagesAttr);
+    OpBuilder(func).insert(twin);
+    twin->moveAfter(func);
+    func->setAttr(kPlainVariantAttr, StringAttr::get(&getContext(), name));
+  }
+
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
+    addPlainVariant(func);
     SmallVector<Type> argTypes(func.getArgumentTypes());
     std::optional<Persistent> pers;
     if (persistent)

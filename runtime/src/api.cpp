@@ -245,10 +245,11 @@ tilec_status tilec_kernel_validate(const tilec_kernel* k, const tilec_arg* args,
   static const char* api = "tilec_kernel_validate";
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
-    validate_args(*k, args, n, api);
+    const tilec_kernel& run = select_variant(*k, args, n);
+    validate_args(run, args, n, api);
     uint32_t grid[3];
-    eval_grid(*k, args, n, api, grid, grid_sms(*k, api));
-    check_grid(*k, grid, api, true);
+    eval_grid(run, args, n, api, grid, grid_sms(run, api));
+    check_grid(run, grid, api, true);
   });
 }
 

@@ -118,6 +118,28 @@ class MetadataParser {
     if (!header_seen_) fail(TILEC_ERROR_BAD_BUNDLE, "metadata is empty (expected 'tilec-bundle 1')");
     if (b_.arch.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata has no 'arch' line");
     if (b_.kernels.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata declares no kernels");
+    resolve_plain_variants();
+  }
+
+  // `plain NAME` names another kernel of the bundle with the same
+  // parameters (names, kinds, dtypes, ranks), itself without a variant.
+  void resolve_plain_variants() {
+    for (auto& k : b_.kernels) {
+      if (k->plain_name.empty()) continue;
+      const tilec_kernel* plain = nullptr;
+      for (const auto& other : b_.kernels)
+        if (other->name == k->plain_name) plain = other.get();
+      const std::string where = cat("kernel '", k->name, "' plain '", k->plain_name, "': ");
+      if (!plain || plain == k.get()) error_at(k->plain_line, where + "no such other kernel");
+      if (!plain->plain_name.empty()) error_at(k->plain_line, where + "has a plain variant itself");
+      bool same = plain->params.size() == k->params.size();
+      for (size_t i = 0; same && i < k->params.size(); ++i) {
+        const Param &a = k->params[i], &b = plain->params[i];
+        same = a.name == b.name && a.kind == b.kind && a.dtype == b.dtype && a.rank == b.rank;
+      }
+      if (!same) error_at(k->plain_line, where + "its parameters differ");
+      k->plain = plain;
+    }
   }
 
  private:
@@ -175,7 +197,7 @@ class MetadataParser {
     if (kw == "arch") return arch_line();
     if (kw == "kernel") return kernel_line();
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
-                              kw == "grid" || kw == "param" || kw == "end";
+                              kw == "grid" || kw == "param" || kw == "plain" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -205,6 +227,13 @@ class MetadataParser {
       done();
     } else if (kw == "param") {
       param_line();
+    } else if (kw == "plain") {
+      if (!kernel_->plain_name.empty()) error(cat("duplicate 'plain' in kernel '", kernel_->name, "'"));
+      const std::string& name = next("a kernel name");
+      if (!is_identifier(name)) error(cat("bad kernel name '", show(name), "'"));
+      done();
+      kernel_->plain_name = name;
+      kernel_->plain_line = line_;
     } else {  // end
       done();
       end_kernel();

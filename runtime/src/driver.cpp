@@ -227,8 +227,9 @@ int64_t grid_sms(const tilec_kernel& k, const char* api) {
   return v;
 }
 
-void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
+void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api) {
+  tilec_kernel& k = const_cast<tilec_kernel&>(select_variant(requested, args, n));
   validate_args(k, args, n, api);
   uint32_t grid[3];
   if (explicit_grid) {

@@ -138,6 +138,11 @@ struct tilec_kernel {
   std::vector<size_t> abi_sizes;
   size_t abi_size = 0;
   int line = 0;  // metadata line of `kernel`
+  // `plain NAME`: the same kernel without TMA, launched instead when a TMA
+  // view cannot be encoded (resolved after parsing).
+  std::string plain_name;
+  int plain_line = 0;
+  const tilec_kernel* plain = nullptr;
 };
 
 struct tilec_bundle {
@@ -165,6 +170,9 @@ void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, con
 void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
 /// Why TMA cannot read tensor argument `a` of TMA parameter `p` ("" if it can).
 std::string tma_problem(const Param& p, const tilec_arg& a);
+/// The kernel to run for these arguments: `k`, or its plain variant when a
+/// TMA view of `k` (without a fallback of its own) cannot be encoded.
+const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n);
 // `sms`: the current device's multiprocessor count, or -1 where the caller
 // has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,

@@ -159,6 +159,17 @@ struct Evaluator {
 
 }  // namespace
 
+const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n) {
+  if (!k.plain || !args || n != k.params.size()) return k;
+  for (size_t i = 0; i < n; ++i) {
+    const Param& p = k.params[i];
+    if (p.tma && !p.tma_fallback && args[i].kind == TILEC_ARG_TENSOR &&
+        args[i].rank == p.rank && !tma_problem(p, args[i]).empty())
+      return *k.plain;
+  }
+  return k;
+}
+
 std::string tma_problem(const Param& p, const tilec_arg& a) {
   const int64_t esize = static_cast<int64_t>(dtype_size(p.dtype));
   const int inner = p.rank - 1;

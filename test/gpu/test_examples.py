@@ -87,6 +87,20 @@ def test_gemm(m, n, k):
     check(c, ref, 1e-2, "gemm")
 
 
+@pytest.mark.parametrize("m,n,k", [(300, 100, 72), (257, 130, 1000), (64, 37, 24), (100, 200, 37)])
+def test_gemm_rows_tma_cannot_read(m, n, k):
+    # N or K not a multiple of 8: B's, C's or A's rows are not 16-byte
+    # aligned, so the runtime launches gemm__plain (the same program without
+    # warp specialization) instead of refusing.
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    kernel("gemm")(a, b, bias, c)
+    torch.cuda.synchronize()
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm (unaligned rows)")
+
+
 VARIANT_SHAPES = [(128, 256, 64), (256, 512, 192), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8)]
 # With A column-major, M is At's row length: a multiple of 8 for TMA.
 A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 136, 1000), (8, 8, 8), (296, 520, 8)]

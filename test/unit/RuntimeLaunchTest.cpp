@@ -170,6 +170,36 @@ TEST_F(RuntimeLaunch, TmaFallbackZeroesTheDescriptorTmaCannotRead) {
   EXPECT_EQ(map[0], 0x1000u);
 }
 
+// A TMA kernel with a `plain` variant: arguments TMA can read launch it,
+// others launch the variant (its own grid and block), instead of an error.
+TEST_F(RuntimeLaunch, PlainVariantWhereTmaCannotRead) {
+  const char* meta =
+      "tilec-bundle 1\narch sm_90a\n"
+      "kernel t\nthreads 384\nplain t__plain\ngrid 7 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "t");
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {100, 64}, {64, 1})};
+  fake->param_sizes = {128, 8, 8, 8, 8, 8};
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->launches.size(), 1u);
+  EXPECT_EQ(fake->launches[0].function, "t");
+  EXPECT_EQ(fake->launches[0].grid[0], 7u);
+  EXPECT_EQ(fake->launches[0].block[0], 384u);
+
+  args[0].strides[0] = 63;  // 252-byte rows
+  args[0].shape[1] = 63;
+  fake->param_sizes = {8, 8, 8, 8, 8};
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->launches.size(), 2u);
+  EXPECT_EQ(fake->launches[1].function, "t__plain");
+  EXPECT_EQ(fake->launches[1].grid[0], 4u);  // cdiv(100,32)
+  EXPECT_EQ(fake->launches[1].block[0], 128u);
+  EXPECT_TRUE(IsOk(tilec_kernel_validate(k, args.data(), args.size())));
+}
+
 TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
   tilec_kernel* k = kernel(b.get(), "gemm");

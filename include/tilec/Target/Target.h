@@ -33,6 +33,7 @@ struct KernelInfo {
   int cluster[3] = {1, 1, 1};
   std::vector<std::string> grid;   // 3 expressions
   std::vector<ParamInfo> params;
+  std::string plainVariant;        // kernel to run where TMA cannot be used
 };
 
 /// The targets tilec compiles for.

@@ -716,6 +716,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kSharedMemoryAttr)
     return success();
+  if (name == kPlainVariantAttr || name == kPlainVariantOfAttr) {
+    if (!isa<StringAttr>(attr.getValue()) || !func)
+      return op->emitError() << "'" << name << "' is a kernel's string";
+    return success();
+  }
   if (name == kTmaFallbackAttr) {
     auto a = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
     if (!a || !func)

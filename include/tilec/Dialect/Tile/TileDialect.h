@@ -52,6 +52,12 @@ constexpr llvm::StringLiteral kPipelineClusterAttr = "tile.pipeline.cluster";
 /// views the kernel also reads with plain loads when the runtime hands it
 /// a zeroed descriptor (set by tile-pipeline).
 constexpr llvm::StringLiteral kTmaFallbackAttr = "tile.tma_fallback";
+/// On a warp-specialized (TMA) kernel: the name of its twin compiled from
+/// the same program without tile-warp-specialize, which the runtime
+/// launches when a view breaks TMA's alignment rules. On the twin:
+/// tile.plain_variant_of, the name of the TMA kernel.
+constexpr llvm::StringLiteral kPlainVariantAttr = "tile.plain_variant";
+constexpr llvm::StringLiteral kPlainVariantOfAttr = "tile.plain_variant_of";
 /// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
 /// loop then multicasts each B tile to the cluster's programs.
 constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
