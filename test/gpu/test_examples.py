@@ -72,19 +72,24 @@ def test_layernorm(m, n):
     check(y, ref, 1e-4, "layernorm")
 
 
+def check_bias_relu_gemm(launch, m, n, k, dtype=torch.bfloat16, what="gemm", tol=1e-2):
+    """C = relu(A B + bias[col]) through `launch(a, b, bias, c)` on fresh
+    random inputs, C poisoned first, against float64."""
+    a = torch.randn(m, k, device=DEV, dtype=dtype)
+    b = torch.randn(k, n, device=DEV, dtype=dtype)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=dtype)
+    launch(a, b, bias, c)
+    torch.cuda.synchronize()
+    # One rounding of each output element (bf16: 2^-9 relative).
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), tol, what)
+
+
 @pytest.mark.parametrize(
     "m,n,k", [(128, 256, 64), (256, 384, 512), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8)]
 )
 def test_gemm(m, n, k):
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV)
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    kernel("gemm")(a, b, bias, c)
-    torch.cuda.synchronize()
-    ref = torch.relu(a.double() @ b.double() + bias.double())
-    # bf16 output: one rounding of each element (2^-9 relative).
-    check(c, ref, 1e-2, "gemm")
+    check_bias_relu_gemm(kernel("gemm"), m, n, k)
 
 
 @pytest.mark.parametrize("m,n,k", [(300, 100, 72), (257, 130, 1000), (64, 37, 24), (100, 200, 37)])
@@ -92,13 +97,7 @@ def test_gemm_rows_tma_cannot_read(m, n, k):
     # N or K not a multiple of 8: B's, C's or A's rows are not 16-byte
     # aligned, so the runtime launches gemm__plain (the same program without
     # warp specialization) instead of refusing.
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV)
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    kernel("gemm")(a, b, bias, c)
-    torch.cuda.synchronize()
-    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm (unaligned rows)")
+    check_bias_relu_gemm(kernel("gemm"), m, n, k, what="gemm (unaligned rows)")
 
 
 VARIANT_SHAPES = [(128, 256, 64), (256, 512, 192), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8)]
@@ -108,13 +107,8 @@ A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
 def test_gemm_f16(m, n, k):
-    a = torch.randn(m, k, device=DEV, dtype=torch.float16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.float16)
-    bias = torch.randn(n, device=DEV)
-    c = poisoned(m, n, dtype=torch.float16)
-    load("gemm_variants")["gemm_f16"](a, b, bias, c)
-    torch.cuda.synchronize()
-    check(c, torch.relu(a.double() @ b.double() + bias.double()), 2e-3, "gemm_f16")
+    check_bias_relu_gemm(load("gemm_variants")["gemm_f16"], m, n, k, torch.float16,
+                         "gemm_f16", 2e-3)
 
 
 def column_major(rows, cols, dtype):
@@ -142,13 +136,7 @@ def test_gemm_tn_gelu(m, n, k):
 def test_gemm_pingpong(m, n, k):
     # Two consumer warpgroups on alternate tiles: the larger shapes give a
     # program two or three tiles (132 SMs), so both copies and their turns run.
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV)
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_variants")["gemm_pingpong"](a, b, bias, c)
-    torch.cuda.synchronize()
-    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm_pingpong")
+    check_bias_relu_gemm(load("gemm_variants")["gemm_pingpong"], m, n, k, what="gemm_pingpong")
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
@@ -156,13 +144,7 @@ def test_gemm_cluster(m, n, k):
     # Clusters of two programs sharing B by multicast; an odd number of
     # tile rows (e.g. M = 300: 3) leaves one program of a pair off the
     # matrix, still sending its half of B to the other.
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV)
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_variants")["gemm_cluster"](a, b, bias, c)
-    torch.cuda.synchronize()
-    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "gemm_cluster")
+    check_bias_relu_gemm(load("gemm_variants")["gemm_cluster"], m, n, k, what="gemm_cluster")
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
