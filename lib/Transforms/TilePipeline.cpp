@@ -181,7 +181,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     Value j = nloop.getRegionIterArgs().back();
 
     OpBuilder lb = OpBuilder::atBlockBegin(body);
-    Value one = i32(lb, 1), n = i32(lb, stages);
+    Value one = i32(lb, 1);
     // Refill the slot iteration j - 1 read, once every warp is done with it.
     Value ahead = arith::AddIOp::create(lb, loc, j, i32(lb, stages - 1));
     auto refill = scf::IfOp::create(
@@ -197,13 +197,13 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           false);
       OpBuilder ub = OpBuilder::atBlockBegin(used.thenBlock());
       Value prev = arith::SubIOp::create(ub, loc, j, i32(ub, 1));
-      tgpu::WaitOp::create(ub, loc, empty,
-                           arith::RemUIOp::create(ub, loc, prev, i32(ub, stages)),
-                           parity(ub, loc, prev, stages));
+      Value prevSlot = tgpu::ringSlot(ub, loc, prev, stages);
+      tgpu::WaitOp::create(ub, loc, empty, prevSlot,
+                           tgpu::ringPhase(ub, loc, prev, stages));
       issue(rb, nloop, prefetches, full, ahead, stages, txBytes);
     }
-    Value slot = arith::RemUIOp::create(lb, loc, j, n);
-    tgpu::WaitOp::create(lb, loc, full, slot, parity(lb, loc, j, stages));
+    Value slot = tgpu::ringSlot(lb, loc, j, stages);
+    tgpu::WaitOp::create(lb, loc, full, slot, tgpu::ringPhase(lb, loc, j, stages));
     // The loads read their slot (in the layout a lone conversion wanted).
     for (Prefetch &p : prefetches) {
       OpBuilder rb(p.load);
@@ -236,21 +236,12 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     return success();
   }
 
-  /// (j / stages) % 2.
-  static Value parity(OpBuilder &b, Location loc, Value j, int64_t stages) {
-    Value round = arith::DivUIOp::create(
-        b, loc, j, arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages));
-    return arith::AndIOp::create(
-        b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
-  }
-
   /// Arms full[j % stages] with a stage's bytes and issues the copies of
   /// iteration j's tiles (indices recomputed with iv = lb + j * step).
   static void issue(OpBuilder &b, scf::ForOp loop, ArrayRef<Prefetch> prefetches,
                     Value full, Value j, int64_t stages, int64_t txBytes) {
     Location loc = loop.getLoc();
-    Value slot = arith::RemUIOp::create(
-        b, loc, j, arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages));
+    Value slot = tgpu::ringSlot(b, loc, j, stages);
     tgpu::ArriveOp::create(b, loc, full, slot, b.getI64IntegerAttr(txBytes),
                            IntegerAttr());
     IRMapping map;

@@ -858,17 +858,6 @@ struct TileWarpSpecialize
   /// lowering's partitions use 1..3).
   static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
 
-  /// slot = i % stages, phase = (i / stages) % 2.
-  static std::pair<Value, Value> slotAndPhase(OpBuilder &b, Location loc,
-                                              Value i, int64_t stages) {
-    Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages);
-    Value slot = arith::RemUIOp::create(b, loc, i, n);
-    Value round = arith::DivUIOp::create(b, loc, i, n);
-    Value phase = arith::AndIOp::create(
-        b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
-    return {slot, phase};
-  }
-
   /// The producer's loop at `b`, its slot counter starting at `iStart`;
   /// returns the counter after it. `ids` replaces program_id x and y.
   Value buildProducer(OpBuilder &b, Candidate &c, Value full, Value empty,
@@ -927,7 +916,8 @@ struct TileWarpSpecialize
     OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
     map.map(loop.getInductionVar(), ploop.getInductionVar());
     Value i = ploop.getRegionIterArgs()[0];
-    auto [slot, phase] = slotAndPhase(lb, loc, i, stages);
+    Value slot = tgpu::ringSlot(lb, loc, i, stages);
+    Value phase = tgpu::ringPhase(lb, loc, i, stages);
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
     tgpu::WaitOp::create(lb, loc, empty, slot,
                          arith::XOrIOp::create(lb, loc, phase, one));
@@ -989,7 +979,8 @@ struct TileWarpSpecialize
     Value i = nloop.getRegionIterArgs().back();
 
     OpBuilder lb(c.dots.front());
-    auto [slot, phase] = slotAndPhase(lb, loc, i, stages);
+    Value slot = tgpu::ringSlot(lb, loc, i, stages);
+    Value phase = tgpu::ringPhase(lb, loc, i, stages);
     tgpu::WaitOp::create(lb, loc, full, slot, phase);
     for (auto [k, dot] : llvm::enumerate(c.dots)) {
       const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
@@ -1048,10 +1039,8 @@ struct TileWarpSpecialize
     OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
     Value prev = arith::SubIOp::create(
         ib, loc, i, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), 1));
-    Value slot = arith::RemUIOp::create(
-        ib, loc, prev,
-        arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), stages));
-    tgpu::ArriveOp::create(ib, loc, empty, slot, IntegerAttr(),
+    tgpu::ArriveOp::create(ib, loc, empty, tgpu::ringSlot(ib, loc, prev, stages),
+                           IntegerAttr(),
                            cluster > 1 ? ib.getI32IntegerAttr(cluster)
                                        : IntegerAttr());
   }

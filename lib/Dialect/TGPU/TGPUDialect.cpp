@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -255,6 +256,18 @@ LogicalResult TMALoadOp::verify() {
       return emitOpError() << "a slot of " << slot.back() / desc.getTmaBox().back()
                            << " boxes does not split among " << *n << " CTAs";
   return success();
+}
+
+Value tgpu::ringSlot(OpBuilder &b, Location loc, Value i, int64_t slots) {
+  return arith::RemUIOp::create(
+      b, loc, i, arith::ConstantIntOp::create(b, loc, b.getI32Type(), slots));
+}
+
+Value tgpu::ringPhase(OpBuilder &b, Location loc, Value i, int64_t slots) {
+  Value round = arith::DivUIOp::create(
+      b, loc, i, arith::ConstantIntOp::create(b, loc, b.getI32Type(), slots));
+  return arith::AndIOp::create(
+      b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
 }
 
 FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why) {

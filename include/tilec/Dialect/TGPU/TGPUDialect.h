@@ -62,6 +62,13 @@ struct TMASlot {
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
                                      std::string &why);
 
+/// Use number `i` (i32) of a ring of `slots` slots lands in slot i % slots
+/// and completes the phase of parity (i / slots) % 2 of that slot's barrier.
+mlir::Value ringSlot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                     int64_t slots);
+mlir::Value ringPhase(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                      int64_t slots);
+
 /// The register bits of a 2-d distributed `layout` that pick its column
 /// chunks of width `cols`: entry i is the register bit whose basis is
 /// (0, cols * 2^i). Fails if the bits do not cover every chunk or if any
