@@ -121,12 +121,10 @@ struct TilePipelineSchedule
     }
     if (loads.empty())
       return;
-    int64_t scratch = 0;
-    func.walk([&](Operation *op) {
-      scratch = std::max(scratch, getScratchBytes(op));
-    });
     int64_t stages = std::min<int64_t>(
-        maxStages, (tgpu::kSharedMemoryPerBlock - scratch - 1024) / stageBytes);
+        maxStages,
+        (tgpu::kSharedMemoryPerBlock - getMaxScratchBytes(func) - 1024) /
+            stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();
     if (stages < 2) {

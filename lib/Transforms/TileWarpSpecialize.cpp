@@ -305,17 +305,6 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   return c;
 }
 
-/// The scratch the kernel's conversions and reductions will take, but for
-/// those in `loop`'s body (the operand conversions that the rings replace).
-int64_t scratchBytes(func::FuncOp func, scf::ForOp loop) {
-  int64_t bytes = 0;
-  func.walk([&](Operation *op) {
-    if (op->getParentOp() != loop)
-      bytes = std::max(bytes, getScratchBytes(op));
-  });
-  return bytes;
-}
-
 /// A (parsed, checked) grid expression of `func` as i32 arithmetic; `sms`
 /// has no in-kernel value (callers exclude it).
 Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
@@ -636,13 +625,15 @@ struct TileWarpSpecialize
     cluster = useCluster(func, c, pers);
     int64_t storeBytes = copies * useTMAStores(func, loop, argTypes);
 
-    // Stages: what fits next to the epilogue's scratch and store buffers.
+    // Stages: what fits next to the epilogue's scratch and store buffers
+    // (not the operand conversions in the loop body, which the rings
+    // replace).
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
       stageBytes += o.ringType.getSlotStride();
-    int64_t budget = tgpu::kSharedMemoryPerBlock -
-                     copies * llvm::alignTo(scratchBytes(func, loop), 128) -
-                     storeBytes - 1024;
+    int64_t scratch = llvm::alignTo(getMaxScratchBytes(func, loop), 128);
+    int64_t budget =
+        tgpu::kSharedMemoryPerBlock - copies * scratch - storeBytes - 1024;
     int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();

@@ -240,10 +240,7 @@ struct ConvertTileToLLVM
     // buffers (allocations inside the consumer region are copied before
     // placement).
     for (auto func : module.getOps<func::FuncOp>()) {
-      int64_t scratch = 0;
-      func.walk([&](Operation *op) {
-        scratch = std::max(scratch, tile::getScratchBytes(op));
-      });
+      int64_t scratch = tile::getMaxScratchBytes(func);
       int copies = consumerCopies(func);
       int64_t perCopy = llvm::alignTo(scratch, 128);
       int64_t bytes = copies > 1 ? perCopy * copies : scratch;

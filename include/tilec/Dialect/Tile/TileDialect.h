@@ -97,6 +97,10 @@ unsigned storageBytes(mlir::Type t);
 /// layout conversion that is neither a register permutation nor a warp
 /// shuffle, or a reduction across warps.
 int64_t getScratchBytes(mlir::Operation *op);
+/// The most scratch any op nested in `root` takes (one area serves them
+/// all), leaving out the ops directly in the body of `except` if given.
+int64_t getMaxScratchBytes(mlir::Operation *root,
+                           mlir::Operation *except = nullptr);
 
 /// A parsed grid expression (docs/BUNDLE.md): a literal, `sms`,
 /// `dim(param, dim)`, `arg(param)`, or a call `fn(operands[0], operands[1])`.
