@@ -78,6 +78,11 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let assemblyFormat = [{
     $tensor `[` $offsets `]` attr-dict `:` qualified(type($tensor)) `->` type($result)
   }];
+  let extraClassDeclaration = [{
+    /// Whether elements outside the view read as zero (no padding, or a
+    /// zero one): what TMA's out-of-bounds fill delivers.
+    bool padsWithZero();
+  }];
   let hasVerifier = 1;
 }
 

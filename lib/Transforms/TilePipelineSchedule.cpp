@@ -59,13 +59,9 @@ bool canPrefetch(LoadOp load, scf::ForOp loop, std::string &why) {
     why = "the view is not a kernel argument with a unit inner stride";
     return false;
   }
-  if (auto pad = load.getPaddingAttr()) {
-    auto f = dyn_cast<FloatAttr>(pad);
-    auto i = dyn_cast<IntegerAttr>(pad);
-    if (!(f && f.getValue().isZero()) && !(i && i.getValue().isZero())) {
-      why = "the padding is not zero";
-      return false;
-    }
+  if (!load.padsWithZero()) {
+    why = "the padding is not zero";
+    return false;
   }
   if (!llvm::all_of(load.getOffsets(),
                     [&](Value o) { return isScalarIndex(o, loop); })) {

@@ -113,12 +113,9 @@ std::optional<Operand> planOperand(LoadOp load, std::string &why) {
     why = "a dot operand's view is not 2-d with a unit inner stride";
     return std::nullopt;
   }
-  if (auto pad = load.getPaddingAttr()) {
-    auto f = dyn_cast<FloatAttr>(pad);
-    if (!f || !f.getValue().isZero()) {
-      why = "a dot operand is loaded with non-zero padding";
-      return std::nullopt;
-    }
+  if (!load.padsWithZero()) {
+    why = "a dot operand is loaded with non-zero padding";
+    return std::nullopt;
   }
   FailureOr<tgpu::TMASlot> slot =
       tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), why);

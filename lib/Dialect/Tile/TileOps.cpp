@@ -100,6 +100,16 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+bool LoadOp::padsWithZero() {
+  Attribute pad = getPaddingAttr();
+  if (!pad)
+    return true;
+  if (auto f = dyn_cast<FloatAttr>(pad))
+    return f.getValue().isZero();
+  auto i = dyn_cast<IntegerAttr>(pad);
+  return i && i.getValue().isZero();
+}
+
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getTensor().getType(), getValue(),
                       getOffsets().size());
