@@ -37,6 +37,8 @@ def TGPU_SharedBufferType : TGPU_Type<"SharedBuffer", "smem"> {
     int64_t getSlotBytes() const;
     int64_t getSlotStride() const;
     int64_t getTotalBytes() const { return getNumSlots() * getSlotStride(); }
+    /// The same slots (shape, layout), `n` of them.
+    SharedBufferType withNumSlots(int64_t n) const;
     /// The slot's layout as the algebra's class (offset -> coordinates).
     ::tilec::LinearLayout getSlotLayout() const;
   }];

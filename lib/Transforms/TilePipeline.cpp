@@ -88,24 +88,14 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // Rings, barriers and TMA views.
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    SmallVector<Type> argTypes(func.getArgumentTypes());
     int64_t txBytes = 0;
     for (Prefetch &p : prefetches) {
-      tgpu::SharedBufferType one = p.slot.type;
-      SmallVector<int64_t> shape = {stages};
-      llvm::append_range(shape, one.getSlotShape());
-      auto ringType = tgpu::SharedBufferType::get(
-          ctx, shape, one.getElementType(), one.getLayout());
-      p.ring = tgpu::AllocOp::create(b, loc, ringType);
-      txBytes += ringType.getSlotBytes();
+      p.ring = tgpu::AllocOp::create(b, loc, p.slot.type.withNumSlots(stages));
+      txBytes += p.slot.type.getSlotBytes();
       auto vt = cast<TensorViewType>(p.view.getType());
-      if (!vt.isTMA()) {
-        auto tma = vt.withTMA(p.slot.box, p.slot.swizzle);
-        p.view.setType(tma);
-        argTypes[p.view.getArgNumber()] = tma;
-      }
+      if (!vt.isTMA())
+        setArgumentType(func, p.view, vt.withTMA(p.slot.box, p.slot.swizzle));
     }
-    func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
     auto barsTy = tgpu::BarriersType::get(ctx, stages);
     Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
     Value empty =

@@ -161,24 +161,26 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     return std::nullopt;
   }
   auto tt = cast<RankedTensorType>(store.getValue().getType());
-  unsigned bits = tt.getElementType().getIntOrFloatBitWidth();
-  int64_t rows = tt.getShape()[0], cols = tt.getShape()[1];
-  int64_t rowBytes = cols * bits / 8;
-  if (bits < 8 || rows > 256 || rows < 8 || rowBytes < 32) {
+  std::string unused;
+  FailureOr<tgpu::TMASlot> whole = tgpu::planTMASlot(tt, unused);
+  if (tt.getElementType().getIntOrFloatBitWidth() < 8 || failed(whole)) {
     why = "the tile is not 8..256 rows of at least 32 bytes";
     return std::nullopt;
   }
   EpilogueStore e;
   e.store = store;
   e.view = view;
-  e.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
-  e.box = {rows, e.swizzle * 8 / bits};
-  if ((cols / e.box[1]) % kStoreSlots) {
+  e.swizzle = whole->swizzle;
+  e.box = whole->box;
+  if ((tt.getShape()[1] / e.box[1]) % kStoreSlots) {
     why = "the tile is fewer than two boxes wide";
     return std::nullopt;
   }
-  LinearLayout slot =
-      LinearLayout::sharedNVMMA({rows, e.box[1]}, {1, 0}, bits, e.swizzle);
+  // Slots of one box each: the box-shaped tile's TMA slot.
+  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(e.box,
+                                                         tt.getElementType()),
+                                   unused)
+                     ->type.withNumSlots(kStoreSlots);
   // The value before the conversion the store asked for, if that one
   // splits into chunks; else the converted one.
   SmallVector<Value> candidates;
@@ -201,10 +203,6 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     why = "the tile's layout does not split into box-wide chunks by register";
     return std::nullopt;
   }
-  MLIRContext *ctx = store.getContext();
-  e.bufferType = tgpu::SharedBufferType::get(
-      ctx, {kStoreSlots, rows, e.box[1]}, tt.getElementType(),
-      SharedLayoutAttr::get(ctx, slot));
   return e;
 }
 
@@ -348,18 +346,20 @@ Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
 struct Persistent {
   static constexpr int64_t kGroupM = 8;
   GridExpr gx, gy; // the original grid's x and y extents
-  std::string total;
-  int cluster = 1; // programs a cluster (along x)
+  std::string xText, yText; // their grid-language text
+  int cluster = 1;           // programs a cluster (along x)
+
+  /// The original grid's tile count.
+  std::string total() const { return "mul(" + xText + "," + yText + ")"; }
 
   /// The persistent grid: min(SMs, tiles), in whole clusters.
   std::string grid() const {
     if (cluster == 1)
-      return "min(sms," + total + ")";
+      return "min(sms," + total() + ")";
     std::string c = std::to_string(cluster);
     return "mul(min(div(sms," + c + "),mul(cdiv(" + xText + "," + c + ")," +
            yText + "))," + c + ")";
   }
-  std::string xText, yText;
 
   static bool usesSms(const GridExpr &e) {
     return e.kind == GridExpr::Sms || llvm::any_of(e.operands, usesSms);
@@ -387,7 +387,6 @@ struct Persistent {
     Persistent p;
     p.gx = *px;
     p.gy = *py;
-    p.total = ("mul(" + x + "," + y + ")").str();
     p.xText = x.str();
     p.yText = y.str();
     return p;
@@ -495,8 +494,7 @@ struct TileWarpSpecialize
   /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every
   /// consumer thread runs them) become TMA stores through shared memory;
   /// returns the bytes of their buffers.
-  int64_t useTMAStores(func::FuncOp func, scf::ForOp loop,
-                       SmallVectorImpl<Type> &argTypes) {
+  int64_t useTMAStores(func::FuncOp func, scf::ForOp loop) {
     Block &entry = func.getBody().front();
     int64_t bytes = 0;
     SmallVector<StoreOp> stores;
@@ -511,13 +509,12 @@ struct TileWarpSpecialize
             << "epilogue store not through TMA: " << why;
         continue;
       }
-      auto tma = cast<TensorViewType>(e->view.getType())
-                     .withTMA(e->box, e->swizzle);
-      e->view.setType(tma);
-      argTypes[e->view.getArgNumber()] = tma;
+      setArgumentType(func, e->view,
+                      cast<TensorViewType>(e->view.getType())
+                          .withTMA(e->box, e->swizzle));
       OpBuilder b = OpBuilder::atBlockBegin(&entry);
       Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
-      bytes += e->bufferType.getNumSlots() * e->bufferType.getSlotStride();
+      bytes += e->bufferType.getTotalBytes();
       b.setInsertionPoint(store);
       tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
                                store.getOffsets(), buf);
@@ -614,13 +611,12 @@ struct TileWarpSpecialize
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
     addPlainVariant(func);
-    SmallVector<Type> argTypes(func.getArgumentTypes());
     std::optional<Persistent> pers;
     if (persistent)
       pers = Persistent::plan(func);
     int copies = usePingPong(func, loop, numWarps, pers) ? 2 : 1;
     cluster = useCluster(func, c, pers);
-    int64_t storeBytes = copies * useTMAStores(func, loop, argTypes);
+    int64_t storeBytes = copies * useTMAStores(func, loop);
 
     // Stages: what fits next to the epilogue's scratch and store buffers
     // (not the operand conversions in the loop body, which the rings
@@ -642,23 +638,17 @@ struct TileWarpSpecialize
     // Views become TMA views.
     for (Operand &o : c.operands) {
       auto vt = cast<TensorViewType>(o.view.getType());
-      auto tma = vt.withTMA(o.box, o.swizzle);
-      o.view.setType(tma);
-      argTypes[o.view.getArgNumber()] = tma;
+      setArgumentType(func, o.view, vt.withTMA(o.box, o.swizzle));
     }
-    func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
 
     // Rings and barriers at the top of the kernel.
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     int64_t txBytes = 0;
     for (Operand &o : c.operands) {
-      auto t = tgpu::SharedBufferType::get(
-          ctx, {stages, o.ringType.getSlotShape()[0], o.ringType.getSlotShape()[1]},
-          o.ringType.getElementType(), o.ringType.getLayout());
-      o.ringType = t;
-      o.ring = tgpu::AllocOp::create(b, loc, t);
-      txBytes += t.getSlotBytes();
+      o.ringType = o.ringType.withNumSlots(stages);
+      o.ring = tgpu::AllocOp::create(b, loc, o.ringType);
+      txBytes += o.ringType.getSlotBytes();
     }
     auto barsTy = tgpu::BarriersType::get(ctx, stages);
     Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);

@@ -101,6 +101,12 @@ int64_t SharedBufferType::getSlotBytes() const {
   return n;
 }
 
+SharedBufferType SharedBufferType::withNumSlots(int64_t n) const {
+  SmallVector<int64_t> shape = {n};
+  llvm::append_range(shape, getSlotShape());
+  return get(getContext(), shape, getElementType(), getLayout());
+}
+
 int64_t SharedBufferType::getSlotStride() const {
   return llvm::alignTo(getSlotBytes(), 1024);
 }

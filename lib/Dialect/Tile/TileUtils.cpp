@@ -5,6 +5,7 @@
 #include "tilec/Layout/BankConflicts.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -110,4 +111,11 @@ int64_t tile::getMaxScratchBytes(Operation *root, Operation *except) {
       bytes = std::max(bytes, getScratchBytes(op));
   });
   return bytes;
+}
+
+void tile::setArgumentType(func::FuncOp func, BlockArgument arg, Type type) {
+  arg.setType(type);
+  SmallVector<Type> types(func.getArgumentTypes());
+  types[arg.getArgNumber()] = type;
+  func.setType(FunctionType::get(func.getContext(), types, func.getResultTypes()));
 }

@@ -13,6 +13,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Layout/LinearLayout.h"
 
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
 #include "tilec/Dialect/Tile/TileDialect.h.inc"
 #include "tilec/Dialect/Tile/TileEnums.h.inc"
 
@@ -93,6 +97,10 @@ int layoutWeight(mlir::Value v);
 
 /// Number of bytes an element of `t` takes in memory (i1 takes a byte).
 unsigned storageBytes(mlir::Type t);
+/// Gives argument `arg` of kernel `func` the type `type`, in its block and
+/// in the function type (as passes do that turn views into TMA views).
+void setArgumentType(mlir::func::FuncOp func, mlir::BlockArgument arg,
+                     mlir::Type type);
 /// The shared-memory scratch (bytes) lowering `op` needs, 0 if none: a
 /// layout conversion that is neither a register permutation nor a warp
 /// shuffle, or a reduction across warps.
