@@ -40,14 +40,25 @@ Value barrierAddress(Emitter &e, Value barriers, Value index) {
   return e.add(sharedAddress(e, barriers), e.mul(index, e.i32(8)));
 }
 
-/// Address of slot `slot` of a buffer.
+/// Slot `slot` (i32) of a buffer, as a pointer and as a shared address.
+Value slotPointer(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
+  return offsetPtr(e, buffer, e.mul(slot, e.i32(t.getSlotStride())));
+}
 Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
-  return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
+  return sharedAddress(e, slotPointer(e, t, buffer, slot));
 }
 
 /// The start of inline PTX that sets predicate `p` in the thread whose
 /// index (operand $0: threadId() or laneId()) is 0.
 const std::string kFirstThread = "{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n";
+
+/// The issuing thread waits until at most `pendings` of its bulk copies
+/// still read shared memory.
+void waitBulkReads(Emitter &e, int64_t pendings) {
+  e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
+            std::to_string(pendings) + ";\n}",
+        "r", {}, {e.threadId()}, /*sideEffects=*/true);
+}
 
 template <typename OpTy>
 struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
@@ -131,9 +142,8 @@ struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
                                       rt.getElementType().getIntOrFloatBitWidth());
     if (!access)
       return op.emitOpError() << "the slot does not hold the tile";
-    Value slot = offsetPtr(
-        e, adaptor.getBuffer().front(),
-        e.mul(adaptor.getSlot().front(), e.i32(buf.getSlotStride())));
+    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
+                             adaptor.getSlot().front());
     rewriter.replaceOpWithMultiple(
         op, {loadFromShared(e, layout.getNumRegisters(), rt.getElementType(),
                             *access, slot)});
@@ -314,9 +324,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
     for (int64_t j = 0; j < chunks; ++j) {
       int64_t s = j % slots;
       // The copy that used this slot `slots` chunks ago has read it.
-      e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
-                std::to_string(slots - 1) + ";\n}",
-            "r", {}, {tid}, /*sideEffects=*/true);
+      waitBulkReads(e, slots - 1);
       e.barrier();
       SmallVector<Value> regs;
       for (int64_t i = 0; i < (int64_t(1) << lowBits.size()); ++i) {
@@ -327,7 +335,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
           r |= ((j >> k) & 1) << bit;
         regs.push_back(values[r]);
       }
-      Value slotPtr = offsetPtr(e, bufBase, e.i32(s * buf.getSlotStride()));
+      Value slotPtr = slotPointer(e, buf, bufBase, e.i32(s));
       storeToShared(e, regs, elt, *access, slotPtr);
       // Generic-proxy writes become visible to the bulk copy.
       e.ptx("fence.proxy.async.shared::cta;", "", {}, {}, /*sideEffects=*/true);
@@ -351,9 +359,7 @@ struct TMAStoreWaitLowering : public OpConversionPattern<TMAStoreWaitOp> {
   matchAndRewrite(TMAStoreWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
-              std::to_string(op.getPendings()) + ";\n}",
-          "r", {}, {e.threadId()}, /*sideEffects=*/true);
+    waitBulkReads(e, op.getPendings());
     rewriter.eraseOp(op);
     return success();
   }
