@@ -669,21 +669,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
-  if (name == kNumWarpsAttr) {
+  // An integer attribute whose value `ok` accepts.
+  auto checkInt = [&](llvm::function_ref<bool(int64_t)> ok,
+                      StringRef what) -> LogicalResult {
     auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || !llvm::is_contained({1, 2, 4, 8, 16}, i.getInt()))
-      return op->emitError()
-             << "'tile.num_warps' must be 1, 2, 4, 8 or 16, found "
-             << attr.getValue();
-    return success();
-  }
-  if (name == kNumStagesAttr) {
-    auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || i.getInt() < 2 || i.getInt() > 8)
-      return op->emitError() << "'tile.num_stages' must be 2..8, found "
-                             << attr.getValue();
-    return success();
-  }
+    if (i && ok(i.getInt()))
+      return success();
+    return op->emitError() << "'" << name << "' must be " << what
+                           << ", found " << attr.getValue();
+  };
+  if (name == kNumWarpsAttr)
+    return checkInt(
+        [](int64_t v) { return llvm::is_contained({1, 2, 4, 8, 16}, v); },
+        "1, 2, 4, 8 or 16");
+  if (name == kNumStagesAttr)
+    return checkInt([](int64_t v) { return v >= 2 && v <= 8; }, "2..8");
   if (name == kScheduleAttr) {
     auto str = dyn_cast<StringAttr>(attr.getValue());
     if (!str || (str.getValue() != "cooperative" && str.getValue() != "pingpong"))
@@ -692,28 +692,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  if (name == kClusterAttr) {
-    auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || i.getInt() < 1 || i.getInt() > 2)
-      return op->emitError() << "'tile.cluster' must be 1 or 2, found "
-                             << attr.getValue();
-    return success();
-  }
-  if (name == kConsumerGroupsAttr) {
-    auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || i.getInt() < 1 || i.getInt() > 2)
-      return op->emitError() << "'tile.consumer_groups' must be 1 or 2, found "
-                             << attr.getValue();
-    return success();
-  }
-  if (name == kProducerWarpsAttr) {
-    auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || i.getInt() < 0 || i.getInt() % 4 != 0)
-      return op->emitError()
-             << "'tile.producer_warps' must be whole warpgroups, found "
-             << attr.getValue();
-    return success();
-  }
+  if (name == kClusterAttr || name == kConsumerGroupsAttr)
+    return checkInt([](int64_t v) { return v == 1 || v == 2; }, "1 or 2");
+  if (name == kProducerWarpsAttr)
+    return checkInt([](int64_t v) { return v >= 0 && v % 4 == 0; },
+                    "whole warpgroups");
   if (name == kSharedMemoryAttr)
     return success();
   if (name == kPlainVariantAttr || name == kPlainVariantOfAttr) {
@@ -735,11 +718,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPipelineStagesAttr || name == kPipelineStageAttr ||
       name == kPipelineClusterAttr) {
-    auto i = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!i || i.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer, found "
-                             << attr.getValue();
+    if (failed(checkInt([](int64_t v) { return v >= 0; },
+                        "a non-negative integer")))
+      return failure();
     if (name == kPipelineStagesAttr && !isa<scf::ForOp>(op))
       return op->emitError() << "'" << name << "' belongs on an scf.for";
     return success();
