@@ -40,12 +40,14 @@ Value barrierAddress(Emitter &e, Value barriers, Value index) {
   return e.add(sharedAddress(e, barriers), e.mul(index, e.i32(8)));
 }
 
-/// Slot `slot` (i32) of a buffer, as a pointer and as a shared address.
+/// Slot `slot` (i32) of a buffer, as a pointer (for loads and stores) and
+/// as a 32-bit shared address (for descriptors and inline PTX; computed in
+/// i32 so that the address arithmetic stays 32-bit).
 Value slotPointer(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
   return offsetPtr(e, buffer, e.mul(slot, e.i32(t.getSlotStride())));
 }
 Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
-  return sharedAddress(e, slotPointer(e, t, buffer, slot));
+  return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
 }
 
 /// The start of inline PTX that sets predicate `p` in the thread whose
