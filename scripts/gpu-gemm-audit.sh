@@ -13,9 +13,19 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 rc=0
 for k in gemm gemm_fp8; do
   cuobjdump -sass .device/$k.cubin > "$OUT/$k.sass" 2>&1 || rc=1
-  # wgmma is HGMMA for 16-bit inputs, QGMMA for fp8.
-  echo "== SASS of $k: HGMMA $(grep -c HGMMA "$OUT/$k.sass"), QGMMA $(grep -c QGMMA "$OUT/$k.sass"), UTMALDG $(grep -c UTMALDG "$OUT/$k.sass"), UTMASTG $(grep -c UTMASTG "$OUT/$k.sass"), HMMA $(grep -c ' HMMA' "$OUT/$k.sass"), local memory (LDL/STL) $(grep -cE ' (LDL|STL)' "$OUT/$k.sass")"
-  grep -qE "HGMMA|QGMMA" "$OUT/$k.sass" || rc=1
+  # Counted per kernel of the cubin: the warp-specialized ones, which must
+  # use wgmma (HGMMA for 16-bit inputs, QGMMA for fp8), and their __plain
+  # twins (mma.sync, run only where TMA cannot read a view).
+  awk '/Function : /{fn = $NF; names[fn] = 1}
+       /HGMMA/{h[fn]++} /QGMMA/{q[fn]++} /UTMALDG/{l[fn]++} /UTMASTG/{s[fn]++}
+       / HMMA/{m[fn]++} / (LDL|STL)/{ls[fn]++}
+       END {for (f in names)
+              printf "== SASS of %s: HGMMA %d, QGMMA %d, UTMALDG %d, UTMASTG %d, HMMA %d, local memory (LDL/STL) %d\n",
+                     f, h[f], q[f], l[f], s[f], m[f], ls[f]}' "$OUT/$k.sass" | sort
+  for fn in $(awk '/Function : /{print $NF}' "$OUT/$k.sass" | grep -v '__plain$'); do
+    awk -v fn="$fn" '/Function : /{on = ($NF == fn)} on && /HGMMA|QGMMA/{found = 1} END {exit !found}' \
+      "$OUT/$k.sass" || rc=1
+  done
 done
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for tool in memcheck racecheck synccheck; do
