@@ -14,6 +14,27 @@ def TileVerifyKernels : Pass<"tile-verify-kernels", "mlir::ModuleOp"> {
   }];
 }
 
+def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
+  let summary = "compile GEMM-like kernels at other output tile shapes";
+  let description = [{
+    A kernel whose main loop's dot makes a BM x BN output tile, placed by
+    program ids (program_id * BM) with a grid of cdiv(E, BM) tiles, is
+    compiled at the shapes `tile.tile_shapes` lists (the first replaces the
+    kernel, the rest become variants `NAME__RxC`), or, without the
+    attribute, on sm_90a also at 128x128 when its tile is larger. Tile dims
+    are re-sized by classes of dims that must stay equal; kernels whose
+    offsets, grid or constants might depend on the tile size are left
+    alone (an error if they asked for shapes). Each member of a family gets
+    `tile.cost` (waves of tiles over the SMs times a tile's time), the
+    kernel `tile.variants`; the runtime launches the cheapest.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "target architecture; variants by default only on sm_90a">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let summary = "give every tile a #tile.linear layout";
   let description = [{

@@ -68,6 +68,11 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       k.cluster[0] = cl.getInt();
     if (auto pv = func->getAttrOfType<StringAttr>(tile::kPlainVariantAttr))
       k.plainVariant = pv.getValue().str();
+    if (auto vs = func->getAttrOfType<ArrayAttr>(tile::kVariantsAttr))
+      for (Attribute v : vs)
+        k.variants.push_back(cast<StringAttr>(v).getValue().str());
+    if (auto cost = func->getAttrOfType<StringAttr>(tile::kCostAttr))
+      k.cost = cost.getValue().str();
     for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
       k.grid.push_back(cast<StringAttr>(a).getValue().str());
     while (k.grid.size() < 3)
@@ -138,6 +143,10 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
        << k.cluster[2] << "\n";
     if (!k.plainVariant.empty())
       os << "plain " << k.plainVariant << "\n";
+    for (const std::string &v : k.variants)
+      os << "variant " << v << "\n";
+    if (!k.cost.empty())
+      os << "cost " << k.cost << "\n";
     os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
     for (const ParamInfo &p : k.params) {
       if (p.isTensor) {

@@ -593,6 +593,9 @@ struct TileWarpSpecialize
   /// The kernel as it is now, next to it, for the runtime to launch where
   /// a view breaks TMA's rules (rows not 16-byte aligned, ...).
   void addPlainVariant(func::FuncOp func) {
+    // A tile-shape variant's views are the kernel's: its twin serves both.
+    if (func->hasAttr(kVariantOfAttr))
+      return;
     auto twin = cast<func::FuncOp>(func->clone());
     std::string name = (func.getSymName() + "__plain").str();
     twin.setSymName(name);
@@ -601,6 +604,8 @@ struct TileWarpSpecialize
     twin->removeAttr(kScheduleAttr);
     twin->removeAttr(kClusterAttr);
     twin->removeAttr(kNumStagesAttr);
+    twin->removeAttr(kVariantsAttr);
+    twin->removeAttr(kCostAttr);
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(&getContext(), name));

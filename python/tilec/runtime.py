@@ -249,6 +249,16 @@ class Kernel:
         check(lib().tilec_kernel_grid(self._handle_alive(), arr, len(args), g))
         return tuple(int(v) for v in g)
 
+    def choose(self, *args):
+        """The name of the kernel a launch with these arguments runs: this one,
+        its plain variant (a view TMA cannot read) or the variant of another
+        tile shape whose cost is least (needs a GPU when there are variants)."""
+        arr, _ = self._convert(args)
+        out = ctypes.c_void_p()
+        check(lib().tilec_kernel_choose(self._handle_alive(), arr, len(args),
+                                        ctypes.byref(out)))
+        return _s(lib().tilec_kernel_name(out))
+
     def pack(self, *args):
         """The kernel parameters as the ABI lays them out (bytes; TMA maps zeroed)."""
         arr, _ = self._convert(args)

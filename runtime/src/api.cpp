@@ -245,11 +245,22 @@ tilec_status tilec_kernel_validate(const tilec_kernel* k, const tilec_arg* args,
   static const char* api = "tilec_kernel_validate";
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
-    const tilec_kernel& run = select_variant(*k, args, n);
+    const tilec_kernel& run = select_variant(*k, args, n, api, choice_sms(*k, api));
     validate_args(run, args, n, api);
     uint32_t grid[3];
     eval_grid(run, args, n, api, grid, grid_sms(run, api));
     check_grid(run, grid, api, true);
+  });
+}
+
+tilec_status tilec_kernel_choose(tilec_kernel* k, const tilec_arg* args, size_t n,
+                                 tilec_kernel** chosen) {
+  static const char* api = "tilec_kernel_choose";
+  return guard(api, [&] {
+    require(k != nullptr, api, "kernel is NULL");
+    require(chosen != nullptr, api, "chosen is NULL");
+    check_arg_count(*k, args, n, api);
+    *chosen = const_cast<tilec_kernel*>(&select_variant(*k, args, n, api, choice_sms(*k, api)));
   });
 }
 

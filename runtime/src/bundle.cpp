@@ -119,6 +119,38 @@ class MetadataParser {
     if (b_.arch.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata has no 'arch' line");
     if (b_.kernels.empty()) fail(TILEC_ERROR_BAD_BUNDLE, "metadata declares no kernels");
     resolve_plain_variants();
+    resolve_shape_variants();
+  }
+
+  static bool same_params(const tilec_kernel& k, const tilec_kernel& other) {
+    bool same = other.params.size() == k.params.size();
+    for (size_t i = 0; same && i < k.params.size(); ++i) {
+      const Param &a = k.params[i], &b = other.params[i];
+      same = a.name == b.name && a.kind == b.kind && a.dtype == b.dtype && a.rank == b.rank;
+    }
+    return same;
+  }
+
+  // `variant NAME` names another kernel with the same parameters, itself
+  // without variants; every member of the family has a `cost`.
+  void resolve_shape_variants() {
+    for (auto& k : b_.kernels) {
+      for (size_t i = 0; i < k->variant_names.size(); ++i) {
+        const std::string& name = k->variant_names[i];
+        const int line = k->variant_lines[i];
+        const tilec_kernel* v = nullptr;
+        for (const auto& other : b_.kernels)
+          if (other->name == name) v = other.get();
+        const std::string where = cat("kernel '", k->name, "' variant '", name, "': ");
+        if (!v || v == k.get()) error_at(line, where + "no such other kernel");
+        if (!v->variant_names.empty()) error_at(line, where + "has variants itself");
+        if (!same_params(*k, *v)) error_at(line, where + "its parameters differ");
+        if (!v->has_cost) error_at(line, where + "has no 'cost'");
+        k->variants.push_back(v);
+      }
+      if (!k->variants.empty() && !k->has_cost)
+        error_at(k->line, cat("kernel '", k->name, "' has variants but no 'cost'"));
+    }
   }
 
   // `plain NAME` names another kernel of the bundle with the same
@@ -132,12 +164,7 @@ class MetadataParser {
       const std::string where = cat("kernel '", k->name, "' plain '", k->plain_name, "': ");
       if (!plain || plain == k.get()) error_at(k->plain_line, where + "no such other kernel");
       if (!plain->plain_name.empty()) error_at(k->plain_line, where + "has a plain variant itself");
-      bool same = plain->params.size() == k->params.size();
-      for (size_t i = 0; same && i < k->params.size(); ++i) {
-        const Param &a = k->params[i], &b = plain->params[i];
-        same = a.name == b.name && a.kind == b.kind && a.dtype == b.dtype && a.rank == b.rank;
-      }
-      if (!same) error_at(k->plain_line, where + "its parameters differ");
+      if (!same_params(*k, *plain)) error_at(k->plain_line, where + "its parameters differ");
       k->plain = plain;
     }
   }
@@ -197,7 +224,8 @@ class MetadataParser {
     if (kw == "arch") return arch_line();
     if (kw == "kernel") return kernel_line();
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
-                              kw == "grid" || kw == "param" || kw == "plain" || kw == "end";
+                              kw == "grid" || kw == "param" || kw == "plain" || kw == "variant" ||
+                              kw == "cost" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -234,6 +262,25 @@ class MetadataParser {
       done();
       kernel_->plain_name = name;
       kernel_->plain_line = line_;
+    } else if (kw == "variant") {
+      const std::string& name = next("a kernel name");
+      if (!is_identifier(name)) error(cat("bad kernel name '", show(name), "'"));
+      done();
+      for (const std::string& v : kernel_->variant_names)
+        if (v == name) error(cat("duplicate variant '", name, "' in kernel '", kernel_->name, "'"));
+      kernel_->variant_names.push_back(name);
+      kernel_->variant_lines.push_back(line_);
+    } else if (kw == "cost") {
+      if (kernel_->has_cost) error(cat("duplicate 'cost' in kernel '", kernel_->name, "'"));
+      const std::string& e = next("a cost expression");
+      try {
+        kernel_->cost = parse_grid_expr(e);
+      } catch (const Error& err) {
+        error(cat("cost: ", err.message));
+      }
+      done();
+      kernel_->has_cost = true;
+      kernel_->cost_line = line_;
     } else {  // end
       done();
       end_kernel();

@@ -216,7 +216,14 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
 }
 
 int64_t grid_sms(const tilec_kernel& k, const char* api) {
-  if (!grid_uses_sms(k)) return -1;
+  return grid_uses_sms(k) ? device_sms(api) : -1;
+}
+
+int64_t choice_sms(const tilec_kernel& k, const char* api) {
+  return k.variants.empty() ? -1 : device_sms(api);
+}
+
+int64_t device_sms(const char* api) {
   Driver& d = driver(api);
   ensure_context(d, api);
   int v = 0;
@@ -229,7 +236,8 @@ int64_t grid_sms(const tilec_kernel& k, const char* api) {
 
 void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api) {
-  tilec_kernel& k = const_cast<tilec_kernel&>(select_variant(requested, args, n));
+  tilec_kernel& k = const_cast<tilec_kernel&>(
+      select_variant(requested, args, n, api, explicit_grid ? -1 : choice_sms(requested, api)));
   validate_args(k, args, n, api);
   uint32_t grid[3];
   if (explicit_grid) {

@@ -143,6 +143,15 @@ struct tilec_kernel {
   std::string plain_name;
   int plain_line = 0;
   const tilec_kernel* plain = nullptr;
+  // `variant NAME` lines: the same program at other tile shapes; `cost
+  // EXPR`: the launch's estimated time (every member of such a family has
+  // one). A launch runs the member whose cost is least.
+  std::vector<std::string> variant_names;
+  std::vector<int> variant_lines;
+  std::vector<const tilec_kernel*> variants;
+  tilec_rt::GridExpr cost;
+  bool has_cost = false;
+  int cost_line = 0;
 };
 
 struct tilec_bundle {
@@ -170,9 +179,15 @@ void check_arg_count(const tilec_kernel& k, const tilec_arg* args, size_t n, con
 void validate_args(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api);
 /// Why TMA cannot read tensor argument `a` of TMA parameter `p` ("" if it can).
 std::string tma_problem(const Param& p, const tilec_arg& a);
-/// The kernel to run for these arguments: `k`, or its plain variant when a
-/// TMA view of `k` (without a fallback of its own) cannot be encoded.
-const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n);
+/// The kernel to run for these arguments: `k`'s plain variant when a TMA
+/// view of `k` (without a fallback of its own) cannot be encoded; else, with
+/// `sms` >= 1, the member of `k` and its variants whose cost is least (the
+/// first of equals); else `k`.
+const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n,
+                                   const char* api, int64_t sms);
+/// The value of `k`'s cost expression for these arguments.
+int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
+                  int64_t sms);
 // `sms`: the current device's multiprocessor count, or -1 where the caller
 // has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
@@ -182,6 +197,11 @@ bool grid_uses_sms(const tilec_kernel& k);
 // The `sms` argument of eval_grid for `k`: the current device's
 // multiprocessor count (from the driver) if its grid uses `sms`, else -1.
 int64_t grid_sms(const tilec_kernel& k, const char* api);
+// The `sms` argument of select_variant for `k`: the current device's
+// multiprocessor count if `k` has variants to choose from, else -1.
+int64_t choice_sms(const tilec_kernel& k, const char* api);
+// The current device's multiprocessor count.
+int64_t device_sms(const char* api);
 void check_grid(const tilec_kernel& k, const uint32_t grid[3], const char* api,
                 bool from_rule);
 // Writes the packed parameters into `buffer` (k.abi_size bytes, 64-aligned);

@@ -89,17 +89,17 @@ struct Evaluator {
   const tilec_kernel& k;
   const tilec_arg* args;
   const char* api;
-  int axis;
+  const GridExpr& g;
+  std::string label;  // "grid x", "cost"
   int64_t sms;
 
   [[noreturn]] void error(const std::string& what) {
     fail(TILEC_ERROR_INVALID_ARGUMENT,
-         cat(api, ": kernel '", k.name, "' grid ", kAxisName[axis], " '", k.grid[axis].text,
+         cat(api, ": kernel '", k.name, "' ", label, " '", g.text,
              "': ", what));
   }
 
   int64_t eval(int64_t index) {
-    const GridExpr& g = k.grid[axis];
     if (index < 0 || index >= static_cast<int64_t>(g.nodes.size())) error("malformed expression");
     const GridExpr::Node& n = g.nodes[static_cast<size_t>(index)];
     switch (n.op) {
@@ -159,15 +159,34 @@ struct Evaluator {
 
 }  // namespace
 
-const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n) {
-  if (!k.plain || !args || n != k.params.size()) return k;
-  for (size_t i = 0; i < n; ++i) {
+const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args, size_t n,
+                                   const char* api, int64_t sms) {
+  if (!args || n != k.params.size()) return k;
+  for (size_t i = 0; k.plain && i < n; ++i) {
     const Param& p = k.params[i];
     if (p.tma && !p.tma_fallback && args[i].kind == TILEC_ARG_TENSOR &&
         args[i].rank == p.rank && !tma_problem(p, args[i]).empty())
       return *k.plain;
   }
-  return k;
+  if (k.variants.empty() || sms < 1) return k;
+  // The variants read the same views (TMA's rules do not depend on the box).
+  const tilec_kernel* best = &k;
+  int64_t best_cost = eval_cost(k, args, n, api, sms);
+  for (const tilec_kernel* v : k.variants) {
+    const int64_t c = eval_cost(*v, args, n, api, sms);
+    if (c < best_cost) {
+      best = v;
+      best_cost = c;
+    }
+  }
+  return *best;
+}
+
+int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
+                  int64_t sms) {
+  check_arg_count(k, args, n, api);
+  Evaluator ev{k, args, api, k.cost, "cost", sms};
+  return ev.eval(k.cost.root);
 }
 
 std::string tma_problem(const Param& p, const tilec_arg& a) {
@@ -231,7 +250,7 @@ void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const cha
   check_arg_count(k, args, n, api);
   uint32_t g[3];
   for (int axis = 0; axis < 3; ++axis) {
-    Evaluator ev{k, args, api, axis, sms};
+    Evaluator ev{k, args, api, k.grid[axis], cat("grid ", kAxisName[axis]), sms};
     const int64_t v = ev.eval(k.grid[axis].root);
     if (v < 1 || v > kGridMax[axis])
       ev.error(cat("evaluates to ", v, " (must be in 1..", kGridMax[axis], ")"));

@@ -92,6 +92,44 @@ def test_gemm(m, n, k):
     check_bias_relu_gemm(kernel("gemm"), m, n, k)
 
 
+def forced(bundle, name):
+    """Launches of `name` as written (an explicit grid skips the runtime's
+    choice among tile shapes) and of each of its tile-shape variants."""
+    k = bundle[name]
+
+    def as_written(*args):
+        k(*args, grid=k.grid(*args))
+
+    return [as_written] + [bundle[v] for v in bundle.kernels
+                           if v.startswith(name + "__") and not v.endswith("__plain")]
+
+
+@pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_tile_shapes(m, n, k, member):
+    # gemm at 128x256 (as written) and its 128x128 variant, each launched
+    # whatever the runtime would choose.
+    launches = forced(load("gemm"), "gemm")
+    assert len(launches) == 2
+    check_bias_relu_gemm(launches[member], m, n, k, what=f"gemm member {member}")
+
+
+def test_gemm_chooses_tile_shape():
+    # Few tiles (1024^2: 32 of 128x256, 64 of 128x128, one wave either way
+    # on an H100): the smaller tile; 4096^2 (4 waves of 128x256 or 8 of
+    # 128x128, the same work): the larger.
+    k = kernel("gemm")
+
+    def args(m, n, kk):
+        return (torch.empty(m, kk, device=DEV, dtype=torch.bfloat16),
+                torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
+                torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
+
+    assert k.choose(*args(1024, 1024, 64)) == "gemm__128x128"
+    assert k.choose(*args(4096, 4096, 64)) == "gemm"
+    assert k.choose(*args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
+
+
 @pytest.mark.parametrize("m,n,k", [(300, 100, 72), (257, 130, 1000), (64, 37, 24), (100, 200, 37)])
 def test_gemm_rows_tma_cannot_read(m, n, k):
     # N or K not a multiple of 8: B's, C's or A's rows are not 16-byte
@@ -106,9 +144,10 @@ A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-def test_gemm_f16(m, n, k):
-    check_bias_relu_gemm(load("gemm_variants")["gemm_f16"], m, n, k, torch.float16,
-                         "gemm_f16", 2e-3)
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_f16(m, n, k, member):
+    check_bias_relu_gemm(forced(load("gemm_variants"), "gemm_f16")[member], m, n, k,
+                         torch.float16, f"gemm_f16 member {member}", 2e-3)
 
 
 def column_major(rows, cols, dtype):
@@ -119,17 +158,18 @@ def column_major(rows, cols, dtype):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-def test_gemm_tn_gelu(m, n, k):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_tn_gelu(m, n, k, member):
     # A column-major (the kernel reads At), bias per row, GELU (tanh form), f32 out.
     a, at = column_major(m, k, torch.bfloat16)
     b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
     bias = torch.randn(m, device=DEV)
     c = poisoned(m, n, dtype=torch.float32)
-    load("gemm_variants")["gemm_tn_gelu"](at, b, bias, c)
+    forced(load("gemm_variants"), "gemm_tn_gelu")[member](at, b, bias, c)
     torch.cuda.synchronize()
     x = a.double() @ b.double() + bias.double()[:, None]
     # tanh.approx.f32 is good to about 2^-11.
-    check(c, torch.nn.functional.gelu(x, approximate="tanh"), 1e-3, "gemm_tn_gelu")
+    check(c, torch.nn.functional.gelu(x, approximate="tanh"), 1e-3, f"gemm_tn_gelu member {member}")
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
@@ -140,41 +180,46 @@ def test_gemm_pingpong(m, n, k):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-def test_gemm_cluster(m, n, k):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_cluster(m, n, k, member):
     # Clusters of two programs sharing B by multicast; an odd number of
     # tile rows (e.g. M = 300: 3) leaves one program of a pair off the
     # matrix, still sending its half of B to the other.
-    check_bias_relu_gemm(load("gemm_variants")["gemm_cluster"], m, n, k, what="gemm_cluster")
+    check_bias_relu_gemm(forced(load("gemm_variants"), "gemm_cluster")[member], m, n, k,
+                         what=f"gemm_cluster member {member}")
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-def test_gemm_nt_silu(m, n, k):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_nt_silu(m, n, k, member):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.
     a = torch.randn(m, k, device=DEV, dtype=torch.float16)
     b, bt = column_major(k, n, torch.float16)
     alpha = 0.25 + torch.rand(()).item()
     c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_variants")["gemm_nt_silu"](a, bt, c, alpha)
+    forced(load("gemm_variants"), "gemm_nt_silu")[member](a, bt, c, alpha)
     torch.cuda.synchronize()
-    check(c, torch.nn.functional.silu(alpha * (a.double() @ b.double())), 1e-2, "gemm_nt_silu")
+    check(c, torch.nn.functional.silu(alpha * (a.double() @ b.double())), 1e-2, f"gemm_nt_silu member {member}")
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-def test_gemm_tt(m, n, k):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_tt(m, n, k, member):
     # Both column-major.
     a, at = column_major(m, k, torch.bfloat16)
     b, bt = column_major(k, n, torch.bfloat16)
     c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_variants")["gemm_tt"](at, bt, c)
+    forced(load("gemm_variants"), "gemm_tt")[member](at, bt, c)
     torch.cuda.synchronize()
-    check(c, a.double() @ b.double(), 1e-2, "gemm_tt")
+    check(c, a.double() @ b.double(), 1e-2, f"gemm_tt member {member}")
 
 
 @pytest.mark.parametrize(
     "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
 )
 @pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
-def test_gemm_fp8(m, n, k, dtype):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_fp8(m, n, k, dtype, member):
     # As torch._scaled_mm: A row-major, B column-major (the kernel reads
     # Bt, NxK), per-tensor scales on the device, bf16 output.
     fp8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[dtype]
@@ -183,10 +228,10 @@ def test_gemm_fp8(m, n, k, dtype):
     sa = torch.rand(1, device=DEV) + 0.5
     sb = torch.rand(1, device=DEV) + 0.5
     c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_fp8")["gemm_" + dtype](a, bt, sa, sb, c)
+    forced(load("gemm_fp8"), "gemm_" + dtype)[member](a, bt, sa, sb, c)
     torch.cuda.synchronize()
     ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
-    check(c, ref, 1e-2, "gemm_" + dtype)
+    check(c, ref, 1e-2, f"gemm_{dtype} member {member}")
 
 
 def test_attention_rows_tma_cannot_read():

@@ -200,6 +200,54 @@ TEST_F(RuntimeLaunch, PlainVariantWhereTmaCannotRead) {
   EXPECT_TRUE(IsOk(tilec_kernel_validate(k, args.data(), args.size())));
 }
 
+// A kernel with a tile-shape variant: each launch runs the member whose
+// cost is least for the arguments and the device's SMs (the first of
+// equals); an explicit grid runs the kernel itself; a view TMA cannot read
+// still goes to the plain variant.
+TEST_F(RuntimeLaunch, TileShapeVariantChosenByCost) {
+  const char* meta =
+      "tilec-bundle 1\narch sm_90a\n"
+      "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
+      "cost mul(cdiv(cdiv(dim(0,0),256),sms),4)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+      "kernel t__small\nthreads 384\n"
+      "cost mul(cdiv(cdiv(dim(0,0),128),sms),3)\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "t");
+  fake->sm_count = 10;
+  auto launch_rows = [&](int64_t rows, int64_t stride) {
+    std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {rows, 64}, {stride, 1})};
+    fake->param_sizes = stride % 4 ? std::vector<size_t>{8, 8, 8, 8, 8}
+                                   : std::vector<size_t>{128, 8, 8, 8, 8, 8};
+    tilec_kernel* chosen = nullptr;
+    EXPECT_TRUE(IsOk(tilec_kernel_choose(k, args.data(), args.size(), &chosen)));
+    EXPECT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+    EXPECT_EQ(fake->launches.back().function, tilec_kernel_name(chosen));
+    return fake->launches.back();
+  };
+  // 1280 rows: 5 tiles of 256 (1 wave, cost 4) or 10 of 128 (1 wave, 3).
+  EXPECT_EQ(launch_rows(1280, 64).function, "t__small");
+  EXPECT_EQ(fake->launches.back().grid[0], 10u);
+  // 5120 rows: 20 of 256 (2 waves, 8) or 40 of 128 (4 waves, 12).
+  EXPECT_EQ(launch_rows(5120, 64).function, "t");
+  EXPECT_EQ(fake->launches.back().grid[0], 10u);
+  // 2560 rows: 10 of 256 (1 wave, 4) or 20 of 128 (2 waves, 6).
+  EXPECT_EQ(launch_rows(2560, 64).function, "t");
+  // Rows TMA cannot read: the plain variant, whatever the shape.
+  EXPECT_EQ(launch_rows(1280, 63).function, "t__plain");
+
+  // An explicit grid launches the kernel named.
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {1280, 64}, {64, 1})};
+  fake->param_sizes = {128, 8, 8, 8, 8, 8};
+  const uint32_t grid[3] = {3, 1, 1};
+  ASSERT_TRUE(IsOk(tilec_launch_grid(k, nullptr, grid, args.data(), args.size())));
+  EXPECT_EQ(fake->launches.back().function, "t");
+  EXPECT_EQ(fake->launches.back().grid[0], 3u);
+}
+
 TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
   tilec_kernel* k = kernel(b.get(), "gemm");

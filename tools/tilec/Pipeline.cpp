@@ -31,6 +31,9 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   PassManager pm(module.getContext());
   configurePrinting(pm, options);
   pm.addPass(createTileVerifyKernels());
+  TileShapeVariantsOptions variantOptions;
+  variantOptions.arch = options.arch;
+  pm.addPass(createTileShapeVariants(variantOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   TileAssignLayoutsOptions layoutOptions;

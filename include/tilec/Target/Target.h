@@ -34,6 +34,8 @@ struct KernelInfo {
   std::vector<std::string> grid;   // 3 expressions
   std::vector<ParamInfo> params;
   std::string plainVariant;        // kernel to run where TMA cannot be used
+  std::vector<std::string> variants; // the same program at other tile shapes
+  std::string cost;                // the launch's estimated time (grid expr)
 };
 
 /// The targets tilec compiles for.

@@ -704,6 +704,53 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' is a kernel's string";
     return success();
   }
+  if (name == kTileShapesAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    auto bad = [&]() {
+      return op->emitError()
+             << "'" << name
+             << "' must be a non-empty array of [rows, cols] pairs of powers "
+                "of two in 16..256, found "
+             << attr.getValue();
+    };
+    if (!func || !arr || arr.empty())
+      return bad();
+    for (Attribute a : arr) {
+      auto pair = dyn_cast<ArrayAttr>(a);
+      if (!pair || pair.size() != 2)
+        return bad();
+      for (Attribute d : pair) {
+        auto i = dyn_cast<IntegerAttr>(d);
+        if (!i || i.getInt() < 16 || i.getInt() > 256 ||
+            !llvm::isPowerOf2_64(i.getInt()))
+          return bad();
+      }
+    }
+    return success();
+  }
+  if (name == kVariantsAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!func || !arr ||
+        !llvm::all_of(arr, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'" << name
+                             << "' is a kernel's array of kernel names";
+    return success();
+  }
+  if (name == kVariantOfAttr) {
+    if (!isa<StringAttr>(attr.getValue()) || !func)
+      return op->emitError() << "'" << name << "' is a kernel's string";
+    return success();
+  }
+  if (name == kCostAttr) {
+    auto s = dyn_cast<StringAttr>(attr.getValue());
+    if (!s || !func)
+      return op->emitError() << "'" << name
+                             << "' is a kernel's grid expression";
+    if (auto err = checkGridExpr(s.getValue(), func.getArgumentTypes()))
+      return op->emitError() << "bad cost expression \"" << s.getValue()
+                             << "\": " << *err;
+    return success();
+  }
   if (name == kTmaFallbackAttr) {
     auto a = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
     if (!a || !func)

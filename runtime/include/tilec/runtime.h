@@ -224,6 +224,13 @@ typedef struct tilec_arg {
 /// grid divisible by the cluster shape.
 TILEC_API tilec_status tilec_kernel_validate(const tilec_kernel* kernel,
                                              const tilec_arg* args, size_t num_args);
+/// The kernel tilec_launch runs for `args`: `kernel`'s plain variant where a
+/// TMA view cannot be encoded; else the member of `kernel` and its variants
+/// (the same program at other tile shapes, docs/BUNDLE.md) whose cost is
+/// least for these extents on the current device; else `kernel`. Needs the
+/// driver only when the kernel has variants.
+TILEC_API tilec_status tilec_kernel_choose(tilec_kernel* kernel, const tilec_arg* args,
+                                           size_t num_args, tilec_kernel** chosen);
 /// Evaluates the grid rule for `args` (no driver). Only the argument count and
 /// the params the rule reads are checked.
 TILEC_API tilec_status tilec_kernel_grid(const tilec_kernel* kernel, const tilec_arg* args,

@@ -311,3 +311,24 @@ func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_sta
 func.func @cluster(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cluster = 4 : i32, tile.grid = ["1"]} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.tile_shapes' must be a non-empty array of [rows, cols] pairs of powers of two in 16..256, found [[100, 128]]}}
+func.func @tile_shapes(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [[100, 128]], tile.grid = ["1"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tile_shapes' must be a non-empty array of [rows, cols] pairs of powers of two in 16..256, found []}}
+func.func @tile_shapes_empty(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [], tile.grid = ["1"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{bad cost expression "mul(sms)": }}
+func.func @cost(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = "mul(sms)", tile.grid = ["1"]} {
+  return
+}

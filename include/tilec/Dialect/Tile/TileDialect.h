@@ -65,6 +65,19 @@ constexpr llvm::StringLiteral kPlainVariantOfAttr = "tile.plain_variant_of";
 /// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
 /// loop then multicasts each B tile to the cluster's programs.
 constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
+/// Output tile shapes to compile the kernel at (tunable): an array of
+/// [rows, cols] pairs of the main dot's result; the first is the kernel
+/// itself, the others become variants the runtime chooses between.
+/// Absent: tile-shape-variants chooses (docs/ARCHITECTURE.md).
+constexpr llvm::StringLiteral kTileShapesAttr = "tile.tile_shapes";
+/// Set by tile-shape-variants. On a kernel: the names of its variants (an
+/// array of strings), the same program at other tile shapes. On a variant:
+/// tile.variant_of, the kernel's name. On both: tile.cost, a grid-language
+/// expression of the launch's estimated time; the runtime launches the
+/// member of the family whose cost is least.
+constexpr llvm::StringLiteral kVariantsAttr = "tile.variants";
+constexpr llvm::StringLiteral kVariantOfAttr = "tile.variant_of";
+constexpr llvm::StringLiteral kCostAttr = "tile.cost";
 /// Set by tile-warp-specialize: the copies of tile.num_warps that run the
 /// kernel (2 for ping-pong).
 constexpr llvm::StringLiteral kConsumerGroupsAttr = "tile.consumer_groups";

@@ -1,0 +1,62 @@
+"""GEMM tile shapes: how the runtime's choice between a kernel's tile-shape
+variants (tile-shape-variants, docs/ARCHITECTURE.md) does against each
+shape forced, cuBLAS and Triton (autotuned over 128x256 and 128x128), in one
+run on one GPU, every result checked first.
+
+    python3 bench/gemm_shapes.py     # bundles from $TILEC_BUNDLE_DIR
+
+bf16 gemm.mlir (bias + ReLU) from few tiles (1024^2: 32 tiles of 128x256
+for 132 SMs) to many. Columns: tilec as launched (the runtime's choice,
+named), the program as written (128x256) and its 128x128 variant, each
+forced, cuBLAS (torch.matmul), Triton; ratio: tilec as launched / cuBLAS."""
+
+import os
+import sys
+
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemm import BUNDLES, bench, run_triton, tilec  # noqa: E402
+
+SHAPES = [(1024, 1024, 4096), (1024, 2048, 4096), (2048, 2048, 4096), (3072, 3072, 4096),
+          (4096, 4096, 4096), (1024, 14336, 4096), (8192, 8192, 8192)]
+
+
+def main():
+    bundle = tilec.load(os.path.join(BUNDLES, "gemm.tlc"))
+    k, small = bundle["gemm"], bundle["gemm__128x128"]
+    rows = []
+    for m, n, kk in SHAPES:
+        a = torch.randn(m, kk, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.bfloat16)
+        bias = torch.randn(n, device="cuda")
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        grid = k.grid(a, b, bias, c)
+        runs = {
+            "auto": lambda: k(a, b, bias, c),
+            "128x256": lambda: k(a, b, bias, c, grid=grid),
+            "128x128": lambda: small(a, b, bias, c),
+            "triton": lambda: run_triton(a, b, bias, c),
+        }
+        ref = torch.relu(a.double() @ b.double() + bias.double())
+        for name, fn in runs.items():
+            c.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            err = ((c.double() - ref).norm() / ref.norm()).item()
+            assert err < 1e-2, f"{name} {m}x{n}x{kk}: rel err {err}"
+        runs["cublas"] = lambda: torch.matmul(a, b)
+        flops = 2 * m * n * kk
+        tf = {name: flops / bench(fn) / 1e9 for name, fn in runs.items()}
+        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c), tf))
+    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
+    print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6} {'128x256':>8} {'128x128':>8} "
+          f"{'cuBLAS':>7} {'Triton':>7} {'tilec/cuBLAS':>13}")
+    for shape, chosen, t in rows:
+        print(f"{shape:18} {chosen:14} {t['auto']:6.0f} {t['128x256']:8.0f} {t['128x128']:8.0f} "
+              f"{t['cublas']:7.0f} {t['triton']:7.0f} {t['auto'] / t['cublas']:13.2f}")
+
+
+if __name__ == "__main__":
+    main()

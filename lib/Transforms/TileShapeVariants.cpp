@@ -1,0 +1,556 @@
+//===- TileShapeVariants.cpp - a kernel at other output tile shapes -------===//
+//
+// The tile-shape-variants pass. A GEMM-like kernel is written at one output
+// tile shape: its main loop's dot makes a BM x BN tile, program ids place it
+// (m0 = program_id x * BM, n0 = program_id y * BN) and the grid counts the
+// tiles (cdiv(M, BM), cdiv(N, BN)). Which shape is fastest depends on the
+// problem: 128x256 tiles feed the tensor cores best, but at M = N = 1024 they
+// make 32 tiles for 132 SMs. This pass compiles the program at other shapes
+// and gives each a cost the runtime evaluates for the actual extents.
+//
+// Which tile dims follow the output's rows and columns is found by unifying
+// dims that must be equal (elementwise operands, a dot's M/N/K, broadcasts
+// of non-unit dims, transposes, expand_dims, reductions, loop-carried
+// values) into classes. Re-tiling a class changes every type in it; it is
+// allowed only when
+//   - every load/store offset along the class is program_id(a) * BM, with
+//     the program id and the product used for nothing else,
+//   - grid axis a is cdiv(E, BM),
+//   - no reshape, non-splat constant or op this pass does not know touches
+//     the class, and no other integer constant equal to BM (which might be
+//     the tile size in disguise) is used,
+// so that the rewritten program computes the same thing tile by tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILESHAPEVARIANTS
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Union-find over the dims of a kernel's tiles: (value, dim) pairs whose
+/// sizes must stay equal.
+class DimClasses {
+public:
+  int find(Value v, unsigned d) { return root(node(v, d)); }
+  void unite(Value a, unsigned da, Value b, unsigned db) {
+    int x = find(a, da), y = find(b, db);
+    if (x != y)
+      parent[x] = y;
+  }
+  /// Unites every dim of `a` with the same dim of `b` (tiles of one shape).
+  void uniteAll(Value a, Value b) {
+    for (unsigned d = 0, e = rank(a); d < e && d < rank(b); ++d)
+      unite(a, d, b, d);
+  }
+  static unsigned rank(Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? t.getRank() : 0;
+  }
+
+private:
+  int node(Value v, unsigned d) {
+    auto [it, inserted] =
+        ids.try_emplace({v.getAsOpaquePointer(), d}, int(parent.size()));
+    if (inserted)
+      parent.push_back(it->second);
+    return it->second;
+  }
+  int root(int x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  llvm::DenseMap<std::pair<const void *, unsigned>, int> ids;
+  std::vector<int> parent;
+};
+
+/// The output rows or columns of the main dot.
+struct TiledDim {
+  int cls = -1;
+  int64_t size = 0;
+  int axis = -1;                       // the program id that places it
+  SmallVector<arith::MulIOp> offsets; // program_id * size
+  std::string extent;                 // E of the grid's cdiv(E, size)
+};
+
+/// How a kernel's output tile can be re-tiled.
+struct Plan {
+  DimClasses classes;
+  TiledDim rows, cols;
+  SmallVector<Value> tiles; // every tile-typed value of the kernel
+};
+
+/// The dot of the kernel's main loop: in a top-level scf.for, carried.
+DotOp mainDot(func::FuncOp func) {
+  for (auto loop : func.getBody().getOps<scf::ForOp>())
+    for (auto dot : loop.getBody()->getOps<DotOp>())
+      for (OpOperand &use : dot->getUses())
+        if (isa<scf::YieldOp>(use.getOwner()))
+          return dot;
+  return {};
+}
+
+bool isIntConstant(Value v, int64_t value) {
+  IntegerAttr a;
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  return c && (a = dyn_cast<IntegerAttr>(c.getValue())) && a.getInt() == value;
+}
+
+/// Splits a grid expression `cdiv(E,size)` into E.
+std::optional<std::string> cdivExtent(func::FuncOp func, StringRef text,
+                                      int64_t size) {
+  std::string error;
+  FailureOr<GridExpr> e = parseGridExpr(text, func.getArgumentTypes(), error);
+  if (failed(e) || e->kind != GridExpr::Call || e->fn != "cdiv" ||
+      e->operands[1].kind != GridExpr::Literal ||
+      e->operands[1].value != size)
+    return std::nullopt;
+  StringRef inner = text.drop_front(strlen("cdiv(")).drop_back();
+  return inner.take_front(inner.rfind(',')).str();
+}
+
+class Analysis {
+public:
+  explicit Analysis(func::FuncOp func) : func(func) {}
+
+  /// The plan, or nothing with `why` set.
+  std::optional<Plan> run(std::string &why) {
+    DotOp dot = mainDot(func);
+    if (!dot) {
+      why = "the kernel has no main loop carrying a tile.dot";
+      return std::nullopt;
+    }
+    Plan plan;
+    DimClasses &cl = plan.classes;
+    SmallVector<Value> pinned;
+    bool ok = true;
+    func.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        if (isa<RankedTensorType>(r.getType()))
+          plan.tiles.push_back(r);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument a : block.getArguments())
+            if (isa<RankedTensorType>(a.getType()))
+              plan.tiles.push_back(a);
+      if (!unify(op, cl, pinned)) {
+        why = "'" + op->getName().getStringRef().str() +
+              "' depends on the grid";
+        ok = false;
+      }
+    });
+    if (!ok)
+      return std::nullopt;
+
+    auto result = dot.getResult();
+    auto shape = cast<RankedTensorType>(result.getType()).getShape();
+    plan.rows = {cl.find(result, 0), shape[0]};
+    plan.cols = {cl.find(result, 1), shape[1]};
+    if (plan.rows.cls == plan.cols.cls) {
+      why = "the output's rows and columns are tied";
+      return std::nullopt;
+    }
+    for (Value v : pinned)
+      for (unsigned d = 0; d < DimClasses::rank(v); ++d) {
+        int c = cl.find(v, d);
+        if (c == plan.rows.cls || c == plan.cols.cls) {
+          why = "'" + v.getDefiningOp()->getName().getStringRef().str() +
+                "' needs the tile shape as written";
+          return std::nullopt;
+        }
+      }
+    if (!placedByProgramIds(plan, why) || !matchGrid(plan.rows, why) ||
+        !matchGrid(plan.cols, why))
+      return std::nullopt;
+    return plan;
+  }
+
+private:
+  /// Adds `op`'s equalities; values it needs as written go to `pinned`.
+  /// False for ops whose meaning depends on the grid.
+  bool unify(Operation *op, DimClasses &cl, SmallVector<Value> &pinned) {
+    if (isa<NumProgramsOp>(op))
+      return false;
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      cl.unite(dot.getA(), 0, dot.getResult(), 0);
+      cl.unite(dot.getA(), 1, dot.getB(), 0);
+      cl.unite(dot.getB(), 1, dot.getResult(), 1);
+      cl.uniteAll(dot.getAcc(), dot.getResult());
+    } else if (auto b = dyn_cast<BroadcastOp>(op)) {
+      auto src = cast<RankedTensorType>(b.getSrc().getType()).getShape();
+      auto res = cast<RankedTensorType>(b.getType()).getShape();
+      for (unsigned d = 0; d < src.size(); ++d)
+        if (src[d] == res[d])
+          cl.unite(b.getSrc(), d, b.getResult(), d);
+    } else if (auto e = dyn_cast<ExpandDimsOp>(op)) {
+      unsigned axis = e.getAxis();
+      for (unsigned d = 0; d < DimClasses::rank(e.getSrc()); ++d)
+        cl.unite(e.getSrc(), d, e.getResult(), d < axis ? d : d + 1);
+    } else if (auto r = dyn_cast<ReduceOp>(op)) {
+      unsigned dim = r.getDim();
+      if (isa<RankedTensorType>(r.getType()))
+        for (unsigned d = 0; d < DimClasses::rank(r.getSrc()); ++d)
+          if (d != dim)
+            cl.unite(r.getSrc(), d, r.getResult(), d < dim ? d : d - 1);
+    } else if (auto t = dyn_cast<TransposeOp>(op)) {
+      for (auto [d, p] : llvm::enumerate(t.getPermutation()))
+        cl.unite(t.getResult(), d, t.getSrc(), p);
+    } else if (auto c = dyn_cast<ConvertLayoutOp>(op)) {
+      cl.uniteAll(c.getSrc(), c.getResult());
+    } else if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (isa<RankedTensorType>(c.getType()) && (!dense || !dense.isSplat()))
+        pinned.push_back(c.getResult());
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, res, yielded] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     loop.getResults(), loop.getYieldedValues())) {
+        cl.uniteAll(init, arg);
+        cl.uniteAll(arg, res);
+        cl.uniteAll(yielded, res);
+      }
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!r->empty())
+          for (auto [res, yielded] :
+               llvm::zip(ifOp.getResults(),
+                         r->front().getTerminator()->getOperands()))
+            cl.uniteAll(yielded, res);
+    } else if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) {
+      // Elementwise: every tile operand and result has one shape.
+      Value first;
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+        if (isa<RankedTensorType>(v.getType())) {
+          if (first)
+            cl.uniteAll(first, v);
+          else
+            first = v;
+        }
+    } else if (!isa<LoadOp, StoreOp, SplatOp, IotaOp, ProgramIdOp, DimOp,
+                    scf::YieldOp, func::ReturnOp>(op)) {
+      // Reshape, and anything this pass does not know: keep as written.
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+        if (isa<RankedTensorType>(v.getType()))
+          pinned.push_back(v);
+    }
+    return true;
+  }
+
+  /// The tiled dim a load/store's offset `d` runs along, if any.
+  TiledDim *along(Plan &plan, Operation *access, unsigned d) {
+    Value tile = isa<LoadOp>(access) ? Value(access->getResult(0))
+                                     : Value(cast<StoreOp>(access).getValue());
+    int c = plan.classes.find(tile, d);
+    if (c == plan.rows.cls)
+      return &plan.rows;
+    if (c == plan.cols.cls)
+      return &plan.cols;
+    return nullptr;
+  }
+
+  static OperandRange offsetsOf(Operation *access) {
+    if (auto l = dyn_cast<LoadOp>(access))
+      return l.getOffsets();
+    return cast<StoreOp>(access).getOffsets();
+  }
+
+  /// Every offset along the rows (columns) is program_id(a) * size, and
+  /// those products and program ids are used only as such offsets.
+  bool placedByProgramIds(Plan &plan, std::string &why) {
+    llvm::SmallPtrSet<Operation *, 8> products;
+    WalkResult walk = func.walk([&](Operation *access) {
+      if (!isa<LoadOp, StoreOp>(access))
+        return WalkResult::advance();
+      for (auto [d, off] : llvm::enumerate(offsetsOf(access))) {
+        TiledDim *td = along(plan, access, d);
+        if (!td)
+          continue;
+        auto mul = off.getDefiningOp<arith::MulIOp>();
+        ProgramIdOp pid;
+        if (mul) {
+          Value a = mul.getLhs(), b = mul.getRhs();
+          if (!a.getDefiningOp<ProgramIdOp>())
+            std::swap(a, b);
+          pid = a.getDefiningOp<ProgramIdOp>();
+          if (pid && !isIntConstant(b, td->size))
+            pid = {};
+        }
+        int axis = pid ? int(pid.getAxis()) : -1;
+        if (!pid || (td->axis >= 0 && td->axis != axis)) {
+          why = "an offset of '" +
+                access->getName().getStringRef().str() +
+                "' along the output tile is not program_id * " +
+                std::to_string(td->size);
+          return WalkResult::interrupt();
+        }
+        td->axis = axis;
+        if (products.insert(mul).second)
+          td->offsets.push_back(mul);
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return false;
+    for (TiledDim *td : {&plan.rows, &plan.cols})
+      if (td->axis < 0) {
+        why = "no load or store offset along the output tile";
+        return false;
+      }
+    if (plan.rows.axis == plan.cols.axis) {
+      why = "rows and columns are placed by the same program id";
+      return false;
+    }
+    // The products and the program ids serve only those offsets.
+    for (TiledDim *td : {&plan.rows, &plan.cols})
+      for (arith::MulIOp mul : td->offsets)
+        for (OpOperand &use : mul->getUses()) {
+          Operation *user = use.getOwner();
+          unsigned first = isa<LoadOp, StoreOp>(user)
+                               ? offsetsOf(user).getBeginOperandIndex()
+                               : 0;
+          if (!isa<LoadOp, StoreOp>(user) ||
+              use.getOperandNumber() < first ||
+              along(plan, user, use.getOperandNumber() - first) != td) {
+            why = "program_id * " + std::to_string(td->size) +
+                  " is also used by '" + user->getName().getStringRef().str() +
+                  "'";
+            return false;
+          }
+        }
+    bool ok = true;
+    func.walk([&](ProgramIdOp pid) {
+      for (Operation *user : pid->getUsers())
+        if (!products.contains(user)) {
+          why = "a program id is also used by '" +
+                user->getName().getStringRef().str() + "'";
+          ok = false;
+        }
+    });
+    return ok;
+  }
+
+  bool matchGrid(TiledDim &td, std::string &why) {
+    auto grid = func->getAttrOfType<ArrayAttr>(kGridAttr);
+    std::optional<std::string> e;
+    if (td.axis < int(grid.size()))
+      e = cdivExtent(func, cast<StringAttr>(grid[td.axis]).getValue(),
+                     td.size);
+    if (!e) {
+      why = "grid axis " + std::to_string(td.axis) + " is not cdiv(E," +
+            std::to_string(td.size) + ")";
+      return false;
+    }
+    td.extent = *e;
+    return true;
+  }
+
+  func::FuncOp func;
+};
+
+/// Relative time of one tile of the output at this shape, for the cost
+/// model (docs/ARCHITECTURE.md): its area over the efficiency measured for
+/// tiles of its shape on the H100 (bench/RESULTS.md). Smaller tiles move
+/// more operand bytes per MMA.
+int64_t tileTime(int64_t rows, int64_t cols) {
+  // Operand bytes per MMA flop go as 1/rows + 1/cols; past 128x256's they
+  // cost this much efficiency per unit of excess.
+  constexpr double kPenalty = 0.3;
+  double traffic = 1.0 / double(rows) + 1.0 / double(cols);
+  double excess = std::max(0.0, traffic / (1.0 / 128 + 1.0 / 256) - 1.0);
+  return int64_t(double(rows * cols) * (1.0 + kPenalty * excess));
+}
+
+/// Whether integer constants equal to `td`'s size are used other than in
+/// the offsets' products: they might be the tile size in disguise.
+bool otherConstantUses(func::FuncOp func, const Plan &plan,
+                       const TiledDim &td, std::string &why) {
+  llvm::SmallPtrSet<Operation *, 8> products;
+  for (const TiledDim *t : {&plan.rows, &plan.cols})
+    for (arith::MulIOp mul : t->offsets)
+      products.insert(mul);
+  bool found = false;
+  func.walk([&](arith::ConstantOp c) {
+    auto a = dyn_cast<IntegerAttr>(c.getValue());
+    if (!a || a.getInt() != td.size)
+      return;
+    for (Operation *user : c->getUsers())
+      if (!products.contains(user) && !found) {
+        found = true;
+        why = "the constant " + std::to_string(td.size) + " is also used by '" +
+              user->getName().getStringRef().str() +
+              "', which may depend on the tile size";
+      }
+  });
+  return found;
+}
+
+/// Re-tiles `func` (as analyzed in `plan`) to rows x cols.
+LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
+                     int64_t cols, std::string &why) {
+  TiledDim *dims[2] = {&plan.rows, &plan.cols};
+  int64_t sizes[2] = {rows, cols};
+  for (int i = 0; i < 2; ++i)
+    if (sizes[i] != dims[i]->size && otherConstantUses(func, plan, *dims[i], why))
+      return failure();
+  auto newSize = [&](int cls, int64_t size) {
+    for (int i = 0; i < 2; ++i)
+      if (cls == dims[i]->cls)
+        return sizes[i];
+    return size;
+  };
+  for (Value v : plan.tiles) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(t.getShape());
+    for (unsigned d = 0; d < shape.size(); ++d)
+      shape[d] = newSize(plan.classes.find(v, d), shape[d]);
+    if (shape == t.getShape())
+      continue;
+    auto nt = t.clone(shape);
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      c.setValueAttr(DenseElementsAttr::get(
+          nt, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+    v.setType(nt);
+  }
+  auto grid = llvm::to_vector(func->getAttrOfType<ArrayAttr>(kGridAttr));
+  for (int i = 0; i < 2; ++i) {
+    if (sizes[i] == dims[i]->size)
+      continue;
+    for (arith::MulIOp mul : dims[i]->offsets) {
+      OpBuilder b(mul);
+      Value c = arith::ConstantOp::create(b, mul.getLoc(),
+                                          b.getI32IntegerAttr(sizes[i]));
+      OpOperand &k = mul.getLhs().getDefiningOp<ProgramIdOp>()
+                         ? mul.getRhsMutable()
+                         : mul.getLhsMutable();
+      k.set(c);
+    }
+    grid[dims[i]->axis] = StringAttr::get(
+        func.getContext(), "cdiv(" + dims[i]->extent + "," +
+                               std::to_string(sizes[i]) + ")");
+  }
+  func->setAttr(kGridAttr, ArrayAttr::get(func.getContext(), grid));
+  if (failed(verify(func))) {
+    why = "the re-tiled program does not verify";
+    return failure();
+  }
+  return success();
+}
+
+/// The launch's estimated time: waves of tiles over the SMs, each as long
+/// as a tile of this shape takes.
+std::string costOf(func::FuncOp func, int64_t rows, int64_t cols) {
+  std::string tiles;
+  for (Attribute a : func->getAttrOfType<ArrayAttr>(kGridAttr)) {
+    std::string g = cast<StringAttr>(a).getValue().str();
+    tiles = tiles.empty() ? g : "mul(" + tiles + "," + g + ")";
+  }
+  return "mul(cdiv(" + tiles + ",sms)," + std::to_string(tileTime(rows, cols)) +
+         ")";
+}
+
+struct TileShapeVariants
+    : public tilec::impl::TileShapeVariantsBase<TileShapeVariants> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func->hasAttr(kKernelAttr) && !func.isExternal() &&
+          !func->hasAttr(kVariantOfAttr))
+        kernels.push_back(func);
+    for (func::FuncOp func : kernels)
+      if (failed(runOnKernel(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult runOnKernel(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    auto requested = func->getAttrOfType<ArrayAttr>(kTileShapesAttr);
+    std::string why;
+    std::optional<Plan> plan = Analysis(func).run(why);
+    if (!plan) {
+      if (requested)
+        return func.emitError() << "cannot compile '" << func.getSymName()
+                                << "' at other tile shapes (tile.tile_shapes): "
+                                << why;
+      return success();
+    }
+    // The shapes: as requested, or the program's and, on sm_90a, at most
+    // 128x128 (more tiles where the program's make too few to fill the SMs).
+    SmallVector<std::pair<int64_t, int64_t>> shapes;
+    if (requested) {
+      for (Attribute a : requested) {
+        auto pair = cast<ArrayAttr>(a);
+        shapes.push_back({cast<IntegerAttr>(pair[0]).getInt(),
+                          cast<IntegerAttr>(pair[1]).getInt()});
+      }
+    } else {
+      shapes.push_back({plan->rows.size, plan->cols.size});
+      std::pair<int64_t, int64_t> small = {std::min<int64_t>(plan->rows.size, 128),
+                                           std::min<int64_t>(plan->cols.size, 128)};
+      if (arch == "sm_90a" && small != shapes.front())
+        shapes.push_back(small);
+    }
+    func->removeAttr(kTileShapesAttr);
+    SmallVector<Attribute> variantNames;
+    SmallVector<std::pair<func::FuncOp, std::pair<int64_t, int64_t>>> members;
+    Operation *after = func;
+    for (auto [i, shape] : llvm::enumerate(shapes)) {
+      func::FuncOp member = func;
+      if (i > 0) {
+        member = cast<func::FuncOp>(func->clone());
+        std::string name = (func.getSymName() + "__" +
+                            std::to_string(shape.first) + "x" +
+                            std::to_string(shape.second))
+                               .str();
+        if (SymbolTable::lookupSymbolIn(getOperation(), name))
+          return func.emitError() << "tile.tile_shapes: '" << name
+                                  << "' is listed twice or already defined";
+        member.setSymName(name);
+        member->setAttr(kVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+        OpBuilder(func).insert(member);
+        member->moveAfter(after);
+        after = member;
+        variantNames.push_back(StringAttr::get(ctx, name));
+      }
+      members.push_back({member, shape});
+    }
+    // Re-tile the clones first: they are analyzed from the program as
+    // written.
+    for (auto &[member, shape] : llvm::reverse(members)) {
+      std::optional<Plan> p = Analysis(member).run(why);
+      if (!p || failed(retile(member, *p, shape.first, shape.second, why)))
+        return func.emitError() << "cannot compile '" << func.getSymName()
+                                << "' at tile shape " << shape.first << "x"
+                                << shape.second << ": " << why;
+    }
+    if (variantNames.empty())
+      return success();
+    func->setAttr(kVariantsAttr, ArrayAttr::get(ctx, variantNames));
+    for (auto &[member, shape] : members)
+      member->setAttr(kCostAttr, StringAttr::get(ctx, costOf(member, shape.first,
+                                                             shape.second)));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,224 @@
+// RUN: tilec-opt %s -split-input-file -tile-shape-variants -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-shape-variants=arch=sm_100a -verify-diagnostics | FileCheck %s --check-prefix=SM100
+
+// A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128.
+// Every tile dim that follows the output's columns halves (B's columns, the
+// bias, the accumulator, the epilogue); rows and K stay. The column offset
+// becomes program_id y * 128 (a new constant: 256 is not reused), the grid
+// cdiv(N, 128). Each member gets a cost: waves of tiles over the SMs times
+// the time of one tile of its shape.
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),256)),sms),32768)"
+// CHECK-SAME: tile.variants = ["gemm__128x128"]
+// CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
+// CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
+// CHECK-LABEL: func.func @gemm__128x128(
+// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),128)),sms),18022)"
+// CHECK-SAME: tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]
+// CHECK-SAME: tile.variant_of = "gemm"
+// CHECK: %[[C128:.*]] = arith.constant 128 : i32
+// CHECK: %[[PN:.*]] = tile.program_id y
+// CHECK: %[[N128:.*]] = arith.constant 128 : i32
+// CHECK: arith.muli %[[PN]], %[[N128]]
+// CHECK: arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32>)
+// CHECK: tile.load {{.*}} -> tensor<128x64xbf16>
+// CHECK: tile.load {{.*}} -> tensor<64x128xbf16>
+// CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+// CHECK: tile.load {{.*}} -> tensor<128xf32>
+// CHECK: tile.expand_dims {{.*}} -> tensor<1x128xf32>
+// CHECK: tile.broadcast {{.*}} -> tensor<128x128xf32>
+// CHECK: arith.truncf {{.*}} to tensor<128x128xbf16>
+// CHECK: tile.store {{.*}} : tensor<128x128xbf16>
+// SM100-LABEL: func.func @gemm(
+// SM100-NOT: tile.variants
+// SM100-NOT: func.func @gemm__128x128
+func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %bv = tile.load %bias[%n0] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %be = tile.expand_dims %bv axis 0 : !tile.tile<256xf32> -> !tile.tile<1x256xf32>
+  %bb = tile.broadcast %be : !tile.tile<1x256xf32> -> !tile.tile<128x256xf32>
+  %y = arith.addf %acc, %bb : !tile.tile<128x256xf32>
+  %o = arith.truncf %y : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// Shapes as asked: the first replaces the kernel (rows 128 -> 64 here, with
+// A's transposed load following), the rest become variants.
+// CHECK-LABEL: func.func @asked(
+// CHECK-SAME: tile.grid = ["cdiv(dim(0,1),64)", "cdiv(dim(1,1),128)"]
+// CHECK-SAME: tile.variants = ["asked__128x64"]
+// CHECK: tile.load {{.*}} -> tensor<64x64xf16>
+// CHECK: tile.transpose {{.*}} -> tensor<64x64xf16>
+// CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
+// CHECK-LABEL: func.func @asked__128x64(
+// CHECK-SAME: tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,1),64)"]
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32>
+// SM100-LABEL: func.func @asked(
+// SM100-SAME: tile.variants = ["asked__128x64"]
+func.func @asked(%at: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
+                 %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128], [128, 64]],
+                tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,1),128)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %c128, %pn : i32
+  %k = tile.dim %at, 0 : !tile.tensor<?x?xf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %tat = tile.load %at[%k0, %m0] : !tile.tensor<?x?xf16> -> !tile.tile<64x128xf16>
+    %ta = tile.transpose %tat [1, 0] : !tile.tile<64x128xf16> -> !tile.tile<128x64xf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xf16> -> !tile.tile<64x128xf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xf16>, !tile.tile<64x128xf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Left alone: the row offset also feeds a mask (which might depend on the
+// tile size), so there are no variants unless asked for...
+// CHECK-LABEL: func.func @masked(
+// CHECK-NOT: tile.variants
+// CHECK-NOT: func.func @masked__
+func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                  %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %rows = tile.iota : !tile.tile<128xi32>
+  %m0s = tile.splat %m0 : i32 -> !tile.tile<128xi32>
+  %r = arith.addi %rows, %m0s : !tile.tile<128xi32>
+  %re = tile.expand_dims %r axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %rb = tile.broadcast %re : !tile.tile<128x1xi32> -> !tile.tile<128x256xi32>
+  %lim = tile.splat %c256 : i32 -> !tile.tile<128x256xi32>
+  %keep = arith.cmpi slt, %rb, %lim : !tile.tile<128x256xi32>
+  %zf = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %o = arith.select %keep, %acc, %zf : !tile.tile<128x256xi1>, !tile.tile<128x256xf32>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// ... and an error if they are.
+// expected-error @+1 {{cannot compile 'masked' at other tile shapes (tile.tile_shapes): program_id * 128 is also used by 'tile.splat'}}
+func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                  %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[128, 128]],
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %m0s = tile.splat %m0 : i32 -> !tile.tile<128x256xi32>
+  %o = arith.sitofp %m0s : !tile.tile<128x256xi32> to !tile.tile<128x256xf32>
+  %s = arith.addf %acc, %o : !tile.tile<128x256xf32>
+  tile.store %s, %c[%m0, %n0] : !tile.tile<128x256xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// A constant equal to the tile size used elsewhere (here as the K step)
+// might be the tile size in disguise: the shape that changes it is refused.
+// expected-error @+1 {{cannot compile 'kstep' at tile shape 64x128: the constant 128 is also used by 'scf.for', which may depend on the tile size}}
+func.func @kstep(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
+                 %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128]],
+                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),128)"]} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %tb = tile.transpose %tbt [1, 0] : !tile.tile<128x128xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xf8E4M3FN>, !tile.tile<128x128xf8E4M3FN>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// No main loop with a dot: nothing to re-tile (and an error if asked).
+// expected-error @+1 {{cannot compile 'copy' at other tile shapes (tile.tile_shapes): the kernel has no main loop carrying a tile.dot}}
+func.func @copy(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.tile_shapes = [[64, 64]],
+                tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(0,1),64)"]} {
+  %pm = tile.program_id x
+  %t = tile.load %x[%pm, %pm] : !tile.tensor<?x?xf32> -> !tile.tile<64x64xf32>
+  tile.store %t, %y[%pm, %pm] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
