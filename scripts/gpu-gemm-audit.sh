@@ -5,7 +5,8 @@
 # UTMASTG for the epilogue), and
 # compute-sanitizer's memcheck, racecheck and synccheck must report no error
 # on the GEMM (through gemm_check, the --emit=c path) at two shapes, nor on
-# the ping-pong, cluster and fp8 variants (scripts/gemm_variants_check.py).
+# each tile-shape member, the ping-pong, cluster and fp8 kernels
+# (scripts/gemm_variants_check.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
@@ -40,11 +41,12 @@ for tool in memcheck racecheck synccheck; do
     [ $r -eq 0 ] || rc=1
   done
 done
-# The variants gemm_check does not reach (ping-pong, clusters, fp8), through
-# the Python binding, only tilec's kernels instrumented.
+# The kernels gemm_check does not reach (each tile shape forced, ping-pong,
+# clusters, fp8), through the Python binding, only tilec's kernels
+# instrumented.
 for tool in memcheck racecheck synccheck; do
   log="$OUT/sanitize-$tool-variants.log"
-  "$SAN" --tool "$tool" --kernel-name kns=gemm_ --error-exitcode 9 \
+  "$SAN" --tool "$tool" --kernel-name kns=gemm --error-exitcode 9 \
     python3 scripts/gemm_variants_check.py > "$log" 2>&1
   r=$?
   printf "%-10s %-14s exit %d  %s PASS  %s\n" "$tool" "variants" "$r" \

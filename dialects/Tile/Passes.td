@@ -97,7 +97,7 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     qualify are left alone with a remark saying why.
   }];
   let options = [
-    Option<"maxStages", "max-stages", "int", /*default=*/"4",
+    Option<"maxStages", "max-stages", "int", /*default=*/"8",
            "the most ring slots to choose">,
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
            "target architecture; only sm_90a is specialized">,

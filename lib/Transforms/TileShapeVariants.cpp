@@ -373,7 +373,7 @@ private:
 int64_t tileTime(int64_t rows, int64_t cols) {
   // Operand bytes per MMA flop go as 1/rows + 1/cols; past 128x256's they
   // cost this much efficiency per unit of excess.
-  constexpr double kPenalty = 0.3;
+  constexpr double kPenalty = 0.8;
   double traffic = 1.0 / double(rows) + 1.0 / double(cols);
   double excess = std::max(0.0, traffic / (1.0 / 128 + 1.0 / 256) - 1.0);
   return int64_t(double(rows * cols) * (1.0 + kPenalty * excess));
@@ -505,10 +505,13 @@ struct TileShapeVariants
       }
     } else {
       shapes.push_back({plan->rows.size, plan->cols.size});
-      std::pair<int64_t, int64_t> small = {std::min<int64_t>(plan->rows.size, 128),
-                                           std::min<int64_t>(plan->cols.size, 128)};
-      if (arch == "sm_90a" && small != shapes.front())
-        shapes.push_back(small);
+      for (int64_t cols : {128, 64}) {
+        std::pair<int64_t, int64_t> smaller = {
+            std::min<int64_t>(plan->rows.size, 128),
+            std::min<int64_t>(plan->cols.size, cols)};
+        if (arch == "sm_90a" && !llvm::is_contained(shapes, smaller))
+          shapes.push_back(smaller);
+      }
     }
     func->removeAttr(kTileShapesAttr);
     SmallVector<Attribute> variantNames;

@@ -143,7 +143,8 @@ struct EpilogueStore {
 };
 
 /// Two slots of the box (the tile's rows, one swizzle span of columns):
-/// chunk j of the tile goes through slot j % 2.
+/// chunk j of the tile goes through slot j % 2 (tile widths and boxes are
+/// powers of two: one chunk, or an even number).
 constexpr int64_t kStoreSlots = 2;
 
 std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
@@ -172,15 +173,14 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   e.view = view;
   e.swizzle = whole->swizzle;
   e.box = whole->box;
-  if ((tt.getShape()[1] / e.box[1]) % kStoreSlots) {
-    why = "the tile is fewer than two boxes wide";
-    return std::nullopt;
-  }
-  // Slots of one box each: the box-shaped tile's TMA slot.
+  // Slots of one box each: the box-shaped tile's TMA slot. A tile one box
+  // wide uses one slot (chunk 0 of every tile would otherwise always land
+  // in slot 0 while its last copy may still read it).
+  int64_t chunks = tt.getShape()[1] / e.box[1];
   e.bufferType = tgpu::planTMASlot(RankedTensorType::get(e.box,
                                                          tt.getElementType()),
                                    unused)
-                     ->type.withNumSlots(kStoreSlots);
+                     ->type.withNumSlots(std::min(chunks, kStoreSlots));
   // The value before the conversion the store asked for, if that one
   // splits into chunks; else the converted one.
   SmallVector<Value> candidates;
@@ -204,6 +204,14 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     return std::nullopt;
   }
   return e;
+}
+
+/// Remarks about a tile-shape variant say which (its ops have the
+/// kernel's locations).
+std::string inVariant(func::FuncOp func) {
+  if (!func->hasAttr(kVariantOfAttr))
+    return "";
+  return ("in " + func.getSymName() + ": ").str();
 }
 
 /// Ops of the loop body that only compute scalars (the loads' indices).
@@ -486,7 +494,8 @@ struct TileWarpSpecialize
         return specialize(func, *c, numWarps);
       if (!why.empty())
         mlir::emitRemark(loop.getLoc())
-            << "not warp-specialized (TMA and wgmma not used): " << why;
+            << inVariant(func) << "not warp-specialized (TMA and wgmma not used): "
+            << why;
     }
     return success();
   }
@@ -506,7 +515,7 @@ struct TileWarpSpecialize
       std::optional<EpilogueStore> e = planStore(store, why);
       if (!e) {
         mlir::emitRemark(store.getLoc())
-            << "epilogue store not through TMA: " << why;
+            << inVariant(func) << "epilogue store not through TMA: " << why;
         continue;
       }
       setArgumentType(func, e->view,
@@ -553,7 +562,8 @@ struct TileWarpSpecialize
     if (why.empty())
       return true;
     mlir::emitRemark(loop.getLoc())
-        << "ping-pong schedule not used (cooperative instead): " << why;
+        << inVariant(func) << "ping-pong schedule not used (cooperative instead): "
+        << why;
     return false;
   }
 
@@ -577,7 +587,7 @@ struct TileWarpSpecialize
     }
     if (!why.empty()) {
       mlir::emitRemark(c.loop.getLoc())
-          << "cluster of " << n << " not used: " << why;
+          << inVariant(func) << "cluster of " << n << " not used: " << why;
       func->removeAttr(kClusterAttr);
       return 1;
     }

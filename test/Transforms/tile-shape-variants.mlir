@@ -1,19 +1,19 @@
 // RUN: tilec-opt %s -split-input-file -tile-shape-variants -verify-diagnostics | FileCheck %s
 // RUN: tilec-opt %s -split-input-file -tile-shape-variants=arch=sm_100a -verify-diagnostics | FileCheck %s --check-prefix=SM100
 
-// A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128.
-// Every tile dim that follows the output's columns halves (B's columns, the
-// bias, the accumulator, the epilogue); rows and K stay. The column offset
-// becomes program_id y * 128 (a new constant: 256 is not reused), the grid
-// cdiv(N, 128). Each member gets a cost: waves of tiles over the SMs times
-// the time of one tile of its shape.
+// A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128 and
+// 128x64. Every tile dim that follows the output's columns shrinks (B's
+// columns, the bias, the accumulator, the epilogue); rows and K stay. The
+// column offset becomes program_id y * 128 (a new constant: 256 is not
+// reused), the grid cdiv(N, 128). Each member gets a cost: waves of tiles
+// over the SMs times the time of one tile of its shape.
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),256)),sms),32768)"
-// CHECK-SAME: tile.variants = ["gemm__128x128"]
+// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64"]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
-// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),128)),sms),18022)"
+// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),128)),sms),20753)"
 // CHECK-SAME: tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]
 // CHECK-SAME: tile.variant_of = "gemm"
 // CHECK: %[[C128:.*]] = arith.constant 128 : i32
@@ -30,6 +30,9 @@
 // CHECK: tile.broadcast {{.*}} -> tensor<128x128xf32>
 // CHECK: arith.truncf {{.*}} to tensor<128x128xbf16>
 // CHECK: tile.store {{.*}} : tensor<128x128xbf16>
+// CHECK-LABEL: func.func @gemm__128x64(
+// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),64)),sms),14745)"
+// CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
 // SM100-LABEL: func.func @gemm(
 // SM100-NOT: tile.variants
 // SM100-NOT: func.func @gemm__128x128

@@ -215,7 +215,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 
 // PERSIST-LABEL: func.func @gemm_pingpong
 // PERSIST-SAME: tile.consumer_groups = 2 : i32
-// PERSIST: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <4>
+// PERSIST: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <5>
 // PERSIST: } consumer(regs = 232, copies = 2) {
 // PERSIST:   tgpu.alloc : <2x128x64xbf16
 // PERSIST:   %[[COPY:.*]] = tgpu.consumer_index : i32

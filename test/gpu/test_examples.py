@@ -105,19 +105,19 @@ def forced(bundle, name):
 
 
 @pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_tile_shapes(m, n, k, member):
-    # gemm at 128x256 (as written) and its 128x128 variant, each launched
-    # whatever the runtime would choose.
+    # gemm at 128x256 (as written) and its 128x128 and 128x64 variants,
+    # each launched whatever the runtime would choose.
     launches = forced(load("gemm"), "gemm")
-    assert len(launches) == 2
+    assert len(launches) == 3
     check_bias_relu_gemm(launches[member], m, n, k, what=f"gemm member {member}")
 
 
 def test_gemm_chooses_tile_shape():
-    # Few tiles (1024^2: 32 of 128x256, 64 of 128x128, one wave either way
-    # on an H100): the smaller tile; 4096^2 (4 waves of 128x256 or 8 of
-    # 128x128, the same work): the larger.
+    # Few tiles (1024^2: 32 of 128x256, 64 of 128x128, 128 of 128x64, one
+    # wave each on an H100): the smallest tile; 4096^2 (4 waves of 128x256,
+    # 8 of 128x128, 16 of 128x64, the same work): the largest.
     k = kernel("gemm")
 
     def args(m, n, kk):
@@ -125,7 +125,7 @@ def test_gemm_chooses_tile_shape():
                 torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
                 torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
 
-    assert k.choose(*args(1024, 1024, 64)) == "gemm__128x128"
+    assert k.choose(*args(1024, 1024, 64)) == "gemm__128x64"
     assert k.choose(*args(4096, 4096, 64)) == "gemm"
     assert k.choose(*args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
 
@@ -144,7 +144,7 @@ A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_f16(m, n, k, member):
     check_bias_relu_gemm(forced(load("gemm_variants"), "gemm_f16")[member], m, n, k,
                          torch.float16, f"gemm_f16 member {member}", 2e-3)
@@ -158,7 +158,7 @@ def column_major(rows, cols, dtype):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_tn_gelu(m, n, k, member):
     # A column-major (the kernel reads At), bias per row, GELU (tanh form), f32 out.
     a, at = column_major(m, k, torch.bfloat16)
@@ -173,14 +173,16 @@ def test_gemm_tn_gelu(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-def test_gemm_pingpong(m, n, k):
+@pytest.mark.parametrize("member", [0, 1])
+def test_gemm_pingpong(m, n, k, member):
     # Two consumer warpgroups on alternate tiles: the larger shapes give a
     # program two or three tiles (132 SMs), so both copies and their turns run.
-    check_bias_relu_gemm(load("gemm_variants")["gemm_pingpong"], m, n, k, what="gemm_pingpong")
+    check_bias_relu_gemm(forced(load("gemm_variants"), "gemm_pingpong")[member], m, n, k,
+                         what=f"gemm_pingpong member {member}")
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_cluster(m, n, k, member):
     # Clusters of two programs sharing B by multicast; an odd number of
     # tile rows (e.g. M = 300: 3) leaves one program of a pair off the
@@ -190,7 +192,7 @@ def test_gemm_cluster(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_nt_silu(m, n, k, member):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.
     a = torch.randn(m, k, device=DEV, dtype=torch.float16)
@@ -203,7 +205,7 @@ def test_gemm_nt_silu(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_tt(m, n, k, member):
     # Both column-major.
     a, at = column_major(m, k, torch.bfloat16)
@@ -218,7 +220,7 @@ def test_gemm_tt(m, n, k, member):
     "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
 )
 @pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", [0, 1, 2])
 def test_gemm_fp8(m, n, k, dtype, member):
     # As torch._scaled_mm: A row-major, B column-major (the kernel reads
     # Bt, NxK), per-tensor scales on the device, bf16 output.
