@@ -88,9 +88,7 @@ struct Operand {
   bool transposed; // the dot reads the loaded tile transposed
   bool multicast = false; // shared by the CTAs of a cluster
   BlockArgument view; // the kernel argument
-  tgpu::SharedBufferType ringType;
-  SmallVector<int64_t> box;
-  int64_t swizzle;
+  tgpu::TMASlot slot; // its box, swizzle and one slot of the ring
   Value ring;
 };
 
@@ -126,9 +124,7 @@ std::optional<Operand> planOperand(LoadOp load, std::string &why) {
   Operand o;
   o.load = load;
   o.view = view;
-  o.swizzle = slot->swizzle;
-  o.box = slot->box;
-  o.ringType = slot->type;
+  o.slot = *slot;
   return o;
 }
 
@@ -137,8 +133,7 @@ struct EpilogueStore {
   StoreOp store;
   Value value; // what is stored (before the conversion for the store)
   BlockArgument view;
-  SmallVector<int64_t> box;
-  int64_t swizzle;
+  tgpu::TMASlot whole; // the whole tile's box and swizzle
   tgpu::SharedBufferType bufferType;
 };
 
@@ -171,13 +166,13 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   EpilogueStore e;
   e.store = store;
   e.view = view;
-  e.swizzle = whole->swizzle;
-  e.box = whole->box;
+  e.whole = *whole;
   // Slots of one box each: the box-shaped tile's TMA slot. A tile one box
   // wide uses one slot (chunk 0 of every tile would otherwise always land
   // in slot 0 while its last copy may still read it).
-  int64_t chunks = tt.getShape()[1] / e.box[1];
-  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(e.box,
+  ArrayRef<int64_t> box = e.whole.box;
+  int64_t chunks = tt.getShape()[1] / box[1];
+  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
                                                          tt.getElementType()),
                                    unused)
                      ->type.withNumSlots(std::min(chunks, kStoreSlots));
@@ -192,7 +187,7 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     if (!getLayoutAttr(v.getType()))
       continue;
     LinearLayout l = getLayout(v.getType());
-    if (!tgpu::chunkSelectBits(l, e.box[1]))
+    if (!tgpu::chunkSelectBits(l, box[1]))
       continue;
     // A chunk is the layout without the selecting bits; it must fit the
     // slot (any distributed layout does; the check is the lowering's).
@@ -301,7 +296,7 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   for (unsigned i = 0; i < c.operands.size(); ++i)
     for (unsigned j = 0; j < i; ++j)
       if (c.operands[i].view == c.operands[j].view &&
-          c.operands[i].box != c.operands[j].box) {
+          c.operands[i].slot.box != c.operands[j].slot.box) {
         why = "one view is loaded with two different tile shapes";
         return std::nullopt;
       }
@@ -520,7 +515,7 @@ struct TileWarpSpecialize
       }
       setArgumentType(func, e->view,
                       cast<TensorViewType>(e->view.getType())
-                          .withTMA(e->box, e->swizzle));
+                          .withTMA(e->whole.box, e->whole.swizzle));
       OpBuilder b = OpBuilder::atBlockBegin(&entry);
       Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
       bytes += e->bufferType.getTotalBytes();
@@ -581,7 +576,7 @@ struct TileWarpSpecialize
       why = "it needs the persistent tile loop";
     for (unsigned i = 1; why.empty() && i < c.operands.size(); i += 2) {
       const Operand &o = c.operands[i];
-      if ((o.ringType.getSlotShape().back() / o.box.back()) % n)
+      if ((o.slot.type.getSlotShape().back() / o.slot.box.back()) % n)
         why = "a B slot is not a multiple of " + std::to_string(n) +
               " TMA boxes wide";
     }
@@ -638,7 +633,7 @@ struct TileWarpSpecialize
     // replace).
     int64_t stageBytes = 0;
     for (Operand &o : c.operands)
-      stageBytes += o.ringType.getSlotStride();
+      stageBytes += o.slot.type.getSlotStride();
     int64_t scratch = llvm::alignTo(getMaxScratchBytes(func, loop), 128);
     int64_t budget =
         tgpu::kSharedMemoryPerBlock - copies * scratch - storeBytes - 1024;
@@ -653,7 +648,7 @@ struct TileWarpSpecialize
     // Views become TMA views.
     for (Operand &o : c.operands) {
       auto vt = cast<TensorViewType>(o.view.getType());
-      setArgumentType(func, o.view, vt.withTMA(o.box, o.swizzle));
+      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
     }
 
     // Rings and barriers at the top of the kernel.
@@ -661,9 +656,8 @@ struct TileWarpSpecialize
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     int64_t txBytes = 0;
     for (Operand &o : c.operands) {
-      o.ringType = o.ringType.withNumSlots(stages);
-      o.ring = tgpu::AllocOp::create(b, loc, o.ringType);
-      txBytes += o.ringType.getSlotBytes();
+      o.ring = tgpu::AllocOp::create(b, loc, o.slot.type.withNumSlots(stages));
+      txBytes += o.slot.type.getSlotBytes();
     }
     auto barsTy = tgpu::BarriersType::get(ctx, stages);
     Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
