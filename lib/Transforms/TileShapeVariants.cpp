@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Verifier.h"
@@ -97,6 +98,7 @@ struct Plan {
   DimClasses classes;
   TiledDim rows, cols;
   SmallVector<Value> tiles; // every tile-typed value of the kernel
+  llvm::SmallPtrSet<Operation *, 8> products; // rows' and cols' offsets
 };
 
 /// The dot of the kernel's main loop: in a top-level scf.for, carried.
@@ -107,12 +109,6 @@ DotOp mainDot(func::FuncOp func) {
         if (isa<scf::YieldOp>(use.getOwner()))
           return dot;
   return {};
-}
-
-bool isIntConstant(Value v, int64_t value) {
-  IntegerAttr a;
-  auto c = v.getDefiningOp<arith::ConstantOp>();
-  return c && (a = dyn_cast<IntegerAttr>(c.getValue())) && a.getInt() == value;
 }
 
 /// Splits a grid expression `cdiv(E,size)` into E.
@@ -276,7 +272,6 @@ private:
   /// Every offset along the rows (columns) is program_id(a) * size, and
   /// those products and program ids are used only as such offsets.
   bool placedByProgramIds(Plan &plan, std::string &why) {
-    llvm::SmallPtrSet<Operation *, 8> products;
     WalkResult walk = func.walk([&](Operation *access) {
       if (!isa<LoadOp, StoreOp>(access))
         return WalkResult::advance();
@@ -291,7 +286,7 @@ private:
           if (!a.getDefiningOp<ProgramIdOp>())
             std::swap(a, b);
           pid = a.getDefiningOp<ProgramIdOp>();
-          if (pid && !isIntConstant(b, td->size))
+          if (pid && getConstantIntValue(b) != td->size)
             pid = {};
         }
         int axis = pid ? int(pid.getAxis()) : -1;
@@ -303,7 +298,7 @@ private:
           return WalkResult::interrupt();
         }
         td->axis = axis;
-        if (products.insert(mul).second)
+        if (plan.products.insert(mul).second)
           td->offsets.push_back(mul);
       }
       return WalkResult::advance();
@@ -339,7 +334,7 @@ private:
     bool ok = true;
     func.walk([&](ProgramIdOp pid) {
       for (Operation *user : pid->getUsers())
-        if (!products.contains(user)) {
+        if (!plan.products.contains(user)) {
           why = "a program id is also used by '" +
                 user->getName().getStringRef().str() + "'";
           ok = false;
@@ -383,17 +378,13 @@ int64_t tileTime(int64_t rows, int64_t cols) {
 /// the offsets' products: they might be the tile size in disguise.
 bool otherConstantUses(func::FuncOp func, const Plan &plan,
                        const TiledDim &td, std::string &why) {
-  llvm::SmallPtrSet<Operation *, 8> products;
-  for (const TiledDim *t : {&plan.rows, &plan.cols})
-    for (arith::MulIOp mul : t->offsets)
-      products.insert(mul);
   bool found = false;
   func.walk([&](arith::ConstantOp c) {
     auto a = dyn_cast<IntegerAttr>(c.getValue());
     if (!a || a.getInt() != td.size)
       return;
     for (Operation *user : c->getUsers())
-      if (!products.contains(user) && !found) {
+      if (!plan.products.contains(user) && !found) {
         found = true;
         why = "the constant " + std::to_string(td.size) + " is also used by '" +
               user->getName().getStringRef().str() +
@@ -537,10 +528,13 @@ struct TileShapeVariants
       }
       members.push_back({member, shape});
     }
-    // Re-tile the clones first: they are analyzed from the program as
-    // written.
-    for (auto &[member, shape] : llvm::reverse(members)) {
-      std::optional<Plan> p = Analysis(member).run(why);
+    // Re-tile each member: the kernel by its plan, each clone (of the
+    // program as written, with values of its own) by its own analysis.
+    for (auto &[member, shape] : members) {
+      std::optional<Plan> own;
+      if (member != func)
+        own = Analysis(member).run(why);
+      Plan *p = member == func ? &*plan : own ? &*own : nullptr;
       if (!p || failed(retile(member, *p, shape.first, shape.second, why)))
         return func.emitError() << "cannot compile '" << func.getSymName()
                                 << "' at tile shape " << shape.first << "x"
