@@ -245,10 +245,11 @@ tilec_status tilec_kernel_validate(const tilec_kernel* k, const tilec_arg* args,
   static const char* api = "tilec_kernel_validate";
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
-    const tilec_kernel& run = select_variant(*k, args, n, api, choice_sms(*k, api));
+    DeviceSms sms(api);
+    const tilec_kernel& run = select_variant(*k, args, n, api, sms.for_choice(*k));
     validate_args(run, args, n, api);
     uint32_t grid[3];
-    eval_grid(run, args, n, api, grid, grid_sms(run, api));
+    eval_grid(run, args, n, api, grid, sms.for_grid(run));
     check_grid(run, grid, api, true);
   });
 }
@@ -260,7 +261,7 @@ tilec_status tilec_kernel_choose(tilec_kernel* k, const tilec_arg* args, size_t 
     require(k != nullptr, api, "kernel is NULL");
     require(chosen != nullptr, api, "chosen is NULL");
     check_arg_count(*k, args, n, api);
-    *chosen = const_cast<tilec_kernel*>(&select_variant(*k, args, n, api, choice_sms(*k, api)));
+    *chosen = const_cast<tilec_kernel*>(&select_variant(*k, args, n, api, DeviceSms(api).for_choice(*k)));
   });
 }
 
@@ -270,7 +271,7 @@ tilec_status tilec_kernel_grid(const tilec_kernel* k, const tilec_arg* args, siz
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
     require(grid != nullptr, api, "grid is NULL");
-    eval_grid(*k, args, n, api, grid, grid_sms(*k, api));
+    eval_grid(*k, args, n, api, grid, DeviceSms(api).for_grid(*k));
   });
 }
 

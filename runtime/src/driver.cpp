@@ -215,35 +215,30 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
   for (auto& k : b.kernels) function_in(d, *k, slot, api);
 }
 
-int64_t grid_sms(const tilec_kernel& k, const char* api) {
-  return grid_uses_sms(k) ? device_sms(api) : -1;
-}
-
-int64_t choice_sms(const tilec_kernel& k, const char* api) {
-  return k.variants.empty() ? -1 : device_sms(api);
-}
-
-int64_t device_sms(const char* api) {
-  Driver& d = driver(api);
-  ensure_context(d, api);
+int64_t DeviceSms::get() {
+  if (sms_ >= 0) return sms_;
+  Driver& d = driver(api_);
+  ensure_context(d, api_);
   int v = 0;
   check_cu(d,
            d.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                  current_device(d, api)),
-           "cuDeviceGetAttribute", api);
-  return v;
+                                  current_device(d, api_)),
+           "cuDeviceGetAttribute", api_);
+  sms_ = v;
+  return sms_;
 }
 
 void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api) {
+  DeviceSms sms(api);
   tilec_kernel& k = const_cast<tilec_kernel&>(
-      select_variant(requested, args, n, api, explicit_grid ? -1 : choice_sms(requested, api)));
+      select_variant(requested, args, n, api, explicit_grid ? -1 : sms.for_choice(requested)));
   validate_args(k, args, n, api);
   uint32_t grid[3];
   if (explicit_grid) {
     std::memcpy(grid, explicit_grid, sizeof grid);
   } else {
-    eval_grid(k, args, n, api, grid, grid_sms(k, api));
+    eval_grid(k, args, n, api, grid, sms.for_grid(k));
   }
   check_grid(k, grid, api, explicit_grid == nullptr);
 

@@ -194,14 +194,24 @@ void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const cha
                uint32_t grid[3], int64_t sms = -1);
 // Whether any grid expression of `k` uses `sms`.
 bool grid_uses_sms(const tilec_kernel& k);
-// The `sms` argument of eval_grid for `k`: the current device's
-// multiprocessor count (from the driver) if its grid uses `sms`, else -1.
-int64_t grid_sms(const tilec_kernel& k, const char* api);
-// The `sms` argument of select_variant for `k`: the current device's
-// multiprocessor count if `k` has variants to choose from, else -1.
-int64_t choice_sms(const tilec_kernel& k, const char* api);
-// The current device's multiprocessor count.
-int64_t device_sms(const char* api);
+// The current device's multiprocessor count, asked of the driver on first
+// use and at most once (a launch may need it to choose a variant and to
+// evaluate the chosen kernel's grid).
+class DeviceSms {
+ public:
+  explicit DeviceSms(const char* api) : api_(api) {}
+  int64_t get();
+  // The `sms` argument of eval_grid for `k`: the count if its grid uses
+  // `sms`, else -1.
+  int64_t for_grid(const tilec_kernel& k) { return grid_uses_sms(k) ? get() : -1; }
+  // The `sms` argument of select_variant for `k`: the count if `k` has
+  // variants to choose from, else -1.
+  int64_t for_choice(const tilec_kernel& k) { return k.variants.empty() ? -1 : get(); }
+
+ private:
+  const char* api_;
+  int64_t sms_ = -1;
+};
 void check_grid(const tilec_kernel& k, const uint32_t grid[3], const char* api,
                 bool from_rule);
 // Writes the packed parameters into `buffer` (k.abi_size bytes, 64-aligned);
