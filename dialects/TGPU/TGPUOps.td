@@ -28,6 +28,7 @@ def TGPU_AllocOp : TGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   }];
   let results = (outs TGPU_SharedBufferType:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def TGPU_TransposeOp : TGPU_Op<"transpose", [Pure]> {
@@ -114,6 +115,113 @@ def TGPU_ArriveOp : TGPU_Op<"arrive"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Channels
+//===----------------------------------------------------------------------===//
+
+def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "a ring of buffer slots passed from a producer to consumers";
+  let description = [{
+    How a producer hands tiles to consumers without saying how deep the
+    ring is or which barriers guard it. Uses are numbered 0, 1, 2, ... (a
+    monotonic counter each side keeps); use i lives in one slot of every
+    buffer of the channel. The producer acquires use i's slot
+    (`tgpu.channel_acquire`), which waits until the consumers released use
+    i - depth, and fills it with asynchronous copies (`tgpu.tma_load` with
+    the channel in place of the barriers) that complete it; the consumers
+    wait for use i (`tgpu.channel_wait`), read the slot, and release it
+    (`tgpu.channel_release`): each of `consumer_warps` warps, in each of
+    the `cluster` CTAs of a cluster when the copies multicast.
+
+    `tile-pipeline` lowers a channel: `depth` slots (else as many as fit in
+    shared memory next to the kernel's other buffers and scratch, at most
+    its `max-stages`, or the kernel's `tile.num_stages`) of each buffer,
+    and a full and an empty mbarrier a slot, with phase tracking. Like
+    `tgpu.barriers`, it must run on every thread, outside warp-specialized
+    regions.
+
+    ```mlir
+    %ch, %ra, %rb = tgpu.channel consumer_warps 8
+        : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #sb>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$consumer_warps,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$depth);
+  let results = (outs TGPU_ChannelType:$channel,
+                      Variadic<TGPU_SharedBufferType>:$buffers);
+  let assemblyFormat = [{
+    `consumer_warps` $consumer_warps (`cluster` $cluster^)? (`depth` $depth^)?
+    attr-dict `:` type($buffers)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of one use: a slot of every buffer (what its copies deliver).
+    int64_t getUseBytes();
+    /// Bytes of shared memory a use takes (slots are 1024-byte aligned).
+    int64_t getUseStride();
+  }];
+}
+
+def TGPU_ChannelAcquireOp : TGPU_Op<"channel_acquire"> {
+  let summary = "producer: take use i's slot of a channel";
+  let description = [{
+    Waits until the slot of use `index` is free (the consumers released the
+    use before it in that slot; at once for the first round) and announces
+    the bytes of a use to the slot's full barrier: asynchronous copies into
+    the slot that name the channel deliver them and complete the use. One
+    thread of the executing warps announces. Returns the slot.
+
+    ```mlir
+    %s = tgpu.channel_acquire %ch[%i]
+    tgpu.tma_load %a[%m, %k] -> %ra[%s], %ch : !tile.tensor<...>, !tgpu.smem<?x...>, !tgpu.channel
+    ```
+  }];
+  let arguments = (ins TGPU_ChannelType:$channel, I32:$index);
+  let results = (outs I32:$slot);
+  let assemblyFormat = "$channel `[` $index `]` attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$channel, "::mlir::Value":$index), [{
+    build($_builder, $_state, $_builder.getI32Type(), channel, index);
+  }]>];
+}
+
+def TGPU_ChannelWaitOp : TGPU_Op<"channel_wait"> {
+  let summary = "consumer: wait until use i of a channel is filled";
+  let description = [{
+    Waits until the copies of use `index` completed; returns its slot,
+    which the executing warps may read until they release the use.
+
+    ```mlir
+    %s = tgpu.channel_wait %ch[%i]
+    ```
+  }];
+  let arguments = (ins TGPU_ChannelType:$channel, I32:$index);
+  let results = (outs I32:$slot);
+  let assemblyFormat = "$channel `[` $index `]` attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$channel, "::mlir::Value":$index), [{
+    build($_builder, $_state, $_builder.getI32Type(), channel, index);
+  }]>];
+}
+
+def TGPU_ChannelReleaseOp : TGPU_Op<"channel_release"> {
+  let summary = "consumer: done with use i of a channel";
+  let description = [{
+    Each executing warp tells the producer it no longer reads use `index`'s
+    slot (in a cluster, the slot of every CTA, which the multicast copies
+    fill together). The producer refills the slot once all
+    `consumer_warps` warps (of each CTA) released it.
+
+    ```mlir
+    tgpu.channel_release %ch[%i]
+    ```
+  }];
+  let arguments = (ins TGPU_ChannelType:$channel, I32:$index);
+  let assemblyFormat = "$channel `[` $index `]` attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // TMA
 //===----------------------------------------------------------------------===//
 
@@ -124,7 +232,9 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
     One thread of the executing warps issues the bulk tensor copies that fill
     slot `slot` of `dst` with the tile of the tensor at `coords` (element
     coordinates of its first element, outermost dim first); the copies
-    complete on barrier `slot` of `barriers`, delivering the slot's bytes.
+    complete on barrier `slot` of `barriers`, delivering the slot's bytes;
+    with a `tgpu.channel` in place of the barriers, `dst` is one of its
+    buffers and the copies complete the use that acquired `slot`.
     A slot wider than the descriptor's box takes several copies.
     Out-of-bounds elements are zero.
 
@@ -141,7 +251,7 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
   }];
   let arguments = (ins Tile_TensorViewType:$desc, Variadic<I32>:$coords,
                        TGPU_SharedBufferType:$dst, I32:$slot,
-                       TGPU_BarriersType:$barriers,
+                       AnyTypeOf<[TGPU_BarriersType, TGPU_ChannelType]>:$barriers,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
     $desc `[` $coords `]` `->` $dst `[` $slot `]` `,` $barriers

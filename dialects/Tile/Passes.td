@@ -83,22 +83,20 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let description = [{
     On sm_90a, a kernel's top-level loop whose body loads the A and B tiles
     of wgmma-laid-out dots from views (and computes their indices) becomes a
-    `tgpu.warp_specialize`: a producer warpgroup (registers lowered) issues
-    TMA copies into N-slot shared-memory rings, guarded by full/empty
-    mbarrier pairs with phase tracking; the kernel's own warps become the
-    consumers (registers raised) that wait for each slot, run `tgpu.wgmma`
-    on it with one group in flight, release the previous slot, and run the
-    rest of the kernel (the epilogue). The loaded views become TMA views
-    (`tma = BOX, swizzle = S`). N fits the ring and the epilogue's scratch
-    into shared memory (at most `max-stages`), or is the kernel's
-    `tile.num_stages`. With `persistent`, both partitions loop over the
-    program's tiles (grouped rasterization, slot counters running on across
-    tiles) and the grid becomes `min(sms, gx * gy)`. Loops that do not
-    qualify are left alone with a remark saying why.
+    `tgpu.warp_specialize`: a producer warpgroup (registers lowered)
+    acquires uses of a `tgpu.channel` and issues the TMA copies that fill
+    them; the kernel's own warps become the consumers (registers raised)
+    that wait for each use, run `tgpu.wgmma` on its slot with one group in
+    flight, release the previous use, and run the rest of the kernel (the
+    epilogue). The loaded views become TMA views (`tma = BOX, swizzle =
+    S`). The channel has no depth: tile-pipeline chooses it and lowers the
+    channel to rings and full/empty mbarriers. With `persistent`, both
+    partitions loop over the program's tiles (grouped rasterization, use
+    counters running on across tiles) and the grid becomes
+    `min(sms, gx * gy)`. Loops that do not qualify are left alone with a
+    remark saying why.
   }];
   let options = [
-    Option<"maxStages", "max-stages", "int", /*default=*/"8",
-           "the most ring slots to choose">,
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
            "target architecture; only sm_90a is specialized">,
     Option<"persistent", "persistent", "bool", /*default=*/"true",
@@ -136,18 +134,35 @@ def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
 }
 
 def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
-  let summary = "expand software-pipeline schedules into TMA rings";
+  let summary = "expand software-pipeline schedules and lower channels into "
+                "mbarrier-guarded rings";
   let description = [{
-    Expands each loop scheduled by tile-pipeline-schedule: every stage-0
-    load gets an N-slot ring (the NVMMA-swizzled slot TMA fills) and its
-    view becomes a TMA view; full and empty mbarriers guard the slots. The
-    prologue issues the copies of the first N - 1 iterations. Iteration j
-    waits until every warp has released slot (j - 1) % N (the empty
-    barrier's phase), refills it with iteration j + N - 1's tiles (if there
-    is one), waits for slot j % N to be full and reads it
-    (`tgpu.local_load`, straight into the layout a following conversion
-    wanted); at its end each warp releases that slot.
+    First, expands each loop scheduled by tile-pipeline-schedule into a
+    producer and a consumer of a `tgpu.channel` of depth N, both run by
+    every warp: every stage-0 load gets a buffer of the channel (the
+    NVMMA-swizzled slot TMA fills) and its view becomes a TMA view. The
+    prologue acquires the first N - 1 uses and issues their copies.
+    Iteration j acquires use j + N - 1 (if there is one; this waits until
+    every warp released use j - 1, the slot's previous tenant) and issues
+    its copies, waits for use j and reads its slot (`tgpu.local_load`,
+    straight into the layout a following conversion wanted); at its end
+    each warp releases use j. Where the runtime could not encode a view's
+    descriptor, the loop runs as it was.
+
+    Then lowers every `tgpu.channel` (these and those of
+    tile-warp-specialize): a ring of `depth` slots per buffer, or as many
+    as fit in shared memory next to the kernel's other buffers and scratch
+    (at most `max-stages`, or the kernel's `tile.num_stages`, which then
+    records the choice); full and empty mbarriers a slot with phase
+    tracking: use i is slot i % depth, phase (i / depth) % 2; acquire waits
+    for the empty barrier's previous phase and arms the full barrier with
+    the use's bytes, wait waits for the full barrier, release arrives on
+    the empty barrier (of every CTA of the cluster).
   }];
+  let options = [
+    Option<"maxStages", "max-stages", "int", /*default=*/"8",
+           "the most slots to give a channel without a depth">,
+  ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

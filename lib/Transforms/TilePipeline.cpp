@@ -1,27 +1,42 @@
-//===- TilePipeline.cpp - expand pipeline schedules into TMA rings -------===//
+//===- TilePipeline.cpp - channels into rings, classic pipelining --------===//
 //
-// The tile-pipeline pass. A loop scheduled by tile-pipeline-schedule with N
-// stages,
+// The tile-pipeline pass, in two steps.
+//
+// 1. A loop scheduled by tile-pipeline-schedule with N stages,
 //
 //   scf.for %iv ... {
 //     %a = tile.load %A[...] {tile.pipeline.stage = 0}   (maybe converted)
 //     <the rest, stage N - 1>
 //   }
 //
-// becomes, with a ring of N slots per stage-0 load and full/empty barriers
-// (n = the trip count, issue(j) = arrive full[j % N] with the bytes of a
-// stage, then the TMA copies of iteration j's tiles into slot j % N):
+// becomes a producer and a consumer of one channel of depth N, both run by
+// every warp (n = the trip count, issue(j) = acquire use j of the channel
+// and issue the TMA copies of iteration j's tiles into its slot):
 //
 //   issue(0) ... issue(N - 2)             (those < n)
 //   scf.for %iv ... (%j = 0) {
-//     if j + N - 1 < n:
-//       if j > 0: wait empty[(j - 1) % N], ((j - 1) / N) % 2
-//       issue(j + N - 1)
-//     wait full[j % N], (j / N) % 2
-//     %a = tgpu.local_load %ringA[j % N]
+//     if j + N - 1 < n: issue(j + N - 1)
+//     %s = tgpu.channel_wait %ch[j]
+//     %a = tgpu.local_load %ringA[%s]
 //     <the rest>
-//     arrive empty[j % N]                  (every warp)
+//     tgpu.channel_release %ch[j]
 //   }
+//
+// 2. Every channel (those of step 1 and those tile-warp-specialize made
+// between its producer and consumers) becomes rings of `depth` slots and a
+// full and an empty mbarrier a slot; use i lives in slot i % depth and
+// completes phase (i / depth) % 2 of its barriers:
+//
+//   acquire [i]  ->  wait empty[i % d], parity ((i / d) % 2) ^ 1
+//                      (not for a constant i < d: the first round's slots
+//                      are free)
+//                    arrive full[i % d] expect_tx <bytes of a use>
+//   wait [i]     ->  wait full[i % d], parity (i / d) % 2
+//   release [i]  ->  arrive empty[i % d]   (on every CTA of a cluster)
+//
+// A channel without a depth gets as many slots as fit in shared memory next
+// to the kernel's other buffers and scratch (at most max-stages), or the
+// kernel's tile.num_stages, which records the choice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +66,32 @@ struct Prefetch {
   Value ring;
 };
 
+/// Bytes of shared memory `func` takes besides the channel `skip`: its
+/// buffers (one set per consumer copy for those in a consumer region), the
+/// scratch of layout conversions (per copy), the rings of channels with a
+/// depth, and 1 KiB for alignment and barriers.
+int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
+  int64_t copies = 1;
+  func.walk([&](tgpu::WarpSpecializeOp ws) {
+    copies = std::max<int64_t>(copies, ws.getConsumerCopies());
+  });
+  int64_t bytes = copies * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<tgpu::AllocOp>(op)) {
+      auto ws = op->getParentOfType<tgpu::WarpSpecializeOp>();
+      bool perCopy = ws && ws.getConsumer().isAncestor(op->getParentRegion());
+      bytes += (perCopy ? copies : 1) * alloc.getType().getTotalBytes();
+    } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
+      if (ch != skip && ch.getDepth())
+        bytes += *ch.getDepth() * ch.getUseStride();
+    }
+  });
+  return bytes;
+}
+
 struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
+  using Base::Base;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
@@ -61,7 +101,99 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         if (auto n = loop->getAttrOfType<IntegerAttr>(kPipelineStagesAttr))
           if (failed(expand(func, loop, n.getInt())))
             return signalPassFailure();
+      SmallVector<tgpu::ChannelOp> channels;
+      func.walk([&](tgpu::ChannelOp ch) { channels.push_back(ch); });
+      for (tgpu::ChannelOp ch : channels)
+        if (failed(lowerChannel(func, ch)))
+          return signalPassFailure();
     }
+  }
+
+  /// Rings and barriers for `ch`; its ops become barrier waits and
+  /// arrivals on them.
+  LogicalResult lowerChannel(func::FuncOp func, tgpu::ChannelOp ch) {
+    MLIRContext *ctx = &getContext();
+    Location loc = ch.getLoc();
+    int64_t depth;
+    if (ch.getDepth()) {
+      depth = *ch.getDepth();
+    } else {
+      int64_t budget =
+          tgpu::kSharedMemoryPerBlock - sharedBytesBesides(func, ch);
+      depth = std::min<int64_t>(maxStages, budget / ch.getUseStride());
+      if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+        depth = a.getInt();
+      if (depth < 2)
+        return ch.emitError() << "a " << ch.getUseStride()
+                              << "-byte pipeline stage leaves room for "
+                              << depth << " stages; at least 2 are needed";
+      func->setAttr(kNumStagesAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), depth));
+    }
+    OpBuilder b(ch);
+    // The rings; views of them (transposes) are rebuilt on the ring.
+    for (Value buf : ch.getBuffers()) {
+      auto type = cast<tgpu::SharedBufferType>(buf.getType());
+      Value ring = tgpu::AllocOp::create(b, loc, type.withNumSlots(depth));
+      SmallVector<std::pair<Value, Value>> work = {{buf, ring}};
+      while (!work.empty()) {
+        auto [from, to] = work.pop_back_val();
+        for (Operation *user : llvm::make_early_inc_range(from.getUsers()))
+          if (auto t = dyn_cast<tgpu::TransposeOp>(user)) {
+            OpBuilder tb(t);
+            work.push_back({t, tgpu::TransposeOp::create(tb, t.getLoc(), to)});
+          }
+        from.replaceAllUsesWith(to);
+        if (auto t = from.getDefiningOp<tgpu::TransposeOp>())
+          t.erase();
+      }
+    }
+    auto barsTy = tgpu::BarriersType::get(ctx, depth);
+    Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
+    Value empty = tgpu::BarriersOp::create(
+        b, loc, barsTy, ch.getConsumerWarps() * ch.getCluster().value_or(1));
+    IntegerAttr cluster = ch.getClusterAttr();
+    int64_t useBytes = ch.getUseBytes();
+    for (Operation *user : llvm::make_early_inc_range(ch.getChannel().getUsers())) {
+      OpBuilder ub(user);
+      Location uloc = user->getLoc();
+      if (auto tma = dyn_cast<tgpu::TMALoadOp>(user)) {
+        tma.getBarriersMutable().assign(full);
+      } else if (auto acq = dyn_cast<tgpu::ChannelAcquireOp>(user)) {
+        Value i = acq.getIndex();
+        Value slot = tgpu::ringSlot(ub, uloc, i, depth);
+        // A use known to be in the first round finds its slot free.
+        std::optional<int64_t> known = getConstantIntValue(i);
+        if (!known || *known >= depth) {
+          Value phase = tgpu::ringPhase(ub, uloc, i, depth);
+          Value one =
+              arith::ConstantIntOp::create(ub, uloc, ub.getI32Type(), 1);
+          tgpu::WaitOp::create(ub, uloc, empty, slot,
+                               arith::XOrIOp::create(ub, uloc, phase, one));
+        }
+        tgpu::ArriveOp::create(ub, uloc, full, slot,
+                               ub.getI64IntegerAttr(useBytes), IntegerAttr());
+        acq.replaceAllUsesWith(slot);
+        acq.erase();
+      } else if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(user)) {
+        Value i = wait.getIndex();
+        Value slot = tgpu::ringSlot(ub, uloc, i, depth);
+        tgpu::WaitOp::create(ub, uloc, full, slot,
+                             tgpu::ringPhase(ub, uloc, i, depth));
+        wait.replaceAllUsesWith(slot);
+        wait.erase();
+      } else if (auto rel = dyn_cast<tgpu::ChannelReleaseOp>(user)) {
+        tgpu::ArriveOp::create(ub, uloc, empty,
+                               tgpu::ringSlot(ub, uloc, rel.getIndex(), depth),
+                               IntegerAttr(), cluster);
+        rel.erase();
+      } else {
+        return user->emitError() << "uses a channel in a way tile-pipeline "
+                                    "cannot lower";
+      }
+    }
+    ch.erase();
+    return success();
   }
 
   LogicalResult expand(func::FuncOp func, scf::ForOp loop, int64_t stages) {
@@ -85,21 +217,23 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       return loop.emitError() << "a pipeline needs 2 or more stages and a "
                                  "stage-0 load";
 
-    // Rings, barriers and TMA views.
+    // A channel of depth N and TMA views.
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    int64_t txBytes = 0;
+    SmallVector<Type> ringTypes;
     for (Prefetch &p : prefetches) {
-      p.ring = tgpu::AllocOp::create(b, loc, p.slot.type.withNumSlots(stages));
-      txBytes += p.slot.type.getSlotBytes();
+      ringTypes.push_back(p.slot.type.withNumSlots(ShapedType::kDynamic));
       auto vt = cast<TensorViewType>(p.view.getType());
       if (!vt.isTMA())
         setArgumentType(func, p.view, vt.withTMA(p.slot.box, p.slot.swizzle));
     }
-    auto barsTy = tgpu::BarriersType::get(ctx, stages);
-    Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
-    Value empty =
-        tgpu::BarriersOp::create(b, loc, barsTy, getLaunchWarps(func));
+    auto channel = tgpu::ChannelOp::create(
+        b, loc, tgpu::ChannelType::get(ctx), ringTypes,
+        b.getI64IntegerAttr(getLaunchWarps(func)), IntegerAttr(),
+        b.getI64IntegerAttr(stages));
+    Value ch = channel.getChannel();
+    for (auto [p, ring] : llvm::zip(prefetches, channel.getBuffers()))
+      p.ring = ring;
 
     // TMA where the runtime could encode every descriptor, else the loop as
     // it was, with plain loads (the runtime zeroes the descriptor of a view
@@ -148,7 +282,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::slt, j, trips),
           false);
       OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      issue(ib, loop, prefetches, full, j, stages, txBytes);
+      issue(ib, loop, prefetches, ch, j);
     }
 
     // The loop, with the iteration index carried.
@@ -171,29 +305,15 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     Value j = nloop.getRegionIterArgs().back();
 
     OpBuilder lb = OpBuilder::atBlockBegin(body);
-    Value one = i32(lb, 1);
-    // Refill the slot iteration j - 1 read, once every warp is done with it.
+    // Refill the slot iteration j - 1 read with iteration j + N - 1's tiles.
     Value ahead = arith::AddIOp::create(lb, loc, j, i32(lb, stages - 1));
     auto refill = scf::IfOp::create(
         lb, loc, TypeRange{},
         arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::slt, ahead, trips),
         false);
-    {
-      OpBuilder rb = OpBuilder::atBlockBegin(refill.thenBlock());
-      auto used = scf::IfOp::create(
-          rb, loc, TypeRange{},
-          arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::sgt, j,
-                                i32(rb, 0)),
-          false);
-      OpBuilder ub = OpBuilder::atBlockBegin(used.thenBlock());
-      Value prev = arith::SubIOp::create(ub, loc, j, i32(ub, 1));
-      Value prevSlot = tgpu::ringSlot(ub, loc, prev, stages);
-      tgpu::WaitOp::create(ub, loc, empty, prevSlot,
-                           tgpu::ringPhase(ub, loc, prev, stages));
-      issue(rb, nloop, prefetches, full, ahead, stages, txBytes);
-    }
-    Value slot = tgpu::ringSlot(lb, loc, j, stages);
-    tgpu::WaitOp::create(lb, loc, full, slot, tgpu::ringPhase(lb, loc, j, stages));
+    OpBuilder fb = OpBuilder::atBlockBegin(refill.thenBlock());
+    issue(fb, nloop, prefetches, ch, ahead);
+    Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, j);
     // The loads read their slot (in the layout a lone conversion wanted).
     for (Prefetch &p : prefetches) {
       OpBuilder rb(p.load);
@@ -213,9 +333,9 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // Every warp releases the slot at the end of the iteration.
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     OpBuilder yb(yield);
-    tgpu::ArriveOp::create(yb, loc, empty, slot, IntegerAttr(), IntegerAttr());
+    tgpu::ChannelReleaseOp::create(yb, loc, ch, j);
     SmallVector<Value> next(yield.getOperands());
-    next.push_back(arith::AddIOp::create(yb, loc, j, one));
+    next.push_back(arith::AddIOp::create(yb, loc, j, i32(yb, 1)));
     scf::YieldOp::create(yb, loc, next);
     yield.erase();
     // The schedule is spent (on the body and on the copies made of it).
@@ -226,14 +346,12 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     return success();
   }
 
-  /// Arms full[j % stages] with a stage's bytes and issues the copies of
-  /// iteration j's tiles (indices recomputed with iv = lb + j * step).
+  /// Acquires use j of the channel and issues the copies of iteration j's
+  /// tiles into its slot (indices recomputed with iv = lb + j * step).
   static void issue(OpBuilder &b, scf::ForOp loop, ArrayRef<Prefetch> prefetches,
-                    Value full, Value j, int64_t stages, int64_t txBytes) {
+                    Value ch, Value j) {
     Location loc = loop.getLoc();
-    Value slot = tgpu::ringSlot(b, loc, j, stages);
-    tgpu::ArriveOp::create(b, loc, full, slot, b.getI64IntegerAttr(txBytes),
-                           IntegerAttr());
+    Value slot = tgpu::ChannelAcquireOp::create(b, loc, ch, j);
     IRMapping map;
     map.map(loop.getInductionVar(),
             arith::AddIOp::create(
@@ -254,7 +372,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       for (Value o : p.load.getOffsets())
         coords.push_back(at(o));
       tgpu::TMALoadOp::create(b, p.load.getLoc(), p.view, coords, p.ring, slot,
-                              full, IntegerAttr());
+                              ch, IntegerAttr());
     }
   }
 };

@@ -11,26 +11,28 @@
 //
 // becomes
 //
-//   rings of N slots for A and B (NVMMA-swizzled), full/empty mbarriers
+//   %ch, %ringA, %ringB = tgpu.channel consumer_warps W   (NVMMA-swizzled
+//                                                       slots, depth open)
 //   tgpu.warp_specialize producer(warps = 4, regs = 40) {
 //     <index computations, cloned>
-//     scf.for %k ... (%i) {            slot = i % N, phase = i / N % 2
-//       tgpu.wait %empty[slot], phase ^ 1
-//       tgpu.arrive %full[slot] expect_tx <bytes of a stage>
-//       tgpu.tma_load %A[...] -> %ringA[slot], %full   (and B)
+//     scf.for %k ... (%i) {            i: the use counter
+//       %s = tgpu.channel_acquire %ch[%i]
+//       tgpu.tma_load %A[...] -> %ringA[%s], %ch   (and B)
 //     }
 //   } consumer(regs = R) {
 //     <the kernel's code, with the loop replaced by>
 //     scf.for %k ... (%c, %i) {
-//       tgpu.wait %full[slot], phase
-//       %d = tgpu.wgmma %ringA[slot], %ringB[slot], %c
-//       tgpu.wgmma_wait {pendings = 1}     // the previous slot's MMAs done
-//       if i > 0: tgpu.arrive %empty[(i - 1) % N]
+//       %s = tgpu.channel_wait %ch[%i]
+//       %d = tgpu.wgmma %ringA[%s], %ringB[%s], %c
+//       tgpu.wgmma_wait {pendings = 1}     // the previous use's MMAs done
+//       if i > 0: tgpu.channel_release %ch[%i - 1]
 //     }
 //     tgpu.wgmma_wait %acc {pendings = 0}
 //     <epilogue>
 //   }
 //
+// tile-pipeline chooses the channel's depth and lowers it to rings with
+// full/empty mbarriers.
 // The loaded views become TMA views (their box: the slot, the innermost dim
 // cut to the swizzle span).
 //
@@ -497,10 +499,10 @@ struct TileWarpSpecialize
 
   /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every
   /// consumer thread runs them) become TMA stores through shared memory;
-  /// returns the bytes of their buffers.
-  int64_t useTMAStores(func::FuncOp func, scf::ForOp loop) {
+  /// returns whether any did.
+  bool useTMAStores(func::FuncOp func, scf::ForOp loop) {
     Block &entry = func.getBody().front();
-    int64_t bytes = 0;
+    bool any = false;
     SmallVector<StoreOp> stores;
     for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
       if (auto store = dyn_cast<StoreOp>(op))
@@ -518,7 +520,7 @@ struct TileWarpSpecialize
                           .withTMA(e->whole.box, e->whole.swizzle));
       OpBuilder b = OpBuilder::atBlockBegin(&entry);
       Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
-      bytes += e->bufferType.getTotalBytes();
+      any = true;
       b.setInsertionPoint(store);
       tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
                                store.getOffsets(), buf);
@@ -528,7 +530,7 @@ struct TileWarpSpecialize
         if (cv->use_empty())
           cv.erase();
     }
-    return bytes;
+    return any;
   }
 
   /// Whether the ping-pong schedule the kernel asks for can run; says why
@@ -626,24 +628,7 @@ struct TileWarpSpecialize
       pers = Persistent::plan(func);
     int copies = usePingPong(func, loop, numWarps, pers) ? 2 : 1;
     cluster = useCluster(func, c, pers);
-    int64_t storeBytes = copies * useTMAStores(func, loop);
-
-    // Stages: what fits next to the epilogue's scratch and store buffers
-    // (not the operand conversions in the loop body, which the rings
-    // replace).
-    int64_t stageBytes = 0;
-    for (Operand &o : c.operands)
-      stageBytes += o.slot.type.getSlotStride();
-    int64_t scratch = llvm::alignTo(getMaxScratchBytes(func, loop), 128);
-    int64_t budget =
-        tgpu::kSharedMemoryPerBlock - copies * scratch - storeBytes - 1024;
-    int64_t stages = std::min<int64_t>(maxStages, budget / stageBytes);
-    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
-      stages = a.getInt();
-    if (stages < 2)
-      return loop.emitError() << "a " << stageBytes
-                              << "-byte pipeline stage leaves room for "
-                              << stages << " stages; at least 2 are needed";
+    bool tmaStores = useTMAStores(func, loop);
 
     // Views become TMA views.
     for (Operand &o : c.operands) {
@@ -651,17 +636,22 @@ struct TileWarpSpecialize
       setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
     }
 
-    // Rings and barriers at the top of the kernel.
+    // The channel at the top of the kernel: a buffer per operand, released
+    // by every consumer warp (of each CTA of a cluster). tile-pipeline
+    // chooses its depth.
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    int64_t txBytes = 0;
-    for (Operand &o : c.operands) {
-      o.ring = tgpu::AllocOp::create(b, loc, o.slot.type.withNumSlots(stages));
-      txBytes += o.slot.type.getSlotBytes();
-    }
-    auto barsTy = tgpu::BarriersType::get(ctx, stages);
-    Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
-    Value empty = tgpu::BarriersOp::create(b, loc, barsTy, numWarps * cluster);
+    SmallVector<Type> ringTypes;
+    for (Operand &o : c.operands)
+      ringTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+    auto channel = tgpu::ChannelOp::create(
+        b, loc, tgpu::ChannelType::get(ctx), ringTypes,
+        b.getI64IntegerAttr(numWarps),
+        cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr(),
+        IntegerAttr());
+    Value ch = channel.getChannel();
+    for (auto [o, ring] : llvm::zip(c.operands, channel.getBuffers()))
+      o.ring = ring;
     // With clusters, no CTA signals or multicasts into another before its
     // barriers are initialized, nor leaves while the others may still.
     if (cluster > 1)
@@ -687,8 +677,7 @@ struct TileWarpSpecialize
         storeBuffers.push_back(&op);
 
     if (pers && copies > 1) {
-      buildPingPong(func, c, *pers, producer, consumer, full, empty, stages,
-                    txBytes);
+      buildPingPong(func, c, *pers, producer, consumer, ch);
       func->setAttr(kConsumerGroupsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), copies));
       func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
@@ -696,22 +685,20 @@ struct TileWarpSpecialize
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
       // ring's slot counter runs on across tiles.
-      buildPersistentProducer(func, c, *pers, producer, full, empty, stages,
-                              txBytes);
+      buildPersistentProducer(func, c, *pers, producer, ch);
       scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr);
       Block *cBody = cLoop.getBody();
-      Value cEnd = buildConsumer(c, full, empty, stages,
-                                 cLoop.getRegionIterArgs()[0]);
+      Value cEnd = buildConsumer(c, ch, cLoop.getRegionIterArgs()[0]);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
       scf::YieldOp::create(cy, loc, cEnd);
       func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
     } else {
       OpBuilder pb = OpBuilder::atBlockEnd(producer);
       Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
-      buildProducer(pb, c, full, empty, stages, txBytes, zero, nullptr);
+      buildProducer(pb, c, ch, zero, nullptr);
       OpBuilder cb(c.loop);
       Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
-      buildConsumer(c, full, empty, stages, czero);
+      buildConsumer(c, ch, czero);
     }
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
@@ -720,28 +707,24 @@ struct TileWarpSpecialize
       tgpu::ClusterSyncOp::create(after, loc);
     }
     // The last TMA stores read their buffers before the kernel ends.
-    if (storeBytes) {
+    if (tmaStores) {
       OpBuilder eb = OpBuilder::atBlockEnd(consumer);
       tgpu::TMAStoreWaitOp::create(eb, loc, 0);
     }
     func->setAttr(kProducerWarpsAttr,
                   IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
-    func->setAttr(kNumStagesAttr,
-                  IntegerAttr::get(IntegerType::get(ctx, 32), stages));
     return success();
   }
 
   /// The producer's tile loop over the persistent schedule's tiles (its
   /// slot counter running on across them).
   void buildPersistentProducer(func::FuncOp func, Candidate &c,
-                               Persistent &pers, Block *producer, Value full,
-                               Value empty, int64_t stages, int64_t txBytes) {
+                               Persistent &pers, Block *producer, Value ch) {
     Location loc = c.loop.getLoc();
     OpBuilder pb = OpBuilder::atBlockEnd(producer);
     auto [pLoop, pIds] = pers.wrap(pb, loc, func);
     OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
-    Value pEnd = buildProducer(inner, c, full, empty, stages, txBytes,
-                               pLoop.getRegionIterArgs()[0], &pIds);
+    Value pEnd = buildProducer(inner, c, ch, pLoop.getRegionIterArgs()[0], &pIds);
     scf::YieldOp::create(inner, loc, pEnd);
   }
 
@@ -778,11 +761,9 @@ struct TileWarpSpecialize
   /// at the main loop and at the epilogue (named barriers 8 + c and
   /// 10 + c), so one's epilogue runs while the other multiplies.
   void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
-                     Block *producer, Block *consumer, Value full, Value empty,
-                     int64_t stages, int64_t txBytes) {
+                     Block *producer, Block *consumer, Value ch) {
     Location loc = c.loop.getLoc();
-    buildPersistentProducer(func, c, pers, producer, full, empty, stages,
-                            txBytes);
+    buildPersistentProducer(func, c, pers, producer, ch);
     OpBuilder cb = OpBuilder::atBlockBegin(consumer);
     Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
     Value count;
@@ -826,7 +807,7 @@ struct TileWarpSpecialize
     };
     // Wait for the main-loop turn, multiply, pass the turn on.
     turn(lb, notFirst, kMmaTurn, copy, true);
-    Value end = buildConsumer(c, full, empty, stages, iStart);
+    Value end = buildConsumer(c, ch, iStart);
     Operation *guard = end.getDefiningOp();
     OpBuilder ab(guard->getContext());
     ab.setInsertionPointAfter(guard);
@@ -845,10 +826,9 @@ struct TileWarpSpecialize
   /// lowering's partitions use 1..3).
   static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
 
-  /// The producer's loop at `b`, its slot counter starting at `iStart`;
+  /// The producer's loop at `b`, its use counter starting at `iStart`;
   /// returns the counter after it. `ids` replaces program_id x and y.
-  Value buildProducer(OpBuilder &b, Candidate &c, Value full, Value empty,
-                      int64_t stages, int64_t txBytes, Value iStart,
+  Value buildProducer(OpBuilder &b, Candidate &c, Value ch, Value iStart,
                       const std::array<Value, 2> *ids) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
@@ -903,13 +883,7 @@ struct TileWarpSpecialize
     OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
     map.map(loop.getInductionVar(), ploop.getInductionVar());
     Value i = ploop.getRegionIterArgs()[0];
-    Value slot = tgpu::ringSlot(lb, loc, i, stages);
-    Value phase = tgpu::ringPhase(lb, loc, i, stages);
-    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    tgpu::WaitOp::create(lb, loc, empty, slot,
-                         arith::XOrIOp::create(lb, loc, phase, one));
-    tgpu::ArriveOp::create(lb, loc, full, slot, lb.getI64IntegerAttr(txBytes),
-                           IntegerAttr());
+    Value slot = tgpu::ChannelAcquireOp::create(lb, loc, ch, i);
     // The loads' index arithmetic, then the copies.
     for (Operation &op : loop.getBody()->without_terminator())
       if (isScalarPure(&op))
@@ -919,18 +893,18 @@ struct TileWarpSpecialize
       for (Value idx : o.load.getOffsets())
         coords.push_back(map.lookupOrDefault(idx));
       tgpu::TMALoadOp::create(
-          lb, o.load.getLoc(), o.view, coords, o.ring, slot, full,
+          lb, o.load.getLoc(), o.view, coords, o.ring, slot, ch,
           o.multicast ? lb.getI32IntegerAttr(cluster) : IntegerAttr());
     }
+    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
     scf::YieldOp::create(lb, loc,
                          ValueRange{arith::AddIOp::create(lb, loc, i, one)});
     return ploop.getResult(0);
   }
 
-  /// Replaces the loop in place, its slot counter starting at `iStart`;
+  /// Replaces the loop in place, its use counter starting at `iStart`;
   /// returns the counter after it.
-  Value buildConsumer(Candidate &c, Value full, Value empty, int64_t stages,
-                      Value iStart) {
+  Value buildConsumer(Candidate &c, Value ch, Value iStart) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
     OpBuilder b(loop);
@@ -966,9 +940,7 @@ struct TileWarpSpecialize
     Value i = nloop.getRegionIterArgs().back();
 
     OpBuilder lb(c.dots.front());
-    Value slot = tgpu::ringSlot(lb, loc, i, stages);
-    Value phase = tgpu::ringPhase(lb, loc, i, stages);
-    tgpu::WaitOp::create(lb, loc, full, slot, phase);
+    Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, i);
     for (auto [k, dot] : llvm::enumerate(c.dots)) {
       const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
       lb.setInsertionPoint(dot);
@@ -981,7 +953,7 @@ struct TileWarpSpecialize
     lb.setInsertionPoint(yield);
     tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    releasePrevious(lb, loc, i, iStart, empty, stages);
+    releasePrevious(lb, loc, i, iStart, ch);
     SmallVector<Value> yields(yield.getOperands());
     yields.push_back(arith::AddIOp::create(lb, loc, i, one));
     scf::YieldOp::create(lb, loc, yields);
@@ -998,7 +970,7 @@ struct TileWarpSpecialize
     b.setInsertionPointAfter(nloop);
     SmallVector<Value> accs(nloop.getResults().drop_back());
     auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
-    releasePrevious(b, loc, nloop.getResults().back(), iStart, empty, stages);
+    releasePrevious(b, loc, nloop.getResults().back(), iStart, ch);
     SmallVector<Value> done(wait.getResults());
     done.push_back(nloop.getResults().back());
     scf::YieldOp::create(b, loc, done);
@@ -1017,19 +989,16 @@ struct TileWarpSpecialize
     return tgpu::TransposeOp::create(b, o.ring.getLoc(), o.ring);
   }
 
-  /// if i > iStart: arrive on empty[(i - 1) % stages].
-  void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
-                              Value empty, int64_t stages) {
+  /// if i > iStart: release use i - 1.
+  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
+                              Value ch) {
     Value started =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, iStart);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, started, false);
     OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
     Value prev = arith::SubIOp::create(
         ib, loc, i, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), 1));
-    tgpu::ArriveOp::create(ib, loc, empty, tgpu::ringSlot(ib, loc, prev, stages),
-                           IntegerAttr(),
-                           cluster > 1 ? ib.getI32IntegerAttr(cluster)
-                                       : IntegerAttr());
+    tgpu::ChannelReleaseOp::create(ib, loc, ch, prev);
   }
 };
 } // namespace

@@ -1,17 +1,20 @@
-// RUN: tilec-opt %s -tile-pipeline | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-pipeline -verify-diagnostics | FileCheck %s
 
 // The schedule tile-pipeline-schedule wrote (load and its index at stage 0,
-// the sum at stage 2 of 3) becomes: a 3-slot ring in the 128-byte swizzle
+// the sum at stage 2 of 3) becomes a producer and a consumer of a channel
+// of depth 3, which then becomes: a 3-slot ring in the 128-byte swizzle
 // TMA writes (32x64 f32 = two 32x32 boxes a slot), a TMA view, full
 // barriers (one arrival plus the bytes) and empty barriers (one arrival per
-// warp); a prologue issuing iterations 0 and 1 (if they exist); in the loop,
-// the refill of iteration j + 2 into the slot iteration j - 1 read, after
-// every warp released it, then the wait for slot j % 3 and a local_load in
-// place of the load; the release at the end. All of it runs where the
-// runtime encoded the view's descriptor (tgpu.tma_ready); otherwise the
-// loop as it was, with its plain load (the kernel lists the view in
-// tile.tma_fallback, so the runtime zeroes a descriptor it cannot encode
-// instead of refusing the launch). No schedule attributes remain.
+// warp); a prologue acquiring uses 0 and 1 (if they exist; the first
+// round's slots are free, so no wait) and issuing their copies; in the
+// loop, the acquire of use j + 2 (the wait until every warp released use
+// j - 1, which had its slot) and its copies, then the wait for use j and a
+// local_load in place of the load; the release at the end. All of it runs
+// where the runtime encoded the view's descriptor (tgpu.tma_ready);
+// otherwise the loop as it was, with its plain load (the kernel lists the
+// view in tile.tma_fallback, so the runtime zeroes a descriptor it cannot
+// encode instead of refusing the launch). No schedule attributes and no
+// channel ops remain.
 
 #linear = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
 
@@ -25,28 +28,32 @@
 // CHECK: scf.if %[[OK]] -> (tensor<32x64xf32, #linear>) {
 // CHECK: %[[TRIPS:.*]] = arith.maxsi
 // CHECK: scf.if
+// CHECK-NOT: tgpu.wait
 // CHECK:   tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 8192
 // CHECK:   tgpu.tma_load %[[X]][%{{.*}}, %{{.*}}] -> %[[RING]][%{{.*}}], %[[FULL]]
 // CHECK: scf.if
+// CHECK-NOT: tgpu.wait
 // CHECK:   tgpu.tma_load
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[J:.*]] = %{{.*}})
 // CHECK:   %[[AHEAD:.*]] = arith.addi %[[J]], %c2_i32
 // CHECK:   %[[MORE:.*]] = arith.cmpi slt, %[[AHEAD]], %[[TRIPS]]
 // CHECK:   scf.if %[[MORE]] {
-// CHECK:     scf.if
-// CHECK:       tgpu.wait %[[EMPTY]]
-// CHECK:     tgpu.arrive %[[FULL]]{{.*}} expect_tx 8192
-// CHECK:     tgpu.tma_load %[[X]]
+// CHECK:     %[[FREE:.*]] = arith.remui %[[AHEAD]], %c3
+// CHECK:     tgpu.wait %[[EMPTY]][%[[FREE]]]
+// CHECK:     tgpu.arrive %[[FULL]][%[[FREE]]] expect_tx 8192
+// CHECK:     tgpu.tma_load %[[X]]{{.*}} -> %[[RING]][%[[FREE]]], %[[FULL]]
 // CHECK:   }
 // CHECK:   %[[SLOT:.*]] = arith.remui %[[J]], %c3_i32
 // CHECK:   tgpu.wait %[[FULL]][%[[SLOT]]]
 // CHECK:   %[[T:.*]] = tgpu.local_load %[[RING]][%[[SLOT]]] : <3x32x64xf32, #shared> -> tensor<32x64xf32, #linear>
 // CHECK:   arith.addf %{{.*}}, %[[T]]
-// CHECK:   tgpu.arrive %[[EMPTY]][%[[SLOT]]] : <3>
+// CHECK:   %[[DONE:.*]] = arith.remui %[[J]], %c3
+// CHECK:   tgpu.arrive %[[EMPTY]][%[[DONE]]] : <3>
 // CHECK:   scf.yield
 // CHECK: } else {
 // CHECK:   scf.for
 // CHECK:     tile.load %[[X]]
+// CHECK-NOT: tgpu.channel
 // CHECK-NOT: tile.pipeline
 func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["cdiv(dim(0,0),32)"]} {
@@ -63,5 +70,100 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
     scf.yield %s : tensor<32x64xf32, #linear>
   } {tile.pipeline.num_stages = 3 : i32}
   tile.store %acc, %y[%m0, %c0] : tensor<32x64xf32, #linear>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// A channel of tile-warp-specialize's (no depth, a cluster of 2, B read
+// transposed): as many slots as fit next to the kernel's other buffers and
+// scratch. A use takes 16 KiB + 32 KiB; the store buffers (16 KiB) are the
+// consumer region's, one set per copy of two: 232448 - 2 * 16384 - 1024 =
+// 198656 bytes leave room for 4 uses, which the kernel records as
+// tile.num_stages. The transposed view is rebuilt on the ring; releases
+// arrive on the empty barrier of both CTAs (8 warps each, so 16 arrivals).
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]]>
+#sa2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @ws
+// CHECK-SAME: tile.num_stages = 4 : i32
+// CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
+// CHECK: %[[RB:.*]] = tgpu.alloc : <4x256x64xbf16, #shared1>
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 16 : <4>
+// CHECK: %[[BT:.*]] = tgpu.transpose %[[RB]] : <4x256x64xbf16, #shared1> -> <4x64x256xbf16, #shared2>
+// CHECK: tgpu.warp_specialize
+// CHECK:   %[[S:.*]] = arith.remui %[[I:.*]], %c4_i32
+// CHECK:   %[[R:.*]] = arith.divui %[[I]], %c4_i32
+// CHECK:   %[[P:.*]] = arith.andi %[[R]], %c1_i32
+// CHECK:   %[[Q:.*]] = arith.xori %[[P]], %c1_i32
+// CHECK:   tgpu.wait %[[EMPTY]][%[[S]]], %[[Q]]
+// CHECK:   tgpu.arrive %[[FULL]][%[[S]]] expect_tx 49152
+// CHECK:   tgpu.tma_load %{{.*}} -> %[[RA]][%[[S]]], %[[FULL]]
+// CHECK:   tgpu.tma_load %{{.*}} -> %[[RB]][%[[S]]], %[[FULL]]
+// CHECK: } consumer
+// CHECK:   %[[C:.*]] = arith.remui %[[J:.*]], %c4_i32
+// CHECK:   %[[CR:.*]] = arith.divui %[[J]], %c4_i32
+// CHECK:   %[[CP:.*]] = arith.andi %[[CR]], %c1_i32
+// CHECK:   tgpu.wait %[[FULL]][%[[C]]], %[[CP]]
+// CHECK:   tgpu.wgmma %[[RA]][%[[C]]], %[[BT]][%[[C]]]
+// CHECK:   %[[D:.*]] = arith.remui %[[J]], %c4_i32
+// CHECK:   tgpu.arrive %[[EMPTY]][%[[D]]] cluster 2
+// CHECK-NOT: tgpu.channel
+func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+              %b: !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
+              %i: i32, %j: i32)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = ["1"]} {
+  %ch, %ra, %rb = tgpu.channel consumer_warps 8 cluster 2
+      : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x256x64xbf16, #sb>
+  %bt = tgpu.transpose %rb : !tgpu.smem<?x256x64xbf16, #sb>
+      -> !tgpu.smem<?x64x256xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>>
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    %s = tgpu.channel_acquire %ch[%i]
+    tgpu.tma_load %a[%i, %i] -> %ra[%s], %ch
+        : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+          !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
+    tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch
+        : !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
+          !tgpu.smem<?x256x64xbf16, #sb>, !tgpu.channel
+  } consumer(regs = 232, copies = 2) {
+    %buf = tgpu.alloc : !tgpu.smem<2x64x64xbf16, #sa2>
+    %acc = arith.constant dense<0.0> : tensor<128x256xf32, #acc>
+    %s = tgpu.channel_wait %ch[%j]
+    %d = tgpu.wgmma %ra[%s], %bt[%s], %acc
+        : !tgpu.smem<?x128x64xbf16, #sa>,
+          !tgpu.smem<?x64x256xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>>,
+          tensor<128x256xf32, #acc>
+    tgpu.channel_release %ch[%j]
+  }
+  return
+}
+
+// -----
+
+// The kernel's tile.num_stages overrides the choice.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @override
+// CHECK: tgpu.alloc : <2x128x64xbf16, #shared>
+// CHECK: tgpu.barriers arrive_count 4 : <2>
+func.func @override() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"], tile.num_stages = 2 : i32} {
+  %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+// A use too large for two slots.
+
+#big = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0], [0, 64], [0, 128]]>
+
+func.func @too_big() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+  // expected-error @+1 {{a 131072-byte pipeline stage leaves room for 1 stages; at least 2 are needed}}
+  %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x256x256xbf16, #big>
   return
 }

@@ -1,56 +1,70 @@
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize='persistent=false' | FileCheck %s
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
-// goes out through two 128x64 slots (32 KiB, allocated in the consumer
-// region) with TMA stores, so C becomes a
-// TMA view too and the store's conversion disappears; rings of as many
-// slots as fit next to that (4 of 48 KiB, the default maximum); full
-// barriers count one arrival (plus the TMA bytes), empty barriers one
-// arrival per consumer warp. The producer waits for an empty slot (parity
-// flipped, so the first round passes), arms the full barrier with the
-// stage's bytes and issues both copies; the consumers wait for the full
-// slot, multiply, retire the previous group and release its slot. The loop
-// sits in a branch taken when it runs at all, with the final wait and
-// release inside. The consumers' last act is to wait for their stores to
-// have read shared memory.
+// goes out through two 128x64 slots (allocated in the consumer region)
+// with TMA stores, so C becomes a TMA view too and the store's conversion
+// disappears. Producer and consumers talk through a channel with a buffer
+// for A and one for B, its depth left to tile-pipeline, released by the 8
+// consumer warps. The producer acquires use i and issues both copies into
+// its slot; the consumers wait for use i, multiply, retire the previous
+// group and release the previous use. The loop sits in a branch taken when
+// it runs at all, with the final wait and release inside. The consumers'
+// last act is to wait for their stores to have read shared memory.
 
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
-// CHECK-SAME: tile.num_stages = 4 : i32, tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain", tile.producer_warps = 4 : i32
-// CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
-// CHECK: %[[RB:.*]] = tgpu.alloc : <4x64x256xbf16, #shared1>
-// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
-// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <4>
+// CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain", tile.producer_warps = 4 : i32
+// CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
 // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
-// CHECK:     %[[SLOT:.*]] = arith.remui %[[I]], %c4_i32
-// CHECK:     %[[ROUND:.*]] = arith.divui %[[I]], %c4_i32
-// CHECK:     %[[PHASE:.*]] = arith.andi %[[ROUND]]
-// CHECK:     %[[FREE:.*]] = arith.xori %[[PHASE]]
-// CHECK:     tgpu.wait %[[EMPTY]][%[[SLOT]]], %[[FREE]]
-// CHECK:     tgpu.arrive %[[FULL]][%[[SLOT]]] expect_tx 49152
-// CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[RA]][%[[SLOT]]], %[[FULL]]
-// CHECK:     tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[RB]][%[[SLOT]]], %[[FULL]]
+// CHECK:     %[[SLOT:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]]
+// CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[SLOT]]], %[[CH]]
+// CHECK:     tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[SLOT]]], %[[CH]]
+// CHECK:     %[[NEXT:.*]] = arith.addi %[[I]], %c1
+// CHECK:     scf.yield %[[NEXT]]
 // CHECK: } consumer(regs = 232) {
 // CHECK:   %[[RC:.*]] = tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK:   scf.if
 // CHECK:     scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CI:.*]] = %{{.*}})
-// CHECK:       tgpu.wait %[[FULL]]
-// CHECK:       %[[D:.*]] = tgpu.wgmma %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %[[ACC]]
+// CHECK:       %[[S:.*]] = tgpu.channel_wait %[[CH]][%[[CI]]]
+// CHECK:       %[[D:.*]] = tgpu.wgmma %[[R]]#0[%[[S]]], %[[R]]#1[%[[S]]], %[[ACC]]
 // CHECK:       tgpu.wgmma_wait {pendings = 1 : i32}
 // CHECK:       scf.if
-// CHECK:         tgpu.arrive %[[EMPTY]]
+// CHECK:         %[[PREV:.*]] = arith.subi %[[CI]], %c1
+// CHECK:         tgpu.channel_release %[[CH]][%[[PREV]]]
 // CHECK:       scf.yield %[[D]]
 // CHECK:     %[[W:.*]] = tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+// CHECK:     scf.if
+// CHECK:       tgpu.channel_release %[[CH]]
 // CHECK:   %[[CVT:.*]] = arith.truncf
 // CHECK-NOT: tile.convert_layout
 // CHECK:   tgpu.tma_store %[[CVT]], %arg2[%{{.*}}, %{{.*}}] via %[[RC]] : tensor<128x256xbf16, #linear>
 // CHECK:   tgpu.tma_store_wait {pendings = 0 : i32}
 // CHECK-NEXT: }
 // CHECK-NOT: tile.dot
+// tile-pipeline gives the channel as many slots as fit next to the store
+// buffers (4 of 48 KiB, recorded as tile.num_stages), full barriers that
+// count one arrival (plus the TMA bytes) and empty barriers that count the
+// consumer warps.
+// LOWERED-LABEL: func.func @gemm
+// LOWERED-SAME: tile.num_stages = 4 : i32
+// LOWERED: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
+// LOWERED: %[[RB:.*]] = tgpu.alloc : <4x64x256xbf16, #shared1>
+// LOWERED: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
+// LOWERED: %[[EMPTY:.*]] = tgpu.barriers arrive_count 8 : <4>
+// LOWERED: tgpu.warp_specialize
+// LOWERED:   tgpu.wait %[[EMPTY]]
+// LOWERED:   tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 49152
+// LOWERED:   tgpu.tma_load %arg0{{.*}} -> %[[RA]][%{{.*}}], %[[FULL]]
+// LOWERED: } consumer
+// LOWERED:   tgpu.wait %[[FULL]]
+// LOWERED:   tgpu.wgmma %[[RA]]
+// LOWERED:   tgpu.arrive %[[EMPTY]]
+// LOWERED-NOT: tgpu.channel
 // The kernel as it was, for views TMA cannot read (the runtime launches it
 // instead): its loop keeps the dot.
 // CHECK: func.func @gemm__plain
@@ -137,14 +151,13 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // CHECK-LABEL: func.func @gemm_fp8
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>
-// CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x128xf8E4M3FN, #shared>
-// CHECK: %[[RB:.*]] = tgpu.alloc : <4x256x128xf8E4M3FN, #shared1>
-// CHECK: %[[RBT:.*]] = tgpu.transpose %[[RB]] : <4x256x128xf8E4M3FN, #shared1> -> <4x128x256xf8E4M3FN, #shared2>
+// CHECK: %{{.*}}, %[[R:.*]]:2 = tgpu.channel consumer_warps 8 : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, !tgpu.smem<?x256x128xf8E4M3FN, #shared1>
+// CHECK: %[[RBT:.*]] = tgpu.transpose %[[R]]#1 : <?x256x128xf8E4M3FN, #shared1> -> <?x128x256xf8E4M3FN, #shared2>
 // CHECK: tgpu.warp_specialize
-// CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[RB]][%{{.*}}]
+// CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[R]]#1[%{{.*}}]
 // CHECK: } consumer
 // CHECK-NOT: tile.transpose
-// CHECK:   tgpu.wgmma %[[RA]][%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <4x128x128xf8E4M3FN, #shared>, <4x128x256xf8E4M3FN, #shared2>
+// CHECK:   tgpu.wgmma %[[R]]#0[%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <?x128x128xf8E4M3FN, #shared>, <?x128x256xf8E4M3FN, #shared2>
 func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                     %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
@@ -205,9 +218,10 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 // -----
 
 // tile.schedule = "pingpong": a one-warpgroup program whose two copies run
-// on alternate tiles. The empty barriers count the 4 warps of one copy;
+// on alternate tiles. The channel's uses are released by the 4 warps of
+// one copy (its ring gets 5 slots next to both copies' store buffers);
 // copy c starts at tile program_id + c * num_programs and steps by twice
-// that; its slot counter starts at (2m + c) * iterations; it waits for its
+// that; its use counter starts at (2m + c) * iterations; it waits for its
 // turn at the main loop (named barrier 8 + c) unless it runs the program's
 // first tile, passes the turn on (8 + 1 - c) if a next tile exists, and
 // does the same around the epilogue (10 + c). The store buffers sit in the
@@ -215,7 +229,9 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 
 // PERSIST-LABEL: func.func @gemm_pingpong
 // PERSIST-SAME: tile.consumer_groups = 2 : i32
-// PERSIST: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <5>
+// PERSIST: tgpu.channel consumer_warps 4 :
+// LOWERED-LABEL: func.func @gemm_pingpong
+// LOWERED: tgpu.barriers arrive_count 4 : <5>
 // PERSIST: } consumer(regs = 232, copies = 2) {
 // PERSIST:   tgpu.alloc : <2x128x64xbf16
 // PERSIST:   %[[COPY:.*]] = tgpu.consumer_index : i32
@@ -307,18 +323,23 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // -----
 
 // tile.cluster = 2: pairs of programs along x share B. The grid is whole
-// pairs; the empty barriers count both CTAs' consumer warps; the cluster
+// pairs; the channel's consumers are the warps of both CTAs (its empty
+// barriers count 16, and releases arrive in both CTAs); the cluster
 // synchronizes after the barriers are made and after the partitions; the
-// producer multicasts its half of B's boxes; consumers release a slot in
-// both CTAs; the tile loop walks pairs of tile rows (program_id / 2,
+// producer multicasts its half of B's boxes; the tile loop walks pairs of tile rows (program_id / 2,
 // stepping num_programs / 2), program rank program_id % 2 taking row
 // 2 * pair_row + rank.
 
 // PERSIST-LABEL: func.func @gemm_cluster
 // PERSIST-SAME: tile.cluster = 2
 // PERSIST-SAME: tile.grid = ["mul(min(div(sms,2),mul(cdiv(cdiv(dim(0,0),128),2),cdiv(dim(1,1),256))),2)", "1", "1"]
-// PERSIST: tgpu.barriers arrive_count 16 : <4>
+// PERSIST: tgpu.channel consumer_warps 8 cluster 2 :
 // PERSIST-NEXT: tgpu.cluster_sync
+// LOWERED-LABEL: func.func @gemm_cluster
+// LOWERED: tgpu.barriers arrive_count 16 : <4>
+// LOWERED-NEXT: tgpu.cluster_sync
+// LOWERED: } consumer
+// LOWERED:   tgpu.arrive %{{.*}} cluster 2 :
 // PERSIST-NEXT: tgpu.warp_specialize
 // PERSIST:   %[[PID:.*]] = tile.program_id x
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
@@ -330,7 +351,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // PERSIST-NOT: multicast
 // PERSIST:     tgpu.tma_load %arg1{{.*}} multicast 2 :
 // PERSIST: } consumer
-// PERSIST:   tgpu.arrive %{{.*}} cluster 2 :
+// PERSIST:   tgpu.channel_release
 // PERSIST: tgpu.cluster_sync
 // PERSIST-NEXT: return
 func.func @gemm_cluster(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,

@@ -219,8 +219,12 @@ struct ConvertTileToLLVM
     MLIRContext *ctx = &getContext();
     TileTypeConverter converter(ctx);
 
-    // Every tile must have a layout by now.
+    // Every tile must have a layout by now, and every channel its rings.
     WalkResult missing = module.walk([&](Operation *op) {
+      if (isa<tgpu::ChannelOp>(op)) {
+        op->emitOpError() << "has no rings yet; run tile-pipeline first";
+        return WalkResult::interrupt();
+      }
       for (Type t : op->getResultTypes())
         if (isa<RankedTensorType>(t) && !getLayoutAttr(t)) {
           op->emitOpError() << "produces a tile without a layout; run "

@@ -41,7 +41,7 @@ Type SharedBufferType::parse(AsmParser &parser) {
   Type elt;
   tile::SharedLayoutAttr layout;
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
       parser.parseType(elt) || parser.parseComma() ||
       parser.parseAttribute(layout) || parser.parseGreater())
     return {};
@@ -51,8 +51,13 @@ Type SharedBufferType::parse(AsmParser &parser) {
 
 void SharedBufferType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t d : getShape())
-    printer << d << "x";
+  for (int64_t d : getShape()) {
+    if (ShapedType::isDynamic(d))
+      printer << "?";
+    else
+      printer << d;
+    printer << "x";
+  }
   printer << getElementType() << ", " << getLayout() << ">";
 }
 
@@ -67,13 +72,20 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " does not fit a buffer of rank " << shape.size();
   int64_t slotElems = 1;
   for (int64_t d : shape.take_back(layout.getRank())) {
+    if (ShapedType::isDynamic(d))
+      return emitError() << "slot dims must be static";
     if (d <= 0 || !llvm::isPowerOf2_64(d))
       return emitError() << "slot dims must be powers of two, found " << d;
     slotElems *= d;
   }
-  for (int64_t d : shape.drop_back(layout.getRank()))
-    if (d <= 0)
+  ArrayRef<int64_t> counts = shape.drop_back(layout.getRank());
+  for (int64_t d : counts)
+    if (ShapedType::isDynamic(d)) {
+      if (counts.size() != 1)
+        return emitError() << "a ring of unknown depth has one leading `?`";
+    } else if (d <= 0) {
       return emitError() << "slot counts must be positive, found " << d;
+    }
   if (int64_t(1) << (layout.getOffsetBases().size() / layout.getRank()) !=
       slotElems)
     return emitError() << "layout has "
@@ -89,9 +101,16 @@ ArrayRef<int64_t> SharedBufferType::getSlotShape() const {
 
 int64_t SharedBufferType::getNumSlots() const {
   int64_t n = 1;
-  for (int64_t d : getShape().drop_back(getLayout().getRank()))
+  for (int64_t d : getShape().drop_back(getLayout().getRank())) {
+    if (ShapedType::isDynamic(d))
+      return ShapedType::kDynamic;
     n *= d;
+  }
   return n;
+}
+
+bool SharedBufferType::hasUnknownDepth() const {
+  return ShapedType::isDynamic(getNumSlots());
 }
 
 int64_t SharedBufferType::getSlotBytes() const {
@@ -255,8 +274,17 @@ LogicalResult TMALoadOp::verify() {
   for (unsigned i = 0; i + 1 < slot.size(); ++i)
     if (slot[i] != desc.getTmaBox()[i])
       return emitOpError() << "only the innermost dim may take several boxes";
-  if (getBarriers().getType().getCount() < dst.getNumSlots())
-    return emitOpError() << "needs a barrier per slot";
+  if (auto bars = dyn_cast<BarriersType>(getBarriers().getType())) {
+    if (dst.hasUnknownDepth())
+      return emitOpError() << "a ring of unknown depth is filled through its "
+                              "channel";
+    if (bars.getCount() < dst.getNumSlots())
+      return emitOpError() << "needs a barrier per slot";
+  } else {
+    auto ch = getBarriers().getDefiningOp<ChannelOp>();
+    if (!ch || !llvm::is_contained(ch.getBuffers(), getDst()))
+      return emitOpError() << "copies into a buffer of the channel it names";
+  }
   if (auto n = getMulticast())
     if ((slot.back() / desc.getTmaBox().back()) % *n)
       return emitOpError() << "a slot of " << slot.back() / desc.getTmaBox().back()
@@ -340,8 +368,9 @@ LogicalResult TMAStoreOp::verify() {
   ArrayRef<int64_t> box = desc.getTmaBox();
   if (vt.getRank() != 2 || box.size() != 2 || getCoords().size() != 2)
     return emitOpError() << "stores 2-d tiles only";
-  if (buf.getSlotShape() != box)
-    return emitOpError() << "the buffer's slots must be the TMA box";
+  if (buf.getSlotShape() != box || buf.hasUnknownDepth())
+    return emitOpError() << "the buffer's slots must be the TMA box, a "
+                            "known number of them";
   if (desc.getTmaSwizzle() != 0 &&
       getOperandDescriptorSwizzle(buf) != desc.getTmaSwizzle())
     return emitOpError() << "the buffer's layout is not the descriptor's "
@@ -408,6 +437,57 @@ LogicalResult WGMMAOp::verify() {
       return emitOpError() << "8-bit operands must be K-major";
   }
   return success();
+}
+
+LogicalResult AllocOp::verify() {
+  if (getResult().getType().hasUnknownDepth())
+    return emitOpError() << "needs a known number of slots (a ring of "
+                            "unknown depth is a tgpu.channel's)";
+  return success();
+}
+
+LogicalResult ChannelOp::verify() {
+  if (getBuffers().empty())
+    return emitOpError() << "needs at least one buffer";
+  for (Type t : getBuffers().getTypes()) {
+    auto buf = cast<SharedBufferType>(t);
+    if (!buf.hasUnknownDepth())
+      return emitOpError() << "buffers are rings of unknown depth (`?x...`; "
+                              "use depth to fix it), found "
+                           << t;
+  }
+  return success();
+}
+
+int64_t ChannelOp::getUseBytes() {
+  int64_t n = 0;
+  for (Type t : getBuffers().getTypes())
+    n += cast<SharedBufferType>(t).getSlotBytes();
+  return n;
+}
+
+int64_t ChannelOp::getUseStride() {
+  int64_t n = 0;
+  for (Type t : getBuffers().getTypes())
+    n += cast<SharedBufferType>(t).getSlotStride();
+  return n;
+}
+
+/// The channel operand of a channel op must come from a tgpu.channel.
+static LogicalResult verifyChannelUse(Operation *op, Value channel) {
+  if (!channel.getDefiningOp<ChannelOp>())
+    return op->emitOpError() << "needs a channel defined by tgpu.channel";
+  return success();
+}
+
+LogicalResult ChannelAcquireOp::verify() {
+  return verifyChannelUse(*this, getChannel());
+}
+LogicalResult ChannelWaitOp::verify() {
+  return verifyChannelUse(*this, getChannel());
+}
+LogicalResult ChannelReleaseOp::verify() {
+  return verifyChannelUse(*this, getChannel());
 }
 
 LogicalResult WarpSpecializeOp::verify() {

@@ -135,3 +135,78 @@ func.func @multicast_split(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 12
         !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<3>
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @alloc_unknown_depth() {
+  // expected-error @+1 {{needs a known number of slots (a ring of unknown depth is a tgpu.channel's)}}
+  %r = tgpu.alloc : !tgpu.smem<?x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @channel_fixed_depth() {
+  // expected-error @+1 {{buffers are rings of unknown depth}}
+  %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<3x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @channel_no_buffers() {
+  // expected-error @+1 {{needs at least one buffer}}
+  %ch = "tgpu.channel"() {consumer_warps = 4 : i64} : () -> !tgpu.channel
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+// expected-error @+1 {{a ring of unknown depth has one leading `?`}}
+func.func @two_unknown_counts(%x: !tgpu.smem<?x?x128x64xbf16, #sa>) {
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @tma_into_another_buffer(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {
+  %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  %ch2, %r2 = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  // expected-error @+1 {{copies into a buffer of the channel it names}}
+  tgpu.tma_load %a[%i, %i] -> %r2[%i], %ch
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+        !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @ring_with_barriers(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {
+  %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  %f = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{a ring of unknown depth is filled through its channel}}
+  tgpu.tma_load %a[%i, %i] -> %r[%i], %f
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+        !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+func.func @channel_argument(%ch: !tgpu.channel, %i: i32) {
+  // expected-error @+1 {{needs a channel defined by tgpu.channel}}
+  %s = tgpu.channel_wait %ch[%i]
+  return
+}

@@ -26,7 +26,7 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.wait %empty[%i], %i : !tgpu.mbarriers<3>
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] expect_tx 49152 : <3>
     tgpu.arrive %full[%i] expect_tx 49152 : !tgpu.mbarriers<3>
-    // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}], %{{.*}} : <?x?xbf16, tma = 128x64, swizzle = 128>, <3x128x64xbf16, #shared>, <3>
+    // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}], %{{.*}} : <?x?xbf16, tma = 128x64, swizzle = 128>, <3x128x64xbf16, #shared>, !tgpu.mbarriers<3>
     tgpu.tma_load %a[%i, %i] -> %ra[%i], %full
         : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
           !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<3>
@@ -87,5 +87,39 @@ func.func @store(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
   tgpu.tma_store_wait {pendings = 0 : i32}
   // CHECK: tgpu.cluster_sync
   tgpu.cluster_sync
+  return
+}
+
+// A channel: rings of unknown depth (`?`), the producer's acquire and TMA
+// copies that complete the use, the consumers' wait and release.
+// CHECK-LABEL: func.func @channel
+func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+                   %b: !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
+                   %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  // CHECK: %[[CH:.*]], %[[RA:.*]]:2 = tgpu.channel consumer_warps 8 cluster 2 : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+  %ch, %ra, %rb = tgpu.channel consumer_warps 8 cluster 2
+      : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #sb>
+  // CHECK: tgpu.channel consumer_warps 4 depth 3 : !tgpu.smem<?x128x64xbf16, #shared>
+  %ch2, %r2 = tgpu.channel consumer_warps 4 depth 3 : !tgpu.smem<?x128x64xbf16, #sa>
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    // CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%{{.*}}]
+    %s = tgpu.channel_acquire %ch[%i]
+    // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %[[RA]]#0[%[[S]]], %[[CH]] : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+    tgpu.tma_load %a[%i, %i] -> %ra[%s], %ch
+        : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+          !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
+    tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch multicast 2
+        : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
+          !tgpu.smem<?x64x256xbf16, #sb>, !tgpu.channel
+  } consumer(regs = 232) {
+    // CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH]][%{{.*}}]
+    %s = tgpu.channel_wait %ch[%i]
+    // CHECK: tgpu.wgmma %[[RA]]#0[%[[W]]], %[[RA]]#1[%[[W]]], %{{.*}} : <?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>
+    %d = tgpu.wgmma %ra[%s], %rb[%s], %acc
+        : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #sb>,
+          tensor<128x256xf32, #acc>
+    // CHECK: tgpu.channel_release %[[CH]][%{{.*}}]
+    tgpu.channel_release %ch[%i]
+  }
   return
 }
