@@ -18,9 +18,12 @@ def TGPU_Dialect : Dialect {
     Ops that name the hardware's asynchronous machinery. Shared-memory
     buffers (`!tgpu.smem`) hold one or more slots of a tile in a
     `#tile.shared` layout; `!tgpu.mbarriers<N>` is an array of N mbarriers;
-    `!tgpu.tensormap` is a TMA descriptor passed as a kernel parameter.
-    `tile-warp-specialize` produces these ops; `convert-tile-to-llvm` lowers
-    them to inline PTX.
+    `!tgpu.channel` is a ring of slots a producer hands to consumers, its
+    depth and barriers not chosen yet. TMA descriptors are views whose type
+    carries a box and swizzle (`!tile.tensor<..., tma = ...>`).
+    `tile-warp-specialize` and `tile-pipeline` produce these ops
+    (tile-pipeline lowers channels to buffers and barriers);
+    `convert-tile-to-llvm` lowers them to NVVM and inline PTX.
   }];
   let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::tilec::tile::TileDialect"];

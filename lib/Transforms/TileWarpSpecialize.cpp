@@ -684,7 +684,7 @@ struct TileWarpSpecialize
     } else if (pers) {
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
-      // ring's slot counter runs on across tiles.
+      // channel's use counter runs on across tiles.
       buildPersistentProducer(func, c, *pers, producer, ch);
       scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr);
       Block *cBody = cLoop.getBody();
@@ -717,7 +717,7 @@ struct TileWarpSpecialize
   }
 
   /// The producer's tile loop over the persistent schedule's tiles (its
-  /// slot counter running on across them).
+  /// use counter running on across them).
   void buildPersistentProducer(func::FuncOp func, Candidate &c,
                                Persistent &pers, Block *producer, Value ch) {
     Location loc = c.loop.getLoc();
@@ -756,7 +756,7 @@ struct TileWarpSpecialize
 
   /// The ping-pong schedule: the producer walks the program's tiles as in
   /// the cooperative one; consumer copy c (tgpu.consumer_index) takes the
-  /// program's tiles c, c + 2, ... . Its slot counter at its m-th tile is
+  /// program's tiles c, c + 2, ... . Its use counter at its m-th tile is
   /// (2m + c) * iterations (every tile runs as many). The copies take turns
   /// at the main loop and at the epilogue (named barriers 8 + c and
   /// 10 + c), so one's epilogue runs while the other multiplies.

@@ -50,9 +50,10 @@ static RankedTensorType tileType(Value v) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult DimOp::verify() {
-  unsigned rank = getTensor().getType().getRank();
-  if (getDim() < 0 || getDim() >= int64_t(rank))
-    return emitOpError() << "dim " << getDim() << " is out of range for a "
+  int64_t rank = getTensor().getType().getRank();
+  int64_t dim = int32_t(getDim()); // the attribute is a signed i32
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dim " << dim << " is out of range for a "
                          << "tensor of rank " << rank;
   return success();
 }

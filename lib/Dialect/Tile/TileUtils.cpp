@@ -104,12 +104,10 @@ int64_t tile::getScratchBytes(Operation *op) {
   return 0;
 }
 
-int64_t tile::getMaxScratchBytes(Operation *root, Operation *except) {
+int64_t tile::getMaxScratchBytes(Operation *root) {
   int64_t bytes = 0;
-  root->walk([&](Operation *op) {
-    if (!except || op->getParentOp() != except)
-      bytes = std::max(bytes, getScratchBytes(op));
-  });
+  root->walk(
+      [&](Operation *op) { bytes = std::max(bytes, getScratchBytes(op)); });
   return bytes;
 }
 

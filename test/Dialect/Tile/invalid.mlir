@@ -184,6 +184,14 @@ func.func @dim(%x: !tile.tensor<?x?xf32>) {
 
 // -----
 
+func.func @negative_dim(%x: !tile.tensor<?x?xf32>) {
+  // expected-error @+1 {{dim -1 is out of range for a tensor of rank 2}}
+  %d = tile.dim %x, -1 : !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{expected tile dims to be static powers of two, found 'tensor<100x64xf32>'}}
 func.func @non_pow2(%x: !tile.tile<100x64xf32>) {
   return

@@ -119,9 +119,8 @@ void setArgumentType(mlir::func::FuncOp func, mlir::BlockArgument arg,
 /// shuffle, or a reduction across warps.
 int64_t getScratchBytes(mlir::Operation *op);
 /// The most scratch any op nested in `root` takes (one area serves them
-/// all), leaving out the ops directly in the body of `except` if given.
-int64_t getMaxScratchBytes(mlir::Operation *root,
-                           mlir::Operation *except = nullptr);
+/// all).
+int64_t getMaxScratchBytes(mlir::Operation *root);
 
 /// A parsed grid expression (docs/BUNDLE.md): a literal, `sms`,
 /// `dim(param, dim)`, `arg(param)`, or a call `fn(operands[0], operands[1])`.
