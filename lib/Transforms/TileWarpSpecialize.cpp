@@ -462,6 +462,8 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
+    if (arch == "sm_90a")
+      collectTwinSources();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
@@ -477,7 +479,46 @@ struct TileWarpSpecialize
         func->removeAttr(kClusterAttr);
       }
     }
+    for (auto &entry : twinSources)
+      entry.second->erase();
+    twinSources.clear();
   }
+
+  /// The output tile's elements of a kernel (its first dot's), 0 if none.
+  static int64_t outputTileElements(func::FuncOp func) {
+    int64_t n = 0;
+    func.walk([&](DotOp dot) {
+      n = cast<RankedTensorType>(dot.getType()).getNumElements();
+      return WalkResult::interrupt();
+    });
+    return n;
+  }
+
+  /// For each kernel with tile-shape variants, a copy (not in the module)
+  /// of the family member with the smallest output tile as it is before
+  /// anything is specialized: its plain twin, if it gets one. The twin
+  /// runs mma.sync with operands in registers, which a smaller tile keeps
+  /// from spilling.
+  void collectTwinSources() {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      auto variants = func->getAttrOfType<ArrayAttr>(kVariantsAttr);
+      if (!variants || func->hasAttr(kVariantOfAttr))
+        continue;
+      func::FuncOp best = func;
+      for (auto name : variants.getAsRange<StringAttr>()) {
+        auto member = module.lookupSymbol<func::FuncOp>(name);
+        if (member && outputTileElements(member) > 0 &&
+            outputTileElements(member) < outputTileElements(best))
+          best = member;
+      }
+      if (best != func)
+        twinSources[func.getSymName()] = cast<func::FuncOp>(best->clone());
+    }
+  }
+
+  /// See collectTwinSources.
+  llvm::StringMap<func::FuncOp> twinSources;
 
   /// Specializes the kernel's first top-level loop that qualifies (one main
   /// loop a kernel); says why each one before it does not.
@@ -597,13 +638,21 @@ struct TileWarpSpecialize
   /// Programs a cluster of the kernel being specialized.
   int cluster = 1;
 
-  /// The kernel as it is now, next to it, for the runtime to launch where
-  /// a view breaks TMA's rules (rows not 16-byte aligned, ...).
+  /// The kernel as it is now (or its family's smallest tile shape, see
+  /// collectTwinSources), next to it, for the runtime to launch where a
+  /// view breaks TMA's rules (rows not 16-byte aligned, ...).
   void addPlainVariant(func::FuncOp func) {
     // A tile-shape variant's views are the kernel's: its twin serves both.
     if (func->hasAttr(kVariantOfAttr))
       return;
-    auto twin = cast<func::FuncOp>(func->clone());
+    func::FuncOp twin;
+    auto source = twinSources.find(func.getSymName());
+    if (source != twinSources.end()) {
+      twin = source->second;
+      twinSources.erase(source);
+    } else {
+      twin = cast<func::FuncOp>(func->clone());
+    }
     std::string name = (func.getSymName() + "__plain").str();
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr,
@@ -612,6 +661,7 @@ struct TileWarpSpecialize
     twin->removeAttr(kClusterAttr);
     twin->removeAttr(kNumStagesAttr);
     twin->removeAttr(kVariantsAttr);
+    twin->removeAttr(kVariantOfAttr);
     twin->removeAttr(kCostAttr);
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);

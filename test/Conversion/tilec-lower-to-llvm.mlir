@@ -12,6 +12,13 @@
 // CHECK: lg2.approx.ftz.f32
 // CHECK: rsqrt.approx.ftz.f32
 // CHECK: tanh.approx.f32
+// Division is div.full.f32 (bf16 through f32).
+// CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.fpext %{{.*}} : bf16 to f32
+// CHECK: llvm.fpext %{{.*}} : bf16 to f32
+// CHECK: %[[Q:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"
+// CHECK: llvm.fptrunc %[[Q]] : f32 to bf16
+// CHECK-NOT: llvm.fdiv
 func.func @k(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
     attributes {tile.kernel, tile.num_warps = 8 : i32, tile.grid = ["1"]} {
   %c0 = arith.constant 0 : i32
@@ -20,7 +27,11 @@ func.func @k(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
   %l = math.log %e : !tile.tile<256xf32>
   %r = math.rsqrt %l : !tile.tile<256xf32>
   %h = math.tanh %r : !tile.tile<256xf32>
-  tile.store %h, %y[%c0] : !tile.tile<256xf32>, !tile.tensor<?xf32>
+  %q = arith.divf %h, %t : !tile.tile<256xf32>
+  %qb = arith.truncf %q : !tile.tile<256xf32> to !tile.tile<256xbf16>
+  %qq = arith.divf %qb, %qb : !tile.tile<256xbf16>
+  %qf = arith.extf %qq : !tile.tile<256xbf16> to !tile.tile<256xf32>
+  tile.store %qf, %y[%c0] : !tile.tile<256xf32>, !tile.tensor<?xf32>
   return
 }
 

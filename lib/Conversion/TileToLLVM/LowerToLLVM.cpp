@@ -2,7 +2,8 @@
 //
 // The tilec-lower-to-llvm pass: scf to cf, then arith, math, cf and func to
 // the LLVM dialect. Transcendentals use the special-function unit's
-// approximations (as Triton and CUDA's fast math do); fp8 casts use PTX cvt.
+// approximations (as Triton and CUDA's fast math do), float division PTX's
+// div.full.f32 (within 2 ulp, as Triton's `/`); fp8 casts use PTX cvt.
 // Kernels are marked for NVVM with their thread count.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +79,37 @@ struct ApproxMathLowering : public ConvertOpToLLVMPattern<OpTy> {
 
   std::string instr;
   double preScale, postScale;
+};
+
+/// arith.divf of f32 (f16, bf16 through f32) as `div.full.f32`: within 2
+/// ulp over the whole range, without div.rn's slow-path subroutine, whose
+/// call made ptxas spill in register-heavy epilogues (SiLU after a 128x256
+/// accumulator).
+struct DivFullLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
+  DivFullLowering(const LLVMTypeConverter &c)
+      : ConvertOpToLLVMPattern(c, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    if (!isa<Float32Type, Float16Type, BFloat16Type>(t))
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value x = adaptor.getLhs(), y = adaptor.getRhs();
+    if (t != f32) {
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+      y = LLVM::FPExtOp::create(rewriter, loc, f32, y);
+    }
+    Value r = LLVM::CallIntrinsicOp::create(
+                  rewriter, loc, f32, rewriter.getStringAttr("llvm.nvvm.div.full"),
+                  ValueRange{x, y})
+                  .getResult(0);
+    if (t != f32)
+      r = LLVM::FPTruncOp::create(rewriter, loc, t, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
 };
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
@@ -203,7 +235,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
         converter, "rsqrt.approx.ftz.f32", 1.0, 1.0);
     patterns.add<ApproxMathLowering<math::TanhOp>>(converter, "tanh.approx.f32",
                                                    1.0, 1.0);
-    patterns.add<Fp8ExtLowering, Fp8TruncLowering>(converter);
+    patterns.add<Fp8ExtLowering, Fp8TruncLowering, DivFullLowering>(converter);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
