@@ -8,7 +8,11 @@ run on one GPU, every result checked first.
 bf16 gemm.mlir (bias + ReLU) from few tiles (1024^2: 32 tiles of 128x256
 for 132 SMs) to many. Columns: tilec as launched (the runtime's choice,
 named), the program as written (128x256) and its 128x128 and 128x64
-variants, each forced, cuBLAS (torch.matmul), Triton; ratio: tilec as launched / cuBLAS."""
+variants, each forced, cuBLAS (torch.matmul), Triton; ratio: tilec as launched / cuBLAS.
+
+A second table: N not a multiple of 8, so B's and C's rows are not 16-byte
+aligned and TMA cannot read them; the runtime launches gemm__plain (the
+mma.sync twin, made from the 128x64 member)."""
 
 import os
 import sys
@@ -21,6 +25,30 @@ from gemm import BUNDLES, bench, run_triton, tilec  # noqa: E402
 
 SHAPES = [(1024, 1024, 4096), (1024, 2048, 4096), (2048, 2048, 4096), (3072, 3072, 4096),
           (4096, 4096, 4096), (1024, 14336, 4096), (8192, 8192, 8192)]
+UNALIGNED = [(1024, 1020, 4096), (4096, 4092, 4096), (8192, 8188, 8192)]
+
+
+def unaligned(k):
+    """The plain twin where TMA cannot read: as launched, against cuBLAS."""
+    rows = []
+    for m, n, kk in UNALIGNED:
+        a = torch.randn(m, kk, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.bfloat16)
+        bias = torch.randn(n, device="cuda")
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        ref = torch.relu(a.double() @ b.double() + bias.double())
+        c.fill_(float("nan"))
+        k(a, b, bias, c)
+        torch.cuda.synchronize()
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < 1e-2, f"{m}x{n}x{kk}: rel err {err}"
+        flops = 2 * m * n * kk
+        tf = flops / bench(lambda: k(a, b, bias, c)) / 1e9
+        cublas = flops / bench(lambda: torch.matmul(a, b)) / 1e9
+        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c), tf, cublas))
+    print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6} {'cuBLAS':>7} {'tilec/cuBLAS':>13}")
+    for shape, chosen, t, cb in rows:
+        print(f"{shape:18} {chosen:14} {t:6.0f} {cb:7.0f} {t / cb:13.2f}")
 
 
 def main():
@@ -58,6 +86,7 @@ def main():
         print(f"{shape:18} {chosen:14} {t['auto']:6.0f} {t['128x256']:8.0f} {t['128x128']:8.0f} "
               f"{t['128x64']:7.0f} {t['cublas']:7.0f} {t['triton']:7.0f} "
               f"{t['auto'] / t['cublas']:13.2f}")
+    unaligned(k)
 
 
 if __name__ == "__main__":
