@@ -42,7 +42,10 @@ def TGPU_SharedBufferType : TGPU_Type<"SharedBuffer", "smem"> {
     /// Bytes of one slot's data, and the distance between slots.
     int64_t getSlotBytes() const;
     int64_t getSlotStride() const;
-    int64_t getTotalBytes() const { return getNumSlots() * getSlotStride(); }
+    int64_t getTotalBytes() const {
+      assert(!hasUnknownDepth() && "a ring of unknown depth has no size");
+      return getNumSlots() * getSlotStride();
+    }
     /// The same slots (shape, layout), `n` of them.
     SharedBufferType withNumSlots(int64_t n) const;
     /// The slot's layout as the algebra's class (offset -> coordinates).

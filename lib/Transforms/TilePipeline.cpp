@@ -68,8 +68,9 @@ struct Prefetch {
 
 /// Bytes of shared memory `func` takes besides the channel `skip`: its
 /// buffers (one set per consumer copy for those in a consumer region), the
-/// scratch of layout conversions (per copy), the rings of channels with a
-/// depth, and 1 KiB for alignment and barriers.
+/// scratch of layout conversions (per copy), the rings of other channels
+/// (two slots for those whose depth is still open, the least they take),
+/// and 1 KiB for alignment and barriers.
 int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
   int64_t copies = 1;
   func.walk([&](tgpu::WarpSpecializeOp ws) {
@@ -82,8 +83,8 @@ int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
       bool perCopy = ws && ws.getConsumer().isAncestor(op->getParentRegion());
       bytes += (perCopy ? copies : 1) * alloc.getType().getTotalBytes();
     } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
-      if (ch != skip && ch.getDepth())
-        bytes += *ch.getDepth() * ch.getUseStride();
+      if (ch != skip)
+        bytes += ch.getDepth().value_or(2) * ch.getUseStride();
     }
   });
   return bytes;
@@ -103,26 +104,65 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
             return signalPassFailure();
       SmallVector<tgpu::ChannelOp> channels;
       func.walk([&](tgpu::ChannelOp ch) { channels.push_back(ch); });
+      // The kernel's own tile.num_stages (lowering records its choices
+      // there too).
+      std::optional<int64_t> asked;
+      if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+        asked = a.getInt();
       for (tgpu::ChannelOp ch : channels)
-        if (failed(lowerChannel(func, ch)))
+        if (failed(lowerChannel(func, ch, asked)))
           return signalPassFailure();
     }
   }
 
+  /// Fails (saying where) unless every use of `ch` is one lowerChannel
+  /// rewrites: the channel ops, TMA copies completing on it, and reads and
+  /// copies of its buffers (through transposes).
+  static LogicalResult checkUses(tgpu::ChannelOp ch) {
+    for (OpOperand &use : ch.getChannel().getUses()) {
+      Operation *user = use.getOwner();
+      auto tma = dyn_cast<tgpu::TMALoadOp>(user);
+      if (!isa<tgpu::ChannelAcquireOp, tgpu::ChannelWaitOp,
+               tgpu::ChannelReleaseOp>(user) &&
+          !(tma && use.get() == tma.getBarriers()))
+        return user->emitError() << "uses a channel in a way tile-pipeline "
+                                    "cannot lower";
+    }
+    SmallVector<Value> work(ch.getBuffers().begin(), ch.getBuffers().end());
+    while (!work.empty()) {
+      Value buf = work.pop_back_val();
+      for (Operation *user : buf.getUsers()) {
+        if (auto t = dyn_cast<tgpu::TransposeOp>(user)) {
+          work.push_back(t);
+          continue;
+        }
+        if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::LocalLoadOp>(user))
+          return user->emitError() << "uses a channel's buffer in a way "
+                                      "tile-pipeline cannot lower";
+      }
+    }
+    return success();
+  }
+
   /// Rings and barriers for `ch`; its ops become barrier waits and
   /// arrivals on them.
-  LogicalResult lowerChannel(func::FuncOp func, tgpu::ChannelOp ch) {
+  LogicalResult lowerChannel(func::FuncOp func, tgpu::ChannelOp ch,
+                             std::optional<int64_t> asked) {
     MLIRContext *ctx = &getContext();
     Location loc = ch.getLoc();
+    if (failed(checkUses(ch)))
+      return failure();
     int64_t depth;
     if (ch.getDepth()) {
       depth = *ch.getDepth();
     } else {
       int64_t budget =
           tgpu::kSharedMemoryPerBlock - sharedBytesBesides(func, ch);
-      depth = std::min<int64_t>(maxStages, budget / ch.getUseStride());
-      if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
-        depth = a.getInt();
+      // tile.num_stages allows 2..8.
+      depth = std::min<int64_t>(std::min<int64_t>(maxStages, 8),
+                                budget / ch.getUseStride());
+      if (asked)
+        depth = *asked;
       if (depth < 2)
         return ch.emitError() << "a " << ch.getUseStride()
                               << "-byte pipeline stage leaves room for "
@@ -164,7 +204,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);
         // A use known to be in the first round finds its slot free.
         std::optional<int64_t> known = getConstantIntValue(i);
-        if (!known || *known >= depth) {
+        if (!known || *known < 0 || *known >= depth) {
           Value phase = tgpu::ringPhase(ub, uloc, i, depth);
           Value one =
               arith::ConstantIntOp::create(ub, uloc, ub.getI32Type(), 1);
@@ -187,9 +227,6 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
                                tgpu::ringSlot(ub, uloc, rel.getIndex(), depth),
                                IntegerAttr(), cluster);
         rel.erase();
-      } else {
-        return user->emitError() << "uses a channel in a way tile-pipeline "
-                                    "cannot lower";
       }
     }
     ch.erase();

@@ -48,6 +48,8 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include <array>
 
 #define DEBUG_TYPE "tile-warp-specialize"
@@ -462,6 +464,13 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
+    // Twin sources no kernel took are not in the module: erase them on
+    // every way out.
+    llvm::scope_exit dropSources([&] {
+      for (auto &entry : twinSources)
+        entry.second->erase();
+      twinSources.clear();
+    });
     if (arch == "sm_90a")
       collectTwinSources();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
@@ -479,9 +488,6 @@ struct TileWarpSpecialize
         func->removeAttr(kClusterAttr);
       }
     }
-    for (auto &entry : twinSources)
-      entry.second->erase();
-    twinSources.clear();
   }
 
   /// The output tile's elements of a kernel (its first dot's), 0 if none.
@@ -508,7 +514,12 @@ struct TileWarpSpecialize
       func::FuncOp best = func;
       for (auto name : variants.getAsRange<StringAttr>()) {
         auto member = module.lookupSymbol<func::FuncOp>(name);
-        if (member && outputTileElements(member) > 0 &&
+        auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
+                         : StringAttr();
+        if (member && member->hasAttr(kKernelAttr) && of &&
+            of.getValue() == func.getSymName() &&
+            member.getFunctionType() == func.getFunctionType() &&
+            outputTileElements(member) > 0 &&
             outputTileElements(member) < outputTileElements(best))
           best = member;
       }

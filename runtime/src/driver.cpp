@@ -236,6 +236,17 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
   validate_args(k, args, n, api);
   uint32_t grid[3];
   if (explicit_grid) {
+    // The grid was made for the kernel named; its plain variant (the only
+    // other kernel an explicit grid may run) takes it only under the same
+    // rule.
+    if (&k != &requested)
+      for (int i = 0; i < 3; ++i)
+        if (k.grid[i].text != requested.grid[i].text)
+          fail(TILEC_ERROR_INVALID_ARGUMENT,
+               cat(kernel_prefix(requested, api), ": a view TMA cannot read needs ", k.name,
+                   ", whose grid rule (", k.grid[0].text, " ", k.grid[1].text, " ",
+                   k.grid[2].text, ") is not ", requested.name,
+                   "'s; launch without an explicit grid"));
     std::memcpy(grid, explicit_grid, sizeof grid);
   } else {
     eval_grid(k, args, n, api, grid, sms.for_grid(k));

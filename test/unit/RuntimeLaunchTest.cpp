@@ -198,6 +198,36 @@ TEST_F(RuntimeLaunch, PlainVariantWhereTmaCannotRead) {
   EXPECT_EQ(fake->launches[1].grid[0], 4u);  // cdiv(100,32)
   EXPECT_EQ(fake->launches[1].block[0], 128u);
   EXPECT_TRUE(IsOk(tilec_kernel_validate(k, args.data(), args.size())));
+
+  // An explicit grid was made for t (7 programs); t__plain's rule differs,
+  // so the launch is refused rather than run on a grid meant for another
+  // kernel.
+  const uint32_t grid[3] = {7, 1, 1};
+  EXPECT_TRUE(IsError(tilec_launch_grid(k, nullptr, grid, args.data(), args.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT,
+                      {"needs t__plain, whose grid rule (cdiv(dim(0,0),32) 1 1) is not t's; "
+                       "launch without an explicit grid"}));
+  EXPECT_EQ(fake->launches.size(), 2u);
+}
+
+// Where the plain variant has the kernel's own grid rule, an explicit grid
+// serves it too.
+TEST_F(RuntimeLaunch, ExplicitGridRunsPlainVariantUnderTheSameRule) {
+  const char* meta =
+      "tilec-bundle 1\narch sm_90a\n"
+      "kernel t\nthreads 384\nplain t__plain\ngrid cdiv(dim(0,0),32) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "t");
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {100, 63}, {63, 1})};
+  fake->param_sizes = {8, 8, 8, 8, 8};
+  const uint32_t grid[3] = {4, 1, 1};
+  ASSERT_TRUE(IsOk(tilec_launch_grid(k, nullptr, grid, args.data(), args.size())));
+  ASSERT_EQ(fake->launches.size(), 1u);
+  EXPECT_EQ(fake->launches[0].function, "t__plain");
+  EXPECT_EQ(fake->launches[0].grid[0], 4u);
 }
 
 // A kernel with a tile-shape variant: each launch runs the member whose

@@ -252,6 +252,12 @@ struct ConvertTileToLLVM
       placeSharedBuffers(func);
       if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
         bytes += off.getInt();
+      if (bytes > tgpu::kSharedMemoryPerBlock) {
+        func.emitError() << "needs " << bytes
+                         << " bytes of shared memory, more than the "
+                         << tgpu::kSharedMemoryPerBlock << " a block can have";
+        return signalPassFailure();
+      }
       func->setAttr(kSharedMemoryAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
       anyScratch |= bytes > 0;

@@ -447,6 +447,10 @@ LogicalResult AllocOp::verify() {
 }
 
 LogicalResult ChannelOp::verify() {
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError() << "must run on every thread, outside "
+                            "tgpu.warp_specialize (its barriers are "
+                            "initialized by all)";
   if (getBuffers().empty())
     return emitOpError() << "needs at least one buffer";
   for (Type t : getBuffers().getTypes()) {

@@ -210,3 +210,16 @@ func.func @channel_argument(%ch: !tgpu.channel, %i: i32) {
   %s = tgpu.channel_wait %ch[%i]
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @channel_in_a_region() {
+  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    // expected-error @+1 {{must run on every thread, outside tgpu.warp_specialize}}
+    %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  } consumer(regs = 232) {
+  }
+  return
+}
