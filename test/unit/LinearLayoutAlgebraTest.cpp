@@ -275,9 +275,9 @@ LL randomLayout(std::mt19937 &rng, const LL::NamedSizes &outs,
 LL randomBijection(std::mt19937 &rng, const LL::NamedSizes &outs,
                    const std::string &in) {
   unsigned bits = 0;
-  for (auto &[n, s] : outs)
-    while ((int64_t(1) << bits) < LL({}, outs).getTotalOutDimSize())
-      ++bits;
+  const int64_t total = LL({}, outs).getTotalOutDimSize();
+  while ((int64_t(1) << bits) < total)
+    ++bits;
   while (true) {
     LL l = randomLayout(rng, outs, {{in, bits}});
     if (l.isInvertible())
