@@ -652,10 +652,15 @@ struct TileWarpSpecialize
   /// The kernel as it is now (or its family's smallest tile shape, see
   /// collectTwinSources), next to it, for the runtime to launch where a
   /// view breaks TMA's rules (rows not 16-byte aligned, ...).
-  void addPlainVariant(func::FuncOp func) {
+  LogicalResult addPlainVariant(func::FuncOp func) {
     // A tile-shape variant's views are the kernel's: its twin serves both.
     if (func->hasAttr(kVariantOfAttr))
-      return;
+      return success();
+    std::string name = (func.getSymName() + "__plain").str();
+    if (SymbolTable::lookupSymbolIn(getOperation(), name))
+      return func.emitError()
+             << "the kernel's plain twin would be named '" << name
+             << "', which the module already defines; rename that function";
     func::FuncOp twin;
     auto source = twinSources.find(func.getSymName());
     if (source != twinSources.end()) {
@@ -664,7 +669,6 @@ struct TileWarpSpecialize
     } else {
       twin = cast<func::FuncOp>(func->clone());
     }
-    std::string name = (func.getSymName() + "__plain").str();
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr,
                   StringAttr::get(&getContext(), func.getSymName()));
@@ -677,13 +681,15 @@ struct TileWarpSpecialize
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(&getContext(), name));
+    return success();
   }
 
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
-    addPlainVariant(func);
+    if (failed(addPlainVariant(func)))
+      return failure();
     std::optional<Persistent> pers;
     if (persistent)
       pers = Persistent::plan(func);
