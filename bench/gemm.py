@@ -108,15 +108,20 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
           (8192, 14336, 4096)]
 
 
+def check(c, ref, what):
+    """C, once the GPU is done, against `ref`: relative error under 1e-2."""
+    torch.cuda.synchronize()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 1e-2, f"{what}: rel err {err}"
+
+
 def measure(label, m, n, kk, ref, runners, timed, dtype=torch.bfloat16):
     """Checks every runner's output against `ref` (C of `dtype`, poisoned
     with NaN first), then times `timed`; returns a table row."""
     for name, fn in runners:
         c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
         fn(c)
-        torch.cuda.synchronize()
-        err = ((c.double() - ref).norm() / ref.norm()).item()
-        assert err < 1e-2, f"{label} {name} {m}x{n}x{kk}: rel err {err}"
+        check(c, ref, f"{label} {name} {m}x{n}x{kk}")
     c = torch.empty((m, n), device="cuda", dtype=dtype)
     flops = 2 * m * n * kk
     t = {name: bench(lambda fn=fn: fn(c)) for name, fn in timed}

@@ -72,10 +72,7 @@ struct Prefetch {
 /// (two slots for those whose depth is still open, the least they take),
 /// and 1 KiB for alignment and barriers.
 int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
-  int64_t copies = 1;
-  func.walk([&](tgpu::WarpSpecializeOp ws) {
-    copies = std::max<int64_t>(copies, ws.getConsumerCopies());
-  });
+  int64_t copies = tgpu::getConsumerCopies(func);
   int64_t bytes = copies * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
   func.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<tgpu::AllocOp>(op)) {
@@ -312,15 +309,17 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     Value trips = arith::MaxSIOp::create(
         pb, loc, arith::CeilDivSIOp::create(pb, loc, span, loop.getStep()),
         i32(pb, 0));
-    for (int64_t p = 0; p + 1 < stages; ++p) {
-      Value j = i32(pb, p);
+    // issue(j) where iteration j runs (j < trips), indices from `l`'s.
+    auto issueIfRuns = [&](OpBuilder &b, scf::ForOp l, Value j) {
       auto ifOp = scf::IfOp::create(
-          pb, loc, TypeRange{},
-          arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::slt, j, trips),
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, trips),
           false);
       OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      issue(ib, loop, prefetches, ch, j);
-    }
+      issue(ib, l, prefetches, ch, j);
+    };
+    for (int64_t p = 0; p + 1 < stages; ++p)
+      issueIfRuns(pb, loop, i32(pb, p));
 
     // The loop, with the iteration index carried.
     SmallVector<Value> inits(loop.getInitArgs());
@@ -343,13 +342,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
 
     OpBuilder lb = OpBuilder::atBlockBegin(body);
     // Refill the slot iteration j - 1 read with iteration j + N - 1's tiles.
-    Value ahead = arith::AddIOp::create(lb, loc, j, i32(lb, stages - 1));
-    auto refill = scf::IfOp::create(
-        lb, loc, TypeRange{},
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::slt, ahead, trips),
-        false);
-    OpBuilder fb = OpBuilder::atBlockBegin(refill.thenBlock());
-    issue(fb, nloop, prefetches, ch, ahead);
+    issueIfRuns(lb, nloop,
+                arith::AddIOp::create(lb, loc, j, i32(lb, stages - 1)));
     Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, j);
     // The loads read their slot (in the layout a lone conversion wanted).
     for (Prefetch &p : prefetches) {

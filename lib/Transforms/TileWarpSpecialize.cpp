@@ -512,16 +512,20 @@ struct TileWarpSpecialize
       if (!variants || func->hasAttr(kVariantOfAttr))
         continue;
       func::FuncOp best = func;
+      int64_t bestElements = outputTileElements(func);
       for (auto name : variants.getAsRange<StringAttr>()) {
         auto member = module.lookupSymbol<func::FuncOp>(name);
         auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
                          : StringAttr();
-        if (member && member->hasAttr(kKernelAttr) && of &&
-            of.getValue() == func.getSymName() &&
-            member.getFunctionType() == func.getFunctionType() &&
-            outputTileElements(member) > 0 &&
-            outputTileElements(member) < outputTileElements(best))
+        if (!member || !member->hasAttr(kKernelAttr) || !of ||
+            of.getValue() != func.getSymName() ||
+            member.getFunctionType() != func.getFunctionType())
+          continue;
+        int64_t elements = outputTileElements(member);
+        if (elements > 0 && elements < bestElements) {
           best = member;
+          bestElements = elements;
+        }
       }
       if (best != func)
         twinSources[func.getSymName()] = cast<func::FuncOp>(best->clone());

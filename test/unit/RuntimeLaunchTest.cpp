@@ -170,16 +170,23 @@ TEST_F(RuntimeLaunch, TmaFallbackZeroesTheDescriptorTmaCannotRead) {
   EXPECT_EQ(map[0], 0x1000u);
 }
 
+// Kernel t__plain: the plain variant of the TMA kernels below.
+constexpr const char* kPlainT =
+    "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
+    "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
+
+/// A bundle of TMA kernel t (grid rule `grid`) with plain variant t__plain.
+std::string plainVariantMeta(const std::string& grid) {
+  return "tilec-bundle 1\narch sm_90a\n"
+         "kernel t\nthreads 384\nplain t__plain\ngrid " + grid + "\n"
+         "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n" +
+         kPlainT;
+}
+
 // A TMA kernel with a `plain` variant: arguments TMA can read launch it,
 // others launch the variant (its own grid and block), instead of an error.
 TEST_F(RuntimeLaunch, PlainVariantWhereTmaCannotRead) {
-  const char* meta =
-      "tilec-bundle 1\narch sm_90a\n"
-      "kernel t\nthreads 384\nplain t__plain\ngrid 7 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
-      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
-  BundlePtr b = load_ok(make_bundle(meta));
+  BundlePtr b = load_ok(make_bundle(plainVariantMeta("7 1 1")));
   tilec_kernel* k = kernel(b.get(), "t");
   std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {100, 64}, {64, 1})};
   fake->param_sizes = {128, 8, 8, 8, 8, 8};
@@ -213,13 +220,7 @@ TEST_F(RuntimeLaunch, PlainVariantWhereTmaCannotRead) {
 // Where the plain variant has the kernel's own grid rule, an explicit grid
 // serves it too.
 TEST_F(RuntimeLaunch, ExplicitGridRunsPlainVariantUnderTheSameRule) {
-  const char* meta =
-      "tilec-bundle 1\narch sm_90a\n"
-      "kernel t\nthreads 384\nplain t__plain\ngrid cdiv(dim(0,0),32) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
-      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
-  BundlePtr b = load_ok(make_bundle(meta));
+  BundlePtr b = load_ok(make_bundle(plainVariantMeta("cdiv(dim(0,0),32) 1 1")));
   tilec_kernel* k = kernel(b.get(), "t");
   std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {100, 63}, {63, 1})};
   fake->param_sizes = {8, 8, 8, 8, 8};
@@ -235,17 +236,15 @@ TEST_F(RuntimeLaunch, ExplicitGridRunsPlainVariantUnderTheSameRule) {
 // equals); an explicit grid runs the kernel itself; a view TMA cannot read
 // still goes to the plain variant.
 TEST_F(RuntimeLaunch, TileShapeVariantChosenByCost) {
-  const char* meta =
+  const std::string meta =
       "tilec-bundle 1\narch sm_90a\n"
       "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
       "cost mul(cdiv(cdiv(dim(0,0),256),sms),4)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
       "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
       "kernel t__small\nthreads 384\n"
       "cost mul(cdiv(cdiv(dim(0,0),128),sms),3)\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
-      "kernel t__plain\nthreads 128\ngrid cdiv(dim(0,0),32) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 4\nend\n";
-  BundlePtr b = load_ok(make_bundle(meta));
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta + kPlainT));
   tilec_kernel* k = kernel(b.get(), "t");
   fake->sm_count = 10;
   auto launch_rows = [&](int64_t rows, int64_t stride) {

@@ -245,7 +245,7 @@ struct ConvertTileToLLVM
     // placement).
     for (auto func : module.getOps<func::FuncOp>()) {
       int64_t scratch = tile::getMaxScratchBytes(func);
-      int copies = consumerCopies(func);
+      int copies = tgpu::getConsumerCopies(func);
       int64_t perCopy = llvm::alignTo(scratch, 128);
       int64_t bytes = copies > 1 ? perCopy * copies : scratch;
       lowerWarpSpecialize(func, perCopy);

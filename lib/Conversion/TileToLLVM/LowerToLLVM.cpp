@@ -40,6 +40,27 @@ using namespace tilec;
 
 namespace {
 
+/// Replaces `op` (an f32, f16 or bf16 result) with `compute` applied to its
+/// operands widened to f32, the result narrowed back; fails for other types.
+LogicalResult replaceInF32(Operation *op, ValueRange operands,
+                           ConversionPatternRewriter &rewriter,
+                           function_ref<Value(ValueRange)> compute) {
+  Type t = op->getResult(0).getType();
+  if (!isa<Float32Type, Float16Type, BFloat16Type>(t))
+    return failure();
+  Location loc = op->getLoc();
+  Type f32 = rewriter.getF32Type();
+  SmallVector<Value> args(operands);
+  if (t != f32)
+    for (Value &v : args)
+      v = LLVM::FPExtOp::create(rewriter, loc, f32, v);
+  Value r = compute(args);
+  if (t != f32)
+    r = LLVM::FPTruncOp::create(rewriter, loc, t, r);
+  rewriter.replaceOp(op, r);
+  return success();
+}
+
 /// A unary float op computed in f32 by one PTX instruction, with optional
 /// scaling of its input and output.
 template <typename OpTy>
@@ -52,14 +73,8 @@ struct ApproxMathLowering : public ConvertOpToLLVMPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type t = op.getType();
-    if (!isa<Float32Type, Float16Type, BFloat16Type>(t))
-      return failure();
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    Value x = adaptor.getOperand();
-    if (t != f32)
-      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
     auto scale = [&](Value v, double s) -> Value {
       if (s == 1.0)
         return v;
@@ -67,14 +82,13 @@ struct ApproxMathLowering : public ConvertOpToLLVMPattern<OpTy> {
                                          rewriter.getF32FloatAttr(s));
       return LLVM::FMulOp::create(rewriter, loc, v, c);
     };
-    x = scale(x, preScale);
-    Emitter e{rewriter, loc};
-    Value r = e.ptx(instr + " $0, $1;", "=f,f", {f32}, {x})[0];
-    r = scale(r, postScale);
-    if (t != f32)
-      r = LLVM::FPTruncOp::create(rewriter, loc, t, r);
-    rewriter.replaceOp(op, r);
-    return success();
+    return replaceInF32(op, adaptor.getOperands(), rewriter,
+                        [&](ValueRange x) {
+                          Emitter e{rewriter, loc};
+                          Value r = e.ptx(instr + " $0, $1;", "=f,f", {f32},
+                                          {scale(x[0], preScale)})[0];
+                          return scale(r, postScale);
+                        });
   }
 
   std::string instr;
@@ -91,24 +105,12 @@ struct DivFullLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type t = op.getType();
-    if (!isa<Float32Type, Float16Type, BFloat16Type>(t))
-      return failure();
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    Value x = adaptor.getLhs(), y = adaptor.getRhs();
-    if (t != f32) {
-      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
-      y = LLVM::FPExtOp::create(rewriter, loc, f32, y);
-    }
-    Value r = LLVM::CallIntrinsicOp::create(
-                  rewriter, loc, f32, rewriter.getStringAttr("llvm.nvvm.div.full"),
-                  ValueRange{x, y})
-                  .getResult(0);
-    if (t != f32)
-      r = LLVM::FPTruncOp::create(rewriter, loc, t, r);
-    rewriter.replaceOp(op, r);
-    return success();
+    return replaceInF32(op, adaptor.getOperands(), rewriter, [&](ValueRange xy) {
+      return LLVM::CallIntrinsicOp::create(
+                 rewriter, op.getLoc(), rewriter.getF32Type(),
+                 rewriter.getStringAttr("llvm.nvvm.div.full"), xy)
+          .getResult(0);
+    });
   }
 };
 

@@ -544,12 +544,6 @@ void tilec::placeSharedBuffers(func::FuncOp func) {
                                    llvm::alignTo(end, 128)));
 }
 
-int tilec::consumerCopies(func::FuncOp func) {
-  int copies = 1;
-  func.walk([&](WarpSpecializeOp op) { copies = op.getConsumerCopies(); });
-  return copies;
-}
-
 void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
   func.walk([&](WarpSpecializeOp op) {
     OpBuilder b(op);

@@ -128,8 +128,6 @@ void placeSharedBuffers(mlir::func::FuncOp func);
 /// branches set their register budgets and carry kPartitionsAttr; consumer
 /// copies get `scratchBytes` of scratch each.
 void lowerWarpSpecialize(mlir::func::FuncOp func, int64_t scratchBytes);
-/// The consumer copies of the kernel's warp-specialized region (1 if none).
-int consumerCopies(mlir::func::FuncOp func);
 
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,

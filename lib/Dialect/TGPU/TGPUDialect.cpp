@@ -494,6 +494,12 @@ LogicalResult ChannelReleaseOp::verify() {
   return verifyChannelUse(*this, getChannel());
 }
 
+int tgpu::getConsumerCopies(Operation *root) {
+  int copies = 1;
+  root->walk([&](WarpSpecializeOp op) { copies = op.getConsumerCopies(); });
+  return copies;
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   auto checkRegs = [&](int32_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
   if (!checkRegs(getProducerRegs()) || !checkRegs(getConsumerRegs()))

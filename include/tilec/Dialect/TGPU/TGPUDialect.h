@@ -23,6 +23,10 @@ namespace tilec::tgpu {
 /// passes that size rings plan against.
 constexpr int64_t kSharedMemoryPerBlock = 232448;
 
+/// The consumer copies of the warp-specialized region under `root` (1 if
+/// there is none): each copy takes its own consumer buffers and scratch.
+int getConsumerCopies(mlir::Operation *root);
+
 /// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
 /// for 8-bit inputs).
 int64_t wgmmaK(mlir::Type elementType);
