@@ -7,7 +7,7 @@ func.func @attention(%q: !tile.tensor<?x?x64xbf16>, %k: !tile.tensor<?x?x64xbf16
                      %v: !tile.tensor<?x?x64xbf16>, %o: !tile.tensor<?x?x64xbf16>,
                      %scale: f32, %causal: i32)
     attributes {tile.kernel,
-                tile.grid = ["cdiv(dim(0,1),64)", "dim(0,0)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 1), 64), dim(0, 0)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c64 = arith.constant 64 : i32

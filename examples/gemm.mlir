@@ -6,7 +6,7 @@
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32

@@ -9,7 +9,7 @@ func.func @gemm_e4m3(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M
                      %scale_a: !tile.tensor<?xf32>, %scale_b: !tile.tensor<?xf32>,
                      %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32
@@ -45,7 +45,7 @@ func.func @gemm_e5m2(%a: !tile.tensor<?x?xf8E5M2>, %bt: !tile.tensor<?x?xf8E5M2>
                      %scale_a: !tile.tensor<?xf32>, %scale_b: !tile.tensor<?xf32>,
                      %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32

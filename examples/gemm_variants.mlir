@@ -10,7 +10,7 @@
 func.func @gemm_f16(%a: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
                     %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -45,7 +45,7 @@ func.func @gemm_f16(%a: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
 func.func @gemm_tn_gelu(%at: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                         %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -91,7 +91,7 @@ func.func @gemm_tn_gelu(%at: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @gemm_nt_silu(%a: !tile.tensor<?x?xf16>, %bt: !tile.tensor<?x?xf16>,
                         %c: !tile.tensor<?x?xbf16>, %alpha: f32)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -128,7 +128,7 @@ func.func @gemm_nt_silu(%a: !tile.tensor<?x?xf16>, %bt: !tile.tensor<?x?xf16>,
 func.func @gemm_tt(%at: !tile.tensor<?x?xbf16>, %bt: !tile.tensor<?x?xbf16>,
                    %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -161,7 +161,7 @@ func.func @gemm_tt(%at: !tile.tensor<?x?xbf16>, %bt: !tile.tensor<?x?xbf16>,
 func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                          %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -197,7 +197,7 @@ func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @gemm_cluster(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32

@@ -3,7 +3,7 @@
 func.func @layernorm(%x: !tile.tensor<?x?xf32>, %w: !tile.tensor<?xf32>,
                      %b: !tile.tensor<?xf32>, %y: !tile.tensor<?x?xf32>,
                      %eps: f32)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),16)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 16)>} {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
   %c128 = arith.constant 128 : i32

@@ -1,7 +1,7 @@
 // Row-wise softmax of an MxN f32 matrix, 16 rows a program, any N: one pass
 // with an online maximum and sum, then one pass that writes.
 func.func @softmax(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),16)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 16)>} {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
   %c128 = arith.constant 128 : i32

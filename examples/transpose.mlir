@@ -4,7 +4,7 @@
 // chooses to keep both sides free of bank conflicts.
 func.func @transpose_f32(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
     attributes {tile.kernel,
-                tile.grid = ["cdiv(dim(0,0),32)", "cdiv(dim(0,1),128)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 32), cdiv(dim(0, 1), 128)>} {
   // f32 tiles are 32x128: at 64x64 no swizzle keeps both sides free of
   // conflicts (tilec compile --report=bank-conflicts shows why).
   %c32 = arith.constant 32 : i32
@@ -21,7 +21,7 @@ func.func @transpose_f32(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 
 func.func @transpose_bf16(%x: !tile.tensor<?x?xbf16>, %y: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel,
-                tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(0,1),64)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(0, 1), 64)>} {
   %c64 = arith.constant 64 : i32
   %pm = tile.program_id x
   %pn = tile.program_id y

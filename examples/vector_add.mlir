@@ -1,7 +1,7 @@
 // out = x + y over vectors of any length, 1024 elements a program.
 func.func @vector_add(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>,
                       %out: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),1024)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 1024)>} {
   %pid = tile.program_id x
   %c1024 = arith.constant 1024 : i32
   %off = arith.muli %pid, %c1024 : i32

@@ -28,10 +28,6 @@ def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
     `tile.cost` (waves of tiles over the SMs times a tile's time), the
     kernel `tile.variants`; the runtime launches the cheapest.
   }];
-  let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "target architecture; variants by default only on sm_90a">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
@@ -46,9 +42,6 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "int", /*default=*/"4",
            "warps per program when the kernel does not say (tile.num_warps)">,
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "target architecture: on sm_90a, dots whose operands are loaded "
-           "from views get wgmma accumulator layouts">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -97,8 +90,6 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     remark saying why.
   }];
   let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "target architecture; only sm_90a is specialized">,
     Option<"persistent", "persistent", "bool", /*default=*/"true",
            "launch min(SMs, tiles) programs that walk the tiles in "
            "L2-friendly groups (the grid becomes min(sms, gx * gy))">,
@@ -127,8 +118,6 @@ def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
   let options = [
     Option<"maxStages", "max-stages", "int", /*default=*/"3",
            "the most ring slots to choose">,
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "target architecture (TMA needs sm_90a or sm_100a)">,
   ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
@@ -177,10 +166,6 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
     warp shuffles, shared memory and mma.sync. Records the shared memory each
     kernel needs as `tile.shared_memory`.
   }];
-  let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "target architecture (sm_90a or sm_100a)">,
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",

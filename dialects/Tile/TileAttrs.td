@@ -75,4 +75,111 @@ def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">
   let assemblyFormat = "$value";
 }
 
+def Tile_Target : I32EnumAttr<"Target", "the GPU architecture a module is compiled for", [
+    I32EnumAttrCase<"SM90a", 0, "sm_90a">,
+    I32EnumAttrCase<"SM100a", 1, "sm_100a">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_TargetAttr : EnumAttr<Tile_Dialect, Tile_Target, "target"> {
+  let summary = "the architecture a module is compiled for";
+  let description = [{
+    The module attribute `tile.target`, set by the driver (`tilec compile
+    --arch`); passes read the target from it. A module without one is
+    compiled for sm_90a.
+
+    ```mlir
+    module attributes {tile.target = #tile.target<sm_100a>} { ... }
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_GridOp : I32EnumAttr<"GridOp", "a node of a grid expression", [
+    I32EnumAttrCase<"Literal", 0, "literal">,
+    I32EnumAttrCase<"Sms", 1, "sms">,
+    I32EnumAttrCase<"Dim", 2, "dim">,
+    I32EnumAttrCase<"Arg", 3, "arg">,
+    I32EnumAttrCase<"CDiv", 4, "cdiv">,
+    I32EnumAttrCase<"Add", 5, "add">,
+    I32EnumAttrCase<"Sub", 6, "sub">,
+    I32EnumAttrCase<"Mul", 7, "mul">,
+    I32EnumAttrCase<"Div", 8, "div">,
+    I32EnumAttrCase<"Min", 9, "min">,
+    I32EnumAttrCase<"Max", 10, "max">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_GridExprAttr : Tile_Attr<"GridExpr", "expr"> {
+  let summary = "an integer expression of a kernel's launch arguments";
+  let description = [{
+    The language of launch-grid rules and launch costs (docs/BUNDLE.md):
+    an integer literal; `sms`, the multiprocessor count of the device;
+    `dim(P, D)`, the extent of dim `D` of tensor argument `P`; `arg(P)`,
+    integer scalar argument `P`; and `cdiv`, `add`, `sub`, `mul`, `div`,
+    `min`, `max` of two expressions. The runtime evaluates it at launch;
+    the bundle carries its text form (`cdiv(dim(0,0),128)`).
+
+    ```mlir
+    tile.cost = #tile.expr<mul(cdiv(dim(0, 0), 128), 32768)>
+    ```
+  }];
+  let parameters = (ins "GridOp":$op, "int64_t":$value, "int64_t":$axis,
+                        ArrayRefParameter<"::mlir::Attribute">:$operands);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static GridExprAttr literal(::mlir::MLIRContext *ctx, int64_t v);
+    static GridExprAttr sms(::mlir::MLIRContext *ctx);
+    /// dim(param, axis): the extent of dim `axis` of tensor argument `param`.
+    static GridExprAttr dimOf(::mlir::MLIRContext *ctx, int64_t param,
+                              int64_t axis);
+    /// arg(param): integer scalar argument `param`.
+    static GridExprAttr argOf(::mlir::MLIRContext *ctx, int64_t param);
+    static GridExprAttr call(GridOp op, GridExprAttr lhs, GridExprAttr rhs);
+    /// The operands of a call.
+    GridExprAttr lhs() const;
+    GridExprAttr rhs() const;
+    bool isCall() const { return getOperands().size() == 2; }
+    bool isLiteral(int64_t v) const {
+      return getOp() == GridOp::Literal && getValue() == v;
+    }
+    /// Whether the expression reads `sms` anywhere.
+    bool usesSms() const;
+    /// Nodes, and the depth of the deepest.
+    int64_t size() const;
+    int64_t depth() const;
+    /// The text form of the bundle metadata (docs/BUNDLE.md), without spaces.
+    std::string toText() const;
+    /// As the IR prints it (for diagnostics).
+    std::string str() const;
+    /// What is wrong with the expression in a kernel with these argument
+    /// types, or nothing.
+    std::optional<std::string> check(::mlir::TypeRange argTypes) const;
+    /// Parses an expression (without the `#tile.expr<>` around it).
+    static GridExprAttr parseExpr(::mlir::AsmParser &parser);
+    void printExpr(::llvm::raw_ostream &os, ::llvm::StringRef sep) const;
+  }];
+}
+
+def Tile_GridAttr : Tile_Attr<"Grid", "grid"> {
+  let summary = "a kernel's launch grid rule";
+  let description = [{
+    One grid expression (see `#tile.expr`) per grid axis, x first, 1 to 3
+    of them; axes left out are 1. A kernel's `tile.grid`.
+
+    ```mlir
+    tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"::tilec::tile::GridExprAttr">:$axes);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Axis `i` (0..2): its expression, the literal 1 past the last given.
+    GridExprAttr axis(unsigned i) const;
+  }];
+}
+
 #endif // TILE_ATTRS_TD

@@ -71,12 +71,12 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     if (auto vs = func->getAttrOfType<ArrayAttr>(tile::kVariantsAttr))
       for (Attribute v : vs)
         k.variants.push_back(cast<StringAttr>(v).getValue().str());
-    if (auto cost = func->getAttrOfType<StringAttr>(tile::kCostAttr))
-      k.cost = cost.getValue().str();
-    for (Attribute a : func->getAttrOfType<ArrayAttr>(tile::kGridAttr))
-      k.grid.push_back(cast<StringAttr>(a).getValue().str());
-    while (k.grid.size() < 3)
-      k.grid.push_back("1");
+    // The grid language's text form lives only in the bundle.
+    if (auto cost = func->getAttrOfType<tile::GridExprAttr>(tile::kCostAttr))
+      k.cost = cost.toText();
+    auto grid = func->getAttrOfType<tile::GridAttr>(tile::kGridAttr);
+    for (unsigned i = 0; i < 3; ++i)
+      k.grid.push_back(grid.axis(i).toText());
     for (BlockArgument arg : func.getArguments()) {
       ParamInfo p;
       p.name = nameAt(arg.getLoc(), sources);

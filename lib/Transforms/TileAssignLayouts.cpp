@@ -325,7 +325,7 @@ struct TileAssignLayouts
         continue;
       int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
                                                : int(numWarps);
-      LayoutAssigner assigner(warps, arch == "sm_90a");
+      LayoutAssigner assigner(warps, hasWGMMA(getTarget(func)));
       if (failed(assigner.run(func.getBody().front())))
         return signalPassFailure();
     }

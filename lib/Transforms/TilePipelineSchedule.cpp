@@ -88,7 +88,7 @@ struct TilePipelineSchedule
   using Base::Base;
 
   void runOnOperation() override {
-    if (arch != "sm_90a" && arch != "sm_100a")
+    if (!hasTMA(getTarget(getOperation())))
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||

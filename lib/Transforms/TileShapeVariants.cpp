@@ -90,7 +90,7 @@ struct TiledDim {
   int64_t size = 0;
   int axis = -1;                       // the program id that places it
   SmallVector<arith::MulIOp> offsets; // program_id * size
-  std::string extent;                 // E of the grid's cdiv(E, size)
+  GridExprAttr extent;                // E of the grid's cdiv(E, size)
 };
 
 /// How a kernel's output tile can be re-tiled.
@@ -111,17 +111,11 @@ DotOp mainDot(func::FuncOp func) {
   return {};
 }
 
-/// Splits a grid expression `cdiv(E,size)` into E.
-std::optional<std::string> cdivExtent(func::FuncOp func, StringRef text,
-                                      int64_t size) {
-  std::string error;
-  FailureOr<GridExpr> e = parseGridExpr(text, func.getArgumentTypes(), error);
-  if (failed(e) || e->kind != GridExpr::Call || e->fn != "cdiv" ||
-      e->operands[1].kind != GridExpr::Literal ||
-      e->operands[1].value != size)
-    return std::nullopt;
-  StringRef inner = text.drop_front(strlen("cdiv(")).drop_back();
-  return inner.take_front(inner.rfind(',')).str();
+/// E of a grid expression `cdiv(E, size)`.
+GridExprAttr cdivExtent(GridExprAttr e, int64_t size) {
+  if (e.getOp() != GridOp::CDiv || !e.rhs().isLiteral(size))
+    return {};
+  return e.lhs();
 }
 
 class Analysis {
@@ -344,17 +338,16 @@ private:
   }
 
   bool matchGrid(TiledDim &td, std::string &why) {
-    auto grid = func->getAttrOfType<ArrayAttr>(kGridAttr);
-    std::optional<std::string> e;
-    if (td.axis < int(grid.size()))
-      e = cdivExtent(func, cast<StringAttr>(grid[td.axis]).getValue(),
-                     td.size);
+    auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+    GridExprAttr e;
+    if (td.axis < int(grid.getAxes().size()))
+      e = cdivExtent(grid.getAxes()[td.axis], td.size);
     if (!e) {
       why = "grid axis " + std::to_string(td.axis) + " is not cdiv(E," +
             std::to_string(td.size) + ")";
       return false;
     }
-    td.extent = *e;
+    td.extent = e;
     return true;
   }
 
@@ -421,7 +414,9 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
           nt, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
     v.setType(nt);
   }
-  auto grid = llvm::to_vector(func->getAttrOfType<ArrayAttr>(kGridAttr));
+  MLIRContext *ctx = func.getContext();
+  auto grid =
+      llvm::to_vector(func->getAttrOfType<GridAttr>(kGridAttr).getAxes());
   for (int i = 0; i < 2; ++i) {
     if (sizes[i] == dims[i]->size)
       continue;
@@ -434,11 +429,11 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
                          : mul.getLhsMutable();
       k.set(c);
     }
-    grid[dims[i]->axis] = StringAttr::get(
-        func.getContext(), "cdiv(" + dims[i]->extent + "," +
-                               std::to_string(sizes[i]) + ")");
+    grid[dims[i]->axis] =
+        GridExprAttr::call(GridOp::CDiv, dims[i]->extent,
+                           GridExprAttr::literal(ctx, sizes[i]));
   }
-  func->setAttr(kGridAttr, ArrayAttr::get(func.getContext(), grid));
+  func->setAttr(kGridAttr, GridAttr::get(ctx, grid));
   if (failed(verify(func))) {
     why = "the re-tiled program does not verify";
     return failure();
@@ -448,14 +443,15 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
 
 /// The launch's estimated time: waves of tiles over the SMs, each as long
 /// as a tile of this shape takes.
-std::string costOf(func::FuncOp func, int64_t rows, int64_t cols) {
-  std::string tiles;
-  for (Attribute a : func->getAttrOfType<ArrayAttr>(kGridAttr)) {
-    std::string g = cast<StringAttr>(a).getValue().str();
-    tiles = tiles.empty() ? g : "mul(" + tiles + "," + g + ")";
-  }
-  return "mul(cdiv(" + tiles + ",sms)," + std::to_string(tileTime(rows, cols)) +
-         ")";
+GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols) {
+  MLIRContext *ctx = func.getContext();
+  GridExprAttr tiles;
+  for (GridExprAttr g : func->getAttrOfType<GridAttr>(kGridAttr).getAxes())
+    tiles = tiles ? GridExprAttr::call(GridOp::Mul, tiles, g) : g;
+  GridExprAttr waves =
+      GridExprAttr::call(GridOp::CDiv, tiles, GridExprAttr::sms(ctx));
+  return GridExprAttr::call(GridOp::Mul, waves,
+                            GridExprAttr::literal(ctx, tileTime(rows, cols)));
 }
 
 struct TileShapeVariants
@@ -500,7 +496,7 @@ struct TileShapeVariants
         std::pair<int64_t, int64_t> smaller = {
             std::min<int64_t>(plan->rows.size, 128),
             std::min<int64_t>(plan->cols.size, cols)};
-        if (arch == "sm_90a" && !llvm::is_contained(shapes, smaller))
+        if (hasWGMMA(getTarget(func)) && !llvm::is_contained(shapes, smaller))
           shapes.push_back(smaller);
       }
     }
@@ -544,8 +540,7 @@ struct TileShapeVariants
       return success();
     func->setAttr(kVariantsAttr, ArrayAttr::get(ctx, variantNames));
     for (auto &[member, shape] : members)
-      member->setAttr(kCostAttr, StringAttr::get(ctx, costOf(member, shape.first,
-                                                             shape.second)));
+      member->setAttr(kCostAttr, costOf(member, shape.first, shape.second));
     return success();
   }
 };

@@ -307,18 +307,18 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   return c;
 }
 
-/// A (parsed, checked) grid expression of `func` as i32 arithmetic; `sms`
-/// has no in-kernel value (callers exclude it).
+/// A (checked) grid expression of `func` as i32 arithmetic; `sms` has no
+/// in-kernel value (callers exclude it).
 Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
-                   const GridExpr &e) {
-  switch (e.kind) {
-  case GridExpr::Literal:
-  case GridExpr::Sms:
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.value);
-  case GridExpr::Dim:
-    return DimOp::create(b, loc, func.getArgument(e.param), e.dim);
-  case GridExpr::Arg: {
-    Value arg = func.getArgument(e.param);
+                   GridExprAttr e) {
+  switch (e.getOp()) {
+  case GridOp::Literal:
+  case GridOp::Sms:
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.getValue());
+  case GridOp::Dim:
+    return DimOp::create(b, loc, func.getArgument(e.getValue()), e.getAxis());
+  case GridOp::Arg: {
+    Value arg = func.getArgument(e.getValue());
     unsigned bits = arg.getType().getIntOrFloatBitWidth();
     if (bits > 32)
       return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
@@ -326,24 +326,27 @@ Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
       return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
     return arg;
   }
-  case GridExpr::Call:
+  default:
     break;
   }
-  Value x = emitGridExpr(b, loc, func, e.operands[0]);
-  Value y = emitGridExpr(b, loc, func, e.operands[1]);
-  if (e.fn == "cdiv")
+  Value x = emitGridExpr(b, loc, func, e.lhs());
+  Value y = emitGridExpr(b, loc, func, e.rhs());
+  switch (e.getOp()) {
+  case GridOp::CDiv:
     return arith::CeilDivSIOp::create(b, loc, x, y);
-  if (e.fn == "div")
+  case GridOp::Div:
     return arith::FloorDivSIOp::create(b, loc, x, y);
-  if (e.fn == "add")
+  case GridOp::Add:
     return arith::AddIOp::create(b, loc, x, y);
-  if (e.fn == "sub")
+  case GridOp::Sub:
     return arith::SubIOp::create(b, loc, x, y);
-  if (e.fn == "mul")
+  case GridOp::Mul:
     return arith::MulIOp::create(b, loc, x, y);
-  if (e.fn == "min")
+  case GridOp::Min:
     return arith::MinSIOp::create(b, loc, x, y);
-  return arith::MaxSIOp::create(b, loc, x, y);
+  default:
+    return arith::MaxSIOp::create(b, loc, x, y);
+  }
 }
 
 /// A persistent schedule: a grid of min(SMs, tiles) programs, each walking
@@ -352,29 +355,29 @@ Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
 /// at about the same time, so they meet in L2).
 struct Persistent {
   static constexpr int64_t kGroupM = 8;
-  GridExpr gx, gy; // the original grid's x and y extents
-  std::string xText, yText; // their grid-language text
-  int cluster = 1;           // programs a cluster (along x)
-
-  /// The original grid's tile count.
-  std::string total() const { return "mul(" + xText + "," + yText + ")"; }
+  GridExprAttr gx, gy; // the original grid's x and y extents
+  int cluster = 1;     // programs a cluster (along x)
 
   /// The persistent grid: min(SMs, tiles), in whole clusters.
-  std::string grid() const {
-    if (cluster == 1)
-      return "min(sms," + total() + ")";
-    std::string c = std::to_string(cluster);
-    return "mul(min(div(sms," + c + "),mul(cdiv(" + xText + "," + c + ")," +
-           yText + "))," + c + ")";
-  }
-
-  static bool usesSms(const GridExpr &e) {
-    return e.kind == GridExpr::Sms || llvm::any_of(e.operands, usesSms);
+  GridAttr grid() const {
+    MLIRContext *ctx = gx.getContext();
+    auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
+    auto call = GridExprAttr::call;
+    GridExprAttr sms = GridExprAttr::sms(ctx), x;
+    if (cluster == 1) {
+      x = call(GridOp::Min, sms, call(GridOp::Mul, gx, gy));
+    } else {
+      GridExprAttr c = lit(cluster);
+      GridExprAttr pairs = call(GridOp::Mul, call(GridOp::CDiv, gx, c), gy);
+      x = call(GridOp::Mul,
+               call(GridOp::Min, call(GridOp::Div, sms, c), pairs), c);
+    }
+    return GridAttr::get(ctx, {x, lit(1), lit(1)});
   }
 
   static std::optional<Persistent> plan(func::FuncOp func) {
-    auto grid = func->getAttrOfType<ArrayAttr>(kGridAttr);
-    if (!grid || grid.size() > 2)
+    auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+    if (!grid || grid.getAxes().size() > 2)
       return std::nullopt;
     bool usesGrid = false;
     func.walk([&](Operation *op) {
@@ -384,18 +387,11 @@ struct Persistent {
     });
     if (usesGrid)
       return std::nullopt;
-    StringRef x = cast<StringAttr>(grid[0]).getValue();
-    StringRef y = grid.size() > 1 ? cast<StringAttr>(grid[1]).getValue() : "1";
-    std::string error;
-    auto px = parseGridExpr(x, func.getArgumentTypes(), error);
-    auto py = parseGridExpr(y, func.getArgumentTypes(), error);
-    if (failed(px) || failed(py) || usesSms(*px) || usesSms(*py))
-      return std::nullopt;
     Persistent p;
-    p.gx = *px;
-    p.gy = *py;
-    p.xText = x.str();
-    p.yText = y.str();
+    p.gx = grid.axis(0);
+    p.gy = grid.axis(1);
+    if (p.gx.usesSms() || p.gy.usesSms())
+      return std::nullopt;
     return p;
   }
 
@@ -471,12 +467,13 @@ struct TileWarpSpecialize
         entry.second->erase();
       twinSources.clear();
     });
-    if (arch == "sm_90a")
+    bool wgmma = hasWGMMA(getTarget(getOperation()));
+    if (wgmma)
       collectTwinSources();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
-      if (arch == "sm_90a" && !func->hasAttr(kPlainVariantOfAttr) &&
+      if (wgmma && !func->hasAttr(kPlainVariantOfAttr) &&
           failed(specializeKernel(func)))
         return signalPassFailure();
       // A cluster the kernel asked for runs only with the specialized loop.
@@ -751,7 +748,7 @@ struct TileWarpSpecialize
       buildPingPong(func, c, *pers, producer, consumer, ch);
       func->setAttr(kConsumerGroupsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), copies));
-      func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
+      func->setAttr(kGridAttr, pers->grid());
     } else if (pers) {
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
@@ -762,7 +759,7 @@ struct TileWarpSpecialize
       Value cEnd = buildConsumer(c, ch, cLoop.getRegionIterArgs()[0]);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
       scf::YieldOp::create(cy, loc, cEnd);
-      func->setAttr(kGridAttr, b.getStrArrayAttr({pers->grid(), "1", "1"}));
+      func->setAttr(kGridAttr, pers->grid());
     } else {
       OpBuilder pb = OpBuilder::atBlockEnd(producer);
       Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);

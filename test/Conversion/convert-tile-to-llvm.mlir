@@ -17,7 +17,7 @@
 // CHECK: } else {
 // CHECK: st.global.b32
 func.func @copy(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 512)>} {
   %pid = tile.program_id x
   %c512 = arith.constant 512 : i32
   %off = arith.muli %pid, %c512 : i32
@@ -33,7 +33,7 @@ func.func @copy(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
 // CHECK: %c-8388608_i32 = arith.constant -8388608 : i32
 // CHECK: ld.global.v4.b32{{.*}} %c-8388608_i32, %c-8388608_i32{{.*}}, %c-8388608_i32{{.*}}, %c-8388608_i32
 func.func @padding(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] {padding = 0xFF800000 : f32} : !tile.tensor<?xf32> -> !tile.tile<512xf32>
   tile.store %t, %y[%c0] : !tile.tile<512xf32>, !tile.tensor<?xf32>
@@ -54,7 +54,7 @@ func.func @padding(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load {{.*}} !llvm.ptr<3>
 func.func @row_sum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0, %c0] : !tile.tensor<?x?xf32> -> !tile.tile<1x1024xf32>
   %s = tile.reduce sum %t dim 1 : !tile.tile<1x1024xf32> -> !tile.tile<1xf32>
@@ -74,7 +74,7 @@ func.func @row_sum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?xf32>)
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"
 func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
   %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
@@ -90,7 +90,7 @@ func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
 // CHECK-LABEL: func.func @dot_fp8
 // CHECK: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %c: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<64x32xf8E4M3FN>
   %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<32x64xf8E4M3FN>
@@ -106,7 +106,7 @@ func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %c: !tile.tensor<?x?xf32>)
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 // CHECK-SAME: "=r,=r,r,r,r,r,r,r,0,1"
 func.func @dot_f16_acc(%a: !tile.tensor<?x?xf16>, %c: !tile.tensor<?x?xf16>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf16> -> !tile.tile<64x32xf16>
   %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xf16> -> !tile.tile<32x64xf16>
@@ -123,7 +123,7 @@ func.func @dot_f16_acc(%a: !tile.tensor<?x?xf16>, %c: !tile.tensor<?x?xf16>)
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) : i32
 // CHECK-COUNT-4: arith.addf {{.*}} : f32
 func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %c512 = arith.constant 512 : i32
   %z = arith.constant dense<0.0> : !tile.tile<512xf32>
@@ -147,7 +147,7 @@ func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
 // CHECK: llvm.getelementptr %[[T]]
 // CHECK: llvm.load
 func.func @table(%x: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %k = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
     1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0,
@@ -170,7 +170,7 @@ func.func @table(%x: !tile.tensor<?xf32>)
 // CHECK: scf.yield {{.*}} : f32, f32, f32, f32
 // CHECK: } else {
 func.func @branch(%x: !tile.tensor<?xf32>, %c: i1)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<512xf32>
   %r = scf.if %c -> (!tile.tile<512xf32>) {
@@ -195,7 +195,7 @@ func.func @branch(%x: !tile.tensor<?xf32>, %c: i1)
 // CHECK-COUNT-4: shfl.sync.idx.b32
 // CHECK-NOT: nvvm.barrier0
 func.func @shuffles(%x: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<32xf32, #a>
   %p = tile.convert_layout %t : !tile.tile<32xf32, #a> -> !tile.tile<32xf32, #b>
@@ -212,7 +212,7 @@ func.func @shuffles(%x: !tile.tensor<?xf32>)
 // CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};
 // CHECK: st.global.v4.b32
 func.func @stmatrix(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
   %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>

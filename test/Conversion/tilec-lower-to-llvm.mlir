@@ -20,7 +20,7 @@
 // CHECK: llvm.fptrunc %[[Q]] : f32 to bf16
 // CHECK-NOT: llvm.fdiv
 func.func @k(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.num_warps = 8 : i32, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 8 : i32, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
   %e = math.exp %t : !tile.tile<256xf32>
@@ -42,7 +42,7 @@ func.func @k(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
 // CHECK: cvt.rn.f16x2.e4m3x2
 // CHECK: cvt.rn.satfinite.e5m2x2.f32
 func.func @fp8(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.tensor<?xf8E4M3FN> -> !tile.tile<256xf8E4M3FN>
   %f = arith.extf %t : !tile.tile<256xf8E4M3FN> to !tile.tile<256xf32>

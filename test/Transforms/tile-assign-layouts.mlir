@@ -11,7 +11,7 @@
 // CHECK-DAG: #[[RED:linear[0-9]*]] = #tile.linear<register = {{\[\[}}8]], lane = {{\[\[}}0], [0], [1], [2], [4]], warp = {{\[\[}}16], [32]]>
 // CHECK-LABEL: func.func @dot_reduce
 func.func @dot_reduce(%x: !tile.tensor<?x?xbf16>, %y: !tile.tensor<?x?xf32>, %i: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   // CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<64x32xbf16, #[[LA]]>
   // CHECK: %[[B:.*]] = tile.load {{.*}} -> tensor<32x64xbf16
   // CHECK: %[[CA:.*]] = tile.convert_layout %[[A]] : tensor<64x32xbf16, #[[LA]]> -> tensor<64x32xbf16, #[[OPA]]>
@@ -45,7 +45,7 @@ func.func @dot_reduce(%x: !tile.tensor<?x?xbf16>, %y: !tile.tensor<?x?xf32>, %i:
 // CHECK-DAG: #[[L:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1], [2], [128], [256], [512]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = []>
 // CHECK-LABEL: func.func @loop
 func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %c1024 = arith.constant 1024 : i32
   // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[L]]>
@@ -68,9 +68,49 @@ func.func @loop(%x: !tile.tensor<?xf32>, %n: i32)
 // CHECK-DAG: #[[COL:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = {{\[\[}}8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = {{\[\[}}0, 4], [0, 8]]>
 // CHECK-LABEL: func.func @column_major
 func.func @column_major(%x: !tile.tensor<?x?xbf16, strides = [1, ?]>, %i: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   // CHECK: tile.load {{.*}} -> tensor<64x64xbf16, #[[COL]]>
   %t = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16, strides = [1, ?]> -> !tile.tile<64x64xbf16>
   tile.store %t, %x[%i, %i] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16, strides = [1, ?]>
   return
+}
+
+// -----
+
+// The target is the module's tile.target. On sm_90a (the default) a dot
+// whose operands come from views gets the wgmma accumulator: every warp
+// along M, 16 rows each.
+// CHECK-DAG: #[[WG:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @sm90_dot
+// CHECK: tile.dot {{.*}} -> tensor<128x256xf32, #[[WG]]>
+func.func @sm90_dot(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %i = arith.constant 0 : i32
+  %ta = tile.load %a[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+  %tb = tile.load %b[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
+  tile.store %d, %c[%i, %i] : !tile.tile<128x256xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// On sm_100a (no wgmma) the same dot gets mma.sync fragments with the warps
+// split between M and N.
+// CHECK-DAG: #[[MMA:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 32], [0, 64], [0, 128], [32, 0], [64, 0]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [0, 8], [0, 16]]>
+// CHECK: module attributes {tile.target = #tile.target<sm_100a>}
+// CHECK-LABEL: func.func @sm100_dot
+// CHECK: tile.dot {{.*}} -> tensor<128x256xf32, #[[MMA]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @sm100_dot(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %i = arith.constant 0 : i32
+  %ta = tile.load %a[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+  %tb = tile.load %b[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
+  tile.store %d, %c[%i, %i] : !tile.tile<128x256xf32>, !tile.tensor<?x?xf32>
+  return
+}
 }

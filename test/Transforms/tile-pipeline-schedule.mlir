@@ -13,7 +13,7 @@
 // CHECK:   arith.addf {{.*}} {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 2 : i32}
 // CHECK: } {tile.pipeline.num_stages = 3 : i32}
 func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["cdiv(dim(0,0),32)"]} {
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(0, 0), 32)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %pm = tile.program_id x
@@ -40,7 +40,7 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 // CHECK: } {tile.pipeline.num_stages = 2 : i32}
 func.func @two_stages(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.num_stages = 2 : i32,
-                tile.grid = ["cdiv(dim(0,0),32)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 32)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %pm = tile.program_id x
@@ -65,7 +65,7 @@ func.func @two_stages(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 // CHECK-NOT: tile.pipeline
 // CHECK: return
 func.func @rowmax(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["cdiv(dim(0,0),32)"]} {
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(0, 0), 32)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %pm = tile.program_id x

@@ -56,7 +56,7 @@
 // CHECK-NOT: tgpu.channel
 // CHECK-NOT: tile.pipeline
 func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["cdiv(dim(0,0),32)"]} {
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(0, 0), 32)>} {
   %zero = arith.constant dense<0.0> : tensor<32x64xf32, #linear>
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
@@ -116,7 +116,7 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
               %b: !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
               %i: i32, %j: i32)
-    attributes {tile.kernel, tile.num_warps = 8, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
   %ch, %ra, %rb = tgpu.channel consumer_warps 8 cluster 2
       : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x256x64xbf16, #sb>
   %bt = tgpu.transpose %rb : !tgpu.smem<?x256x64xbf16, #sb>
@@ -151,7 +151,7 @@ func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 // CHECK-LABEL: func.func @override
 // CHECK: tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK: tgpu.barriers arrive_count 4 : <2>
-func.func @override() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"], tile.num_stages = 2 : i32} {
+func.func @override() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>, tile.num_stages = 2 : i32} {
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   return
 }
@@ -162,7 +162,7 @@ func.func @override() attributes {tile.kernel, tile.num_warps = 4, tile.grid = [
 
 #big = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0], [0, 64], [0, 128]]>
 
-func.func @too_big() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+func.func @too_big() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   // expected-error @+1 {{a 131072-byte pipeline stage leaves room for 1 stages; at least 2 are needed}}
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x256x256xbf16, #big>
   return
@@ -179,7 +179,7 @@ func.func @too_big() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["
 // CHECK-LABEL: func.func @two
 // CHECK: tgpu.alloc : <8x128x64xbf16, #shared>
 // CHECK: tgpu.alloc : <6x128x64xbf16, #shared>
-func.func @two() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+func.func @two() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   %ch2, %rb = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   return
@@ -191,7 +191,7 @@ func.func @two() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]}
 
 func.func private @sink(!tgpu.smem<?x128x64xbf16, #sa>)
 
-func.func @buffer_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+func.func @buffer_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   // expected-error @+1 {{uses a channel's buffer in a way tile-pipeline cannot lower}}
   func.call @sink(%ra) : (!tgpu.smem<?x128x64xbf16, #sa>) -> ()
@@ -204,7 +204,7 @@ func.func @buffer_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.gr
 
 func.func private @sink(!tgpu.channel)
 
-func.func @channel_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+func.func @channel_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   // expected-error @+1 {{uses a channel in a way tile-pipeline cannot lower}}
   func.call @sink(%ch) : (!tgpu.channel) -> ()

@@ -15,7 +15,7 @@
 // CHECK: tile.store %[[C]]
 func.func @gemm_like(%a: !tile.tensor<?x?xbf16>, %bias: !tile.tensor<?xf32>,
                      %c: !tile.tensor<?x?xbf16>, %k: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
@@ -45,7 +45,7 @@ func.func @gemm_like(%a: !tile.tensor<?x?xbf16>, %bias: !tile.tensor<?xf32>,
 // CHECK: arith.select {{.*}} : tensor<64x64xi1, #[[ACC]]>, tensor<64x64xf32, #[[ACC]]>
 // CHECK: tile.reduce max
 func.func @mask(%a: !tile.tensor<?x?xbf16>, %out: !tile.tensor<?xf32>, %n: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
   %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>

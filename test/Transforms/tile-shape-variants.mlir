@@ -1,5 +1,7 @@
 // RUN: tilec-opt %s -split-input-file -tile-shape-variants -verify-diagnostics | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-shape-variants=arch=sm_100a -verify-diagnostics | FileCheck %s --check-prefix=SM100
+// The same kernels in modules for sm_100a (tile.target):
+// RUN: sed -e 's/^func\.func/module attributes {tile.target = #tile.target<sm_100a>} { func.func/' -e 's/^}$/} }/' %s \
+// RUN:   | tilec-opt -split-input-file -tile-shape-variants -verify-diagnostics | FileCheck %s --check-prefix=SM100
 
 // A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128 and
 // 128x64. Every tile dim that follows the output's columns shrinks (B's
@@ -8,13 +10,13 @@
 // reused), the grid cdiv(N, 128). Each member gets a cost: waves of tiles
 // over the SMs times the time of one tile of its shape.
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),256)),sms),32768)"
+// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), 32768)>
 // CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64"]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
-// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),128)),sms),20753)"
-// CHECK-SAME: tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]
+// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), 20753)>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>
 // CHECK-SAME: tile.variant_of = "gemm"
 // CHECK: %[[C128:.*]] = arith.constant 128 : i32
 // CHECK: %[[PN:.*]] = tile.program_id y
@@ -31,7 +33,7 @@
 // CHECK: arith.truncf {{.*}} to tensor<128x128xbf16>
 // CHECK: tile.store {{.*}} : tensor<128x128xbf16>
 // CHECK-LABEL: func.func @gemm__128x64(
-// CHECK-SAME: tile.cost = "mul(cdiv(mul(cdiv(dim(0,0),128),cdiv(dim(1,1),64)),sms),14745)"
+// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64)), sms), 14745)>
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
 // SM100-LABEL: func.func @gemm(
 // SM100-NOT: tile.variants
@@ -39,7 +41,7 @@
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -72,20 +74,20 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // Shapes as asked: the first replaces the kernel (rows 128 -> 64 here, with
 // A's transposed load following), the rest become variants.
 // CHECK-LABEL: func.func @asked(
-// CHECK-SAME: tile.grid = ["cdiv(dim(0,1),64)", "cdiv(dim(1,1),128)"]
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 64), cdiv(dim(1, 1), 128)>
 // CHECK-SAME: tile.variants = ["asked__128x64"]
 // CHECK: tile.load {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.transpose {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
 // CHECK-LABEL: func.func @asked__128x64(
-// CHECK-SAME: tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,1),64)"]
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 1), 64)>
 // CHECK: tile.dot {{.*}} -> tensor<128x64xf32>
 // SM100-LABEL: func.func @asked(
 // SM100-SAME: tile.variants = ["asked__128x64"]
 func.func @asked(%at: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128], [128, 64]],
-                tile.grid = ["cdiv(dim(0,1),128)", "cdiv(dim(1,1),128)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -118,7 +120,7 @@ func.func @asked(%at: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
 func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                   %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -157,7 +159,7 @@ func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                   %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[128, 128]],
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -191,7 +193,7 @@ func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @kstep(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128]],
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),128)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 128)>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %pm = tile.program_id x
@@ -219,7 +221,7 @@ func.func @kstep(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>
 // expected-error @+1 {{cannot compile 'copy' at other tile shapes (tile.tile_shapes): the kernel has no main loop carrying a tile.dot}}
 func.func @copy(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.tile_shapes = [[64, 64]],
-                tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(0,1),64)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(0, 1), 64)>} {
   %pm = tile.program_id x
   %t = tile.load %x[%pm, %pm] : !tile.tensor<?x?xf32> -> !tile.tile<64x64xf32>
   tile.store %t, %y[%pm, %pm] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @transpose
 // CHECK: tile.convert_layout %{{.*}} {shared = #[[S]]} : tensor<64x64xbf16
 func.func @transpose(%x: !tile.tensor<?x?xbf16>, %y: !tile.tensor<?x?xbf16>, %i: i32)
-    attributes {tile.kernel, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %t = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
   %tt = tile.transpose %t [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
   tile.store %tt, %y[%i, %i] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16>

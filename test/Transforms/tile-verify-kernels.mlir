@@ -1,6 +1,6 @@
 // RUN: tilec-opt %s -split-input-file -tile-verify-kernels -verify-diagnostics
 
-func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["1"]} {
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   // arith accepts any tensor; the pass rejects the non-tile it makes.
   // expected-error @+1 {{expected tile dims to be static powers of two, found 'tensor<100xf32>'}}
   %u = arith.constant dense<0.0> : tensor<100xf32>

@@ -74,7 +74,7 @@
 // Persistent: the grid becomes min(sms, tiles) and both partitions walk the
 // tiles, program ids from the grouped rasterization, slot counters carried.
 // PERSIST-LABEL: func.func @gemm
-// PERSIST-SAME: tile.grid = ["min(sms,mul(cdiv(dim(0,0),128),cdiv(dim(1,1),256)))", "1", "1"]
+// PERSIST-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
 // PERSIST: tgpu.warp_specialize producer
 // PERSIST:   %[[P:.*]] = tile.program_id x
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
@@ -89,7 +89,7 @@
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -122,7 +122,7 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK: tile.dot
 func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                   %c: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
@@ -161,7 +161,7 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                     %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32
@@ -196,7 +196,7 @@ func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3
 // CHECK: tile.dot
 func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>,
                                 %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.num_warps = 8, tile.grid = ["1"]} {
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
@@ -261,7 +261,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                          %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),128)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -295,7 +295,7 @@ func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                             %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.schedule = "pingpong",
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -332,7 +332,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 
 // PERSIST-LABEL: func.func @gemm_cluster
 // PERSIST-SAME: tile.cluster = 2
-// PERSIST-SAME: tile.grid = ["mul(min(div(sms,2),mul(cdiv(cdiv(dim(0,0),128),2),cdiv(dim(1,1),256))),2)", "1", "1"]
+// PERSIST-SAME: tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 256))), 2), 1, 1>
 // PERSIST: tgpu.channel consumer_warps 8 cluster 2 :
 // PERSIST-NEXT: tgpu.cluster_sync
 // LOWERED-LABEL: func.func @gemm_cluster
@@ -357,7 +357,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 func.func @gemm_cluster(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,1),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -392,7 +392,7 @@ func.func @gemm_cluster(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 func.func @gemm_fp8_cluster(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                             %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
-                tile.grid = ["cdiv(dim(0,0),128)", "cdiv(dim(1,0),256)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32

@@ -4,7 +4,7 @@
 // CHECK: plain-twin-name-taken.mlir:[[@LINE+1]]:1: error: the kernel's plain twin would be named 'mm__plain', which the module already defines; rename that function
 func.func @mm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.tile_shapes = [[64, 64]],
-                tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(1,1),64)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %pm = tile.program_id x
@@ -23,6 +23,6 @@ func.func @mm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.
   return
 }
 
-func.func @mm__plain(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["1"]} {
+func.func @mm__plain(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   return
 }

@@ -31,27 +31,19 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   PassManager pm(module.getContext());
   configurePrinting(pm, options);
   pm.addPass(createTileVerifyKernels());
-  TileShapeVariantsOptions variantOptions;
-  variantOptions.arch = options.arch;
-  pm.addPass(createTileShapeVariants(variantOptions));
+  pm.addPass(createTileShapeVariants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  TileAssignLayoutsOptions layoutOptions;
-  layoutOptions.arch = options.arch;
-  pm.addPass(createTileAssignLayouts(layoutOptions));
+  pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileSwizzle());
-  TileWarpSpecializeOptions wsOptions;
-  wsOptions.arch = options.arch;
-  pm.addPass(createTileWarpSpecialize(wsOptions));
+  pm.addPass(createTileWarpSpecialize());
   // Loops left alone: classic software pipelining with TMA rings.
-  TilePipelineScheduleOptions scheduleOptions;
-  scheduleOptions.arch = options.arch;
-  pm.addPass(createTilePipelineSchedule(scheduleOptions));
+  pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());
   return pm.run(module);
 }
@@ -60,8 +52,6 @@ LogicalResult tilec::runLoweringPasses(ModuleOp module,
                                        const CompileOptions &options) {
   PassManager pm(module.getContext());
   configurePrinting(pm, options);
-  ConvertTileToLLVMOptions convertOptions;
-  convertOptions.arch = options.arch;
-  pm.addPass(createConvertTileToLLVM(convertOptions));
+  pm.addPass(createConvertTileToLLVM());
   return pm.run(module);
 }

@@ -12,8 +12,9 @@
 
 namespace tilec {
 
+/// How to compile. The target is not here: it is the module's
+/// `tile.target` attribute, which the driver sets from --arch.
 struct CompileOptions {
-  std::string arch = "sm_90a";
   int optLevel = 3;
   /// Pass arguments (or "all") after which to print the IR to stderr.
   std::vector<std::string> printAfter;

@@ -128,7 +128,6 @@ int compile() {
     return fail("unsupported -O" + llvm::Twine(optLevel) +
                 "; expected -O0 to -O3");
   CompileOptions options;
-  options.arch = arch;
   options.optLevel = optLevel;
   options.printAfter.assign(printAfter.begin(), printAfter.end());
 
@@ -150,6 +149,22 @@ int compile() {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  // The target travels in the IR: passes read `tile.target`.
+  auto declared =
+      (*module)->getAttrOfType<tile::TargetAttr>(tile::kTargetAttr);
+  if (!declared) {
+    (*module)->setAttr(tile::kTargetAttr,
+                       tile::TargetAttr::get(&context,
+                                             *tile::symbolizeTarget(arch)));
+  } else if (arch.getNumOccurrences() &&
+             tile::stringifyTarget(declared.getValue()) != arch) {
+    emitError(module->getLoc())
+        << "the module declares tile.target = " << declared
+        << " but --arch=" << arch << " was given";
+    return 1;
+  }
+  std::string target =
+      tile::stringifyTarget(tile::getTarget(*module)).str();
   if (failed(runTilePasses(*module, options)))
     return 1;
   std::vector<KernelInfo> kernels = collectKernelInfo(*module, &sourceMgr);
@@ -181,7 +196,7 @@ int compile() {
   }
   std::string llvmIR;
   FailureOr<std::string> ptx =
-      emitPTX(*module, arch, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
+      emitPTX(*module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
   if (failed(ptx))
     return 1;
   if (emit == Emit::LLVM)
@@ -190,12 +205,12 @@ int compile() {
     return writeOutput(*ptx, "") ? 0 : 1;
   std::string ptxasErrors;
   FailureOr<std::string> cubin =
-      assemblePTX(*ptx, arch, optLevel, ptxasErrors);
+      assemblePTX(*ptx, target, optLevel, ptxasErrors);
   if (failed(cubin))
     return fail(ptxasErrors);
   if (emit == Emit::Cubin)
     return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
-  std::string bundle = writeBundle(writeMetadata(arch, kernels), *cubin, *ptx);
+  std::string bundle = writeBundle(writeMetadata(target, kernels), *cubin, *ptx);
   if (emit == Emit::Bundle)
     return writeOutput(bundle, stem + ".tlc") ? 0 : 1;
   // C: -o names the stem (a trailing .c or .h is dropped).

@@ -515,115 +515,24 @@ SharedLayoutAttr SharedLayoutAttr::get(MLIRContext *ctx,
 // Kernel attributes
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Recursive-descent parser and checker for grid expressions
-/// (docs/BUNDLE.md).
-struct GridExprParser {
-  StringRef s;
-  TypeRange args;
-  std::string error;
-
-  bool fail(const Twine &msg) {
-    if (error.empty())
-      error = msg.str();
-    return false;
-  }
-  bool integer(int64_t &v) {
-    size_t n = 0;
-    while (n < s.size() && isdigit(s[n]))
-      ++n;
-    if (n == 0 || s.take_front(n).getAsInteger(10, v))
-      return fail("expected an integer at '" + s + "'");
-    s = s.drop_front(n);
-    return true;
-  }
-  bool expect(char c) {
-    if (!s.consume_front(StringRef(&c, 1)))
-      return fail(Twine("expected '") + StringRef(&c, 1) + "' at '" + s + "'");
-    return true;
-  }
-  bool expr(GridExpr &out) {
-    if (!s.empty() && isdigit(s[0])) {
-      out.kind = GridExpr::Literal;
-      return integer(out.value);
-    }
-    size_t n = 0;
-    while (n < s.size() && isalpha(s[n]))
-      ++n;
-    StringRef fn = s.take_front(n);
-    if (fn.empty())
-      return fail("expected an expression at '" + s + "'");
-    s = s.drop_front(n);
-    out.fn = fn.str();
-    if (fn == "sms") {
-      out.kind = GridExpr::Sms;
-      return true;
-    }
-    if (fn == "dim" || fn == "arg") {
-      out.kind = fn == "dim" ? GridExpr::Dim : GridExpr::Arg;
-      int64_t &p = out.param, &d = out.dim;
-      if (!expect('(') || !integer(p))
-        return false;
-      if (fn == "dim" && (!expect(',') || !integer(d)))
-        return false;
-      if (!expect(')'))
-        return false;
-      if (p < 0 || p >= int64_t(args.size()))
-        return fail(fn + "(" + Twine(p) + ", ...) refers to argument " +
-                    Twine(p) + " but the kernel has " + Twine(args.size()));
-      if (fn == "dim") {
-        auto tv = dyn_cast<TensorViewType>(args[p]);
-        if (!tv)
-          return fail("dim(" + Twine(p) + "," + Twine(d) + "): argument " +
-                      Twine(p) + " is not a tensor");
-        if (d < 0 || d >= int64_t(tv.getRank()))
-          return fail("dim(" + Twine(p) + "," + Twine(d) + "): argument " +
-                      Twine(p) + " has rank " + Twine(tv.getRank()));
-      } else if (!args[p].isSignlessInteger()) {
-        return fail("arg(" + Twine(p) + "): argument " + Twine(p) +
-                    " is not an integer scalar");
-      }
-      return true;
-    }
-    if (!llvm::is_contained({"cdiv", "add", "sub", "mul", "div", "min", "max"},
-                            fn))
-      return fail("unknown grid function '" + fn +
-                  "'; expected sms, dim, arg, cdiv, add, sub, mul, div, "
-                  "min or max");
-    out.kind = GridExpr::Call;
-    out.operands.resize(2);
-    return expect('(') && expr(out.operands[0]) && expect(',') &&
-           expr(out.operands[1]) && expect(')');
-  }
-};
-} // namespace
-
-FailureOr<GridExpr> tile::parseGridExpr(StringRef expr, TypeRange argTypes,
-                                        std::string &error) {
-  GridExprParser p{expr, argTypes, {}};
-  GridExpr tree;
-  if (!p.expr(tree)) {
-    error = p.error;
-    return failure();
-  }
-  if (!p.s.empty()) {
-    error = "unexpected '" + p.s.str() + "' after the expression";
-    return failure();
-  }
-  return tree;
-}
-
-std::optional<std::string> tile::checkGridExpr(StringRef expr,
-                                               TypeRange argTypes) {
-  std::string error;
-  if (failed(parseGridExpr(expr, argTypes, error)))
-    return error;
-  return std::nullopt;
+Target tile::getTarget(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto t = module->getAttrOfType<TargetAttr>(kTargetAttr))
+      return t.getValue();
+  return Target::SM90a;
 }
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kTargetAttr) {
+    if (!isa<ModuleOp>(op) || !isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' is a module's #tile.target<sm_90a|sm_100a>";
+    return success();
+  }
   auto func = dyn_cast<func::FuncOp>(op);
   if (name == kKernelAttr || name == kGridAttr || name == kNumWarpsAttr) {
     if (!func)
@@ -650,23 +559,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                << t;
     if (!op->hasAttr(kGridAttr))
       return op->emitError() << "a kernel needs a launch grid: add "
-                                "tile.grid = [\"cdiv(dim(0,0),128)\", ...]";
+                                "tile.grid = #tile.grid<cdiv(dim(0, 0), 128), "
+                                "...>";
     return success();
   }
   if (name == kGridAttr) {
-    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!arr || arr.empty() || arr.size() > 3)
+    auto grid = dyn_cast<GridAttr>(attr.getValue());
+    if (!grid)
       return op->emitError()
-             << "'tile.grid' must be an array of 1 to 3 grid expressions";
-    for (Attribute a : arr) {
-      auto s = dyn_cast<StringAttr>(a);
-      if (!s)
-        return op->emitError()
-               << "'tile.grid' entries are strings, found " << a;
-      if (auto err = checkGridExpr(s.getValue(), func.getArgumentTypes()))
-        return op->emitError() << "bad grid expression \"" << s.getValue()
-                               << "\": " << *err;
-    }
+             << "'tile.grid' must be a #tile.grid<...> of 1 to 3 grid "
+                "expressions, e.g. #tile.grid<cdiv(dim(0, 0), 128)>; found "
+             << attr.getValue();
+    for (GridExprAttr e : grid.getAxes())
+      if (auto err = e.check(func.getArgumentTypes()))
+        return op->emitError() << "bad grid expression '" << e.str()
+                               << "': " << *err;
     return success();
   }
   // An integer attribute whose value `ok` accepts.
@@ -742,13 +649,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kCostAttr) {
-    auto s = dyn_cast<StringAttr>(attr.getValue());
-    if (!s || !func)
+    auto e = dyn_cast<GridExprAttr>(attr.getValue());
+    if (!e || !func)
       return op->emitError() << "'" << name
-                             << "' is a kernel's grid expression";
-    if (auto err = checkGridExpr(s.getValue(), func.getArgumentTypes()))
-      return op->emitError() << "bad cost expression \"" << s.getValue()
-                             << "\": " << *err;
+                             << "' is a kernel's #tile.expr<...>";
+    if (auto err = e.check(func.getArgumentTypes()))
+      return op->emitError() << "bad cost expression '" << e.str()
+                               << "': " << *err;
     return success();
   }
   if (name == kTmaFallbackAttr) {

@@ -241,36 +241,36 @@ func.func @no_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel} {
 
 // -----
 
-// expected-error @+1 {{bad grid expression "cdiv(dim(0,0),)": expected an expression at ')'}}
-func.func @bad_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),)"]} {
+// expected-error @+1 {{expected a grid expression: an integer, sms, dim(P, D), arg(P) or a call}}
+func.func @bad_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), )>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{bad grid expression "dim(1,0)": dim(1,0): argument 1 is not a tensor}}
-func.func @grid_scalar(%x: !tile.tensor<?xf32>, %n: i32) attributes {tile.kernel, tile.grid = ["dim(1,0)"]} {
+// expected-error @+1 {{bad grid expression 'dim(1, 0)': dim(1, 0): argument 1 is not a tensor}}
+func.func @grid_scalar(%x: !tile.tensor<?xf32>, %n: i32) attributes {tile.kernel, tile.grid = #tile.grid<dim(1, 0)>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{unknown grid function 'pow'}}
-func.func @grid_fn(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["pow(2,3)"]} {
+func.func @grid_fn(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<pow(2, 3)>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'tile.num_warps' must be 1, 2, 4, 8 or 16, found 3 : i32}}
-func.func @warps(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_warps = 3 : i32, tile.grid = ["1"]} {
+func.func @warps(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_warps = 3 : i32, tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{a kernel returns nothing, found 1 results}}
-func.func @returns(%x: !tile.tensor<?xf32>) -> i32 attributes {tile.kernel, tile.grid = ["1"]} {
+func.func @returns(%x: !tile.tensor<?xf32>) -> i32 attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c = arith.constant 0 : i32
   return %c : i32
 }
@@ -302,41 +302,100 @@ func.func @shared_outside(%x: !tile.tile<4x4xf32>) {
 // -----
 
 // expected-error @+1 {{'tile.schedule' must be "cooperative" or "pingpong", found "zigzag"}}
-func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.schedule = "zigzag", tile.grid = ["1"]} {
+func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.schedule = "zigzag", tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'tile.num_stages' must be 2..8, found 9 : i32}}
-func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_stages = 9 : i32, tile.grid = ["1"]} {
+func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_stages = 9 : i32, tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'tile.cluster' must be 1 or 2, found 4 : i32}}
-func.func @cluster(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cluster = 4 : i32, tile.grid = ["1"]} {
+func.func @cluster(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cluster = 4 : i32, tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'tile.tile_shapes' must be a non-empty array of [rows, cols] pairs of powers of two in 16..256, found [[100, 128]]}}
-func.func @tile_shapes(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [[100, 128]], tile.grid = ["1"]} {
+func.func @tile_shapes(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [[100, 128]], tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'tile.tile_shapes' must be a non-empty array of [rows, cols] pairs of powers of two in 16..256, found []}}
-func.func @tile_shapes_empty(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [], tile.grid = ["1"]} {
+func.func @tile_shapes_empty(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_shapes = [], tile.grid = #tile.grid<1>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{bad cost expression "mul(sms)": }}
-func.func @cost(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = "mul(sms)", tile.grid = ["1"]} {
+// expected-error @+1 {{expected ','}}
+func.func @cost(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = #tile.expr<mul(sms)>, tile.grid = #tile.grid<1>} {
   return
+}
+
+// -----
+
+// expected-error @+1 {{bad cost expression 'mul(arg(0), 4)': arg(0): argument 0 is not an integer scalar}}
+func.func @cost_arg(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = #tile.expr<mul(arg(0), 4)>, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// The grid rule is a structured attribute; the strings of the bundle's
+// text form are not accepted in the IR.
+// expected-error @+1 {{'tile.grid' must be a #tile.grid<...> of 1 to 3 grid expressions, e.g. #tile.grid<cdiv(dim(0, 0), 128)>; found ["cdiv(dim(0,0),128)"]}}
+func.func @grid_strings(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),128)"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a grid has 1 to 3 axes, found 4}}
+func.func @grid_axes(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1, 1, 1, 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{dim() takes non-negative literals}}
+func.func @grid_negative(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<dim(-1, 0)>} {
+  return
+}
+
+// -----
+
+// Nesting the runtime would refuse (and that would overflow a recursive
+// parser's stack if unbounded) is a parse error.
+// expected-error @+1 {{grid expression nested more than 64 deep}}
+func.func @grid_deep(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, add(1, 1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.target' is a module's #tile.target<sm_90a|sm_100a>}}
+func.func @target_on_func() attributes {tile.target = #tile.target<sm_90a>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.target' is a module's #tile.target<sm_90a|sm_100a>}}
+module attributes {tile.target = "sm_90a"} {
+}
+
+// -----
+
+// expected-error @+2 {{expected ::tilec::tile::Target to be one of: sm_90a, sm_100a}}
+// expected-error @+1 {{failed to parse Tile_TargetAttr parameter 'value'}}
+module attributes {tile.target = #tile.target<sm_80>} {
 }

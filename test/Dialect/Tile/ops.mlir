@@ -17,12 +17,12 @@ func.func @views(%a: !tile.tensor<?x?xbf16>,
 }
 
 // CHECK-LABEL: func.func @kernel
-// CHECK-SAME: tile.grid = ["cdiv(dim(0,0),64)", "arg(2)"]
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), arg(2)>
 // CHECK-SAME: tile.kernel
 // CHECK-SAME: tile.num_warps = 8
 func.func @kernel(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %n: i32)
     attributes {tile.kernel, tile.num_warps = 8 : i32,
-                tile.grid = ["cdiv(dim(0,0),64)", "arg(2)"]} {
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 64), arg(2)>} {
   // CHECK: %[[PX:.*]] = tile.program_id x
   // CHECK: tile.program_id y
   // CHECK: tile.num_programs z

@@ -6,7 +6,7 @@
 
 // out[i] = x[i] + table[i % 128], with table a non-splat constant i / 2.
 func.func @const_add(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["cdiv(dim(0,0),128)"]} {
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>} {
   %pid = tile.program_id x
   %c128 = arith.constant 128 : i32
   %off = arith.muli %pid, %c128 : i32
@@ -26,7 +26,7 @@ func.func @const_add(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
 
 // C = A · B with f16 inputs and f16 accumulation, 64x64 tiles.
 func.func @dot_f16(%a: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>, %c: !tile.tensor<?x?xf16>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(1,1),64)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c64 = arith.constant 64 : i32
@@ -48,7 +48,7 @@ func.func @dot_f16(%a: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>, %c: !ti
 
 // C = bf16(A · B) with e4m3 inputs and f32 accumulation.
 func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>, %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),64)", "cdiv(dim(1,1),64)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %pm = tile.program_id x
@@ -70,7 +70,7 @@ func.func @dot_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN
 
 // Y = Xᵀ, 32x64 tiles.
 func.func @transpose(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),32)", "cdiv(dim(0,1),64)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 32), cdiv(dim(0, 1), 64)>} {
   %c32 = arith.constant 32 : i32
   %c64 = arith.constant 64 : i32
   %pm = tile.program_id x
@@ -85,7 +85,7 @@ func.func @transpose(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 
 // out[j] = min over i of x[i, j] (i32), 128 columns a program.
 func.func @colmin(%x: !tile.tensor<?x?xi32>, %out: !tile.tensor<?xi32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,1),128)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c128 = arith.constant 128 : i32
@@ -105,7 +105,7 @@ func.func @colmin(%x: !tile.tensor<?x?xi32>, %out: !tile.tensor<?xi32>)
 
 // out[i] = i % 3 == 0 ? x[i] : -x[i]; iota, integer arith and select.
 func.func @iota_select(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),256)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
   %pid = tile.program_id x
   %c256 = arith.constant 256 : i32
   %off = arith.muli %pid, %c256 : i32
@@ -125,7 +125,7 @@ func.func @iota_select(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>)
 
 // y = e5m2(2 * f32(x)) for e4m3 x, and a bool mask of x > 0.
 func.func @fp8_cast(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>, %pos: !tile.tensor<?xi1>)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 512)>} {
   %pid = tile.program_id x
   %c512 = arith.constant 512 : i32
   %off = arith.muli %pid, %c512 : i32
@@ -143,7 +143,7 @@ func.func @fp8_cast(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>, %p
 
 // out = flag != 0 ? 2x : x + 1, through an scf.if that yields tiles.
 func.func @if_tiles(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>, %flag: i32)
-    attributes {tile.kernel, tile.grid = ["cdiv(dim(0,0),512)"]} {
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 512)>} {
   %pid = tile.program_id x
   %c0 = arith.constant 0 : i32
   %c512 = arith.constant 512 : i32
@@ -164,7 +164,7 @@ func.func @if_tiles(%x: !tile.tensor<?xf32>, %out: !tile.tensor<?xf32>, %flag: i
 
 // y = 2x through a conversion done with warp shuffles.
 func.func @shuffle_twice(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = ["cdiv(dim(0,0),32)"]} {
+    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.grid = #tile.grid<cdiv(dim(0, 0), 32)>} {
   %pid = tile.program_id x
   %c32 = arith.constant 32 : i32
   %off = arith.muli %pid, %c32 : i32

@@ -31,6 +31,18 @@ class FuncOp;
 
 namespace tilec::tile {
 
+/// The module attribute naming the target (a TargetAttr).
+constexpr llvm::StringLiteral kTargetAttr = "tile.target";
+
+/// The target of the module that holds `op`: its `tile.target`, sm_90a if
+/// it has none.
+Target getTarget(mlir::Operation *op);
+/// What a target offers the compiler.
+inline bool hasWGMMA(Target t) { return t == Target::SM90a; }
+inline bool hasTMA(Target t) {
+  return t == Target::SM90a || t == Target::SM100a;
+}
+
 /// Attribute names on kernels (func.func).
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kGridAttr = "tile.grid";
@@ -72,8 +84,8 @@ constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
 constexpr llvm::StringLiteral kTileShapesAttr = "tile.tile_shapes";
 /// Set by tile-shape-variants. On a kernel: the names of its variants (an
 /// array of strings), the same program at other tile shapes. On a variant:
-/// tile.variant_of, the kernel's name. On both: tile.cost, a grid-language
-/// expression of the launch's estimated time; the runtime launches the
+/// tile.variant_of, the kernel's name. On both: tile.cost, a #tile.expr
+/// of the launch's estimated time; the runtime launches the
 /// member of the family whose cost is least.
 constexpr llvm::StringLiteral kVariantsAttr = "tile.variants";
 constexpr llvm::StringLiteral kVariantOfAttr = "tile.variant_of";
@@ -121,27 +133,6 @@ int64_t getScratchBytes(mlir::Operation *op);
 /// The most scratch any op nested in `root` takes (one area serves them
 /// all).
 int64_t getMaxScratchBytes(mlir::Operation *root);
-
-/// A parsed grid expression (docs/BUNDLE.md): a literal, `sms`,
-/// `dim(param, dim)`, `arg(param)`, or a call `fn(operands[0], operands[1])`.
-struct GridExpr {
-  enum Kind { Literal, Sms, Dim, Arg, Call } kind = Literal;
-  int64_t value = 0;          // Literal
-  int64_t param = 0, dim = 0; // Dim, Arg
-  std::string fn;             // Call: cdiv, add, sub, mul, div, min, max
-  std::vector<GridExpr> operands;
-};
-/// Parses `expr` and checks it against a kernel with these argument types;
-/// on failure sets `error`.
-mlir::FailureOr<GridExpr> parseGridExpr(llvm::StringRef expr,
-                                        mlir::TypeRange argTypes,
-                                        std::string &error);
-
-/// A grid expression of the kernel's launch rule (see docs/BUNDLE.md).
-/// Returns an error message, or nothing if `expr` is well formed for a kernel
-/// with these argument types.
-std::optional<std::string> checkGridExpr(llvm::StringRef expr,
-                                         mlir::TypeRange argTypes);
 
 } // namespace tilec::tile
 
