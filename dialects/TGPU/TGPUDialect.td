@@ -26,6 +26,11 @@ def TGPU_Dialect : Dialect {
     `convert-tile-to-llvm` lowers them to NVVM and inline PTX.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 

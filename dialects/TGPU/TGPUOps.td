@@ -5,6 +5,7 @@
 
 include "TGPUDialect.td"
 include "TGPUTypes.td"
+include "TGPUAttrs.td"
 include "TileTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

@@ -71,6 +71,26 @@ def TileSwizzle : Pass<"tile-swizzle", "mlir::ModuleOp"> {
   }];
 }
 
+def ConvertTileToTGPU : Pass<"convert-tile-to-tgpu", "mlir::ModuleOp"> {
+  let summary = "select the MMA of each dot and the loads TMA copies";
+  let description = [{
+    Records, as typed attributes, what the target's fast path builds on.
+    Each load of a kernel's top-level loop that TMA can copy into a
+    shared-memory slot ahead of its iteration (a kernel argument with a
+    unit inner stride, zero padding, indices computed from the induction
+    variable and loop-invariant scalars, a tile an NVMMA-swizzled slot
+    holds, a view not read otherwise) gets `tgpu.tma =
+    #tgpu.tma_copy<box = [...], swizzle = S>`. Each `tile.dot` gets
+    `tgpu.mma`: `#tgpu.mma<wgmma, a = smem, b = smem>` where the target
+    has wgmma (module `tile.target`), the accumulator is in the wgmma
+    layout and both operands are such loads (8-bit ones K-major), else
+    `#tgpu.mma<mma_sync, a = regs, b = regs>`. Remarks say why a main
+    loop's load or dot did not get the fast choice. tile-warp-specialize
+    and tile-pipeline-schedule build on these decisions.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let summary = "split a kernel's MMA loop into a TMA producer and consumers";
   let description = [{

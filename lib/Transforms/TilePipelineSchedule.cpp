@@ -33,56 +33,6 @@ using namespace tilec::tile;
 namespace {
 
 
-/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
-/// from the induction variable and values defined outside the loop.
-bool isScalarIndex(Value v, scf::ForOp loop) {
-  if (v == loop.getInductionVar())
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return !loop->isAncestor(v.getParentBlock()->getParentOp());
-  if (!loop->isAncestor(def))
-    return true;
-  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
-      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
-    return false;
-  return llvm::all_of(def->getOperands(),
-                      [&](Value o) { return isScalarIndex(o, loop); });
-}
-
-/// Whether TMA can bring `load` in ahead of its iteration; says why not.
-bool canPrefetch(LoadOp load, scf::ForOp loop, std::string &why) {
-  auto view = dyn_cast<BlockArgument>(load.getTensor());
-  TensorViewType vt = load.getTensor().getType();
-  auto tt = cast<RankedTensorType>(load.getType());
-  if (!view || vt.getStrides().back() != 1 || vt.getRank() != tt.getRank()) {
-    why = "the view is not a kernel argument with a unit inner stride";
-    return false;
-  }
-  if (!load.padsWithZero()) {
-    why = "the padding is not zero";
-    return false;
-  }
-  if (!llvm::all_of(load.getOffsets(),
-                    [&](Value o) { return isScalarIndex(o, loop); })) {
-    why = "the indices are not scalars of the induction variable";
-    return false;
-  }
-  // A view TMA reads is a TMA view everywhere: its other uses must be
-  // extents or loads of this loop with the same tile shape.
-  for (Operation *user : view.getUsers()) {
-    if (isa<DimOp>(user) || user == load.getOperation())
-      continue;
-    auto other = dyn_cast<LoadOp>(user);
-    if (!other || other->getBlock() != loop.getBody() ||
-        other.getType() != load.getType()) {
-      why = "the view has other uses";
-      return false;
-    }
-  }
-  return succeeded(tgpu::planTMASlot(tt, why));
-}
-
 struct TilePipelineSchedule
     : public tilec::impl::TilePipelineScheduleBase<TilePipelineSchedule> {
   using Base::Base;
@@ -102,13 +52,11 @@ struct TilePipelineSchedule
   void schedule(func::FuncOp func, scf::ForOp loop) {
     SmallVector<LoadOp> loads;
     int64_t stageBytes = 0;
+    // The loads convert-tile-to-tgpu planned TMA copies for (it said why
+    // about the others).
     for (auto load : loop.getBody()->getOps<LoadOp>()) {
-      std::string why;
-      if (!canPrefetch(load, loop, why)) {
-        mlir::emitRemark(load.getLoc())
-            << "load not pipelined (read in its iteration): " << why;
+      if (!tgpu::getTMACopy(load))
         continue;
-      }
       loads.push_back(load);
       std::string unused;
       stageBytes += tgpu::planTMASlot(cast<RankedTensorType>(load.getType()),

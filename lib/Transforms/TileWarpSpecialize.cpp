@@ -68,24 +68,6 @@ namespace {
 constexpr int kProducerWarps = 4;
 constexpr int kProducerRegs = 40;
 
-Value stripConversions(Value v) {
-  while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
-    v = cv.getSrc();
-  return v;
-}
-
-/// The load a dot operand comes from, through layout conversions and at
-/// most one 2-d transpose (which `transposed` reports).
-LoadOp operandLoad(Value v, bool &transposed) {
-  v = stripConversions(v);
-  transposed = false;
-  if (auto t = v.getDefiningOp<TransposeOp>()) {
-    transposed = true;
-    v = stripConversions(t.getSrc());
-  }
-  return v.getDefiningOp<LoadOp>();
-}
-
 /// One operand of a dot that TMA brings in.
 struct Operand {
   LoadOp load;
@@ -102,29 +84,19 @@ struct Candidate {
   SmallVector<Operand> operands; // A, B of each dot in order
 };
 
-/// The NVMMA-swizzled slot for a tile loaded from `view`: rows along the
-/// view's contiguous (last) dim, the widest swizzle the row fills.
+/// The slot of a load convert-tile-to-tgpu planned a TMA copy for (rows
+/// along the view's contiguous dim, the widest swizzle the row fills);
+/// wgmma operands come from 2-d views.
 std::optional<Operand> planOperand(LoadOp load, std::string &why) {
-  auto view = dyn_cast<BlockArgument>(load.getTensor());
-  TensorViewType vt = load.getTensor().getType();
-  if (!view) {
-    why = "a dot operand is not loaded from a kernel argument";
-    return std::nullopt;
-  }
-  if (vt.getRank() != 2 || vt.getStrides().back() != 1) {
-    why = "a dot operand's view is not 2-d with a unit inner stride";
-    return std::nullopt;
-  }
-  if (!load.padsWithZero()) {
-    why = "a dot operand is loaded with non-zero padding";
+  auto view = cast<BlockArgument>(load.getTensor());
+  if (load.getTensor().getType().getRank() != 2) {
+    why = "a dot operand's view is not 2-d";
     return std::nullopt;
   }
   FailureOr<tgpu::TMASlot> slot =
       tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), why);
-  if (failed(slot)) {
-    why = "a dot operand cannot be a TMA slot: " + why;
+  if (failed(slot))
     return std::nullopt;
-  }
   Operand o;
   o.load = load;
   o.view = view;
@@ -228,20 +200,15 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   for (Operation &op : body->without_terminator())
     if (auto dot = dyn_cast<DotOp>(op))
       c.dots.push_back(dot);
-  // Only loops whose dots multiply loaded tiles are candidates.
-  bool loadsOperands = llvm::any_of(c.dots, [](DotOp dot) {
-    bool t;
-    return operandLoad(dot.getA(), t) && operandLoad(dot.getB(), t);
-  });
-  if (!loadsOperands)
+  // Only loops with a dot convert-tile-to-tgpu selected wgmma for are
+  // candidates (it said why about the others).
+  if (llvm::none_of(c.dots,
+                    [](DotOp dot) { return tgpu::getMMA(dot).isWGMMA(); }))
     return std::nullopt;
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (DotOp dot : c.dots) {
-    auto acc = cast<RankedTensorType>(dot.getType());
-    std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
-    if (!getLayoutAttr(acc) ||
-        getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
-      why = "a dot is not in a wgmma accumulator layout";
+    if (!tgpu::getMMA(dot).isWGMMA()) {
+      why = "a dot of the loop runs on mma.sync";
       return std::nullopt;
     }
     auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
@@ -251,10 +218,10 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       why = "a dot's accumulator is not carried by the loop alone";
       return std::nullopt;
     }
-    for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+    for (Value v : {dot.getA(), dot.getB()}) {
       bool transposed;
       LoadOp load = operandLoad(v, transposed);
-      if (!load || load->getBlock() != body) {
+      if (load->getBlock() != body) {
         why = "a dot operand is not loaded in the loop";
         return std::nullopt;
       }
@@ -262,17 +229,6 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       if (!o)
         return std::nullopt;
       o->transposed = transposed;
-      // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major
-      // when loaded as is, B (KxN) when loaded as NxK and transposed.
-      bool kMajor = (idx == 0) != transposed;
-      unsigned bits = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
-      if (bits == 8 && !kMajor) {
-        why = std::string("8-bit wgmma reads K-major operands only; ") +
-              (idx == 0 ? "A is loaded as KxM and transposed"
-                        : "B is loaded as KxN (load Bt as NxK and transpose "
-                          "it)");
-        return std::nullopt;
-      }
       c.operands.push_back(*o);
     }
   }
@@ -476,6 +432,12 @@ struct TileWarpSpecialize
       if (wgmma && !func->hasAttr(kPlainVariantOfAttr) &&
           failed(specializeKernel(func)))
         return signalPassFailure();
+      // wgmma runs only in a specialized loop (so far): dots left behind
+      // (loops not specialized, plain twins) are selected for mma.sync.
+      func.walk([&](DotOp dot) {
+        if (tgpu::getMMA(dot).isWGMMA())
+          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
+      });
       // A cluster the kernel asked for runs only with the specialized loop.
       auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
       if (cl && cl.getInt() > 1 && !func->hasAttr(kProducerWarpsAttr)) {

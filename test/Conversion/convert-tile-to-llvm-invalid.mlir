@@ -30,3 +30,30 @@ func.func @too_much_smem() attributes {tile.kernel, tile.num_warps = 4, tile.gri
   %r = tgpu.alloc : !tgpu.smem<2x256x256xbf16, #big>
   return
 }
+
+// -----
+
+// A dot still selected for wgmma at this point was left behind by the
+// passes that lower wgmma (they re-select mma.sync where they do not).
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @no_loop(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %1 = tile.load %arg1[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %2 = tile.convert_layout %0 {shared = #shared} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear>
+    %3 = tile.convert_layout %1 {shared = #shared} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear2>
+    // expected-error @+2 {{a tile.dot selected for wgmma (#tgpu.mma) outside a warp-specialized loop cannot be lowered yet}}
+    // expected-error @+1 {{failed to legalize operation 'tile.dot'}}
+    %4 = tile.dot %2, %3, %cst {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear2> -> tensor<64x64xf32, #linear>
+    %5 = tile.convert_layout %4 {shared = #shared1} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear3>
+    tile.store %5, %arg2[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear3>, !tile.tensor<?x?xf32>
+    return
+  }
+}

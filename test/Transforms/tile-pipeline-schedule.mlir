@@ -1,5 +1,5 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-pipeline-schedule | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-pipeline-schedule -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-tgpu -tile-pipeline-schedule | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-tgpu -tile-pipeline-schedule -verify-diagnostics -o /dev/null
 
 // A loop that is not warp-specialized: the load TMA can issue ahead (from a
 // kernel argument, at indices of the induction variable) and the index code
@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @colsum
 // CHECK: scf.for
 // CHECK:   arith.addi {{.*}} {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32}
-// CHECK:   tile.load {{.*}} {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32}
+// CHECK:   tile.load {{.*}}tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32}
 // CHECK:   arith.addf {{.*}} {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 2 : i32}
 // CHECK: } {tile.pipeline.num_stages = 3 : i32}
 func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
@@ -35,7 +35,7 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 // tile.num_stages overrides the choice.
 
 // CHECK-LABEL: func.func @two_stages
-// CHECK:   tile.load {{.*}} {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32}
+// CHECK:   tile.load {{.*}}tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32}
 // CHECK:   arith.addf {{.*}} {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32}
 // CHECK: } {tile.pipeline.num_stages = 2 : i32}
 func.func @two_stages(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
@@ -73,7 +73,7 @@ func.func @rowmax(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
   %n = tile.dim %x, 1 : !tile.tensor<?x?xf32>
   %ninf = arith.constant dense<0xFF800000> : !tile.tile<32x64xf32>
   %acc = scf.for %k = %c0 to %n step %c32 iter_args(%a = %ninf) -> (!tile.tile<32x64xf32>) : i32 {
-    // expected-remark @+1 {{load not pipelined (read in its iteration): the padding is not zero}}
+    // expected-remark @+1 {{load not copied with TMA: the padding is not zero}}
     %t = tile.load %x[%m0, %k] {padding = 0xFF800000 : f32} : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
     %s = arith.maximumf %a, %t : !tile.tile<32x64xf32>
     scf.yield %s : !tile.tile<32x64xf32>

@@ -1,7 +1,7 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize='persistent=false' | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -verify-diagnostics -o /dev/null
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize='persistent=false' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
@@ -118,8 +118,8 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // A loop that does more than load and multiply stays as it is, with a remark.
 
 // CHECK-LABEL: func.func @scaled
-// CHECK-NOT: tgpu.
-// CHECK: tile.dot
+// CHECK-NOT: tgpu.{{warp_specialize|channel|tma_load|wgmma}}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
 func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                   %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
@@ -192,8 +192,8 @@ func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3
 // that says how to write it.
 
 // CHECK-LABEL: func.func @gemm_fp8_row_major_b
-// CHECK-NOT: tgpu.
-// CHECK: tile.dot
+// CHECK-NOT: tgpu.{{warp_specialize|channel|tma_load|wgmma}}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
 func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>,
                                 %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
@@ -201,11 +201,11 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
   %c128 = arith.constant 128 : i32
   %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
   %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
-  // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): 8-bit wgmma reads K-major operands only; B is loaded as KxN (load Bt as NxK and transpose it)}}
   %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
       -> (!tile.tile<128x128xf32>) : i32 {
     %ta = tile.load %a[%c0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
     %tb = tile.load %b[%k0, %c0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
+    // expected-remark @+1 {{dot runs on mma.sync: 8-bit wgmma reads K-major operands only; B is loaded as KxN (load Bt as NxK and transpose it)}}
     %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xf8E4M3FN>, !tile.tile<128x128xf8E4M3FN>
         -> !tile.tile<128x128xf32>
     scf.yield %d : !tile.tile<128x128xf32>

@@ -41,6 +41,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileSwizzle());
+  pm.addPass(createConvertTileToTGPU());
   pm.addPass(createTileWarpSpecialize());
   // Loops left alone: classic software pipelining with TMA rings.
   pm.addPass(createTilePipelineSchedule());

@@ -9,6 +9,8 @@
 
 #include "Utility.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+
 #include <set>
 
 using namespace mlir;
@@ -34,6 +36,13 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A dot selected for wgmma is lowered by the pass that builds its
+    // shared-memory operands; one that reaches here was left behind.
+    auto mma = op->getAttrOfType<tgpu::MMAAttr>(tgpu::kMMAAttr);
+    if (mma && mma.isWGMMA())
+      return op.emitError() << "a tile.dot selected for wgmma "
+                               "(#tgpu.mma) outside a warp-specialized loop "
+                               "cannot be lowered yet";
     Emitter e{rewriter, op.getLoc()};
     auto aTy = cast<RankedTensorType>(op.getA().getType());
     auto cTy = cast<RankedTensorType>(op.getType());

@@ -12,6 +12,10 @@ using namespace tilec;
 using namespace tilec::tgpu;
 
 #include "tilec/Dialect/TGPU/TGPUDialect.cpp.inc"
+#include "tilec/Dialect/TGPU/TGPUEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TGPU/TGPUAttrs.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/TGPU/TGPUTypes.cpp.inc"
@@ -20,6 +24,7 @@ using namespace tilec::tgpu;
 #include "tilec/Dialect/TGPU/TGPUOps.cpp.inc"
 
 void TGPUDialect::initialize() {
+  registerAttributes();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "tilec/Dialect/TGPU/TGPUTypes.cpp.inc"
@@ -28,6 +33,78 @@ void TGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tilec/Dialect/TGPU/TGPUOps.cpp.inc"
       >();
+}
+
+void TGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/TGPU/TGPUAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult MMAAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              MMAKind kind, OperandSource a, OperandSource b) {
+  if (kind == MMAKind::MMASync &&
+      (a != OperandSource::Registers || b != OperandSource::Registers))
+    return emitError() << "mma_sync reads both operands from registers";
+  if (kind == MMAKind::WGMMA && b != OperandSource::Shared)
+    return emitError() << "wgmma reads B from shared memory";
+  return success();
+}
+
+LogicalResult
+TMACopyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<int64_t> box, int64_t swizzle) {
+  if (box.empty() || box.size() > 5 ||
+      llvm::any_of(box, [](int64_t d) { return d < 1 || d > 256; }))
+    return emitError() << "a TMA box has 1 to 5 dims of 1..256 elements";
+  if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitError() << "a TMA swizzle is 0, 32, 64 or 128 bytes, found "
+                       << swizzle;
+  return success();
+}
+
+LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kMMAAttr) {
+    if (!isa<tile::DotOp>(op) || !isa<MMAAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' is a tile.dot's #tgpu.mma<...>";
+    return success();
+  }
+  if (name == kTMAAttr) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    auto copy = dyn_cast<TMACopyAttr>(attr.getValue());
+    if (!load || !copy)
+      return op->emitError() << "'" << name
+                             << "' is a tile.load's #tgpu.tma_copy<...>";
+    if (int64_t(copy.getBox().size()) !=
+        cast<RankedTensorType>(load.getType()).getRank())
+      return op->emitError() << "'" << name << "': the box has "
+                             << copy.getBox().size()
+                             << " dims but the tile has rank "
+                             << cast<RankedTensorType>(load.getType()).getRank();
+    return success();
+  }
+  // The lowering's own bookkeeping (tgpu.scratch_offset, tgpu.partitions,
+  // tgpu.tma_args, tgpu.offset: lib/Conversion/TileToLLVM) is not checked
+  // here.
+  return success();
+}
+
+MMAAttr tgpu::getMMA(tile::DotOp dot) {
+  if (auto a = dot->getAttrOfType<MMAAttr>(kMMAAttr))
+    return a;
+  return MMAAttr::mmaSync(dot.getContext());
+}
+
+TMACopyAttr tgpu::getTMACopy(tile::LoadOp load) {
+  return load->getAttrOfType<TMACopyAttr>(kTMAAttr);
 }
 
 //===----------------------------------------------------------------------===//

@@ -69,6 +69,22 @@ int tile::layoutWeight(Value v) {
 // Scratch
 //===----------------------------------------------------------------------===//
 
+static Value stripConversions(Value v) {
+  while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
+    v = cv.getSrc();
+  return v;
+}
+
+LoadOp tile::operandLoad(Value v, bool &transposed) {
+  v = stripConversions(v);
+  transposed = false;
+  if (auto t = v.getDefiningOp<TransposeOp>()) {
+    transposed = true;
+    v = stripConversions(t.getSrc());
+  }
+  return v.getDefiningOp<LoadOp>();
+}
+
 unsigned tile::storageBytes(Type t) {
   return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }

@@ -223,3 +223,44 @@ func.func @channel_in_a_region() {
   }
   return
 }
+
+// -----
+
+// The decisions of convert-tile-to-tgpu are typed attributes on the ops
+// they are about.
+func.func @mma_on_load(%x: !tile.tensor<?x?xbf16>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tgpu.mma' is a tile.dot's #tgpu.mma<...>}}
+  %t = tile.load %x[%c0, %c0] {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma_sync reads both operands from registers}}
+func.func @mma_sync_smem() attributes {x = #tgpu.mma<mma_sync, a = smem, b = regs>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{wgmma reads B from shared memory}}
+func.func @wgmma_b_regs() attributes {x = #tgpu.mma<wgmma, a = regs, b = regs>} {
+  return
+}
+
+// -----
+
+func.func @tma_box_rank(%x: !tile.tensor<?x?xbf16>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tgpu.tma': the box has 1 dims but the tile has rank 2}}
+  %t = tile.load %x[%c0, %c0] {tgpu.tma = #tgpu.tma_copy<box = [64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TMA swizzle is 0, 32, 64 or 128 bytes, found 16}}
+func.func @tma_swizzle() attributes {x = #tgpu.tma_copy<box = [64, 64], swizzle = 16>} {
+  return
+}

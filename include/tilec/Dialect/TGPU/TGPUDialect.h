@@ -10,6 +10,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h.inc"
+#include "tilec/Dialect/TGPU/TGPUEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TGPU/TGPUAttrs.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/TGPU/TGPUTypes.h.inc"
@@ -18,6 +22,17 @@
 #include "tilec/Dialect/TGPU/TGPUOps.h.inc"
 
 namespace tilec::tgpu {
+
+/// Discardable attributes convert-tile-to-tgpu sets: the MMA a tile.dot
+/// runs on (MMAAttr) and the TMA copy that serves a tile.load
+/// (TMACopyAttr).
+constexpr llvm::StringLiteral kMMAAttr = "tgpu.mma";
+constexpr llvm::StringLiteral kTMAAttr = "tgpu.tma";
+
+/// The MMA selected for `dot` (mma.sync where none was).
+MMAAttr getMMA(tile::DotOp dot);
+/// The TMA copy planned for `load`, or null.
+TMACopyAttr getTMACopy(tile::LoadOp load);
 
 /// Dynamic shared memory a block may use on sm_90a (227 KiB), which the
 /// passes that size rings plan against.

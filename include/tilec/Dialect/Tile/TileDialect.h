@@ -120,6 +120,10 @@ bool isRematerializable(mlir::Value v);
 /// layout), 0 if rematerializable or a broadcast.
 int layoutWeight(mlir::Value v);
 
+/// The load a dot operand comes from, through layout conversions and at
+/// most one 2-d transpose (which `transposed` reports); null if none.
+LoadOp operandLoad(mlir::Value v, bool &transposed);
+
 /// Number of bytes an element of `t` takes in memory (i1 takes a byte).
 unsigned storageBytes(mlir::Type t);
 /// Gives argument `arg` of kernel `func` the type `type`, in its block and

@@ -1,0 +1,186 @@
+//===- ConvertTileToTGPU.cpp - select MMAs and TMA copies -----------------===//
+//
+// The convert-tile-to-tgpu pass: the first step of the Hopper/Blackwell
+// fast path, which decides, per op, what hardware the later passes build
+// on, and records each decision as a typed attribute:
+//
+//   %a = tile.load %A[%m, %k] {tgpu.tma = #tgpu.tma_copy<box = [128, 64],
+//                                                        swizzle = 128>}
+//   %d = tile.dot %a', %b', %c {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+//
+// A load of a kernel's top-level loop gets `tgpu.tma` when TMA can copy it
+// into a shared-memory slot ahead of its use; every tile.dot gets
+// `tgpu.mma`: wgmma with both operands in shared memory where the target
+// has wgmma, the accumulator is in the wgmma layout and both operands are
+// such loads (8-bit ones K-major), else mma.sync. Remarks say why a load
+// or dot of a main loop did not get the fast choice.
+// tile-warp-specialize and tile-pipeline-schedule read these attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "convert-tile-to-tgpu"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOTGPU
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
+/// from the induction variable and values defined outside the loop.
+bool isScalarIndex(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(v.getParentBlock()->getParentOp());
+  if (!loop->isAncestor(def))
+    return true;
+  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
+      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isScalarIndex(o, loop); });
+}
+
+/// The TMA copy that can bring `load` into a slot ahead of its iteration
+/// of `loop`; says why there is none.
+FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
+                                  std::string &why) {
+  auto view = dyn_cast<BlockArgument>(load.getTensor());
+  TensorViewType vt = load.getTensor().getType();
+  auto tt = cast<RankedTensorType>(load.getType());
+  if (!view || vt.getStrides().back() != 1 || vt.getRank() != tt.getRank()) {
+    why = "the view is not a kernel argument with a unit inner stride";
+    return failure();
+  }
+  if (!load.padsWithZero()) {
+    why = "the padding is not zero";
+    return failure();
+  }
+  if (!llvm::all_of(load.getOffsets(),
+                    [&](Value o) { return isScalarIndex(o, loop); })) {
+    why = "the indices are not scalars of the induction variable";
+    return failure();
+  }
+  // A view TMA reads is a TMA view everywhere: its other uses must be
+  // extents or loads of this loop with the same tile shape.
+  for (Operation *user : view.getUsers()) {
+    if (isa<DimOp>(user) || user == load.getOperation())
+      continue;
+    auto other = dyn_cast<LoadOp>(user);
+    if (!other || other->getBlock() != loop.getBody() ||
+        other.getType() != load.getType()) {
+      why = "the view has other uses";
+      return failure();
+    }
+  }
+  return tgpu::planTMASlot(tt, why);
+}
+
+/// The MMA for `dot` on `target` with the kernel's `numWarps`; says why
+/// it is not wgmma.
+tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
+                        std::string &why) {
+  MLIRContext *ctx = dot.getContext();
+  auto mmaSync = tgpu::MMAAttr::mmaSync(ctx);
+  if (!hasWGMMA(target)) {
+    why = "the target has no wgmma";
+    return mmaSync;
+  }
+  auto acc = cast<RankedTensorType>(dot.getType());
+  std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+  if (numWarps % 4 || !getLayoutAttr(acc) ||
+      getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
+    why = "the accumulator is not in a wgmma layout";
+    return mmaSync;
+  }
+  for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+    const char *name = idx == 0 ? "A" : "B";
+    bool transposed;
+    LoadOp load = operandLoad(v, transposed);
+    if (!load || !tgpu::getTMACopy(load)) {
+      why = std::string(name) + " is not a load TMA copies";
+      return mmaSync;
+    }
+    // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major when
+    // loaded as is, B (KxN) when loaded as NxK and transposed.
+    bool kMajor = (idx == 0) != transposed;
+    unsigned bits = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+    if (bits == 8 && !kMajor) {
+      why = std::string("8-bit wgmma reads K-major operands only; ") +
+            (idx == 0 ? "A is loaded as KxM and transposed"
+                      : "B is loaded as KxN (load Bt as NxK and transpose "
+                        "it)");
+      return mmaSync;
+    }
+  }
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::WGMMA,
+                            tgpu::OperandSource::Shared,
+                            tgpu::OperandSource::Shared);
+}
+
+/// Remarks about a tile-shape variant or a plain twin say which (their ops
+/// have the kernel's locations).
+std::string inVariant(func::FuncOp func) {
+  if (!func->hasAttr(kVariantOfAttr))
+    return "";
+  return ("in " + func.getSymName() + ": ").str();
+}
+
+struct ConvertTileToTGPU
+    : public tilec::impl::ConvertTileToTGPUBase<ConvertTileToTGPU> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Target target = getTarget(getOperation());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal())
+        continue;
+      if (hasTMA(target))
+        for (auto loop : func.getBody().front().getOps<scf::ForOp>())
+          planCopies(func, loop);
+      int numWarps = getNumWarps(func);
+      func.walk([&](DotOp dot) {
+        std::string why;
+        tgpu::MMAAttr mma = selectMMA(dot, target, numWarps, why);
+        dot->setAttr(tgpu::kMMAAttr, mma);
+        // Say why where wgmma was within reach: a main-loop dot on a
+        // target that has it.
+        if (!mma.isWGMMA() && hasWGMMA(target) &&
+            isa<scf::ForOp>(dot->getParentOp()))
+          mlir::emitRemark(dot.getLoc())
+              << inVariant(func) << "dot runs on mma.sync: " << why;
+      });
+    }
+  }
+
+  void planCopies(func::FuncOp func, scf::ForOp loop) {
+    for (auto load : loop.getBody()->getOps<LoadOp>()) {
+      std::string why;
+      FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
+      if (failed(slot)) {
+        mlir::emitRemark(load.getLoc())
+            << inVariant(func) << "load not copied with TMA: " << why;
+        continue;
+      }
+      load->setAttr(tgpu::kTMAAttr,
+                    tgpu::TMACopyAttr::get(&getContext(), slot->box,
+                                           slot->swizzle));
+    }
+  }
+};
+
+} // namespace
