@@ -160,7 +160,7 @@ func.func @gemm_tt(%at: !tile.tensor<?x?xbf16>, %bt: !tile.tensor<?x?xbf16>,
 // epilogue overlaps the other's MMAs. bf16, C = relu(A · B + bias[col]).
 func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                          %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
+    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = #tile.schedule<pingpong>,
                 tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

@@ -79,4 +79,26 @@ def TGPU_TMACopyAttr : TGPU_Attr<"TMACopy", "tma_copy"> {
   let genVerifyDecl = 1;
 }
 
+def TGPU_PartitionRole : I32EnumAttr<"PartitionRole",
+    "what a partition of a warp-specialized loop does", [
+    I32EnumAttrCase<"Load", 0, "load">,
+    I32EnumAttrCase<"Compute", 1, "compute">]> {
+  let cppNamespace = "::tilec::tgpu";
+  let genSpecializedAttr = 0;
+}
+
+def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
+  let summary = "one partition of a loop's partition schedule";
+  let description = [{
+    A loop scheduled for warp specialization lists its partitions as
+    `tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]`;
+    each op of its body names the partitions that run it by index,
+    `tgpu.partition = array<i32: 0>` (scalar code both need: several).
+    `load` partitions issue TMA copies; `compute` partitions run the MMAs
+    and the math between them. Set by tile-partition-schedule.
+  }];
+  let parameters = (ins EnumParameter<TGPU_PartitionRole>:$role);
+  let assemblyFormat = "`<` $role `>`";
+}
+
 #endif // TGPU_ATTRS_TD

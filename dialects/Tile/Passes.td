@@ -91,6 +91,22 @@ def ConvertTileToTGPU : Pass<"convert-tile-to-tgpu", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
+def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
+  let summary = "give each op of a main loop the partitions that run it";
+  let description = [{
+    For each top-level loop of a kernel with a dot selected for wgmma
+    (`tgpu.mma`, convert-tile-to-tgpu), on a target with wgmma: the loop
+    gets `tgpu.partitions = [#tgpu.partition<load>,
+    #tgpu.partition<compute>]` and every op of its body `tgpu.partition =
+    array<i32: ...>`: loads TMA copies (`tgpu.tma`) the load partition,
+    MMAs and all other work the compute partition, side-effect-free
+    scalar code every partition that uses it. tile-warp-specialize builds
+    its producer from the load partition and its consumers from the
+    compute partition.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let summary = "split a kernel's MMA loop into a TMA producer and consumers";
   let description = [{

@@ -95,6 +95,27 @@ def Tile_TargetAttr : EnumAttr<Tile_Dialect, Tile_Target, "target"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_Schedule : I32EnumAttr<"Schedule",
+    "how the consumers of a warp-specialized main loop share the tiles", [
+    I32EnumAttrCase<"Cooperative", 0, "cooperative">,
+    I32EnumAttrCase<"PingPong", 1, "pingpong">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_ScheduleAttr : EnumAttr<Tile_Dialect, Tile_Schedule, "schedule"> {
+  let summary = "a kernel's consumer schedule (tile.schedule)";
+  let description = [{
+    `cooperative` (the default): the kernel's warps work on one tile
+    together. `pingpong`: two copies of a one-warpgroup consumer work on
+    alternate tiles, taking turns at the MMAs and at the epilogue.
+
+    ```mlir
+    func.func @k(...) attributes {tile.schedule = #tile.schedule<pingpong>, ...}
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_GridOp : I32EnumAttr<"GridOp", "a node of a grid expression", [
     I32EnumAttrCase<"Literal", 0, "literal">,
     I32EnumAttrCase<"Sms", 1, "sms">,

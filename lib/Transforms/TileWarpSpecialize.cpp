@@ -232,17 +232,29 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
       c.operands.push_back(*o);
     }
   }
-  // Everything else in the body: scalar index arithmetic, the loads and
-  // the conversions feeding the dots.
+  // The partition schedule (tile-partition-schedule): the load partition
+  // issues the copies, the compute partition does the rest. What the
+  // compute partition may do is still narrow: scalar code, the dots and
+  // the conversions feeding them.
+  if (!loop->hasAttr(tgpu::kPartitionsAttr)) {
+    why = "the loop has no partition schedule (tile-partition-schedule)";
+    return std::nullopt;
+  }
   for (Operation &op : body->without_terminator()) {
-    if (isa<DotOp, LoadOp>(op) || isScalarPure(&op))
+    bool load = tgpu::inRole(&op, loop, tgpu::PartitionRole::Load);
+    bool compute = tgpu::inRole(&op, loop, tgpu::PartitionRole::Compute);
+    if (!load && !compute) {
+      why = "an op of the loop has no partition";
+      return std::nullopt;
+    }
+    if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
       continue;
     if (isa<ConvertLayoutOp, TransposeOp>(op) &&
         llvm::all_of(op.getUsers(), [](Operation *u) {
           return isa<DotOp, ConvertLayoutOp, TransposeOp>(u);
         }))
       continue;
-    why = "the loop body does more than load dot operands and multiply ('" +
+    why = "the compute partition does more than multiply ('" +
           op.getName().getStringRef().str() + "')";
     return std::nullopt;
   }
@@ -438,6 +450,12 @@ struct TileWarpSpecialize
         if (tgpu::getMMA(dot).isWGMMA())
           dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
       });
+      // The partition schedule is consumed here (loops left alone run
+      // every op in every warp).
+      func.walk([](Operation *op) {
+        op->removeAttr(tgpu::kPartitionAttr);
+        op->removeAttr(tgpu::kPartitionsAttr);
+      });
       // A cluster the kernel asked for runs only with the specialized loop.
       auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
       if (cl && cl.getInt() > 1 && !func->hasAttr(kProducerWarpsAttr)) {
@@ -552,8 +570,8 @@ struct TileWarpSpecialize
   /// not in a remark.
   bool usePingPong(func::FuncOp func, scf::ForOp loop, int numWarps,
                    const std::optional<Persistent> &pers) {
-    auto sched = func->getAttrOfType<StringAttr>(kScheduleAttr);
-    if (!sched || sched.getValue() != "pingpong")
+    auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
+    if (!sched || sched.getValue() != Schedule::PingPong)
       return false;
     std::string why;
     if (!pers)
@@ -916,7 +934,8 @@ struct TileWarpSpecialize
     Value slot = tgpu::ChannelAcquireOp::create(lb, loc, ch, i);
     // The loads' index arithmetic, then the copies.
     for (Operation &op : loop.getBody()->without_terminator())
-      if (isScalarPure(&op))
+      if (!isa<LoadOp>(op) &&
+          tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
         lb.clone(op, map);
     for (Operand &o : c.operands) {
       SmallVector<Value> coords;

@@ -1,7 +1,7 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize='persistent=false' | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize -verify-diagnostics -o /dev/null
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-warp-specialize='persistent=false' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-warp-specialize -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
@@ -217,7 +217,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 
 // -----
 
-// tile.schedule = "pingpong": a one-warpgroup program whose two copies run
+// tile.schedule = #tile.schedule<pingpong>: a one-warpgroup program whose two copies run
 // on alternate tiles. The channel's uses are released by the 4 warps of
 // one copy (its ring gets 5 slots next to both copies' store buffers);
 // copy c starts at tile program_id + c * num_programs and steps by twice
@@ -260,7 +260,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 // PERSIST:   tgpu.tma_store_wait
 func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                          %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = "pingpong",
+    attributes {tile.kernel, tile.num_warps = 4, tile.schedule = #tile.schedule<pingpong>,
                 tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
@@ -294,7 +294,7 @@ func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // PERSIST: tgpu.wgmma
 func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                             %c: !tile.tensor<?x?xbf16>)
-    attributes {tile.kernel, tile.num_warps = 8, tile.schedule = "pingpong",
+    attributes {tile.kernel, tile.num_warps = 8, tile.schedule = #tile.schedule<pingpong>,
                 tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

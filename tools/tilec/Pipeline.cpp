@@ -42,6 +42,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createCSEPass());
   pm.addPass(createTileSwizzle());
   pm.addPass(createConvertTileToTGPU());
+  pm.addPass(createTilePartitionSchedule());
   pm.addPass(createTileWarpSpecialize());
   // Loops left alone: classic software pipelining with TMA rings.
   pm.addPass(createTilePipelineSchedule());

@@ -190,7 +190,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       if (auto a = func->getAttrOfType<DenseI32ArrayAttr>(kTmaArgsAttr))
         tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
       func.walk([&](Operation *op) {
-        if (op->hasAttr(kPartitionsAttr))
+        if (op->hasAttr(kThreadRangeAttr))
           specialized.insert(func.getSymName());
       });
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))

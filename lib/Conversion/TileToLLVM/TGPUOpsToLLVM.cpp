@@ -563,7 +563,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
         /*withElseRegion=*/true);
     // Named barrier 0 is the block's; the producer uses 1, consumer copy c
     // uses 2 + c.
-    ifOp->setAttr(kPartitionsAttr,
+    ifOp->setAttr(kThreadRangeAttr,
                   b.getDenseI32ArrayAttr({0, producerThreads, 1, 0,
                                           producerThreads, consumerThreads, 2,
                                           0}));
@@ -596,7 +596,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
           arith::CmpIOp::create(eb, loc, arith::CmpIPredicate::ult, tid,
                                 i32(eb, producerThreads + copyThreads)),
           /*withElseRegion=*/true);
-      inner->setAttr(kPartitionsAttr,
+      inner->setAttr(kThreadRangeAttr,
                      eb.getDenseI32ArrayAttr(
                          {producerThreads, copyThreads, 2, 0,
                           producerThreads + copyThreads, copyThreads, 3,

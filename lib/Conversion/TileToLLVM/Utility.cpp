@@ -55,7 +55,7 @@ SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
   return results;
 }
 
-/// The partition the insertion point is in, if any (see kPartitionsAttr).
+/// The partition the insertion point is in, if any (see kThreadRangeAttr).
 struct Partition {
   int32_t firstThread, threads, barrier, scratchShift;
 };
@@ -64,7 +64,7 @@ static std::optional<Partition> enclosingPartition(OpBuilder &b) {
   for (Region *r = block ? block->getParent() : nullptr; r;
        r = r->getParentRegion()) {
     Operation *p = r->getParentOp();
-    if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionsAttr)) {
+    if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kThreadRangeAttr)) {
       unsigned i = 4 * r->getRegionNumber();
       return Partition{a[i], a[i + 1], a[i + 2], a[i + 3]};
     }

@@ -116,7 +116,7 @@ mlir::Type storageType(mlir::Type t);
 /// its first thread, thread count, named barrier and the shift of its
 /// scratch area (consumer copies each have one).
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
-constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
+constexpr llvm::StringLiteral kThreadRangeAttr = "tgpu.thread_range";
 /// On a kernel: the converted argument positions of TMA descriptors (made
 /// __grid_constant__ when lowering to LLVM).
 constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
@@ -125,7 +125,7 @@ constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
 /// memory and records where scratch starts.
 void placeSharedBuffers(mlir::func::FuncOp func);
 /// Turns each tgpu.warp_specialize into scf.ifs on the thread index whose
-/// branches set their register budgets and carry kPartitionsAttr; consumer
+/// branches set their register budgets and carry kThreadRangeAttr; consumer
 /// copies get `scratchBytes` of scratch each.
 void lowerWarpSpecialize(mlir::func::FuncOp func, int64_t scratchBytes);
 

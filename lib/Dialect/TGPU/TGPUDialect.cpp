@@ -3,6 +3,7 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -91,6 +92,29 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                              << cast<RankedTensorType>(load.getType()).getRank();
     return success();
   }
+  if (name == kPartitionsAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<scf::ForOp>(op) || !arr || arr.empty() ||
+        !llvm::all_of(arr, [](Attribute a) { return isa<PartitionAttr>(a); }))
+      return op->emitError() << "'" << name
+                             << "' is a loop's array of #tgpu.partition<...>";
+    return success();
+  }
+  if (name == kPartitionAttr) {
+    auto ids = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
+    auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+    auto parts = loop ? loop->getAttrOfType<ArrayAttr>(kPartitionsAttr)
+                      : ArrayAttr();
+    if (!ids || ids.empty() || !parts)
+      return op->emitError() << "'" << name
+                             << "' is a non-empty array<i32> on an op of a "
+                                "loop with tgpu.partitions";
+    for (int32_t i : ids.asArrayRef())
+      if (i < 0 || i >= int32_t(parts.size()))
+        return op->emitError() << "'" << name << "': no partition " << i
+                               << " (the loop has " << parts.size() << ")";
+    return success();
+  }
   // The lowering's own bookkeeping (tgpu.scratch_offset, tgpu.partitions,
   // tgpu.tma_args, tgpu.offset: lib/Conversion/TileToLLVM) is not checked
   // here.
@@ -105,6 +129,21 @@ MMAAttr tgpu::getMMA(tile::DotOp dot) {
 
 TMACopyAttr tgpu::getTMACopy(tile::LoadOp load) {
   return load->getAttrOfType<TMACopyAttr>(kTMAAttr);
+}
+
+ArrayRef<int32_t> tgpu::getPartitions(Operation *op) {
+  if (auto ids = op->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr))
+    return ids.asArrayRef();
+  return {};
+}
+
+bool tgpu::inRole(Operation *op, scf::ForOp loop, PartitionRole role) {
+  auto parts = loop->getAttrOfType<ArrayAttr>(kPartitionsAttr);
+  if (!parts)
+    return false;
+  return llvm::any_of(getPartitions(op), [&](int32_t i) {
+    return cast<PartitionAttr>(parts[i]).getRole() == role;
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -592,11 +592,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == kNumStagesAttr)
     return checkInt([](int64_t v) { return v >= 2 && v <= 8; }, "2..8");
   if (name == kScheduleAttr) {
-    auto str = dyn_cast<StringAttr>(attr.getValue());
-    if (!str || (str.getValue() != "cooperative" && str.getValue() != "pingpong"))
-      return op->emitError()
-             << "'tile.schedule' must be \"cooperative\" or \"pingpong\", found "
-             << attr.getValue();
+    if (!func || !isa<ScheduleAttr>(attr.getValue()))
+      return op->emitError() << "'tile.schedule' must be "
+                                "#tile.schedule<cooperative|pingpong>, found "
+                             << attr.getValue();
     return success();
   }
   if (name == kClusterAttr || name == kConsumerGroupsAttr)

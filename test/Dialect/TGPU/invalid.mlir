@@ -264,3 +264,30 @@ func.func @tma_box_rank(%x: !tile.tensor<?x?xbf16>) {
 func.func @tma_swizzle() attributes {x = #tgpu.tma_copy<box = [64, 64], swizzle = 16>} {
   return
 }
+
+// -----
+
+func.func @partition_outside_loop() {
+  // expected-error @+1 {{'tgpu.partition' is a non-empty array<i32> on an op of a loop with tgpu.partitions}}
+  %c0 = arith.constant {tgpu.partition = array<i32: 0>} 0 : i32
+  return
+}
+
+// -----
+
+func.func @partition_out_of_range(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error @+1 {{'tgpu.partition': no partition 2 (the loop has 2)}}
+    %x = arith.addi %i, %c1 {tgpu.partition = array<i32: 2>} : i32
+  } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tgpu.partitions' is a loop's array of #tgpu.partition<...>}}
+func.func @partitions_on_func() attributes {tgpu.partitions = [#tgpu.partition<load>]} {
+  return
+}

@@ -301,8 +301,8 @@ func.func @shared_outside(%x: !tile.tile<4x4xf32>) {
 
 // -----
 
-// expected-error @+1 {{'tile.schedule' must be "cooperative" or "pingpong", found "zigzag"}}
-func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.schedule = "zigzag", tile.grid = #tile.grid<1>} {
+// expected-error @+1 {{'tile.schedule' must be #tile.schedule<cooperative|pingpong>, found "pingpong"}}
+func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.schedule = "pingpong", tile.grid = #tile.grid<1>} {
   return
 }
 

@@ -9,6 +9,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 #include "tilec/Dialect/TGPU/TGPUDialect.h.inc"
 #include "tilec/Dialect/TGPU/TGPUEnums.h.inc"
 
@@ -28,6 +32,16 @@ namespace tilec::tgpu {
 /// (TMACopyAttr).
 constexpr llvm::StringLiteral kMMAAttr = "tgpu.mma";
 constexpr llvm::StringLiteral kTMAAttr = "tgpu.tma";
+/// The partition schedule tile-partition-schedule sets: on a loop, its
+/// partitions (an array of PartitionAttr); on each op of its body, the
+/// indices of the partitions that run it (a dense i32 array).
+constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
+constexpr llvm::StringLiteral kPartitionAttr = "tgpu.partition";
+
+/// The partitions of `op` (its tgpu.partition), empty if it has none.
+llvm::ArrayRef<int32_t> getPartitions(mlir::Operation *op);
+/// Whether `op` runs in a partition of role `role` of `loop`'s schedule.
+bool inRole(mlir::Operation *op, mlir::scf::ForOp loop, PartitionRole role);
 
 /// The MMA selected for `dot` (mma.sync where none was).
 MMAAttr getMMA(tile::DotOp dot);

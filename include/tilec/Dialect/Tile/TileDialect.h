@@ -54,8 +54,8 @@ constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 /// tile.num_warps (which the kernel's layouts are for).
 constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
 /// How the consumers of a warp-specialized main loop share the tiles
-/// (tunable): "cooperative" (the kernel's warps on one tile, the default)
-/// or "pingpong" (copies of the kernel's warps on alternate tiles, taking
+/// (tunable, a ScheduleAttr): cooperative (the kernel's warps on one tile,
+/// the default) or pingpong (copies of the kernel's warps on alternate tiles, taking
 /// turns at the MMAs and at the epilogue).
 constexpr llvm::StringLiteral kScheduleAttr = "tile.schedule";
 /// The software-pipeline schedule (tile-pipeline-schedule, expanded by
