@@ -1,0 +1,129 @@
+"""Attention forward throughput: tilec against torch SDPA with the cuDNN and
+the FlashAttention-2 backends, in one run on one GPU, on the same inputs.
+
+    python3 bench/attention.py     # bundles from $TILEC_BUNDLE_DIR
+
+Shapes (B, Hq, Hkv, S, D) are issue 11's: (4, 16, 16, 4096, 128),
+(2, 16, 16, 8192, 128), (1, 16, 16, 16384, 128), (4, 32, 32, 4096, 64),
+(2, 16, 16, 4096, 256) and GQA (4, 32, 8, 4096, 128); each non-causal and
+causal. bf16 in, (B, H, S, D) tensors. FLOPs: 4 B Hq S^2 D, halved when
+causal. Each kernel's output is checked against float64 on the first
+batch-head before it is timed, with the output poisoned with NaN first.
+
+tilec runs where one of its attention kernels covers the shape; today that
+is examples/attention.mlir's `attention` (D = 64, Q/K/V/O as (B*H, S, 64),
+no GQA): other rows print n/a for tilec and still measure the peers, so the
+table is the target too. The ratio is tilec / cuDNN."""
+
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton.testing
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import tilec  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
+
+SHAPES = [  # B, Hq, Hkv, S, D
+    (4, 16, 16, 4096, 128),
+    (2, 16, 16, 8192, 128),
+    (1, 16, 16, 16384, 128),
+    (4, 32, 32, 4096, 64),
+    (2, 16, 16, 4096, 256),
+    (4, 32, 8, 4096, 128),
+]
+
+
+def reference(q, k, v, scale, causal):
+    """float64 attention of one batch-head (q, k, v: (S, D))."""
+    sc = q.double() @ k.double().T * scale
+    if causal:
+        s = q.shape[0]
+        sc = sc.masked_fill(~torch.ones(s, s, dtype=torch.bool, device=q.device).tril(),
+                            float("-inf"))
+    return torch.softmax(sc, dim=-1) @ v.double()
+
+
+def check(out, ref, what):
+    err = (out.double() - ref).abs().max().item()
+    if not math.isfinite(err) or err > 2e-2:
+        raise SystemExit(f"{what}: max error {err}")
+
+
+def sdpa(backend, q, k, v, scale, causal):
+    """SDPA on (B, H, S, D); GQA by enable_gqa (no copies of K and V)."""
+    gqa = q.shape[1] != k.shape[1]
+
+    def run():
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale,
+                                                  enable_gqa=gqa)
+    return run
+
+
+def tilec_runner(kernels, q, k, v, scale, causal):
+    """tilec's kernel for the shape, or None where none covers it."""
+    b, hq, s, d = q.shape
+    if d != 64 or k.shape[1] != hq or "attention" not in kernels:
+        return None
+    qf, kf, vf = (t.reshape(b * hq, s, d) for t in (q, k, v))
+    o = torch.full_like(qf, float("nan"))
+    fn = kernels["attention"]
+
+    def run():
+        fn(qf, kf, vf, o, scale, int(causal))
+        return o.view(b, hq, s, d)
+    return run
+
+
+def main():
+    torch.manual_seed(0)
+    kernels = tilec.load(os.path.join(BUNDLES, "attention.tlc"))
+    dev = torch.cuda.get_device_name()
+    print(f"attention forward, bf16, {dev}; TFLOP/s (median of do_bench), ratio = tilec / cuDNN")
+    rows = []
+    for (b, hq, hkv, s, d) in SHAPES:
+        for causal in (False, True):
+            q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
+            k = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            v = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            scale = 1.0 / math.sqrt(d)
+            flops = 4 * b * hq * s * s * d / (2 if causal else 1)
+            ref = reference(q[0, 0], k[0, 0], v[0, 0], scale, causal)
+            result = {}
+            for name, run in (("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, scale, causal)),
+                              ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, scale, causal)),
+                              ("tilec", tilec_runner(kernels, q, k, v, scale, causal))):
+                if run is None:
+                    result[name] = None
+                    continue
+                try:
+                    check(run()[0, 0], ref, f"{name} {b}x{hq}/{hkv}x{s}x{d} causal={causal}")
+                except RuntimeError as e:  # a backend that does not take the shape
+                    print(f"  {name}: {str(e).splitlines()[0]}")
+                    result[name] = None
+                    continue
+                ms = triton.testing.do_bench(run, warmup=50, rep=300)
+                result[name] = flops / (ms * 1e-3) / 1e12
+            rows.append(((b, hq, hkv, s, d, causal), result))
+            torch.cuda.empty_cache()
+
+    def fmt(x):
+        return "n/a" if x is None else f"{x:.0f}"
+
+    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6} | "
+          f"{'tilec':>6} {'cuDNN':>6} {'FA2':>6} | {'tilec/cuDNN':>11}")
+    for (b, hq, hkv, s, d, causal), r in rows:
+        ratio = (f"{r['tilec'] / r['cudnn']:.2f}" if r["tilec"] and r["cudnn"] else "n/a")
+        print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {d:>4} {str(causal):>6} | "
+              f"{fmt(r['tilec']):>6} {fmt(r['cudnn']):>6} {fmt(r['fa2']):>6} | {ratio:>11}")
+
+
+if __name__ == "__main__":
+    main()
