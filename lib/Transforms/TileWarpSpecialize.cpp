@@ -82,7 +82,23 @@ struct Candidate {
   scf::ForOp loop;
   SmallVector<DotOp> dots;
   SmallVector<Operand> operands; // A, B of each dot in order
+  /// Whether the compute partition uses an MMA's result in the iteration
+  /// that issues it (math on the accumulator, an accumulator not carried
+  /// by the loop alone): each MMA is then waited for at once, and the use
+  /// released in its own iteration; else one MMA group stays in flight.
+  bool usesResultsInLoop = false;
 };
+
+/// Whether `dot`'s accumulator is a loop-carried value only it reads and
+/// its result only the yield reads (the MMA can stay in flight across
+/// iterations).
+bool carriedAlone(DotOp dot, Block *body) {
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
+  return iterArg && iterArg.getOwner() == body && iterArg.getArgNumber() > 0 &&
+         yield.getOperand(iterArg.getArgNumber() - 1) == dot.getResult() &&
+         dot.getResult().hasOneUse() && iterArg.hasOneUse();
+}
 
 /// The slot of a load convert-tile-to-tgpu planned a TMA copy for (rows
 /// along the view's contiguous dim, the widest swizzle the row fills);
@@ -205,19 +221,13 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
   if (llvm::none_of(c.dots,
                     [](DotOp dot) { return tgpu::getMMA(dot).isWGMMA(); }))
     return std::nullopt;
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (DotOp dot : c.dots) {
     if (!tgpu::getMMA(dot).isWGMMA()) {
       why = "a dot of the loop runs on mma.sync";
       return std::nullopt;
     }
-    auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
-    if (!iterArg || iterArg.getOwner() != body || iterArg.getArgNumber() == 0 ||
-        yield.getOperand(iterArg.getArgNumber() - 1) != dot.getResult() ||
-        !dot.getResult().hasOneUse() || !iterArg.hasOneUse()) {
-      why = "a dot's accumulator is not carried by the loop alone";
-      return std::nullopt;
-    }
+    if (!carriedAlone(dot, body))
+      c.usesResultsInLoop = true;
     for (Value v : {dot.getA(), dot.getB()}) {
       bool transposed;
       LoadOp load = operandLoad(v, transposed);
@@ -233,9 +243,9 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
     }
   }
   // The partition schedule (tile-partition-schedule): the load partition
-  // issues the copies, the compute partition does the rest. What the
-  // compute partition may do is still narrow: scalar code, the dots and
-  // the conversions feeding them.
+  // issues the copies, the compute partition does the rest: the dots and
+  // any side-effect-free math (on the accumulators too); not yet memory
+  // accesses of its own.
   if (!loop->hasAttr(tgpu::kPartitionsAttr)) {
     why = "the loop has no partition schedule (tile-partition-schedule)";
     return std::nullopt;
@@ -254,7 +264,11 @@ std::optional<Candidate> match(scf::ForOp loop, int numWarps,
           return isa<DotOp, ConvertLayoutOp, TransposeOp>(u);
         }))
       continue;
-    why = "the compute partition does more than multiply ('" +
+    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0) {
+      c.usesResultsInLoop = true;
+      continue;
+    }
+    why = "the compute partition accesses memory ('" +
           op.getName().getStringRef().str() + "')";
     return std::nullopt;
   }
@@ -990,19 +1004,35 @@ struct TileWarpSpecialize
 
     OpBuilder lb(c.dots.front());
     Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, i);
+    Operation *lastWait = nullptr;
     for (auto [k, dot] : llvm::enumerate(c.dots)) {
       const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
       lb.setInsertionPoint(dot);
       Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(),
                                       mmaOperand(a), slot, mmaOperand(bo),
                                       slot, dot.getAcc());
+      if (c.usesResultsInLoop) {
+        // The math after it reads the result: wait for this MMA now.
+        auto w = tgpu::WGMMAWaitOp::create(lb, dot.getLoc(), ValueRange{d}, 0);
+        d = w.getResult(0);
+        lastWait = w;
+      }
       dot.getResult().replaceAllUsesWith(d);
       dot.erase();
     }
-    lb.setInsertionPoint(yield);
-    tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
-    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    releasePrevious(lb, loc, i, iStart, ch);
+    Value one;
+    if (c.usesResultsInLoop) {
+      // Every MMA of the use is done: its slots are free.
+      lb.setInsertionPointAfter(lastWait);
+      tgpu::ChannelReleaseOp::create(lb, loc, ch, i);
+      lb.setInsertionPoint(yield);
+      one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    } else {
+      lb.setInsertionPoint(yield);
+      tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
+      one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+      releasePrevious(lb, loc, i, iStart, ch);
+    }
     SmallVector<Value> yields(yield.getOperands());
     yields.push_back(arith::AddIOp::create(lb, loc, i, one));
     scf::YieldOp::create(lb, loc, yields);
@@ -1017,11 +1047,15 @@ struct TileWarpSpecialize
         op->erase();
 
     b.setInsertionPointAfter(nloop);
-    SmallVector<Value> accs(nloop.getResults().drop_back());
-    auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
-    releasePrevious(b, loc, nloop.getResults().back(), iStart, ch);
-    SmallVector<Value> done(wait.getResults());
-    done.push_back(nloop.getResults().back());
+    SmallVector<Value> done(nloop.getResults());
+    if (!c.usesResultsInLoop) {
+      // The last use's MMAs are still in flight.
+      SmallVector<Value> accs(nloop.getResults().drop_back());
+      auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
+      releasePrevious(b, loc, nloop.getResults().back(), iStart, ch);
+      done.assign(wait.getResults().begin(), wait.getResults().end());
+      done.push_back(nloop.getResults().back());
+    }
     scf::YieldOp::create(b, loc, done);
     loop.replaceAllUsesWith(guard.getResults().drop_back());
     loop.erase();

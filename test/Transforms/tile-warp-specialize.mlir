@@ -115,9 +115,25 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // -----
 
-// A loop that does more than load and multiply stays as it is, with a remark.
+// Math on the MMA's result in the loop (the compute partition does more
+// than multiply): the loop is still specialized, but each wgmma is waited
+// for in its iteration (wgmma_wait 0 on its result, which the math reads)
+// and the use is released there, not one iteration later. The plain twin
+// keeps the loop as written, on mma.sync.
 
-// CHECK-LABEL: func.func @scaled
+// CHECK-LABEL: func.func @scaled(
+// CHECK: tgpu.warp_specialize producer
+// CHECK: tgpu.channel_acquire
+// CHECK: } consumer
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tgpu.channel_wait %{{.*}}[%[[I:.*]]]
+// CHECK-NEXT: %[[D:.*]] = tgpu.wgmma
+// CHECK-NEXT: %[[W:.*]] = tgpu.wgmma_wait %[[D]] : {{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: tgpu.channel_release %{{.*}}[%[[I]]]
+// CHECK-NEXT: arith.mulf %[[W]], %[[W]]
+// CHECK-NOT: tgpu.wgmma_wait
+// CHECK: tgpu.tma_store
+// CHECK-LABEL: func.func @scaled__plain
 // CHECK-NOT: tgpu.{{warp_specialize|channel|tma_load|wgmma}}
 // CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
 func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
@@ -128,7 +144,6 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
   %zero = arith.constant dense<0.0> : !tile.tile<64x64xf32>
   %two = arith.constant dense<2.0> : !tile.tile<64x32xbf16>
-  // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): a dot's accumulator is not carried by the loop alone}}
   %acc = scf.for %k0 = %c0 to %k step %c32 iter_args(%acc_i = %zero)
       -> (!tile.tile<64x64xf32>) : i32 {
     %ta = tile.load %a[%c0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
@@ -414,5 +429,32 @@ func.func @gemm_fp8_cluster(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x
   }
   %o = arith.truncf %acc : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
   tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
+// A compute partition that reads or writes memory itself is not taken yet.
+
+// CHECK-LABEL: func.func @stores_in_loop
+// CHECK-NOT: tgpu.warp_specialize
+// CHECK: return
+func.func @stores_in_loop(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                          %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): the compute partition accesses memory ('tile.store')}}
+  %acc = scf.for %k0 = %c0 to %k step %c32 iter_args(%acc_i = %zero)
+      -> (!tile.tile<64x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+    %tb = tile.load %b[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16>
+        -> !tile.tile<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+    scf.yield %d : !tile.tile<64x64xf32>
+  }
   return
 }

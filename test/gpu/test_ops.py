@@ -45,6 +45,22 @@ def test_dot_fp8(ops, m, n, k):
     assert rel_err(c, a.double() @ b.double()) < 1e-2
 
 
+@pytest.mark.parametrize("m,n,k", [(128, 128, 64), (100, 200, 136), (300, 130, 264), (70, 90, 100)])
+def test_dot_decay(ops, m, n, k):
+    # Math on the MMA result inside the warp-specialized loop (K % 8 == 0:
+    # TMA and wgmma; k = 100: the plain twin on mma.sync).
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    alpha = 0.75
+    ops["dot_decay"](a, b, c, alpha)
+    torch.cuda.synchronize()
+    ref = torch.zeros(m, n, device=DEV, dtype=torch.float64)
+    for k0 in range(0, k, 64):
+        ref = ref * alpha + a[:, k0:k0 + 64].double() @ b[k0:k0 + 64].double()
+    assert rel_err(c, ref) < 1e-2
+
+
 @pytest.mark.parametrize("m,n", [(32, 64), (100, 37), (257, 300)])
 def test_transpose(ops, m, n):
     x = torch.randn(m, n, device=DEV)

@@ -174,3 +174,35 @@ func.func @shuffle_twice(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
   tile.store %q, %y[%off] : !tile.tile<32xf32, #lanes_reversed>, !tile.tensor<?xf32>
   return
 }
+
+// A main loop whose compute partition does math on the MMA's result: the
+// dot starts from zero each step and the carried sum decays by alpha, so
+// tile-warp-specialize waits for each wgmma in its iteration and releases
+// the slots there (acc = acc * alpha + A_k B_k over 64-wide K steps).
+func.func @dot_decay(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                     %c: !tile.tensor<?x?xf32>, %alpha: f32)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %alpha_t = tile.splat %alpha : f32 -> !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %zero : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    %s = arith.mulf %acc_i, %alpha_t : !tile.tile<128x128xf32>
+    %n = arith.addf %s, %d : !tile.tile<128x128xf32>
+    scf.yield %n : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
