@@ -31,7 +31,11 @@ func.func @attention(%q: !tile.tensor<?x?x64xbf16>, %k: !tile.tensor<?x?x64xbf16
   %rowsb = tile.broadcast %rows2 : !tile.tile<64x1xi32> -> !tile.tile<64x32xi32>
   %st = tile.splat %s : i32 -> !tile.tile<64x32xi32>
   %kiota = tile.iota : !tile.tile<32xi32>
-  %r:3 = scf.for %n0 = %c0 to %s step %c32
+  // Causal: keys after the block's last query are all masked; stop there.
+  %qend = arith.addi %m0, %c64 : i32
+  %causal_end = arith.minsi %s, %qend : i32
+  %kend = arith.select %is_causal, %causal_end, %s : i32
+  %r:3 = scf.for %n0 = %c0 to %kend step %c32
       iter_args(%m_i = %ninf, %l_i = %zero, %acc = %acc0)
       -> (!tile.tile<64xf32>, !tile.tile<64xf32>, !tile.tile<64x64xf32>) : i32 {
     %k3 = tile.load %k[%bh, %n0, %c0] : !tile.tensor<?x?x64xbf16> -> !tile.tile<1x32x64xbf16>
