@@ -227,6 +227,29 @@ TEST(NamedLayouts, WgmmaRegisterAMatchesPtx) {
       }
 }
 
+TEST(NamedLayouts, WgmmaAccumulatorFeedsRegisterA) {
+  // Attention's P·V: the first MMA's accumulator (M x N, f32), cast to 16
+  // bits, is the second's register A operand (M x K with K = N). The two
+  // layouts are the same map, so no register moves between the MMAs (f32
+  // pairs become packed 16-bit pairs in place): every thread's register r
+  // holds the same element in both.
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{
+           {64, 16}, {64, 32}, {64, 64}, {64, 128}, {128, 64}, {128, 128}}) {
+    int groups = int(m / 64);
+    LL acc = LL::wgmmaAccumulator({m, n}, groups);
+    LL a = LL::wgmmaOperandA({m, n}, groups);
+    EXPECT_EQ(acc, a) << m << "x" << n;
+    std::optional<LL> moves = acc.invertAndCompose(a);
+    ASSERT_TRUE(moves.has_value());
+    for (int64_t w = 0; w < 4 * groups; ++w)
+      for (int64_t lane = 0; lane < 32; lane += 5)
+        for (int64_t r = 0; r < acc.getNumRegisters(); ++r) {
+          LL::NamedValues in = {{"register", r}, {"lane", lane}, {"warp", w}};
+          EXPECT_EQ(moves->apply(in), in) << m << "x" << n;
+        }
+  }
+}
+
 TEST(NamedLayouts, TensorMemory32x32b) {
   // Warp w, lane l reads TMEM lane 32 w + l; register r is column r.
   LL l = LL::tmem32x32b({128, 64}, 4);
