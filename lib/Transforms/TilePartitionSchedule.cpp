@@ -48,14 +48,6 @@ namespace {
 constexpr int32_t kLoadPartition = 0;
 constexpr int32_t kComputePartition = 1;
 
-/// Code any partition may run on its own: no memory effects, no regions,
-/// no tiles.
-bool isDuplicable(Operation *op) {
-  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
-         llvm::none_of(op->getResultTypes(),
-                       [](Type t) { return isa<RankedTensorType>(t); });
-}
-
 struct TilePartitionSchedule
     : public tilec::impl::TilePartitionScheduleBase<TilePartitionSchedule> {
   using Base::Base;
@@ -90,7 +82,7 @@ struct TilePartitionSchedule
         p.insert(kLoadPartition);
         continue;
       }
-      if (isDuplicable(&op)) {
+      if (isScalarPure(&op)) {
         for (Operation *user : op.getUsers()) {
           Operation *u = body->findAncestorOpInBlock(*user);
           if (u && !u->hasTrait<OpTrait::IsTerminator>() && parts.count(u))

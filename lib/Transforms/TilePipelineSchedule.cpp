@@ -32,7 +32,6 @@ using namespace tilec::tile;
 
 namespace {
 
-
 struct TilePipelineSchedule
     : public tilec::impl::TilePipelineScheduleBase<TilePipelineSchedule> {
   using Base::Base;

@@ -193,23 +193,7 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   return e;
 }
 
-/// Remarks about a tile-shape variant say which (its ops have the
-/// kernel's locations).
-std::string inVariant(func::FuncOp func) {
-  if (!func->hasAttr(kVariantOfAttr))
-    return "";
-  return ("in " + func.getSymName() + ": ").str();
-}
-
-/// Ops of the loop body that only compute scalars (the loads' indices).
-bool isScalarPure(Operation *op) {
-  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
-         llvm::none_of(op->getResultTypes(),
-                       [](Type t) { return isa<RankedTensorType>(t); });
-}
-
-std::optional<Candidate> match(scf::ForOp loop, int numWarps,
-                               std::string &why) {
+std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
   Candidate c;
   c.loop = loop;
   Block *body = loop.getBody();
@@ -460,13 +444,12 @@ struct TileWarpSpecialize
         return signalPassFailure();
       // wgmma runs only in a specialized loop (so far): dots left behind
       // (loops not specialized, plain twins) are selected for mma.sync.
-      func.walk([&](DotOp dot) {
-        if (tgpu::getMMA(dot).isWGMMA())
-          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
-      });
       // The partition schedule is consumed here (loops left alone run
       // every op in every warp).
-      func.walk([](Operation *op) {
+      func.walk([&](Operation *op) {
+        auto dot = dyn_cast<DotOp>(op);
+        if (dot && tgpu::getMMA(dot).isWGMMA())
+          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
         op->removeAttr(tgpu::kPartitionAttr);
         op->removeAttr(tgpu::kPartitionsAttr);
       });
@@ -533,12 +516,12 @@ struct TileWarpSpecialize
     for (auto loop : llvm::make_early_inc_range(
              func.getBody().front().getOps<scf::ForOp>())) {
       std::string why;
-      std::optional<Candidate> c = match(loop, numWarps, why);
+      std::optional<Candidate> c = match(loop, why);
       if (c)
         return specialize(func, *c, numWarps);
       if (!why.empty())
         mlir::emitRemark(loop.getLoc())
-            << inVariant(func) << "not warp-specialized (TMA and wgmma not used): "
+            << variantPrefix(func) << "not warp-specialized (TMA and wgmma not used): "
             << why;
     }
     return success();
@@ -559,7 +542,7 @@ struct TileWarpSpecialize
       std::optional<EpilogueStore> e = planStore(store, why);
       if (!e) {
         mlir::emitRemark(store.getLoc())
-            << inVariant(func) << "epilogue store not through TMA: " << why;
+            << variantPrefix(func) << "epilogue store not through TMA: " << why;
         continue;
       }
       setArgumentType(func, e->view,
@@ -606,7 +589,7 @@ struct TileWarpSpecialize
     if (why.empty())
       return true;
     mlir::emitRemark(loop.getLoc())
-        << inVariant(func) << "ping-pong schedule not used (cooperative instead): "
+        << variantPrefix(func) << "ping-pong schedule not used (cooperative instead): "
         << why;
     return false;
   }
@@ -631,7 +614,7 @@ struct TileWarpSpecialize
     }
     if (!why.empty()) {
       mlir::emitRemark(c.loop.getLoc())
-          << inVariant(func) << "cluster of " << n << " not used: " << why;
+          << variantPrefix(func) << "cluster of " << n << " not used: " << why;
       func->removeAttr(kClusterAttr);
       return 1;
     }
@@ -1020,19 +1003,17 @@ struct TileWarpSpecialize
       dot.getResult().replaceAllUsesWith(d);
       dot.erase();
     }
-    Value one;
     if (c.usesResultsInLoop) {
       // Every MMA of the use is done: its slots are free.
       lb.setInsertionPointAfter(lastWait);
       tgpu::ChannelReleaseOp::create(lb, loc, ch, i);
-      lb.setInsertionPoint(yield);
-      one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    } else {
-      lb.setInsertionPoint(yield);
-      tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
-      one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-      releasePrevious(lb, loc, i, iStart, ch);
     }
+    lb.setInsertionPoint(yield);
+    if (!c.usesResultsInLoop)
+      tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
+    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    if (!c.usesResultsInLoop)
+      releasePrevious(lb, loc, i, iStart, ch);
     SmallVector<Value> yields(yield.getOperands());
     yields.push_back(arith::AddIOp::create(lb, loc, i, one));
     scf::YieldOp::create(lb, loc, yields);

@@ -132,14 +132,6 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
                             tgpu::OperandSource::Shared);
 }
 
-/// Remarks about a tile-shape variant or a plain twin say which (their ops
-/// have the kernel's locations).
-std::string inVariant(func::FuncOp func) {
-  if (!func->hasAttr(kVariantOfAttr))
-    return "";
-  return ("in " + func.getSymName() + ": ").str();
-}
-
 struct ConvertTileToTGPU
     : public tilec::impl::ConvertTileToTGPUBase<ConvertTileToTGPU> {
   using Base::Base;
@@ -162,7 +154,7 @@ struct ConvertTileToTGPU
         if (!mma.isWGMMA() && hasWGMMA(target) &&
             isa<scf::ForOp>(dot->getParentOp()))
           mlir::emitRemark(dot.getLoc())
-              << inVariant(func) << "dot runs on mma.sync: " << why;
+              << variantPrefix(func) << "dot runs on mma.sync: " << why;
       });
     }
   }
@@ -173,7 +165,7 @@ struct ConvertTileToTGPU
       FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
       if (failed(slot)) {
         mlir::emitRemark(load.getLoc())
-            << inVariant(func) << "load not copied with TMA: " << why;
+            << variantPrefix(func) << "load not copied with TMA: " << why;
         continue;
       }
       load->setAttr(tgpu::kTMAAttr,

@@ -140,13 +140,10 @@ std::optional<std::string> GridExprAttr::check(TypeRange args) const {
       self(e.rhs(), self);
       return;
     }
-    int64_t p = e.getValue();
-    std::string what = e.getOp() == GridOp::Dim
-                           ? "dim(" + std::to_string(p) + ", " +
-                                 std::to_string(e.getAxis()) + ")"
-                           : "arg(" + std::to_string(p) + ")";
     if (e.getOp() != GridOp::Dim && e.getOp() != GridOp::Arg)
       return;
+    int64_t p = e.getValue();
+    std::string what = e.str();
     if (p >= int64_t(args.size())) {
       error = what + " refers to argument " + std::to_string(p) +
               " but the kernel has " + std::to_string(args.size());

@@ -85,6 +85,18 @@ LoadOp tile::operandLoad(Value v, bool &transposed) {
   return v.getDefiningOp<LoadOp>();
 }
 
+bool tile::isScalarPure(Operation *op) {
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+std::string tile::variantPrefix(func::FuncOp func) {
+  if (!func->hasAttr(kVariantOfAttr))
+    return "";
+  return ("in " + func.getSymName() + ": ").str();
+}
+
 unsigned tile::storageBytes(Type t) {
   return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }

@@ -124,6 +124,13 @@ int layoutWeight(mlir::Value v);
 /// most one 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
 
+/// Scalar code any partition may run on its own: no memory effects, no
+/// regions, no tile results.
+bool isScalarPure(mlir::Operation *op);
+/// What remarks about a tile-shape variant start with ("in NAME: "), since
+/// its ops carry the kernel's locations; empty for any other function.
+std::string variantPrefix(mlir::func::FuncOp func);
+
 /// Number of bytes an element of `t` takes in memory (i1 takes a byte).
 unsigned storageBytes(mlir::Type t);
 /// Gives argument `arg` of kernel `func` the type `type`, in its block and
