@@ -348,30 +348,40 @@ def TGPU_LocalLoadOp : TGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
 //===----------------------------------------------------------------------===//
 
 def TGPU_WGMMAOp : TGPU_Op<"wgmma", [AllTypesMatch<["acc", "result"]>]> {
-  let summary = "asynchronous warpgroup MMA on shared-memory operands";
+  let summary = "asynchronous warpgroup MMA";
   let description = [{
-    `acc + A · B` with A (MxK) and B (KxN) in slots of shared-memory buffers
-    and the accumulator in registers (a wgmma accumulator layout: each
-    warpgroup of the executing warps holds 64-row blocks). Issues
-    `wgmma.fence`, one `wgmma.mma_async` per k-step (k16 for 16-bit, k32 for
-    8-bit inputs) and `wgmma.commit_group`. The result is in flight until a
-    `tgpu.wgmma_wait` retires its group; only another wgmma may use it before.
-    Either operand may be K-major or MN-major (16-bit inputs), as its
-    shared layout says.
+    `acc + A · B` with B (KxN) in a slot of a shared-memory buffer, A (MxK)
+    in a slot too or in registers, and the accumulator in registers (a wgmma
+    accumulator layout: each warpgroup of the executing warps holds 64-row
+    blocks). Issues `wgmma.fence`, one `wgmma.mma_async` per k-step (k16
+    for 16-bit, k32 for 8-bit inputs) and `wgmma.commit_group`. The result
+    is in flight until a `tgpu.wgmma_wait` retires its group; only another
+    wgmma may use it before. A shared operand may be K-major or MN-major
+    (16-bit inputs), as its shared layout says. A register A is a 16-bit
+    tile in the wgmma register-A layout (`LinearLayout::wgmmaOperandA`:
+    per warp, mma.sync's A fragments), which is also the accumulator
+    layout: an accumulator cast to 16 bits feeds the next MMA in place.
 
     ```mlir
     %d = tgpu.wgmma %a[%s], %b[%s], %acc : !tgpu.smem<...>, !tgpu.smem<...>,
          tensor<128x256xf32, #acc>
+    %o = tgpu.wgmma %p, %v[%s], %acc : tensor<64x64xbf16, #a>,
+         !tgpu.smem<...>, tensor<64x128xf32, #acc>
     ```
   }];
-  let arguments = (ins TGPU_SharedBufferType:$a, I32:$aSlot,
+  let arguments = (ins AnyTypeOf<[TGPU_SharedBufferType, TGPU_Tile]>:$a,
+                       Optional<I32>:$aSlot,
                        TGPU_SharedBufferType:$b, I32:$bSlot, TGPU_Tile:$acc);
   let results = (outs TGPU_Tile:$result);
   let assemblyFormat = [{
-    $a `[` $aSlot `]` `,` $b `[` $bSlot `]` `,` $acc attr-dict
+    $a (`[` $aSlot^ `]`)? `,` $b `[` $bSlot `]` `,` $acc attr-dict
     `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether A is read from registers (a tile) rather than a slot.
+    bool hasRegisterA() { return ::mlir::isa<::mlir::RankedTensorType>(getA().getType()); }
+  }];
 }
 
 def TGPU_WGMMAWaitOp : TGPU_Op<"wgmma_wait",

@@ -66,10 +66,11 @@ private:
   int numWarps;
   bool hopper;
 
-  /// Whether a dot can run as wgmma with operands that TMA can bring into
-  /// shared memory: both operands loaded from views (or transposes of such
-  /// loads), 8- or 16-bit inputs with f32 accumulation, whole warpgroups
-  /// each holding 64-row blocks, N a multiple of 8 up to 256.
+  /// Whether a dot can run as wgmma: B loaded from a view (possibly
+  /// transposed; TMA can bring it into shared memory), A loaded too or a
+  /// 16-bit value computed in registers (wgmma's register A), 8- or 16-bit
+  /// inputs with f32 accumulation, whole warpgroups each holding 64-row
+  /// blocks, N a multiple of 8 up to 256.
   bool isWgmmaCandidate(DotOp dot) {
     auto shape = shapeOf(dot.getType());
     unsigned bits = bitsOf(dot.getA().getType());
@@ -77,14 +78,14 @@ private:
            shape[1] % 8 == 0 && shape[1] <= 256 &&
            (bits == 16 || bits == 8) &&
            cast<RankedTensorType>(dot.getType()).getElementType().isF32() &&
-           isLoaded(dot.getA()) && isLoaded(dot.getB());
+           (bits == 16 || isLoaded(dot.getA())) && isLoaded(dot.getB());
   }
 
-  /// A tile loaded from a view, possibly transposed.
+  /// A tile loaded from a view (through reshapes dropping unit dims),
+  /// possibly transposed.
   static bool isLoaded(Value v) {
-    if (auto t = v.getDefiningOp<TransposeOp>())
-      v = t.getSrc();
-    return bool(v.getDefiningOp<LoadOp>());
+    bool transposed;
+    return bool(operandLoad(v, transposed));
   }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {
@@ -140,7 +141,8 @@ private:
         // The wgmma accumulator (warps along M); the operands in the
         // matching mma.sync fragments, which tile-warp-specialize replaces
         // with shared-memory slots (mma.sync computes the same if it
-        // does not).
+        // does not). A's fragments are also wgmma's register-A layout
+        // (LinearLayout::wgmmaOperandA).
         unsigned bits = bitsOf(dot.getA().getType());
         require(op, 0,
                 LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),

@@ -73,15 +73,23 @@ struct Operand {
   LoadOp load;
   bool transposed; // the dot reads the loaded tile transposed
   bool multicast = false; // shared by the CTAs of a cluster
+  bool isB = false;       // a B operand (the one clusters share)
   BlockArgument view; // the kernel argument
   tgpu::TMASlot slot; // its box, swizzle and one slot of the ring
   Value ring;
 };
 
+/// A dot of the loop and where its operands come from: indices into
+/// Candidate::operands; A's is -1 where wgmma reads A from registers.
+struct MMA {
+  DotOp dot;
+  int a, b;
+};
+
 struct Candidate {
   scf::ForOp loop;
-  SmallVector<DotOp> dots;
-  SmallVector<Operand> operands; // A, B of each dot in order
+  SmallVector<MMA> mmas;
+  SmallVector<Operand> operands; // the TMA-copied operands of the dots
   /// Whether the compute partition uses an MMA's result in the iteration
   /// that issues it (math on the accumulator, an accumulator not carried
   /// by the loop alone): each MMA is then waited for at once, and the use
@@ -102,17 +110,18 @@ bool carriedAlone(DotOp dot, Block *body) {
 
 /// The slot of a load convert-tile-to-tgpu planned a TMA copy for (rows
 /// along the view's contiguous dim, the widest swizzle the row fills);
-/// wgmma operands come from 2-d views.
+/// wgmma operands are 2-d tiles (of views of any rank: a box with leading
+/// 1s fills a 2-d slot).
 std::optional<Operand> planOperand(LoadOp load, std::string &why) {
   auto view = cast<BlockArgument>(load.getTensor());
-  if (load.getTensor().getType().getRank() != 2) {
-    why = "a dot operand's view is not 2-d";
-    return std::nullopt;
-  }
-  FailureOr<tgpu::TMASlot> slot =
-      tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), why);
+  FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
+      cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
   if (failed(slot))
     return std::nullopt;
+  if (slot->type.getSlotShape().size() != 2) {
+    why = "a dot operand is not a 2-d tile of its view";
+    return std::nullopt;
+  }
   Operand o;
   o.load = load;
   o.view = view;
@@ -197,22 +206,32 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
   Candidate c;
   c.loop = loop;
   Block *body = loop.getBody();
+  SmallVector<DotOp> dots;
   for (Operation &op : body->without_terminator())
     if (auto dot = dyn_cast<DotOp>(op))
-      c.dots.push_back(dot);
+      dots.push_back(dot);
   // Only loops with a dot convert-tile-to-tgpu selected wgmma for are
   // candidates (it said why about the others).
-  if (llvm::none_of(c.dots,
+  if (llvm::none_of(dots,
                     [](DotOp dot) { return tgpu::getMMA(dot).isWGMMA(); }))
     return std::nullopt;
-  for (DotOp dot : c.dots) {
-    if (!tgpu::getMMA(dot).isWGMMA()) {
+  for (DotOp dot : dots) {
+    tgpu::MMAAttr mma = tgpu::getMMA(dot);
+    if (!mma.isWGMMA()) {
       why = "a dot of the loop runs on mma.sync";
       return std::nullopt;
     }
     if (!carriedAlone(dot, body))
       c.usesResultsInLoop = true;
-    for (Value v : {dot.getA(), dot.getB()}) {
+    MMA m{dot, -1, -1};
+    for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+      if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers) {
+        // A register A is math of the compute partition (or computed
+        // before the loop), read where the dot stands.
+        c.usesResultsInLoop |= bool(dot.getA().getDefiningOp()) &&
+                               dot.getA().getDefiningOp()->getBlock() == body;
+        continue;
+      }
       bool transposed;
       LoadOp load = operandLoad(v, transposed);
       if (load->getBlock() != body) {
@@ -223,8 +242,11 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
       if (!o)
         return std::nullopt;
       o->transposed = transposed;
+      o->isB = idx == 1;
+      (idx == 0 ? m.a : m.b) = c.operands.size();
       c.operands.push_back(*o);
     }
+    c.mmas.push_back(m);
   }
   // The partition schedule (tile-partition-schedule): the load partition
   // issues the copies, the compute partition does the rest: the dots and
@@ -243,9 +265,9 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
     }
     if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
       continue;
-    if (isa<ConvertLayoutOp, TransposeOp>(op) &&
+    if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
         llvm::all_of(op.getUsers(), [](Operation *u) {
-          return isa<DotOp, ConvertLayoutOp, TransposeOp>(u);
+          return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
         }))
       continue;
     if (isMemoryEffectFree(&op) && op.getNumRegions() == 0) {
@@ -258,7 +280,7 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
   }
   for (Operand &o : c.operands)
     for (Operation *user : o.load->getUsers())
-      if (!isa<ConvertLayoutOp, TransposeOp, DotOp>(user)) {
+      if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user)) {
         why = "a loaded dot operand has other users";
         return std::nullopt;
       }
@@ -606,8 +628,9 @@ struct TileWarpSpecialize
     std::string why;
     if (!pers)
       why = "it needs the persistent tile loop";
-    for (unsigned i = 1; why.empty() && i < c.operands.size(); i += 2) {
-      const Operand &o = c.operands[i];
+    for (const Operand &o : c.operands) {
+      if (!why.empty() || !o.isB)
+        continue;
       if ((o.slot.type.getSlotShape().back() / o.slot.box.back()) % n)
         why = "a B slot is not a multiple of " + std::to_string(n) +
               " TMA boxes wide";
@@ -618,8 +641,8 @@ struct TileWarpSpecialize
       func->removeAttr(kClusterAttr);
       return 1;
     }
-    for (unsigned i = 1; i < c.operands.size(); i += 2)
-      c.operands[i].multicast = true;
+    for (Operand &o : c.operands)
+      o.multicast = o.isB;
     pers->cluster = n;
     return n;
   }
@@ -985,14 +1008,19 @@ struct TileWarpSpecialize
     auto yield = cast<scf::YieldOp>(nbody->getTerminator());
     Value i = nloop.getRegionIterArgs().back();
 
-    OpBuilder lb(c.dots.front());
+    OpBuilder lb(c.mmas.front().dot);
     Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, i);
     Operation *lastWait = nullptr;
-    for (auto [k, dot] : llvm::enumerate(c.dots)) {
-      const Operand &a = c.operands[2 * k], &bo = c.operands[2 * k + 1];
+    for (MMA &mma : c.mmas) {
+      DotOp dot = mma.dot;
       lb.setInsertionPoint(dot);
-      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(),
-                                      mmaOperand(a), slot, mmaOperand(bo),
+      Value a = dot.getA(), aSlot;
+      if (mma.a >= 0) {
+        a = mmaOperand(c.operands[mma.a]);
+        aSlot = slot;
+      }
+      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a,
+                                      aSlot, mmaOperand(c.operands[mma.b]),
                                       slot, dot.getAcc());
       if (c.usesResultsInLoop) {
         // The math after it reads the result: wait for this MMA now.
@@ -1021,7 +1049,7 @@ struct TileWarpSpecialize
     // Dead loads and conversions.
     SmallVector<Operation *> dead;
     for (Operation &op : nbody->without_terminator())
-      if (isa<LoadOp, ConvertLayoutOp, TransposeOp>(op))
+      if (isa<LoadOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op))
         dead.push_back(&op);
     for (Operation *op : llvm::reverse(dead))
       if (op->use_empty())

@@ -148,3 +148,24 @@ func.func @ready_and_local_load(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle
   %t = tgpu.local_load %ra[%i] : !tgpu.smem<2x128x64xbf16, #sa> -> tensor<128x64xbf16, #opa>
   return
 }
+
+// -----
+
+// tgpu.wgmma with A in registers (P·V in attention): per k-step of 16 the
+// four 32-bit words of each thread's A fragment (bf16 pairs packed from
+// the tile's registers), then B's descriptor; no A transpose immediate.
+// CHECK-LABEL: func.func @wgmma_register_a
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{.*}}}, {$256, $257, $258, $259}, $260, 1, 1, 1, 1;
+// CHECK: wgmma.commit_group.sync.aligned;
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#a = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+func.func @wgmma_register_a(%p: tensor<128x64xbf16, #a>, %i: i32,
+                            %acc: tensor<128x256xf32, #acc>) {
+  %rb = tgpu.alloc : !tgpu.smem<3x64x256xbf16, #sb>
+  %d = tgpu.wgmma %p, %rb[%i], %acc
+      : tensor<128x64xbf16, #a>, !tgpu.smem<3x64x256xbf16, #sb>,
+        tensor<128x256xf32, #acc>
+  return
+}

@@ -172,7 +172,7 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[R]]#1[%{{.*}}]
 // CHECK: } consumer
 // CHECK-NOT: tile.transpose
-// CHECK:   tgpu.wgmma %[[R]]#0[%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : <?x128x128xf8E4M3FN, #shared>, <?x128x256xf8E4M3FN, #shared2>
+// CHECK:   tgpu.wgmma %[[R]]#0[%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, <?x128x256xf8E4M3FN, #shared2>
 func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                     %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,
@@ -456,5 +456,58 @@ func.func @stores_in_loop(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
     tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
     scf.yield %d : !tile.tile<64x64xf32>
   }
+  return
+}
+
+// -----
+
+// Attention's shape: two dots in one loop, both with A in registers. K is
+// a 1x32x64 tile of a 3-d view: its TMA box keeps the view's rank and
+// fills a 2-d 32x64 slot, read transposed as Q·Kᵀ's B. The producer copies
+// K and V for each use of the channel; the consumer waits for the use,
+// multiplies Q (registers) by K's slot, waits for that MMA (the softmax
+// reads its result), feeds exp(S) cast to bf16 as the register A of P·V,
+// waits again and releases the use in the same iteration. (Without LICM
+// here, Q's conversion to the register-A layout stays in the loop, which
+// the remark prices.)
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: %{{.*}}: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>
+// CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 4 : !tgpu.smem<?x32x64xbf16, #{{.*}}>, !tgpu.smem<?x32x64xbf16, #{{.*}}>
+// CHECK: %[[KT:.*]] = tgpu.transpose %[[R]]#0
+// CHECK: tgpu.warp_specialize producer
+// CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}, %{{.*}}] -> %[[R]]#0[%{{.*}}], %[[CH]]
+// CHECK:   tgpu.tma_load %arg2[%{{.*}}, %{{.*}}] -> %[[R]]#1[%{{.*}}], %[[CH]]
+// CHECK: } consumer
+// CHECK:   %[[S:.*]] = tgpu.channel_wait %[[CH]]
+// CHECK:   %[[QK:.*]] = tgpu.wgmma %{{.*}}, %[[KT]][%[[S]]], %{{.*}} : tensor<64x64xbf16, #{{.*}}>, <?x64x32xbf16
+// CHECK:   tgpu.wgmma_wait %[[QK]] {{.*}} {pendings = 0 : i32}
+// CHECK:   math.exp
+// CHECK:   %[[P:.*]] = arith.truncf
+// CHECK:   %[[PV:.*]] = tgpu.wgmma %[[P]], %[[R]]#1[%[[S]]], %{{.*}} : tensor<64x32xbf16, #{{.*}}>, <?x32x64xbf16
+// CHECK:   tgpu.wgmma_wait %[[PV]] {{.*}} {pendings = 0 : i32}
+// CHECK:   tgpu.channel_release %[[CH]]
+func.func @chain(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x?x64xbf16>,
+                 %v: !tile.tensor<?x64xbf16>, %o: !tile.tensor<?x64xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<dim(1, 0)>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %h = tile.program_id x
+  %n = tile.dim %v, 0 : !tile.tensor<?x64xbf16>
+  %qt = tile.load %q[%c0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<64x64xbf16>
+  %zs = arith.constant dense<0.0> : !tile.tile<64x32xf32>
+  %acc0 = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %r = scf.for %n0 = %c0 to %n step %c32 iter_args(%acc = %acc0) -> (!tile.tile<64x64xf32>) : i32 {
+    %k3 = tile.load %k[%h, %n0, %c0] : !tile.tensor<?x?x64xbf16> -> !tile.tile<1x32x64xbf16>
+    %kt = tile.reshape %k3 : !tile.tile<1x32x64xbf16> -> !tile.tile<32x64xbf16>
+    %ktt = tile.transpose %kt [1, 0] : !tile.tile<32x64xbf16> -> !tile.tile<64x32xbf16>
+    // expected-remark @below {{A reaches the wgmma register-A layout through shared memory}}
+    %s = tile.dot %qt, %ktt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x32xbf16> -> !tile.tile<64x32xf32>
+    %p = math.exp %s : !tile.tile<64x32xf32>
+    %pb = arith.truncf %p : !tile.tile<64x32xf32> to !tile.tile<64x32xbf16>
+    %vt = tile.load %v[%n0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<32x64xbf16>
+    %d = tile.dot %pb, %vt, %acc : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+    scf.yield %d : !tile.tile<64x64xf32>
+  }
+  tile.store %r, %o[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x64xf32>
   return
 }

@@ -246,7 +246,8 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
                       {rewriter.getI32Type()}, {})[0];
     // Boxes side by side along the innermost dim fill the slot.
     for (int64_t j = 0; j < boxes; ++j) {
-      SmallVector<int64_t> first(rank, 0);
+      // (A box of more dims than the slot has leading 1s.)
+      SmallVector<int64_t> first(slot.size(), 0);
       first.back() = j * box.back();
       Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
       std::string coords;
@@ -383,16 +384,20 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
   matchAndRewrite(WGMMAOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    SharedBufferType aT = op.getA().getType(), bT = op.getB().getType();
+    auto aT = dyn_cast<SharedBufferType>(op.getA().getType());
+    SharedBufferType bT = op.getB().getType();
     auto accT = cast<RankedTensorType>(op.getAcc().getType());
     LinearLayout acc = getLayout(accT);
     int64_t m = accT.getShape()[0], n = accT.getShape()[1];
-    int64_t k = aT.getSlotShape()[1];
-    Type elt = aT.getElementType();
+    auto bShape = bT.getSlotShape();
+    int64_t k = bShape[0];
+    Type elt = bT.getElementType();
     int64_t kStep = wgmmaK(elt);
-    auto aDesc = getOperandDescriptor(aT, 0);
+    std::optional<OperandDescriptor> aDesc;
+    if (aT)
+      aDesc = getOperandDescriptor(aT, 0);
     auto bDesc = getOperandDescriptor(bT, 1);
-    if (!aDesc || !bDesc)
+    if ((aT && !aDesc) || !bDesc)
       return op.emitOpError() << "operands have no descriptor";
     int numWarps = acc.getNumWarps();
     if (numWarps % 4 != 0)
@@ -413,21 +418,41 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
                                   e.i64(int64_t(descHigh(d))));
     };
 
-    Value aBase = slotAddress(e, aT, adaptor.getA().front(),
-                              adaptor.getASlot().front());
+    Value aBase, wgOffset;
+    if (aT) {
+      aBase = slotAddress(e, aT, adaptor.getA().front(),
+                          adaptor.getASlot().front());
+      // This warpgroup's rows: 64 * (warp / 4), as offsets in A's layout (a
+      // linear map, so the bits of the warpgroup index add by XOR).
+      Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
+      wgOffset = e.i32(0);
+      for (int64_t bit = 1; 64 * bit < rowsPerRep; bit *= 2) {
+        Value on = e.andI(arith::ShRUIOp::create(rewriter, e.loc, wg,
+                                                 e.i32(llvm::Log2_64(bit))),
+                          e.i32(1));
+        wgOffset = e.xorI(wgOffset,
+                          e.mul(on, e.i32(slotByteOffset(aT, {64 * bit, 0}))));
+      }
+    }
     Value bBase = slotAddress(e, bT, adaptor.getB().front(),
                               adaptor.getBSlot().front());
-    // This warpgroup's rows: 64 * (warp / 4), as offsets in A's layout (a
-    // linear map, so the bits of the warpgroup index add by XOR).
-    Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
-    Value wgOffset = e.i32(0);
-    for (int64_t bit = 1; 64 * bit < rowsPerRep; bit *= 2) {
-      Value on = e.andI(arith::ShRUIOp::create(rewriter, e.loc, wg,
-                                               e.i32(llvm::Log2_64(bit))),
-                        e.i32(1));
-      wgOffset = e.xorI(wgOffset,
-                        e.mul(on, e.i32(slotByteOffset(aT, {64 * bit, 0}))));
-    }
+    // A register A: per k-step the four 32-bit words of mma.sync's A
+    // fragment (rows +0/+8, columns +0/+8 of lane 0's), found by their
+    // coordinates in A's layout.
+    ValueRange aRegs = aT ? ValueRange() : adaptor.getA();
+    LinearLayout aLayout;
+    if (!aT)
+      aLayout = getLayout(op.getA().getType());
+    auto aWord = [&](int64_t row, int64_t col) -> FailureOr<Value> {
+      SmallVector<Value> pair;
+      for (int64_t i = 0; i < 2; ++i) {
+        auto r = aLayout.findRegister({row, col + i});
+        if (!r)
+          return failure();
+        pair.push_back(aRegs[*r]);
+      }
+      return e.packWords(pair)[0];
+    };
 
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
     int64_t perInstr = n / 2; // f32 registers per thread of one m64nN
@@ -442,12 +467,26 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     }
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
-    constraints += ",l,l";
-    std::string asmTail = "}, $" + std::to_string(2 * perInstr) + ", $" +
-                          std::to_string(2 * perInstr + 1) + ", 1, 1, 1";
-    if (elt.getIntOrFloatBitWidth() == 16)
-      asmTail += std::string(", ") + (aDesc->kMajor ? "0" : "1") + ", " +
-                 (bDesc->kMajor ? "0" : "1");
+    int64_t next = 2 * perInstr;
+    std::string asmTail = "}, ";
+    if (aT) {
+      constraints += ",l";
+      asmTail += "$" + std::to_string(next++);
+    } else {
+      constraints += ",r,r,r,r";
+      asmTail += "{$" + std::to_string(next) + ", $" +
+                 std::to_string(next + 1) + ", $" + std::to_string(next + 2) +
+                 ", $" + std::to_string(next + 3) + "}";
+      next += 4;
+    }
+    constraints += ",l";
+    asmTail += ", $" + std::to_string(next) + ", 1, 1, 1";
+    // The transpose immediates (16-bit inputs): A's only for a shared A.
+    if (elt.getIntOrFloatBitWidth() == 16) {
+      if (aT)
+        asmTail += std::string(", ") + (aDesc->kMajor ? "0" : "1");
+      asmTail += std::string(", ") + (bDesc->kMajor ? "0" : "1");
+    }
     asmTail += ";";
 
     e.ptx("wgmma.fence.sync.aligned;", "", {}, {}, /*sideEffects=*/true);
@@ -464,15 +503,26 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
         index.push_back(*r);
       }
       for (int64_t kk = 0; kk < k / kStep; ++kk) {
-        int64_t aOff = slotByteOffset(aT, {rep * rowsPerRep, kk * kStep});
-        int64_t bOff = slotByteOffset(bT, {kk * kStep, 0});
-        Value da = makeDesc(e.add(e.add(aBase, wgOffset), e.i32(aOff)), *aDesc);
-        Value db = makeDesc(e.add(bBase, e.i32(bOff)), *bDesc);
         SmallVector<Value> operands;
         for (int64_t i : index)
           operands.push_back(regs[i]);
-        operands.push_back(da);
-        operands.push_back(db);
+        if (aT) {
+          int64_t aOff = slotByteOffset(aT, {rep * rowsPerRep, kk * kStep});
+          operands.push_back(
+              makeDesc(e.add(e.add(aBase, wgOffset), e.i32(aOff)), *aDesc));
+        } else {
+          int64_t row = rep * rowsPerRep, col = kk * kStep;
+          for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0}, {8, 0},
+                                {0, 8}, {8, 8}}) {
+            FailureOr<Value> w = aWord(row + dr, col + dc);
+            if (failed(w))
+              return op.emitOpError()
+                     << "A is not in the wgmma register-A layout";
+            operands.push_back(*w);
+          }
+        }
+        int64_t bOff = slotByteOffset(bT, {kk * kStep, 0});
+        operands.push_back(makeDesc(e.add(bBase, e.i32(bOff)), *bDesc));
         SmallVector<Value> out = e.ptx(asmHead + asmTail, constraints, f32s,
                                        operands, /*sideEffects=*/true);
         for (auto [i, v] : llvm::zip(index, out))

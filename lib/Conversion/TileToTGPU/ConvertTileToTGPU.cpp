@@ -90,6 +90,52 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
   return tgpu::planTMASlot(tt, why);
 }
 
+/// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the
+/// wgmma register-A layout. Where A arrives through a layout conversion,
+/// the layout algebra decides what the conversion costs: a permutation of
+/// each thread's registers is free (nothing to say); one that moves data
+/// between threads goes through shared memory, said in a remark where the
+/// conversion runs in a loop (once per iteration).
+LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  if (a.getElementType().getIntOrFloatBitWidth() != 16) {
+    why = "a register A has 16-bit elements";
+    return failure();
+  }
+  std::vector<int64_t> shape(a.getShape().begin(), a.getShape().end());
+  LinearLayout want = LinearLayout::wgmmaOperandA(shape, numWarps / 4);
+  if (!getLayoutAttr(a) || getLayout(a) != want) {
+    why = "A is not in the wgmma register-A layout";
+    return failure();
+  }
+  auto cv = dot.getA().getDefiningOp<ConvertLayoutOp>();
+  if (!cv || !getLayoutAttr(cv.getSrc().getType()))
+    return success();
+  LinearLayout from = getLayout(cv.getSrc().getType());
+  // (register, lane, warp) of the wanted layout -> those of the source
+  // holding the same element: a register permutation keeps lane and warp.
+  std::optional<LinearLayout> moves = want.invertAndCompose(from);
+  bool permutation = moves.has_value();
+  for (InDim d : {InDim::Register, InDim::Lane, InDim::Warp}) {
+    for (int64_t i = 0, e = want.getInDimSizeLog2(inDimName(d));
+         permutation && i < e; ++i) {
+      LinearLayout::NamedValues in = {{"register", 0}, {"lane", 0}, {"warp", 0}};
+      in[int(d)].second = int64_t(1) << i;
+      // Lanes and warps stay; registers stay registers.
+      for (auto &[name, value] : moves->apply(in))
+        if (name != "register" &&
+            value != (name == inDimName(d) ? in[int(d)].second : 0))
+          permutation = false;
+    }
+  }
+  if (!permutation && isa<scf::ForOp>(cv->getParentOp()))
+    mlir::emitRemark(cv.getLoc())
+        << "A reaches the wgmma register-A layout through shared memory ("
+        << a.getNumElements() * 2 << " bytes a conversion): the layout it "
+        << "comes in moves elements between threads";
+  return success();
+}
+
 /// The MMA for `dot` on `target` with the kernel's `numWarps`; says why
 /// it is not wgmma.
 tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
@@ -107,11 +153,22 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
     why = "the accumulator is not in a wgmma layout";
     return mmaSync;
   }
+  auto aSource = tgpu::OperandSource::Shared;
   for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
     const char *name = idx == 0 ? "A" : "B";
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
     if (!load || !tgpu::getTMACopy(load)) {
+      if (idx == 0) {
+        // wgmma reads A from registers in its register-A layout.
+        std::string whyNot;
+        if (succeeded(checkRegisterA(dot, numWarps, whyNot))) {
+          aSource = tgpu::OperandSource::Registers;
+          continue;
+        }
+        why = "A is not a load TMA copies, and not in registers: " + whyNot;
+        return mmaSync;
+      }
       why = std::string(name) + " is not a load TMA copies";
       return mmaSync;
     }
@@ -127,8 +184,7 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
       return mmaSync;
     }
   }
-  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::WGMMA,
-                            tgpu::OperandSource::Shared,
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::WGMMA, aSource,
                             tgpu::OperandSource::Shared);
 }
 

@@ -380,15 +380,21 @@ LogicalResult TMALoadOp::verify() {
     return emitOpError() << "copies " << desc.getElementType() << " into a "
                          << dst.getElementType() << " buffer";
   ArrayRef<int64_t> slot = dst.getSlotShape();
-  if (slot.size() != desc.getTmaBox().size())
+  ArrayRef<int64_t> box = desc.getTmaBox();
+  // A box may have more dims than the slot: leading 1s (a 2-d tile of a
+  // 3-d view).
+  if (slot.size() > box.size() ||
+      llvm::any_of(box.drop_back(slot.size()), [](int64_t d) { return d != 1; }))
     return emitOpError() << "slot rank " << slot.size()
-                         << " differs from the box rank";
-  for (auto [s, b] : llvm::zip(slot, desc.getTmaBox()))
+                         << " differs from the box rank " << box.size()
+                         << " (beyond leading 1s of the box)";
+  box = box.take_back(slot.size());
+  for (auto [s, b] : llvm::zip(slot, box))
     if (s % b != 0)
       return emitOpError() << "slot dim " << s << " is not a multiple of box dim "
                            << b;
   for (unsigned i = 0; i + 1 < slot.size(); ++i)
-    if (slot[i] != desc.getTmaBox()[i])
+    if (slot[i] != box[i])
       return emitOpError() << "only the innermost dim may take several boxes";
   if (auto bars = dyn_cast<BarriersType>(getBarriers().getType())) {
     if (dst.hasUnknownDepth())
@@ -420,8 +426,12 @@ Value tgpu::ringPhase(OpBuilder &b, Location loc, Value i, int64_t slots) {
       b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
 }
 
-FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why) {
-  ArrayRef<int64_t> shape = tile.getShape();
+FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
+                                     bool squeeze) {
+  ArrayRef<int64_t> fullShape = tile.getShape();
+  ArrayRef<int64_t> shape = fullShape;
+  while (squeeze && shape.size() > 2 && shape.front() == 1)
+    shape = shape.drop_front();
   unsigned bits = bitsOf(tile.getElementType());
   if (shape.size() < 2) {
     why = "the tile is 1-d";
@@ -438,7 +448,7 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why) {
   }
   TMASlot t;
   t.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
-  t.box.assign(shape.begin(), shape.end());
+  t.box.assign(fullShape.begin(), fullShape.end());
   t.box.back() = t.swizzle * 8 / bits;
   std::vector<int64_t> s(shape.begin(), shape.end()), order;
   for (int d = s.size() - 1; d >= 0; --d)
@@ -522,34 +532,54 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 LogicalResult WGMMAOp::verify() {
-  SharedBufferType a = getA().getType(), b = getB().getType();
+  SharedBufferType b = getB().getType();
   auto acc = cast<RankedTensorType>(getAcc().getType());
   if (acc != getResult().getType())
     return emitOpError() << "result type must match the accumulator";
-  if (a.getSlotShape().size() != 2 || b.getSlotShape().size() != 2 ||
-      acc.getRank() != 2)
+  auto aBuf = dyn_cast<SharedBufferType>(getA().getType());
+  auto aRegs = dyn_cast<RankedTensorType>(getA().getType());
+  if (bool(aBuf) != bool(getASlot()))
+    return emitOpError() << "A in shared memory needs a slot index; A in "
+                            "registers takes none";
+  ArrayRef<int64_t> aShape = aBuf ? aBuf.getSlotShape() : aRegs.getShape();
+  Type aElt = aBuf ? aBuf.getElementType() : aRegs.getElementType();
+  if (aShape.size() != 2 || b.getSlotShape().size() != 2 || acc.getRank() != 2)
     return emitOpError() << "operands must be 2-d";
-  int64_t m = a.getSlotShape()[0], k = a.getSlotShape()[1];
+  int64_t m = aShape[0], k = aShape[1];
   int64_t n = b.getSlotShape()[1];
   if (b.getSlotShape()[0] != k || acc.getShape()[0] != m ||
       acc.getShape()[1] != n)
     return emitOpError() << "shapes do not match: " << m << "x" << k << " * "
                          << b.getSlotShape()[0] << "x" << n << " -> "
                          << acc.getShape()[0] << "x" << acc.getShape()[1];
-  if (a.getElementType() != b.getElementType())
+  if (aElt != b.getElementType())
     return emitOpError() << "operand element types differ";
   if (!acc.getElementType().isF32())
     return emitOpError() << "accumulates in f32 only";
-  if (m % 64 != 0 || n % 8 != 0 || n > 256 || k % wgmmaK(a.getElementType()))
+  if (m % 64 != 0 || n % 8 != 0 || n > 256 || k % wgmmaK(aElt))
     return emitOpError() << "needs M a multiple of 64, N a multiple of 8 up "
                             "to 256 and K a multiple of "
-                         << wgmmaK(a.getElementType());
-  for (int i = 0; i < 2; ++i) {
-    auto d = getOperandDescriptor(i == 0 ? a : b, i);
+                         << wgmmaK(aElt);
+  if (aRegs) {
+    if (bitsOf(aElt) != 16)
+      return emitOpError() << "a register A has 16-bit elements";
+    auto accLayout = tile::getLayoutAttr(acc);
+    auto aLayout = tile::getLayoutAttr(aRegs);
+    if (!accLayout || !aLayout)
+      return emitOpError() << "register operands need layouts";
+    int warps = tile::getLayout(acc).getNumWarps();
+    if (warps % 4 ||
+        tile::getLayout(aRegs) !=
+            LinearLayout::wgmmaOperandA({m, k}, warps / 4))
+      return emitOpError() << "a register A must be in the wgmma register-A "
+                              "layout of the accumulator's warpgroups";
+  }
+  for (int i = aRegs ? 1 : 0; i < 2; ++i) {
+    auto d = getOperandDescriptor(i == 0 ? aBuf : b, i);
     if (!d)
       return emitOpError() << "operand " << (i == 0 ? "A" : "B")
                            << " is not in an NVMMA-swizzled shared layout";
-    if (!d->kMajor && bitsOf(a.getElementType()) != 16)
+    if (!d->kMajor && bitsOf(aElt) != 16)
       return emitOpError() << "8-bit operands must be K-major";
   }
   return success();

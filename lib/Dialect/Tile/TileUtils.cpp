@@ -69,10 +69,25 @@ int tile::layoutWeight(Value v) {
 // Scratch
 //===----------------------------------------------------------------------===//
 
+/// `v` before layout conversions and reshapes that only drop leading unit
+/// dims (a 2-d tile of a 3-d view).
 static Value stripConversions(Value v) {
-  while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
-    v = cv.getSrc();
-  return v;
+  while (true) {
+    if (auto cv = v.getDefiningOp<ConvertLayoutOp>()) {
+      v = cv.getSrc();
+      continue;
+    }
+    auto rs = v.getDefiningOp<ReshapeOp>();
+    if (!rs)
+      return v;
+    ArrayRef<int64_t> from = rs.getSrc().getType().getShape();
+    ArrayRef<int64_t> to = rs.getType().getShape();
+    if (from.size() <= to.size() || from.take_back(to.size()) != to ||
+        llvm::any_of(from.drop_back(to.size()),
+                      [](int64_t d) { return d != 1; }))
+      return v;
+    v = rs.getSrc();
+  }
 }
 
 LoadOp tile::operandLoad(Value v, bool &transposed) {

@@ -291,3 +291,36 @@ func.func @partition_out_of_range(%n: i32) {
 func.func @partitions_on_func() attributes {tgpu.partitions = [#tgpu.partition<load>]} {
   return
 }
+
+// -----
+
+// A register A must be in the wgmma register-A layout: here its columns
+// and rows are swapped between lanes.
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#bad = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [0, 2], [0, 4]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+func.func @wgmma_register_a_layout(%p: tensor<128x64xbf16, #bad>, %i: i32,
+                                   %acc: tensor<128x256xf32, #acc>) {
+  %rb = tgpu.alloc : !tgpu.smem<3x64x256xbf16, #sb>
+  // expected-error @+1 {{a register A must be in the wgmma register-A layout of the accumulator's warpgroups}}
+  %d = tgpu.wgmma %p, %rb[%i], %acc
+      : tensor<128x64xbf16, #bad>, !tgpu.smem<3x64x256xbf16, #sb>,
+        tensor<128x256xf32, #acc>
+  return
+}
+
+// -----
+
+// A slot index goes with A in shared memory only.
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#a = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+func.func @wgmma_register_a_slot(%p: tensor<128x64xbf16, #a>, %i: i32,
+                                 %acc: tensor<128x256xf32, #acc>) {
+  %rb = tgpu.alloc : !tgpu.smem<3x64x256xbf16, #sb>
+  // expected-error @+1 {{A in shared memory needs a slot index; A in registers takes none}}
+  %d = tgpu.wgmma %p[%i], %rb[%i], %acc
+      : tensor<128x64xbf16, #a>, !tgpu.smem<3x64x256xbf16, #sb>,
+        tensor<128x256xf32, #acc>
+  return
+}

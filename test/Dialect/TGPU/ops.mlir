@@ -41,7 +41,7 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   // CHECK: } consumer(regs = 232) {
   } consumer(regs = 232) {
     tgpu.wait %full[%i], %i : !tgpu.mbarriers<3>
-    // CHECK: tgpu.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <3x128x64xbf16, #shared>, <3x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+    // CHECK: tgpu.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tgpu.smem<3x128x64xbf16, #shared>, <3x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
     %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
         : !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.smem<3x64x256xbf16, #sb>,
           tensor<128x256xf32, #acc>
@@ -114,7 +114,7 @@ func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   } consumer(regs = 232) {
     // CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH]][%{{.*}}]
     %s = tgpu.channel_wait %ch[%i]
-    // CHECK: tgpu.wgmma %[[RA]]#0[%[[W]]], %[[RA]]#1[%[[W]]], %{{.*}} : <?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>
+    // CHECK: tgpu.wgmma %[[RA]]#0[%[[W]]], %[[RA]]#1[%[[W]]], %{{.*}} : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>
     %d = tgpu.wgmma %ra[%s], %rb[%s], %acc
         : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #sb>,
           tensor<128x256xf32, #acc>

@@ -92,8 +92,10 @@ struct TMASlot {
 /// Fails (saying why) for tiles TMA cannot bring in that way: rows under
 /// 32 bytes, fewer than 8 rows, an outer extent over 256 (the box limit),
 /// rank 1.
+/// With `squeeze`, the slot drops the tile's leading unit dims (a 1xRxC
+/// tile of a 3-d view fills an RxC slot; the box keeps the view's rank).
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
-                                     std::string &why);
+                                     std::string &why, bool squeeze = false);
 
 /// Use number `i` (i32) of a ring of `slots` slots lands in slot i % slots
 /// and completes the phase of parity (i / slots) % 2 of that slot's barrier.

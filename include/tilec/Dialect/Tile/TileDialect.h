@@ -120,8 +120,9 @@ bool isRematerializable(mlir::Value v);
 /// layout), 0 if rematerializable or a broadcast.
 int layoutWeight(mlir::Value v);
 
-/// The load a dot operand comes from, through layout conversions and at
-/// most one 2-d transpose (which `transposed` reports); null if none.
+/// The load a dot operand comes from, through layout conversions, reshapes
+/// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
+/// 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
 
 /// Scalar code any partition may run on its own: no memory effects, no
