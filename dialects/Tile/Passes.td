@@ -107,6 +107,27 @@ def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
+def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
+  let summary = "overlap a compute partition's math with its last MMA";
+  let description = [{
+    A consumer loop of a warp-specialized kernel that waits for each wgmma
+    at once (its math reads the results, as attention's softmax does) and
+    whose last wgmma only feeds the next iteration (P·V into the carried
+    output) gets that MMA issued one iteration later: iteration j issues
+    its first MMA (S = Q·Kᵀ of block j), then the last MMA of iteration
+    j - 1 (O += P·V of block j - 1), waits for the first alone
+    (`wgmma_wait` with one group left in flight), runs the math on S while
+    P·V runs, and waits for P·V only where the math reads the carried
+    output (the rescale), releasing use j - 1 of the channel there. The
+    loop's first iteration is peeled into a prologue without the late MMA;
+    an epilogue issues the last one. The carried output becomes the late
+    MMA's accumulator input, carried with its register A and slot.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let summary = "split a kernel's MMA loop into a TMA producer and consumers";
   let description = [{

@@ -61,6 +61,10 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
   if (!target)
     return module.emitError() << "NVPTX target unavailable: " << error;
   llvm::TargetOptions options;
+  // Multiplies and adds may fuse into FMAs (nvcc's --fmad=true, Triton's
+  // enable_fp_fusion): one rounding instead of two, and the softmax's
+  // scale-and-subtract in one instruction.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   auto level = optLevel <= 0   ? llvm::CodeGenOptLevel::None
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default

@@ -203,10 +203,11 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
           func->removeAttr(a.getName());
     }
 
-    // scf to cf, and arith ops without a direct LLVM lowering.
+    // scf to cf, and arith ops without a direct LLVM lowering (the
+    // rounding divisions; maximumf and friends stay: LLVM has max.NaN).
     {
       RewritePatternSet patterns(ctx);
-      arith::populateArithExpandOpsPatterns(patterns);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return signalPassFailure();
     }

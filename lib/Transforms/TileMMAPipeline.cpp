@@ -1,0 +1,265 @@
+//===- TileMMAPipeline.cpp - issue the last MMA one iteration late --------===//
+//
+// The tile-mma-pipeline pass. tile-warp-specialize builds a consumer loop
+// whose math reads the MMA results (attention) as
+//
+//   scf.for ... iter_args(%acc = %init, ..., %i = %i0) {
+//     %s   = tgpu.channel_wait %ch[%i]
+//     %x   = tgpu.wgmma %q, %k[%s], %zero        (the first MMA)
+//     %xr  = tgpu.wgmma_wait %x {pendings = 0}
+//     <math on %xr, and on %acc>  -> %p, %accs
+//     %y   = tgpu.wgmma %p, %v[%s], %accs        (the last MMA)
+//     %yr  = tgpu.wgmma_wait %y {pendings = 0}
+//     tgpu.channel_release %ch[%i]
+//     scf.yield %yr, ..., %i + 1
+//   }
+//
+// so each warpgroup either multiplies or does math, never both. Here the
+// last MMA moves one iteration later:
+//
+//   <prologue: iteration 0 without the last MMA>  -> %p0, %accs0, %s0
+//   scf.for ... iter_args(%accs_ = %accs0, ..., %i, %p_ = %p0, %s_ = %s0) {
+//     %s   = tgpu.channel_wait %ch[%i]
+//     %x   = tgpu.wgmma %q, %k[%s], %zero
+//     %y   = tgpu.wgmma %p_, %v[%s_], %accs_     (iteration j - 1's)
+//     %xr  = tgpu.wgmma_wait %x {pendings = 1}   (%y stays in flight)
+//     <math on %xr>                               (overlaps %y)
+//     %acc = tgpu.wgmma_wait %y {pendings = 0}   (before the first use)
+//     tgpu.channel_release %ch[%i - 1]
+//     <math on %acc>  -> %p, %accs
+//     scf.yield %accs, ..., %i + 1, %p, %s
+//   }
+//   %y = tgpu.wgmma %p_last, %v[%s_last], %accs_last; wait; release
+//
+// The loop's first iteration runs in the prologue (a guard around the loop
+// already says it runs at least once), so no iteration issues the late MMA
+// under a condition (ptxas serializes wgmma across such branches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#define DEBUG_TYPE "tile-mma-pipeline"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEMMAPIPELINE
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// The wait of `mma`'s result alone with no group left in flight, if that
+/// is its only use.
+tgpu::WGMMAWaitOp soleWait(tgpu::WGMMAOp mma) {
+  if (!mma.getResult().hasOneUse())
+    return {};
+  auto wait = dyn_cast<tgpu::WGMMAWaitOp>(*mma.getResult().getUsers().begin());
+  if (!wait || wait.getPendings() != 0 || wait.getValues().size() != 1)
+    return {};
+  return wait;
+}
+
+/// What the rewrite needs of a loop it applies to.
+struct Plan {
+  scf::ForOp loop;
+  tgpu::WGMMAOp first, last;
+  tgpu::WGMMAWaitOp firstWait, lastWait;
+  tgpu::ChannelReleaseOp release;
+  Value slot;        // the channel_wait result both MMAs read
+  unsigned accIndex; // the iter_arg the last MMA's result is yielded to
+  bool carryA;       // the last MMA's register A is computed in the loop
+};
+
+std::optional<Plan> match(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  SmallVector<tgpu::WGMMAOp> mmas(body->getOps<tgpu::WGMMAOp>());
+  if (mmas.size() < 2)
+    return std::nullopt;
+  Plan p;
+  p.loop = loop;
+  p.first = mmas.front();
+  p.last = mmas.back();
+  p.firstWait = soleWait(p.first);
+  p.lastWait = soleWait(p.last);
+  if (!p.firstWait || !p.lastWait)
+    return std::nullopt;
+  // The channel's use: one wait before the first MMA, one release right
+  // after the last MMA's wait; both MMAs read that use's slot.
+  SmallVector<tgpu::ChannelWaitOp> waits(body->getOps<tgpu::ChannelWaitOp>());
+  SmallVector<tgpu::ChannelReleaseOp> releases(
+      body->getOps<tgpu::ChannelReleaseOp>());
+  if (waits.size() != 1 || releases.size() != 1)
+    return std::nullopt;
+  p.slot = waits.front().getResult();
+  p.release = releases.front();
+  // (The channel's use counter is the loop's last iter_arg, as
+  // tile-warp-specialize builds it.)
+  if (waits.front().getIndex() != loop.getRegionIterArgs().back() ||
+      p.release->getPrevNode() != p.lastWait ||
+      p.release.getIndex() != waits.front().getIndex() ||
+      p.last.getBSlot() != p.slot ||
+      (p.last.getASlot() && p.last.getASlot() != p.slot))
+    return std::nullopt;
+  // The last MMA's result only goes to the next iteration, as the value
+  // its own accumulator input is computed from.
+  Value done = p.lastWait.getResult(0);
+  if (!done.hasOneUse() || !isa<scf::YieldOp>(*done.getUsers().begin()))
+    return std::nullopt;
+  p.accIndex = done.getUses().begin()->getOperandNumber();
+  Value carried = loop.getRegionIterArgs()[p.accIndex];
+  // Nothing reads the carried value before the first MMA's wait (the late
+  // MMA is waited for after it); nothing but index math after the release.
+  if (carried.use_empty())
+    return std::nullopt;
+  for (Operation *user : carried.getUsers())
+    if (user->getBlock() != body || !p.firstWait->isBeforeInBlock(user))
+      return std::nullopt;
+  for (Operation *op = p.release->getNextNode(); op != body->getTerminator();
+       op = op->getNextNode())
+    if (!isPure(op))
+      return std::nullopt;
+  // Between the MMAs, no other MMA (its group would change the counts).
+  if (mmas.size() != 2)
+    return std::nullopt;
+  Value a = p.last.getA();
+  p.carryA = !p.last.getASlot() && a.getParentBlock() == body;
+  return p;
+}
+
+void rewrite(Plan &p) {
+  scf::ForOp loop = p.loop;
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto skipped = [&](Operation *op) {
+    return op == p.last || op == p.lastWait || op == p.release ||
+           op == yield;
+  };
+
+  // The prologue: iteration 0 without the last MMA.
+  OpBuilder b(loop);
+  IRMapping pm;
+  pm.map(loop.getInductionVar(), loop.getLowerBound());
+  for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+    pm.map(arg, init);
+  for (Operation &op : body->without_terminator())
+    if (!skipped(&op))
+      b.clone(op, pm);
+
+  // The pending MMA's inputs travel as iter_args: its accumulator in place
+  // of the value its result was yielded as, its register A and its slot
+  // appended.
+  auto pending = [&](IRMapping &m) {
+    SmallVector<Value> v;
+    for (auto [k, y] : llvm::enumerate(yield.getOperands()))
+      v.push_back(k == p.accIndex ? m.lookupOrDefault(p.last.getAcc())
+                                  : m.lookupOrDefault(y));
+    if (p.carryA)
+      v.push_back(m.lookupOrDefault(p.last.getA()));
+    v.push_back(m.lookupOrDefault(p.slot));
+    return v;
+  };
+  SmallVector<Value> inits = pending(pm);
+  Value start = arith::AddIOp::create(b, loc, loop.getLowerBound(),
+                                      loop.getStep());
+  auto nloop = scf::ForOp::create(b, loc, start, loop.getUpperBound(),
+                                  loop.getStep(), inits);
+  Block *nbody = nloop.getBody();
+  unsigned n = loop.getNumRegionIterArgs();
+  ValueRange nargs = nloop.getRegionIterArgs();
+  Value accsArg = nargs[p.accIndex];
+  Value aArg = p.carryA ? nargs[n] : Value();
+  Value slotArg = nargs.back();
+
+  // The counter's previous use: the one whose slot the late MMA reads.
+  Value counter = loop.getRegionIterArgs()[n - 1];
+  auto issueLate = [&](OpBuilder &ob, Value accs, Value a, Value slot) {
+    Value aIn = a ? a : pm.lookupOrDefault(p.last.getA());
+    return tgpu::WGMMAOp::create(ob, p.last.getLoc(), p.last.getType(), aIn,
+                                 p.last.getASlot() ? slot : Value(),
+                                 p.last.getB(), slot, accs);
+  };
+
+  OpBuilder lb = OpBuilder::atBlockBegin(nbody);
+  IRMapping lm;
+  lm.map(loop.getInductionVar(), nloop.getInductionVar());
+  for (unsigned k = 0; k < n; ++k)
+    if (k != p.accIndex)
+      lm.map(loop.getRegionIterArgs()[k], nargs[k]);
+  Value late;
+  bool waited = false;
+  Value carried = loop.getRegionIterArgs()[p.accIndex];
+  // The late MMA is done where the math first reads its result (at the
+  // end if only the late MMA itself reads it); its use of the channel
+  // ends there.
+  auto waitLate = [&] {
+    auto w = tgpu::WGMMAWaitOp::create(lb, p.lastWait.getLoc(),
+                                       ValueRange{late}, 0);
+    lm.map(carried, w.getResult(0));
+    Value prev = arith::SubIOp::create(
+        lb, loc, lm.lookup(counter),
+        arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1));
+    tgpu::ChannelReleaseOp::create(lb, p.release.getLoc(),
+                                   p.release.getChannel(), prev);
+    waited = true;
+  };
+  for (Operation &op : body->without_terminator()) {
+    if (skipped(&op))
+      continue;
+    if (!waited && llvm::is_contained(op.getOperands(), carried))
+      waitLate();
+    Operation *c = lb.clone(op, lm);
+    if (&op == p.first.getOperation()) {
+      Value a = p.carryA ? aArg
+                         : lm.lookupOrDefault(p.last.getA());
+      late = issueLate(lb, accsArg, a, slotArg);
+    } else if (&op == p.firstWait.getOperation()) {
+      cast<tgpu::WGMMAWaitOp>(c).setPendings(1);
+    }
+  }
+  if (!waited)
+    waitLate();
+  scf::YieldOp::create(lb, yield.getLoc(), pending(lm));
+
+  // The epilogue: the last iteration's late MMA.
+  b.setInsertionPointAfter(nloop);
+  ValueRange res = nloop.getResults();
+  auto lastMMA = issueLate(b, res[p.accIndex], p.carryA ? res[n] : Value(),
+                           res.back());
+  auto w = tgpu::WGMMAWaitOp::create(b, p.lastWait.getLoc(),
+                                     ValueRange{lastMMA.getResult()}, 0);
+  Value lastUse = arith::SubIOp::create(
+      b, loc, res[n - 1], arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+  tgpu::ChannelReleaseOp::create(b, p.release.getLoc(), p.release.getChannel(),
+                                 lastUse);
+  for (unsigned k = 0; k < n; ++k)
+    loop.getResult(k).replaceAllUsesWith(k == p.accIndex ? w.getResult(0)
+                                                         : res[k]);
+  loop.erase();
+}
+
+struct TileMMAPipeline
+    : public tilec::impl::TileMMAPipelineBase<TileMMAPipeline> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](tgpu::WarpSpecializeOp ws) {
+      ws.getConsumer().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    });
+    for (scf::ForOp loop : loops)
+      if (std::optional<Plan> p = match(loop))
+        rewrite(*p);
+  }
+};
+
+} // namespace
