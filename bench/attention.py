@@ -10,10 +10,11 @@ causal. bf16 in, (B, H, S, D) tensors. FLOPs: 4 B Hq S^2 D, halved when
 causal. Each kernel's output is checked against float64 on the first
 batch-head before it is timed, with the output poisoned with NaN first.
 
-tilec runs where one of its attention kernels covers the shape; today that
-is examples/attention.mlir's `attention` (D = 64, Q/K/V/O as (B*H, S, 64),
-no GQA): other rows print n/a for tilec and still measure the peers, so the
-table is the target too. The ratio is tilec / cuDNN."""
+tilec runs where one of examples/attention.mlir's kernels covers the shape
+(attention_d64, attention_d128: (B, H, S, D) views, GQA, the row
+log-sum-exp as a second output); other rows (D = 256 today) print n/a for
+tilec and still measure the peers, so the table is the target too. The
+ratio is tilec / cuDNN."""
 
 import math
 import os
@@ -68,17 +69,19 @@ def sdpa(backend, q, k, v, scale, causal):
 
 
 def tilec_runner(kernels, q, k, v, scale, causal):
-    """tilec's kernel for the shape, or None where none covers it."""
-    b, hq, s, d = q.shape
-    if d != 64 or k.shape[1] != hq or "attention" not in kernels:
+    """tilec's kernel for the shape (attention_d{D}, GQA included), or None
+    where none covers it."""
+    d = q.shape[-1]
+    name = f"attention_d{d}"
+    if name not in kernels:
         return None
-    qf, kf, vf = (t.reshape(b * hq, s, d) for t in (q, k, v))
-    o = torch.full_like(qf, float("nan"))
-    fn = kernels["attention"]
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full(q.shape[:3], float("nan"), device=q.device)
+    fn = kernels[name]
 
     def run():
-        fn(qf, kf, vf, o, scale, int(causal))
-        return o.view(b, hq, s, d)
+        fn(q, k, v, o, lse, scale, int(causal))
+        return o
     return run
 
 

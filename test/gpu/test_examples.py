@@ -236,39 +236,62 @@ def test_gemm_fp8(m, n, k, dtype, member):
     check(c, ref, 1e-2, f"gemm_{dtype} member {member}")
 
 
+def attention_reference(q, k, v, scale, causal):
+    """float64 O and LSE of (B, Hq, S, D) q and (B, Hkv, Skv, D) k, v."""
+    group = q.shape[1] // k.shape[1]
+    kd = k.double().repeat_interleave(group, 1)
+    vd = v.double().repeat_interleave(group, 1)
+    sc = q.double() @ kd.transpose(-1, -2) * scale
+    if causal:
+        s, skv = q.shape[2], k.shape[2]
+        keep = torch.ones(s, skv, dtype=torch.bool, device=DEV).tril()
+        sc = sc.masked_fill(~keep, float("-inf"))
+    return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)
+
+
+def run_attention(d, b, hq, hkv, s, causal, layout):
+    """attention_d{d} on fresh inputs in `layout` ((B, H, S, D) or, through
+    strides, (B, S, H, D)), outputs NaN-poisoned; checked against float64."""
+    def make(h, dtype=torch.bfloat16, fill=None):
+        shape = (b, h, s, d) if layout == "bhsd" else (b, s, h, d)
+        t = (torch.randn(shape, device=DEV, dtype=dtype) if fill is None
+             else torch.full(shape, fill, device=DEV, dtype=dtype))
+        return t if layout == "bhsd" else t.transpose(1, 2)
+    q, k, v = make(hq), make(hkv), make(hkv)
+    o = make(hq, fill=float("nan"))
+    lse = torch.full((b, hq, s), float("nan"), device=DEV)
+    scale = 1.0 / math.sqrt(d)
+    load("attention")["attention_d%d" % d](q, k, v, o, lse, scale, int(causal))
+    torch.cuda.synchronize()
+    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    what = f"attention_d{d} {b}x{hq}/{hkv}x{s} causal={causal} {layout}"
+    # P is rounded to bf16 before P·V, as in FlashAttention.
+    check(o, ref, 2e-2, what)
+    check(lse, ref_lse, 1e-3, what + " lse")
+
+
 def test_attention_rows_tma_cannot_read():
     # K and V rows 65 elements apart (130 bytes, not a multiple of 16): the
-    # runtime zeroes their TMA descriptors and the kernel takes its copy of
-    # the key loop with plain loads.
-    bh, s, d = 3, 200, 64
-    q = torch.randn(bh, s, d, device=DEV, dtype=torch.bfloat16)
-    kb = torch.randn(bh, s, d + 1, device=DEV, dtype=torch.bfloat16)
-    vb = torch.randn(bh, s, d + 1, device=DEV, dtype=torch.bfloat16)
-    k, v = kb[:, :, :d], vb[:, :, :d]
-    o = poisoned(bh, s, d, dtype=torch.bfloat16)
+    # runtime zeroes their TMA descriptors and launches the plain twin.
+    b, h, s, d = 1, 3, 200, 64
+    q = torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
+    kb = torch.randn(b, h, s, d + 1, device=DEV, dtype=torch.bfloat16)
+    vb = torch.randn(b, h, s, d + 1, device=DEV, dtype=torch.bfloat16)
+    k, v = kb[..., :d], vb[..., :d]
+    o = poisoned(b, h, s, d, dtype=torch.bfloat16)
+    lse = poisoned(b, h, s, dtype=torch.float32)
     scale = 1.0 / math.sqrt(d)
-    kernel("attention")(q, k, v, o, scale, 0)
+    load("attention")["attention_d64"](q, k, v, o, lse, scale, 0)
     torch.cuda.synchronize()
-    sc = q.double() @ k.double().transpose(1, 2) * scale
-    check(o, torch.softmax(sc, dim=-1) @ v.double(), 2e-2, "attention (unaligned K, V)")
+    ref, ref_lse = attention_reference(q, k, v, scale, False)
+    check(o, ref, 2e-2, "attention (unaligned K, V)")
+    check(lse, ref_lse, 1e-3, "attention (unaligned K, V) lse")
 
 
-@pytest.mark.parametrize("bh,s", [(1, 64), (6, 100), (4, 257), (2, 1024)])
+@pytest.mark.parametrize("s", [1, 77, 1000, 4097])
+@pytest.mark.parametrize("layout", ["bhsd", "bshd"])
+@pytest.mark.parametrize("hq,hkv", [(4, 4), (4, 1)])
 @pytest.mark.parametrize("causal", [False, True])
-def test_attention(bh, s, causal):
-    d = 64
-    q = torch.randn(bh, s, d, device=DEV, dtype=torch.bfloat16)
-    k = torch.randn(bh, s, d, device=DEV, dtype=torch.bfloat16)
-    v = torch.randn(bh, s, d, device=DEV, dtype=torch.bfloat16)
-    o = poisoned(bh, s, d, dtype=torch.bfloat16)
-    scale = 1.0 / math.sqrt(d)
-    kernel("attention")(q, k, v, o, scale, int(causal))
-    torch.cuda.synchronize()
-    qd, kd, vd = q.double(), k.double(), v.double()
-    sc = qd @ kd.transpose(1, 2) * scale
-    if causal:
-        mask = torch.ones(s, s, dtype=torch.bool, device=DEV).tril()
-        sc = sc.masked_fill(~mask, float("-inf"))
-    ref = torch.softmax(sc, dim=-1) @ vd
-    # P is rounded to bf16 before P·V, as in FlashAttention.
-    check(o, ref, 2e-2, "attention")
+@pytest.mark.parametrize("d", [64, 128])
+def test_attention(d, causal, hq, hkv, layout, s):
+    run_attention(d, 2 if s < 4000 else 1, hq, hkv, s, causal, layout)
