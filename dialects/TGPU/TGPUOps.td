@@ -378,10 +378,6 @@ def TGPU_WGMMAOp : TGPU_Op<"wgmma", [AllTypesMatch<["acc", "result"]>]> {
     `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// Whether A is read from registers (a tile) rather than a slot.
-    bool hasRegisterA() { return ::mlir::isa<::mlir::RankedTensorType>(getA().getType()); }
-  }];
 }
 
 def TGPU_WGMMAWaitOp : TGPU_Op<"wgmma_wait",

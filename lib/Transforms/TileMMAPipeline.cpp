@@ -81,8 +81,9 @@ struct Plan {
 
 std::optional<Plan> match(scf::ForOp loop) {
   Block *body = loop.getBody();
+  // Two MMAs (another between them would change the group counts).
   SmallVector<tgpu::WGMMAOp> mmas(body->getOps<tgpu::WGMMAOp>());
-  if (mmas.size() < 2)
+  if (mmas.size() != 2)
     return std::nullopt;
   Plan p;
   p.loop = loop;
@@ -127,11 +128,13 @@ std::optional<Plan> match(scf::ForOp loop) {
        op = op->getNextNode())
     if (!isPure(op))
       return std::nullopt;
-  // Between the MMAs, no other MMA (its group would change the counts).
-  if (mmas.size() != 2)
-    return std::nullopt;
+  // The late MMA reads its buffers (and a register A not computed in the
+  // loop) where the loop's epilogue can too.
   Value a = p.last.getA();
   p.carryA = !p.last.getASlot() && a.getParentBlock() == body;
+  if (p.last.getB().getParentBlock() == body ||
+      (p.last.getASlot() && a.getParentBlock() == body))
+    return std::nullopt;
   return p;
 }
 
@@ -182,9 +185,10 @@ void rewrite(Plan &p) {
 
   // The counter's previous use: the one whose slot the late MMA reads.
   Value counter = loop.getRegionIterArgs()[n - 1];
-  auto issueLate = [&](OpBuilder &ob, Value accs, Value a, Value slot) {
-    Value aIn = a ? a : pm.lookupOrDefault(p.last.getA());
-    return tgpu::WGMMAOp::create(ob, p.last.getLoc(), p.last.getType(), aIn,
+  // A: the carried register A, or the one defined outside the loop.
+  auto issueLate = [&](OpBuilder &ob, Value accs, Value carriedA, Value slot) {
+    Value a = p.carryA ? carriedA : p.last.getA();
+    return tgpu::WGMMAOp::create(ob, p.last.getLoc(), p.last.getType(), a,
                                  p.last.getASlot() ? slot : Value(),
                                  p.last.getB(), slot, accs);
   };
@@ -219,9 +223,7 @@ void rewrite(Plan &p) {
       waitLate();
     Operation *c = lb.clone(op, lm);
     if (&op == p.first.getOperation()) {
-      Value a = p.carryA ? aArg
-                         : lm.lookupOrDefault(p.last.getA());
-      late = issueLate(lb, accsArg, a, slotArg);
+      late = issueLate(lb, accsArg, aArg, slotArg);
     } else if (&op == p.firstWait.getOperation()) {
       cast<tgpu::WGMMAWaitOp>(c).setPendings(1);
     }

@@ -155,7 +155,6 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
   }
   auto aSource = tgpu::OperandSource::Shared;
   for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
-    const char *name = idx == 0 ? "A" : "B";
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
     if (!load || !tgpu::getTMACopy(load)) {
@@ -169,7 +168,7 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
         why = "A is not a load TMA copies, and not in registers: " + whyNot;
         return mmaSync;
       }
-      why = std::string(name) + " is not a load TMA copies";
+      why = "B is not a load TMA copies";
       return mmaSync;
     }
     // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major when
