@@ -133,6 +133,10 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     (`tgpu.channel_release`): each of `consumer_warps` warps, in each of
     the `cluster` CTAs of a cluster when the copies multicast.
 
+    A channel of `depth` 1 passes one tile at a time (a tile loaded once
+    for a whole loop, such as attention's Q: the producer refills it when
+    the consumers released the last one).
+
     `tile-pipeline` lowers a channel: `depth` slots (else as many as fit in
     shared memory next to the kernel's other buffers and scratch, at most
     its `max-stages`, or the kernel's `tile.num_stages`) of each buffer,
@@ -147,7 +151,7 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$consumer_warps,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$depth);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth);
   let results = (outs TGPU_ChannelType:$channel,
                       Variadic<TGPU_SharedBufferType>:$buffers);
   let assemblyFormat = [{
@@ -291,7 +295,8 @@ def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
     the bulk tensor copy and commits it as a bulk group. The copies clip
     at the tensor's bounds. Nothing waits for the last S copies: a
     `tgpu.tma_store_wait` must come before the buffer is reused otherwise
-    or the kernel ends.
+    or the kernel ends. A view of more dims than 2 has a box with leading
+    1s (the tile is a 2-d slice of it).
 
     ```mlir
     tgpu.tma_store %v, %c[%m0, %n0] via %buf

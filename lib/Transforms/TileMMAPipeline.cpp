@@ -4,32 +4,37 @@
 // whose math reads the MMA results (attention) as
 //
 //   scf.for ... iter_args(%acc = %init, ..., %i = %i0) {
-//     %s   = tgpu.channel_wait %ch[%i]
-//     %x   = tgpu.wgmma %q, %k[%s], %zero        (the first MMA)
+//     %sk  = tgpu.channel_wait %chk[%i]
+//     %x   = tgpu.wgmma %q, %k[%sk], %zero       (the first MMA)
 //     %xr  = tgpu.wgmma_wait %x {pendings = 0}
+//     tgpu.channel_release %chk[%i]
 //     <math on %xr, and on %acc>  -> %p, %accs
-//     %y   = tgpu.wgmma %p, %v[%s], %accs        (the last MMA)
+//     %sv  = tgpu.channel_wait %chv[%i]
+//     %y   = tgpu.wgmma %p, %v[%sv], %accs       (the last MMA)
 //     %yr  = tgpu.wgmma_wait %y {pendings = 0}
-//     tgpu.channel_release %ch[%i]
+//     tgpu.channel_release %chv[%i]
 //     scf.yield %yr, ..., %i + 1
 //   }
 //
-// so each warpgroup either multiplies or does math, never both. Here the
+// (or both MMAs reading one channel's use, released after the last) so
+// each warpgroup either multiplies or does math, never both. Here the
 // last MMA moves one iteration later:
 //
-//   <prologue: iteration 0 without the last MMA>  -> %p0, %accs0, %s0
-//   scf.for ... iter_args(%accs_ = %accs0, ..., %i, %p_ = %p0, %s_ = %s0) {
-//     %s   = tgpu.channel_wait %ch[%i]
-//     %x   = tgpu.wgmma %q, %k[%s], %zero
-//     %y   = tgpu.wgmma %p_, %v[%s_], %accs_     (iteration j - 1's)
+//   <prologue: iteration 0 without the last MMA>  -> %p0, %accs0, %sv0
+//   scf.for ... iter_args(%accs_ = %accs0, ..., %i, %p_ = %p0, %sv_ = %sv0) {
+//     %sk  = tgpu.channel_wait %chk[%i]
+//     %x   = tgpu.wgmma %q, %k[%sk], %zero
+//     %y   = tgpu.wgmma %p_, %v[%sv_], %accs_    (iteration j - 1's)
 //     %xr  = tgpu.wgmma_wait %x {pendings = 1}   (%y stays in flight)
+//     tgpu.channel_release %chk[%i]
 //     <math on %xr>                               (overlaps %y)
 //     %acc = tgpu.wgmma_wait %y {pendings = 0}   (before the first use)
-//     tgpu.channel_release %ch[%i - 1]
+//     tgpu.channel_release %chv[%i - 1]
 //     <math on %acc>  -> %p, %accs
-//     scf.yield %accs, ..., %i + 1, %p, %s
+//     %sv  = tgpu.channel_wait %chv[%i]
+//     scf.yield %accs, ..., %i + 1, %p, %sv
 //   }
-//   %y = tgpu.wgmma %p_last, %v[%s_last], %accs_last; wait; release
+//   %y = tgpu.wgmma %p_last, %v[%sv_last], %accs_last; wait; release
 //
 // The loop's first iteration runs in the prologue (a guard around the loop
 // already says it runs at least once), so no iteration issues the late MMA
@@ -93,21 +98,18 @@ std::optional<Plan> match(scf::ForOp loop) {
   p.lastWait = soleWait(p.last);
   if (!p.firstWait || !p.lastWait)
     return std::nullopt;
-  // The channel's use: one wait before the first MMA, one release right
-  // after the last MMA's wait; both MMAs read that use's slot.
-  SmallVector<tgpu::ChannelWaitOp> waits(body->getOps<tgpu::ChannelWaitOp>());
-  SmallVector<tgpu::ChannelReleaseOp> releases(
-      body->getOps<tgpu::ChannelReleaseOp>());
-  if (waits.size() != 1 || releases.size() != 1)
-    return std::nullopt;
-  p.slot = waits.front().getResult();
-  p.release = releases.front();
-  // (The channel's use counter is the loop's last iter_arg, as
-  // tile-warp-specialize builds it.)
-  if (waits.front().getIndex() != loop.getRegionIterArgs().back() ||
-      p.release->getPrevNode() != p.lastWait ||
-      p.release.getIndex() != waits.front().getIndex() ||
-      p.last.getBSlot() != p.slot ||
+  // The last MMA's channel: its use is waited for in the loop (the slot
+  // the MMA reads) and released right after the MMA's wait. (The use
+  // counter is the loop's last iter_arg, as tile-warp-specialize builds
+  // it; the first MMA may read the same use or another channel's.)
+  Value counter = loop.getRegionIterArgs().back();
+  p.slot = p.last.getBSlot();
+  auto wait = p.slot.getDefiningOp<tgpu::ChannelWaitOp>();
+  p.release = dyn_cast_or_null<tgpu::ChannelReleaseOp>(
+      p.lastWait->getNextNode());
+  if (!wait || wait->getBlock() != body || wait.getIndex() != counter ||
+      !p.release || p.release.getIndex() != counter ||
+      p.release.getChannel() != wait.getChannel() ||
       (p.last.getASlot() && p.last.getASlot() != p.slot))
     return std::nullopt;
   // The last MMA's result only goes to the next iteration, as the value

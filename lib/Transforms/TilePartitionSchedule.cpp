@@ -14,8 +14,9 @@
 //     %s = arith.mulf %d, ...          {tgpu.partition = array<i32: 1>}
 //   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
 //
-// TMA copies (loads with tgpu.tma) go to the load partition (0); MMAs and
-// everything else to the compute partition (1); side-effect-free scalar
+// TMA copies (loads with tgpu.tma, those before the loop too) go to the
+// load partition (0); MMAs and everything else to the compute partition
+// (1); side-effect-free scalar
 // code goes to every partition that uses its result (the index arithmetic
 // of the copies to the load partition; code both need to both, each
 // partition computing its own copy). Later steps insert a channel on every
@@ -101,6 +102,15 @@ struct TilePartitionSchedule
       op.setAttr(tgpu::kPartitionAttr,
                  DenseI32ArrayAttr::get(
                      ctx, SmallVector<int32_t>(p.begin(), p.end())));
+    }
+    // Copies before the loop that only its dots read (convert-tile-to-tgpu
+    // planned them: Q of attention) are the load partition's too, issued
+    // once before its loop.
+    for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
+      auto load = dyn_cast<LoadOp>(op);
+      if (load && tgpu::getTMACopy(load))
+        load->setAttr(tgpu::kPartitionAttr,
+                      DenseI32ArrayAttr::get(ctx, {kLoadPartition}));
     }
     loop->setAttr(tgpu::kPartitionsAttr,
                   ArrayAttr::get(ctx, {tgpu::PartitionAttr::get(

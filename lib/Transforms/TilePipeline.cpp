@@ -66,12 +66,12 @@ struct Prefetch {
   Value ring;
 };
 
-/// Bytes of shared memory `func` takes besides the channel `skip`: its
-/// buffers (one set per consumer copy for those in a consumer region), the
-/// scratch of layout conversions (per copy), the rings of other channels
-/// (two slots for those whose depth is still open, the least they take),
-/// and 1 KiB for alignment and barriers.
-int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
+/// Bytes of shared memory `func` takes besides the channels whose depth is
+/// open: its buffers (one set per consumer copy for those in a consumer
+/// region), the scratch of layout conversions (per copy), the rings of
+/// channels of a fixed depth, and 1 KiB for alignment and barriers (and
+/// another a channel).
+int64_t sharedBytesBesidesOpen(func::FuncOp func) {
   int64_t copies = tgpu::getConsumerCopies(func);
   int64_t bytes = copies * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
   func.walk([&](Operation *op) {
@@ -80,8 +80,9 @@ int64_t sharedBytesBesides(func::FuncOp func, tgpu::ChannelOp skip) {
       bool perCopy = ws && ws.getConsumer().isAncestor(op->getParentRegion());
       bytes += (perCopy ? copies : 1) * alloc.getType().getTotalBytes();
     } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
-      if (ch != skip)
-        bytes += ch.getDepth().value_or(2) * ch.getUseStride();
+      if (ch.getDepth())
+        bytes += *ch.getDepth() * ch.getUseStride();
+      bytes += 1024; // its rings' alignment and barriers
     }
   });
   return bytes;
@@ -106,8 +107,35 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       std::optional<int64_t> asked;
       if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
         asked = a.getInt();
+      // Channels whose depth is open share what shared memory is left: the
+      // same depth each (a use of each is in flight together).
+      int64_t openStride = 0;
       for (tgpu::ChannelOp ch : channels)
-        if (failed(lowerChannel(func, ch, asked)))
+        if (!ch.getDepth())
+          openStride += ch.getUseStride();
+      std::optional<int64_t> depth = asked;
+      if (openStride && !depth) {
+        int64_t budget =
+            tgpu::kSharedMemoryPerBlock - sharedBytesBesidesOpen(func);
+        // tile.num_stages allows 2..8.
+        depth = std::min<int64_t>(std::min<int64_t>(maxStages, 8),
+                                  budget / openStride);
+      }
+      if (openStride) {
+        if (*depth < 2) {
+          tgpu::ChannelOp first = *llvm::find_if(
+              channels, [](tgpu::ChannelOp ch) { return !ch.getDepth(); });
+          first.emitError() << "a " << openStride
+                            << "-byte pipeline stage leaves room for "
+                            << *depth << " stages; at least 2 are needed";
+          return signalPassFailure();
+        }
+        func->setAttr(kNumStagesAttr,
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                       *depth));
+      }
+      for (tgpu::ChannelOp ch : channels)
+        if (failed(lowerChannel(ch, ch.getDepth().value_or(depth.value_or(0)))))
           return signalPassFailure();
     }
   }
@@ -143,30 +171,11 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
 
   /// Rings and barriers for `ch`; its ops become barrier waits and
   /// arrivals on them.
-  LogicalResult lowerChannel(func::FuncOp func, tgpu::ChannelOp ch,
-                             std::optional<int64_t> asked) {
+  LogicalResult lowerChannel(tgpu::ChannelOp ch, int64_t depth) {
     MLIRContext *ctx = &getContext();
     Location loc = ch.getLoc();
     if (failed(checkUses(ch)))
       return failure();
-    int64_t depth;
-    if (ch.getDepth()) {
-      depth = *ch.getDepth();
-    } else {
-      int64_t budget =
-          tgpu::kSharedMemoryPerBlock - sharedBytesBesides(func, ch);
-      // tile.num_stages allows 2..8.
-      depth = std::min<int64_t>(std::min<int64_t>(maxStages, 8),
-                                budget / ch.getUseStride());
-      if (asked)
-        depth = *asked;
-      if (depth < 2)
-        return ch.emitError() << "a " << ch.getUseStride()
-                              << "-byte pipeline stage leaves room for "
-                              << depth << " stages; at least 2 are needed";
-      func->setAttr(kNumStagesAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32), depth));
-    }
     OpBuilder b(ch);
     // The rings; views of them (transposes) are rebuilt on the ring.
     for (Value buf : ch.getBuffers()) {

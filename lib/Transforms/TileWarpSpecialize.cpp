@@ -74,6 +74,8 @@ struct Operand {
   bool transposed; // the dot reads the loaded tile transposed
   bool multicast = false; // shared by the CTAs of a cluster
   bool isB = false;       // a B operand (the one clusters share)
+  bool once = false;      // loaded before the loop, once a tile
+  int channel = -1;       // the loop channel it goes through (not once)
   BlockArgument view; // the kernel argument
   tgpu::TMASlot slot; // its box, swizzle and one slot of the ring
   Value ring;
@@ -146,9 +148,9 @@ constexpr int64_t kStoreSlots = 2;
 std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   auto view = dyn_cast<BlockArgument>(store.getTensor());
   TensorViewType vt = store.getTensor().getType();
-  if (!view || vt.getRank() != 2 || vt.getStrides().back() != 1 ||
+  if (!view || vt.getRank() < 2 || vt.getStrides().back() != 1 ||
       vt.isTMA()) {
-    why = "the view is not a 2-d kernel argument with a unit inner stride";
+    why = "the view is not a kernel argument with a unit inner stride";
     return std::nullopt;
   }
   if (llvm::any_of(view.getUsers(),
@@ -157,11 +159,21 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     why = "the view has other uses";
     return std::nullopt;
   }
+  // A tile of more dims than 2 has leading 1s (a 1x1xRxC tile of a 4-d
+  // view): the box keeps the view's rank, the slots are 2-d.
   auto tt = cast<RankedTensorType>(store.getValue().getType());
+  ArrayRef<int64_t> shape = tt.getShape();
+  if (llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; })) {
+    why = "the tile is not 2-d (leading unit dims aside)";
+    return std::nullopt;
+  }
   std::string unused;
-  FailureOr<tgpu::TMASlot> whole = tgpu::planTMASlot(tt, unused);
+  FailureOr<tgpu::TMASlot> whole =
+      tgpu::planTMASlot(tt, unused, /*squeeze=*/true);
   if (tt.getElementType().getIntOrFloatBitWidth() < 8 || failed(whole)) {
-    why = "the tile is not 8..256 rows of at least 32 bytes";
+    why = tt.getRank() == 1 ? "the tile is 1-d"
+                            : "the tile is not 8..256 rows of at least 32 "
+                              "bytes";
     return std::nullopt;
   }
   EpilogueStore e;
@@ -171,19 +183,24 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   // Slots of one box each: the box-shaped tile's TMA slot. A tile one box
   // wide uses one slot (chunk 0 of every tile would otherwise always land
   // in slot 0 while its last copy may still read it).
-  ArrayRef<int64_t> box = e.whole.box;
-  int64_t chunks = tt.getShape()[1] / box[1];
+  ArrayRef<int64_t> box = ArrayRef<int64_t>(e.whole.box).take_back(2);
+  int64_t chunks = shape.back() / box[1];
   e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
                                                          tt.getElementType()),
                                    unused)
                      ->type.withNumSlots(std::min(chunks, kStoreSlots));
-  // The value before the conversion the store asked for, if that one
-  // splits into chunks; else the converted one.
+  // The 2-d values the stored one comes from (through conversions the
+  // store asked for and reshapes adding unit dims), earliest first: the
+  // first that splits into chunks is stored, skipping the conversions.
   SmallVector<Value> candidates;
-  if (auto cv = store.getValue().getDefiningOp<ConvertLayoutOp>())
-    if (cv->hasOneUse())
-      candidates.push_back(cv.getSrc());
-  candidates.push_back(store.getValue());
+  for (Value v = store.getValue(); v;) {
+    if (cast<RankedTensorType>(v.getType()).getRank() == 2)
+      candidates.insert(candidates.begin(), v);
+    Operation *def = v.getDefiningOp();
+    v = {};
+    if (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) && def->hasOneUse())
+      v = def->getOperand(0);
+  }
   for (Value v : candidates) {
     if (!getLayoutAttr(v.getType()))
       continue;
@@ -234,19 +251,37 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
       }
       bool transposed;
       LoadOp load = operandLoad(v, transposed);
-      if (load->getBlock() != body) {
-        why = "a dot operand is not loaded in the loop";
+      // A copy before the loop the partition schedule gave to the load
+      // partition is issued once a tile, before the loop.
+      bool once = load->getBlock() == loop->getBlock() &&
+                  load->isBeforeInBlock(loop) &&
+                  tgpu::inRole(load, loop, tgpu::PartitionRole::Load);
+      if (load->getBlock() != body && !once) {
+        why = "a dot operand is not loaded in the loop (nor copied once "
+              "before it)";
         return std::nullopt;
+      }
+      auto known = llvm::find_if(c.operands, [&](const Operand &o) {
+        return o.load == load && o.transposed == transposed;
+      });
+      if (known != c.operands.end()) { // one copy for every dot reading it
+        (idx == 0 ? m.a : m.b) = known - c.operands.begin();
+        continue;
       }
       std::optional<Operand> o = planOperand(load, why);
       if (!o)
         return std::nullopt;
       o->transposed = transposed;
       o->isB = idx == 1;
+      o->once = once;
       (idx == 0 ? m.a : m.b) = c.operands.size();
       c.operands.push_back(*o);
     }
     c.mmas.push_back(m);
+  }
+  if (llvm::all_of(c.operands, [](const Operand &o) { return o.once; })) {
+    why = "no dot operand is loaded in the loop";
+    return std::nullopt;
   }
   // The partition schedule (tile-partition-schedule): the load partition
   // issues the copies, the compute partition does the rest: the dots and
@@ -386,10 +421,11 @@ struct Persistent {
   /// The tile loop at `b` (one i32 iter_arg, starting at 0) and the
   /// program ids (x, y) of its current tile. With `copies` consumer copies,
   /// copy `copy` takes every copies-th of the program's tiles, starting
-  /// with its copy-th; `count` receives how many tiles the program has.
+  /// with its copy-th; `count` receives how many tiles the program has,
+  /// `ordinal` the current tile's place among them (0, 1, ...).
   std::pair<scf::ForOp, std::array<Value, 2>>
   wrap(OpBuilder &b, Location loc, func::FuncOp func, Value copy = {},
-       int copies = 1, Value *count = nullptr) {
+       int copies = 1, Value *count = nullptr, Value *ordinal = nullptr) {
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
     Value first = ProgramIdOp::create(b, loc, 0);
@@ -411,6 +447,7 @@ struct Persistent {
       Value left = arith::SubIOp::create(b, loc, tiles, first);
       *count = arith::CeilDivSIOp::create(b, loc, left, stride);
     }
+    Value first0 = first, stride0 = stride;
     if (copy) {
       first = arith::AddIOp::create(
           b, loc, first, arith::MulIOp::create(b, loc, copy, stride));
@@ -422,6 +459,9 @@ struct Persistent {
                                    ValueRange{zero});
     OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
     Value t = loop.getInductionVar();
+    if (ordinal)
+      *ordinal = arith::DivUIOp::create(
+          ib, loc, arith::SubIOp::create(ib, loc, t, first0), stride0);
     Value group = arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), kGroupM);
     Value perGroup = arith::MulIOp::create(ib, loc, group, ny);
     Value groupId = arith::DivUIOp::create(ib, loc, t, perGroup);
@@ -576,11 +616,15 @@ struct TileWarpSpecialize
       b.setInsertionPoint(store);
       tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
                                store.getOffsets(), buf);
+      // The store and the conversions and reshapes only it read.
       Value old = store.getValue();
       store.erase();
-      if (auto cv = old.getDefiningOp<ConvertLayoutOp>())
-        if (cv->use_empty())
-          cv.erase();
+      while (Operation *def = old.getDefiningOp()) {
+        if (!isa<ConvertLayoutOp, ReshapeOp>(def) || !def->use_empty())
+          break;
+        old = def->getOperand(0);
+        def->erase();
+      }
     }
     return any;
   }
@@ -704,22 +748,68 @@ struct TileWarpSpecialize
       setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
     }
 
-    // The channel at the top of the kernel: a buffer per operand, released
-    // by every consumer warp (of each CTA of a cluster). tile-pipeline
-    // chooses its depth.
+    // The channels at the top of the kernel, a buffer per operand,
+    // released by every consumer warp (of each CTA of a cluster);
+    // tile-pipeline chooses their depths. Where MMAs stay in flight across
+    // iterations (GEMM), one channel carries a use's operands, released
+    // together; where the loop's math waits for each MMA (attention), each
+    // MMA's operands have a channel of their own, released as soon as that
+    // MMA is done (K's slot frees while P·V still reads V's).
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    SmallVector<Type> ringTypes;
+    chans.clear();
+    for (MMA &mma : c.mmas) {
+      SmallVector<Operand *> fresh;
+      for (int idx : {mma.a, mma.b})
+        if (idx >= 0 && !c.operands[idx].once &&
+            c.operands[idx].channel < 0)
+          fresh.push_back(&c.operands[idx]);
+      if (fresh.empty())
+        continue;
+      if (!c.usesResultsInLoop && !chans.empty()) {
+        for (Operand *o : fresh)
+          o->channel = 0;
+        continue;
+      }
+      for (Operand *o : fresh)
+        o->channel = chans.size();
+      chans.push_back({});
+    }
+    for (auto [k, chan] : llvm::enumerate(chans)) {
+      SmallVector<Type> ringTypes;
+      for (Operand &o : c.operands)
+        if (o.channel == int(k))
+          ringTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+      auto channel = tgpu::ChannelOp::create(
+          b, loc, tgpu::ChannelType::get(ctx), ringTypes,
+          b.getI64IntegerAttr(numWarps),
+          cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr(),
+          IntegerAttr());
+      chan = channel.getChannel();
+      auto ring = channel.getBuffers().begin();
+      for (Operand &o : c.operands)
+        if (o.channel == int(k))
+          o.ring = *ring++;
+    }
+    SmallVector<Type> onceTypes;
     for (Operand &o : c.operands)
-      ringTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
-    auto channel = tgpu::ChannelOp::create(
-        b, loc, tgpu::ChannelType::get(ctx), ringTypes,
-        b.getI64IntegerAttr(numWarps),
-        cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr(),
-        IntegerAttr());
-    Value ch = channel.getChannel();
-    for (auto [o, ring] : llvm::zip(c.operands, channel.getBuffers()))
-      o.ring = ring;
+      if (o.once)
+        onceTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+    // The tiles copied once a loop go through a channel of their own, a
+    // use a tile: one slot each consumer copy (each copy works on its own
+    // tile; not multicast).
+    onceCh = {};
+    if (!onceTypes.empty()) {
+      auto once = tgpu::ChannelOp::create(
+          b, loc, tgpu::ChannelType::get(ctx), onceTypes,
+          b.getI64IntegerAttr(numWarps), IntegerAttr(),
+          b.getI64IntegerAttr(copies));
+      onceCh = once.getChannel();
+      auto buf = once.getBuffers().begin();
+      for (Operand &o : c.operands)
+        if (o.once)
+          o.ring = *buf++;
+    }
     // With clusters, no CTA signals or multicasts into another before its
     // barriers are initialized, nor leaves while the others may still.
     if (cluster > 1)
@@ -745,7 +835,7 @@ struct TileWarpSpecialize
         storeBuffers.push_back(&op);
 
     if (pers && copies > 1) {
-      buildPingPong(func, c, *pers, producer, consumer, ch);
+      buildPingPong(func, c, *pers, producer, consumer);
       func->setAttr(kConsumerGroupsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), copies));
       func->setAttr(kGridAttr, pers->grid());
@@ -753,23 +843,29 @@ struct TileWarpSpecialize
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
       // channel's use counter runs on across tiles.
-      buildPersistentProducer(func, c, *pers, producer, ch);
-      scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr);
+      buildPersistentProducer(func, c, *pers, producer);
+      Value ordinal;
+      scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr,
+                                      onceCh ? &ordinal : nullptr);
       Block *cBody = cLoop.getBody();
-      Value cEnd = buildConsumer(c, ch, cLoop.getRegionIterArgs()[0]);
+      Value cEnd = buildConsumer(c, cLoop.getRegionIterArgs()[0], ordinal);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
       scf::YieldOp::create(cy, loc, cEnd);
       func->setAttr(kGridAttr, pers->grid());
     } else {
       OpBuilder pb = OpBuilder::atBlockEnd(producer);
       Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
-      buildProducer(pb, c, ch, zero, nullptr);
+      buildProducer(pb, c, zero, nullptr, zero);
       OpBuilder cb(c.loop);
       Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
-      buildConsumer(c, ch, czero);
+      buildConsumer(c, czero, czero);
     }
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
+    // The tiles copied once reach the MMAs through their channel now.
+    for (Operand &o : c.operands)
+      if (o.once)
+        eraseUnused(o.load);
     if (cluster > 1) {
       OpBuilder after(ws->getBlock(), std::next(Block::iterator(ws)));
       tgpu::ClusterSyncOp::create(after, loc);
@@ -787,12 +883,15 @@ struct TileWarpSpecialize
   /// The producer's tile loop over the persistent schedule's tiles (its
   /// use counter running on across them).
   void buildPersistentProducer(func::FuncOp func, Candidate &c,
-                               Persistent &pers, Block *producer, Value ch) {
+                               Persistent &pers, Block *producer) {
     Location loc = c.loop.getLoc();
     OpBuilder pb = OpBuilder::atBlockEnd(producer);
-    auto [pLoop, pIds] = pers.wrap(pb, loc, func);
+    Value ordinal;
+    auto [pLoop, pIds] = pers.wrap(pb, loc, func, {}, 1, nullptr,
+                                   onceCh ? &ordinal : nullptr);
     OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
-    Value pEnd = buildProducer(inner, c, ch, pLoop.getRegionIterArgs()[0], &pIds);
+    Value pEnd = buildProducer(inner, c, pLoop.getRegionIterArgs()[0],
+                               &pIds, ordinal);
     scf::YieldOp::create(inner, loc, pEnd);
   }
 
@@ -801,14 +900,16 @@ struct TileWarpSpecialize
   /// for `copy`, `copies`, `count`), program ids x and y becoming the
   /// loop's tile coordinates.
   scf::ForOp wrapConsumer(func::FuncOp func, Persistent &pers, Block *consumer,
-                          Value copy, int copies, Value *count) {
+                          Value copy, int copies, Value *count,
+                          Value *ordinal = nullptr) {
     Location loc = func.getLoc();
     OpBuilder cb(func.getContext());
     if (copy)
       cb.setInsertionPointAfterValue(copy);
     else
       cb.setInsertionPointToStart(consumer);
-    auto [cLoop, cIds] = pers.wrap(cb, loc, func, copy, copies, count);
+    auto [cLoop, cIds] =
+        pers.wrap(cb, loc, func, copy, copies, count, ordinal);
     Block *cBody = cLoop.getBody();
     cBody->getOperations().splice(cBody->end(), consumer->getOperations(),
                                   std::next(Block::iterator(cLoop)),
@@ -829,9 +930,9 @@ struct TileWarpSpecialize
   /// at the main loop and at the epilogue (named barriers 8 + c and
   /// 10 + c), so one's epilogue runs while the other multiplies.
   void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
-                     Block *producer, Block *consumer, Value ch) {
+                     Block *producer, Block *consumer) {
     Location loc = c.loop.getLoc();
-    buildPersistentProducer(func, c, pers, producer, ch);
+    buildPersistentProducer(func, c, pers, producer);
     OpBuilder cb = OpBuilder::atBlockBegin(consumer);
     Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
     Value count;
@@ -875,7 +976,7 @@ struct TileWarpSpecialize
     };
     // Wait for the main-loop turn, multiply, pass the turn on.
     turn(lb, notFirst, kMmaTurn, copy, true);
-    Value end = buildConsumer(c, ch, iStart);
+    Value end = buildConsumer(c, iStart, g);
     Operation *guard = end.getDefiningOp();
     OpBuilder ab(guard->getContext());
     ab.setInsertionPointAfter(guard);
@@ -896,8 +997,8 @@ struct TileWarpSpecialize
 
   /// The producer's loop at `b`, its use counter starting at `iStart`;
   /// returns the counter after it. `ids` replaces program_id x and y.
-  Value buildProducer(OpBuilder &b, Candidate &c, Value ch, Value iStart,
-                      const std::array<Value, 2> *ids) {
+  Value buildProducer(OpBuilder &b, Candidate &c, Value iStart,
+                      const std::array<Value, 2> *ids, Value ordinal) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
     IRMapping map;
@@ -944,6 +1045,13 @@ struct TileWarpSpecialize
         b.clone(*op, map);
     }
 
+    // The tiles copied once: use `ordinal` of their channel.
+    if (onceCh) {
+      Value slot = tgpu::ChannelAcquireOp::create(b, loc, onceCh, ordinal);
+      for (Operand &o : c.operands)
+        if (o.once)
+          emitCopy(b, o, slot, onceCh, map);
+    }
     auto ploop = scf::ForOp::create(
         b, loc, map.lookupOrDefault(loop.getLowerBound()),
         map.lookupOrDefault(loop.getUpperBound()),
@@ -951,19 +1059,16 @@ struct TileWarpSpecialize
     OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
     map.map(loop.getInductionVar(), ploop.getInductionVar());
     Value i = ploop.getRegionIterArgs()[0];
-    Value slot = tgpu::ChannelAcquireOp::create(lb, loc, ch, i);
-    // The loads' index arithmetic, then the copies.
+    // The loads' index arithmetic, then each channel's copies.
     for (Operation &op : loop.getBody()->without_terminator())
       if (!isa<LoadOp>(op) &&
           tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
         lb.clone(op, map);
-    for (Operand &o : c.operands) {
-      SmallVector<Value> coords;
-      for (Value idx : o.load.getOffsets())
-        coords.push_back(map.lookupOrDefault(idx));
-      tgpu::TMALoadOp::create(
-          lb, o.load.getLoc(), o.view, coords, o.ring, slot, ch,
-          o.multicast ? lb.getI32IntegerAttr(cluster) : IntegerAttr());
+    for (auto [k, ch] : llvm::enumerate(chans)) {
+      Value slot = tgpu::ChannelAcquireOp::create(lb, loc, ch, i);
+      for (Operand &o : c.operands)
+        if (o.channel == int(k))
+          emitCopy(lb, o, slot, ch, map);
     }
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
     scf::YieldOp::create(lb, loc,
@@ -971,12 +1076,47 @@ struct TileWarpSpecialize
     return ploop.getResult(0);
   }
 
-  /// Replaces the loop in place, its use counter starting at `iStart`;
-  /// returns the counter after it.
-  Value buildConsumer(Candidate &c, Value ch, Value iStart) {
+  /// Erases `op` and the ops its results reached if nothing else reads
+  /// them (conversions of a tile nobody reads any more).
+  static void eraseUnused(Operation *op) {
+    SmallVector<Operation *> users(op->getUsers().begin(),
+                                   op->getUsers().end());
+    for (Operation *user : users)
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user))
+        eraseUnused(user);
+    if (op->use_empty())
+      op->erase();
+  }
+
+  /// The TMA copy of `o` into `slot` of its buffer, completing on `ch`.
+  void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch,
+                IRMapping &map) {
+    SmallVector<Value> coords;
+    for (Value idx : o.load.getOffsets())
+      coords.push_back(map.lookupOrDefault(idx));
+    tgpu::TMALoadOp::create(
+        b, o.load.getLoc(), o.view, coords, o.ring, slot, ch,
+        o.multicast ? b.getI32IntegerAttr(cluster) : IntegerAttr());
+  }
+
+  /// The loop's channels (Operand::channel indexes them) and the channel
+  /// of the tiles copied once a loop (null if none).
+  SmallVector<Value> chans;
+  Value onceCh;
+
+  /// Replaces the loop in place, its use counter starting at `iStart`, the
+  /// tiles copied once being use `ordinal` of theirs; returns the counter
+  /// after it.
+  Value buildConsumer(Candidate &c, Value iStart, Value ordinal) {
     scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
     OpBuilder b(loop);
+    // The tiles copied once: waited for before the loop, released after
+    // its last MMA (also where it does not run: the producer copies them
+    // either way).
+    Value onceSlot;
+    if (onceCh)
+      onceSlot = tgpu::ChannelWaitOp::create(b, loc, onceCh, ordinal);
     // The loop and its final wait sit in a branch taken when it runs at
     // all: ptxas serializes wgmma (C7515) when a path that skips the loop
     // (defining the accumulators otherwise) joins before the wait.
@@ -1008,40 +1148,54 @@ struct TileWarpSpecialize
     auto yield = cast<scf::YieldOp>(nbody->getTerminator());
     Value i = nloop.getRegionIterArgs().back();
 
+    // Each channel's use is waited for before the first MMA reading it,
+    // and (where the math waits for each MMA) released after the last.
     OpBuilder lb(c.mmas.front().dot);
-    Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, i);
-    Operation *lastWait = nullptr;
-    for (MMA &mma : c.mmas) {
+    SmallVector<Value> slots(chans.size());
+    SmallVector<int> lastReader(chans.size(), -1);
+    for (auto [m, mma] : llvm::enumerate(c.mmas))
+      for (int idx : {mma.a, mma.b})
+        if (idx >= 0 && !c.operands[idx].once)
+          lastReader[c.operands[idx].channel] = m;
+    for (auto [m, mma] : llvm::enumerate(c.mmas)) {
       DotOp dot = mma.dot;
       lb.setInsertionPoint(dot);
+      auto slotOf = [&](const Operand &o) {
+        if (o.once)
+          return onceSlot;
+        Value &slot = slots[o.channel];
+        if (!slot)
+          slot = tgpu::ChannelWaitOp::create(lb, loc, chans[o.channel], i);
+        return slot;
+      };
       Value a = dot.getA(), aSlot;
       if (mma.a >= 0) {
         a = mmaOperand(c.operands[mma.a]);
-        aSlot = slot;
+        aSlot = slotOf(c.operands[mma.a]);
       }
+      const Operand &bo = c.operands[mma.b];
+      Value bSlot = slotOf(bo);
       Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a,
-                                      aSlot, mmaOperand(c.operands[mma.b]),
-                                      slot, dot.getAcc());
+                                      aSlot, mmaOperand(bo), bSlot,
+                                      dot.getAcc());
       if (c.usesResultsInLoop) {
-        // The math after it reads the result: wait for this MMA now.
+        // The math after it reads the result: wait for this MMA now; the
+        // channels it was the last to read are free.
         auto w = tgpu::WGMMAWaitOp::create(lb, dot.getLoc(), ValueRange{d}, 0);
         d = w.getResult(0);
-        lastWait = w;
+        for (auto [k, ch] : llvm::enumerate(chans))
+          if (lastReader[k] == int(m))
+            tgpu::ChannelReleaseOp::create(lb, loc, ch, i);
       }
       dot.getResult().replaceAllUsesWith(d);
       dot.erase();
-    }
-    if (c.usesResultsInLoop) {
-      // Every MMA of the use is done: its slots are free.
-      lb.setInsertionPointAfter(lastWait);
-      tgpu::ChannelReleaseOp::create(lb, loc, ch, i);
     }
     lb.setInsertionPoint(yield);
     if (!c.usesResultsInLoop)
       tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
     Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
     if (!c.usesResultsInLoop)
-      releasePrevious(lb, loc, i, iStart, ch);
+      releasePrevious(lb, loc, i, iStart, chans.front());
     SmallVector<Value> yields(yield.getOperands());
     yields.push_back(arith::AddIOp::create(lb, loc, i, one));
     scf::YieldOp::create(lb, loc, yields);
@@ -1061,13 +1215,18 @@ struct TileWarpSpecialize
       // The last use's MMAs are still in flight.
       SmallVector<Value> accs(nloop.getResults().drop_back());
       auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
-      releasePrevious(b, loc, nloop.getResults().back(), iStart, ch);
+      releasePrevious(b, loc, nloop.getResults().back(), iStart,
+                      chans.front());
       done.assign(wait.getResults().begin(), wait.getResults().end());
       done.push_back(nloop.getResults().back());
     }
     scf::YieldOp::create(b, loc, done);
     loop.replaceAllUsesWith(guard.getResults().drop_back());
     loop.erase();
+    if (onceCh) {
+      b.setInsertionPointAfter(guard);
+      tgpu::ChannelReleaseOp::create(b, loc, onceCh, ordinal);
+    }
     return guard.getResults().back();
   }
 

@@ -108,7 +108,7 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 // and commits.
 // CHECK: @p cp.async.bulk.wait_group.read 1;
 // CHECK: fence.proxy.async.shared::cta;
-// CHECK: @p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];{{.*}}@p cp.async.bulk.commit_group;
+// CHECK: @p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$3, $4}], [$2];{{.*}}@p cp.async.bulk.commit_group;
 // tgpu.tma_store_wait 0.
 // CHECK: @p cp.async.bulk.wait_group.read 0;
 // tgpu.cluster_sync.

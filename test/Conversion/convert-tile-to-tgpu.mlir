@@ -181,17 +181,18 @@ module {
 
 // -----
 
-// Attention's two dots (Q·Kᵀ, then P·V) on sm_90a. K is a 1x32x64 tile of
-// a 3-d view (box [1, 32, 64]) and V a 2-d one: both TMA copies. Both dots
-// run on wgmma with A in registers: Q (loaded once) is converted to the
-// wgmma register-A layout inside the loop here, which moves elements
-// between threads, so the remark says it costs a trip through shared
-// memory each iteration; P is the first dot's accumulator, exp'd and cast
-// to bf16, and that layout is already the register-A layout (no
-// conversion at all).
+// Attention's two dots (Q·Kᵀ, then P·V) on sm_90a. Q, loaded before the
+// loop and read only by its first dot, is a TMA copy too (made once, before
+// the loop), and that dot reads it from shared memory. K is a 1x32x64 tile
+// of a 3-d view (box [1, 32, 64]) and V a 2-d one: both TMA copies. The
+// second dot reads A from registers: P is the first dot's accumulator,
+// exp'd and cast to bf16, and that layout is already the register-A layout
+// (no conversion at all).
 // CHECK-LABEL: func.func @chain
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>}
+// CHECK: scf.for
 // CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>}
-// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
 // CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>}
 // CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
@@ -220,8 +221,66 @@ module attributes {tile.target = #tile.target<sm_90a>} {
       %5 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
       %6 = tile.reshape %5 : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
       %7 = tile.transpose %6 [1, 0] : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
-      // expected-remark @below {{A reaches the wgmma register-A layout through shared memory (8192 bytes a conversion): the layout it comes in moves elements between threads}}
       %8 = tile.convert_layout %2 {shared = #shared} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
+      %9 = tile.convert_layout %7 {shared = #shared1} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
+      %10 = tile.dot %8, %9, %cst_0 : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
+      %11 = math.exp %10 : tensor<64x32xf32, #linear1>
+      %12 = arith.truncf %11 : tensor<64x32xf32, #linear1> to tensor<64x32xbf16, #linear1>
+      %13 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<32x64xbf16, #linear4>
+      %14 = tile.convert_layout %13 {shared = #shared2} : tensor<32x64xbf16, #linear4> -> tensor<32x64xbf16, #linear7>
+      %15 = tile.dot %12, %14, %arg5 : tensor<64x32xbf16, #linear1>, tensor<32x64xbf16, #linear7> -> tensor<64x64xf32, #linear>
+      scf.yield %15 : tensor<64x64xf32, #linear>
+    }
+    %4 = tile.convert_layout %3 {shared = #shared3} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear8>
+    tile.store %4, %arg3[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear8>, !tile.tensor<?x64xf32>
+    return
+  }
+}
+
+// -----
+
+// As @chain, but Q is scaled before the loop, so it is no copy: both dots
+// run on wgmma with A in registers. Q is converted to the
+// wgmma register-A layout inside the loop here, which moves elements
+// between threads, so the remark says it costs a trip through shared
+// memory each iteration; P is the first dot's accumulator, exp'd and cast
+// to bf16, and that layout is already the register-A layout (no
+// conversion at all).
+// CHECK-LABEL: func.func @chain_scaled
+// CHECK-NOT: tgpu.tma_copy<box = [64, 64]
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @chain_scaled(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %0 = tile.program_id x
+    %1 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16>
+    %2 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear2>
+    %qs = arith.mulf %2, %2 : tensor<64x64xbf16, #linear2>
+    %3 = scf.for %arg4 = %c0_i32 to %1 step %c32_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %5 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
+      %6 = tile.reshape %5 : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
+      // expected-remark @below {{A reaches the wgmma register-A layout through shared memory (8192 bytes a conversion): the layout it comes in moves elements between threads}}
+      %8 = tile.convert_layout %qs {shared = #shared} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
       %9 = tile.convert_layout %7 {shared = #shared1} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
       %10 = tile.dot %8, %9, %cst_0 : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
       %11 = math.exp %10 : tensor<64x32xf32, #linear1>

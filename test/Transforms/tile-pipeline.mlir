@@ -170,15 +170,14 @@ func.func @too_big() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #t
 
 // -----
 
-// Two channels without a depth: the first leaves the second the two slots
-// it needs at least (232448 - 1024 - 2 * 16384 bytes fit 12 uses: 8, the
-// most), the second takes what is left (6).
+// Two channels without a depth share what is left alike (a use of each is
+// in flight together): 232448 - 3 * 1024 bytes fit 7 uses of both.
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 // CHECK-LABEL: func.func @two
-// CHECK: tgpu.alloc : <8x128x64xbf16, #shared>
-// CHECK: tgpu.alloc : <6x128x64xbf16, #shared>
+// CHECK: tgpu.alloc : <7x128x64xbf16, #shared>
+// CHECK: tgpu.alloc : <7x128x64xbf16, #shared>
 func.func @two() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %ch, %ra = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   %ch2, %rb = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>

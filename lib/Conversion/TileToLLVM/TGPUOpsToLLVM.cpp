@@ -298,7 +298,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
     auto vt = cast<RankedTensorType>(op.getValue().getType());
     LinearLayout from = getLayout(vt);
     SharedBufferType buf = op.getBuffer().getType();
-    ArrayRef<int64_t> box = op.getDesc().getType().getTmaBox();
+    ArrayRef<int64_t> box = op.getDesc().getType().getTmaBox().take_back(2);
     int64_t chunks = vt.getShape()[1] / box[1];
     int64_t slots = buf.getNumSlots();
     SmallVector<unsigned> select = *chunkSelectBits(from, box[1]);
@@ -320,8 +320,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
 
     ValueRange values = adaptor.getValue();
     Value desc = adaptor.getDesc().front();
-    Value row = adaptor.getCoords()[0].front();
-    Value col = adaptor.getCoords()[1].front();
+    unsigned rank = adaptor.getCoords().size();
     Value bufBase = adaptor.getBuffer().front();
     Value tid = e.threadId();
     for (int64_t j = 0; j < chunks; ++j) {
@@ -344,12 +343,23 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
       e.ptx("fence.proxy.async.shared::cta;", "", {}, {}, /*sideEffects=*/true);
       e.barrier();
       Value src = sharedAddress(e, slotPtr);
-      Value c = e.add(col, e.i32(j * box[1]));
-      e.ptx(kFirstThread +
-                "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
-                "[$1, {$2, $3}], [$4];\n"
-                "@p cp.async.bulk.commit_group;\n}",
-            "r,l,r,r,r", {}, {tid, desc, c, row, src}, /*sideEffects=*/true);
+      // Coordinates innermost first, the chunk's column offset on the
+      // innermost.
+      SmallVector<Value> operands = {tid, desc, src};
+      std::string coords, constraints = "r,l,r";
+      for (int d = rank - 1; d >= 0; --d) {
+        Value c = adaptor.getCoords()[d].front();
+        if (d == int(rank) - 1)
+          c = e.add(c, e.i32(j * box[1]));
+        coords += (coords.empty() ? "$" : ", $") +
+                  std::to_string(operands.size());
+        operands.push_back(c);
+        constraints += ",r";
+      }
+      e.ptx(kFirstThread + "@p cp.async.bulk.tensor." + std::to_string(rank) +
+                "d.global.shared::cta.bulk_group [$1, {" + coords +
+                "}], [$2];\n@p cp.async.bulk.commit_group;\n}",
+            constraints, {}, operands, /*sideEffects=*/true);
     }
     rewriter.eraseOp(op);
     return success();

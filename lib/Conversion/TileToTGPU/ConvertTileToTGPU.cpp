@@ -9,8 +9,9 @@
 //   %d = tile.dot %a', %b', %c {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
 //
 // A load of a kernel's top-level loop gets `tgpu.tma` when TMA can copy it
-// into a shared-memory slot ahead of its use; every tile.dot gets
-// `tgpu.mma`: wgmma with both operands in shared memory where the target
+// into a shared-memory slot ahead of its use, and so does a load before
+// the loop whose tile only the loop's dots read (copied once, before the
+// loop: Q of attention); every tile.dot gets `tgpu.mma`: wgmma with both operands in shared memory where the target
 // has wgmma, the accumulator is in the wgmma layout and both operands are
 // such loads (8-bit ones K-major), else mma.sync. Remarks say why a load
 // or dot of a main loop did not get the fast choice.
@@ -88,6 +89,28 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
     }
   }
   return tgpu::planTMASlot(tt, why);
+}
+
+/// Whether `load`'s tile reaches nothing but operands of dots in `loop`
+/// (through layout conversions, reshapes and transposes).
+bool onlyDotsOf(LoadOp load, scf::ForOp loop) {
+  SmallVector<Value> work = {load.getResult()};
+  bool any = false;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(user);
+      if (!dot || use.getOperandNumber() == 2 || dot->getParentOp() != loop)
+        return false;
+      any = true;
+    }
+  }
+  return any;
 }
 
 /// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the
@@ -215,7 +238,14 @@ struct ConvertTileToTGPU
   }
 
   void planCopies(func::FuncOp func, scf::ForOp loop) {
-    for (auto load : loop.getBody()->getOps<LoadOp>()) {
+    SmallVector<LoadOp> loads(loop.getBody()->getOps<LoadOp>());
+    // A tile loaded before the loop that only the loop's dots read (Q of
+    // attention) is copied once a loop, into a slot the dots read.
+    for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (onlyDotsOf(load, loop))
+          loads.push_back(load);
+    for (LoadOp load : loads) {
       std::string why;
       FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
       if (failed(slot)) {

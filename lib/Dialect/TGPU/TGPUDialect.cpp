@@ -105,10 +105,17 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
     auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
     auto parts = loop ? loop->getAttrOfType<ArrayAttr>(kPartitionsAttr)
                       : ArrayAttr();
+    // A copy before such a loop (issued once before it) is the next one's.
+    if (!parts && isa<tile::LoadOp>(op))
+      for (Operation *next = op->getNextNode(); next && !parts;
+           next = next->getNextNode())
+        if (isa<scf::ForOp>(next))
+          parts = next->getAttrOfType<ArrayAttr>(kPartitionsAttr);
     if (!ids || ids.empty() || !parts)
       return op->emitError() << "'" << name
                              << "' is a non-empty array<i32> on an op of a "
-                                "loop with tgpu.partitions";
+                                "loop with tgpu.partitions (or a load "
+                                "before one)";
     for (int32_t i : ids.asArrayRef())
       if (i < 0 || i >= int32_t(parts.size()))
         return op->emitError() << "'" << name << "': no partition " << i
@@ -491,9 +498,13 @@ LogicalResult TMAStoreOp::verify() {
   auto vt = cast<RankedTensorType>(getValue().getType());
   if (!desc.isTMA())
     return emitOpError() << "needs a view with a TMA box and swizzle";
-  ArrayRef<int64_t> box = desc.getTmaBox();
-  if (vt.getRank() != 2 || box.size() != 2 || getCoords().size() != 2)
-    return emitOpError() << "stores 2-d tiles only";
+  ArrayRef<int64_t> fullBox = desc.getTmaBox();
+  if (vt.getRank() != 2 || fullBox.size() < 2 ||
+      getCoords().size() != fullBox.size() ||
+      llvm::any_of(fullBox.drop_back(2), [](int64_t d) { return d != 1; }))
+    return emitOpError() << "stores 2-d tiles (of views of any rank: a box "
+                            "with leading 1s), one coordinate a dim";
+  ArrayRef<int64_t> box = fullBox.take_back(2);
   if (buf.getSlotShape() != box || buf.hasUnknownDepth())
     return emitOpError() << "the buffer's slots must be the TMA box, a "
                             "known number of them";
