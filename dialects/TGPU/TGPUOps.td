@@ -461,6 +461,20 @@ def TGPU_ConsumerIndexOp : TGPU_Op<"consumer_index", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TGPU_WarpgroupIndexOp : TGPU_Op<"warpgroup_index", [Pure]> {
+  let summary = "the executing warp's warpgroup within its region";
+  let description = [{
+    0, 1, ... : which four consecutive warps of the enclosing
+    warp-specialized region (or consumer copy) the executing warp is in.
+
+    ```mlir
+    %wg = tgpu.warpgroup_index : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def TGPU_NamedBarrierWaitOp : TGPU_Op<"named_barrier_wait"> {
   let summary = "wait on a named barrier (bar.sync)";
   let description = [{

@@ -140,6 +140,63 @@ std::optional<Plan> match(scf::ForOp loop) {
   return p;
 }
 
+/// Where the consumer runs on several warpgroups, they take turns at
+/// issuing their MMAs (FA3's ping-pong within a tile): warpgroup k waits
+/// for its turn on named barrier kFirstTurn + k before issuing and passes
+/// the turn to warpgroup k + 1 (mod n) after, so that one's softmax runs
+/// while the tensor cores work for another. The last warpgroup gives
+/// warpgroup 0 its first turn and does not pass on its last.
+struct Turns {
+  static constexpr int64_t kFirstTurn = 4; // 4..7 (1..3: the partitions')
+  int64_t n = 1;                           // warpgroups
+  Value wg, isLast;
+
+  Turns(OpBuilder &b, Location loc, tgpu::WGMMAOp mma) {
+    auto acc = cast<RankedTensorType>(mma.getType());
+    n = tile::getLayout(acc).getNumWarps() / 4;
+    if (n < 2 || n > 4)
+      return;
+    wg = tgpu::WarpgroupIndexOp::create(b, loc, b.getI32Type());
+    isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg,
+                                   cst(b, loc, n - 1));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isLast, false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    tgpu::NamedBarrierArriveOp::create(ib, loc, cst(ib, loc, kFirstTurn),
+                                       256);
+  }
+  static Value cst(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  void wait(OpBuilder &b, Location loc) {
+    if (!wg)
+      return;
+    tgpu::NamedBarrierWaitOp::create(
+        b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, kFirstTurn)),
+        256);
+  }
+  /// Passes the turn on (`unlessLast`: not from the last warpgroup).
+  void pass(OpBuilder &b, Location loc, bool unlessLast = false) {
+    if (!wg)
+      return;
+    Value next = arith::AddIOp::create(
+        b, loc,
+        arith::RemUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, 1)),
+            cst(b, loc, n)),
+        cst(b, loc, kFirstTurn));
+    if (!unlessLast) {
+      tgpu::NamedBarrierArriveOp::create(b, loc, next, 256);
+      return;
+    }
+    Value notLast = arith::XOrIOp::create(
+        b, loc, isLast,
+        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, notLast, false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    tgpu::NamedBarrierArriveOp::create(ib, loc, next, 256);
+  }
+};
+
 void rewrite(Plan &p) {
   scf::ForOp loop = p.loop;
   Location loc = loop.getLoc();
@@ -152,13 +209,20 @@ void rewrite(Plan &p) {
 
   // The prologue: iteration 0 without the last MMA.
   OpBuilder b(loop);
+  Turns turns(b, loc, p.first);
   IRMapping pm;
   pm.map(loop.getInductionVar(), loop.getLowerBound());
   for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
     pm.map(arg, init);
-  for (Operation &op : body->without_terminator())
-    if (!skipped(&op))
-      b.clone(op, pm);
+  for (Operation &op : body->without_terminator()) {
+    if (skipped(&op))
+      continue;
+    if (&op == p.first.getOperation())
+      turns.wait(b, loc);
+    b.clone(op, pm);
+    if (&op == p.first.getOperation())
+      turns.pass(b, loc);
+  }
 
   // The pending MMA's inputs travel as iter_args: its accumulator in place
   // of the value its result was yielded as, its register A and its slot
@@ -223,9 +287,12 @@ void rewrite(Plan &p) {
       continue;
     if (!waited && llvm::is_contained(op.getOperands(), carried))
       waitLate();
+    if (&op == p.first.getOperation())
+      turns.wait(lb, loc);
     Operation *c = lb.clone(op, lm);
     if (&op == p.first.getOperation()) {
       late = issueLate(lb, accsArg, aArg, slotArg);
+      turns.pass(lb, loc);
     } else if (&op == p.firstWait.getOperation()) {
       cast<tgpu::WGMMAWaitOp>(c).setPendings(1);
     }
@@ -237,10 +304,13 @@ void rewrite(Plan &p) {
   // The epilogue: the last iteration's late MMA.
   b.setInsertionPointAfter(nloop);
   ValueRange res = nloop.getResults();
+  turns.wait(b, loc);
   auto lastMMA = issueLate(b, res[p.accIndex], p.carryA ? res[n] : Value(),
                            res.back());
   auto w = tgpu::WGMMAWaitOp::create(b, p.lastWait.getLoc(),
                                      ValueRange{lastMMA.getResult()}, 0);
+  // (After the wait: no branch between an MMA and its wait.)
+  turns.pass(b, loc, /*unlessLast=*/true);
   Value lastUse = arith::SubIOp::create(
       b, loc, res[n - 1], arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
   tgpu::ChannelReleaseOp::create(b, p.release.getLoc(), p.release.getChannel(),

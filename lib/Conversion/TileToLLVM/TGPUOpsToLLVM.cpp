@@ -366,6 +366,18 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
   }
 };
 
+struct WarpgroupIndexLowering : public OpConversionPattern<WarpgroupIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupIndexOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    rewriter.replaceOp(op, arith::ShRUIOp::create(rewriter, e.loc,
+                                                  e.threadId(), e.i32(7)));
+    return success();
+  }
+};
+
 struct TMAStoreWaitLowering : public OpConversionPattern<TMAStoreWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -682,7 +694,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
                WGMMAWaitLowering, ClusterSyncLowering, LocalLoadLowering,
-               TMAReadyLowering,
+               TMAReadyLowering, WarpgroupIndexLowering,
                NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

@@ -108,6 +108,22 @@ func.func @store_slots(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
 
 // -----
 
+// A 4-d view: the box's outer dims must be 1 (a 2-d tile of the view).
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @store_box_4d(%c: !tile.tensor<?x?x?x?xf32, tma = 2x1x128x32, swizzle = 128>,
+                        %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sb>
+  // expected-error @+1 {{stores 2-d tiles (of views of any rank: a box with leading 1s), one coordinate a dim}}
+  tgpu.tma_store %acc, %c[%i, %i, %i, %i] via %buf
+      : tensor<128x256xf32, #acc>, !tile.tensor<?x?x?x?xf32, tma = 2x1x128x32, swizzle = 128>,
+        !tgpu.smem<2x128x32xf32, #sb>
+  return
+}
+
+// -----
+
 // Warps along the columns: a 32-column chunk is not a register subset.
 #split = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [0, 64], [0, 128]]>
 #sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
