@@ -9,11 +9,12 @@
 // rows past the end, and keys past Skv are masked.
 //
 // On sm_90a each kernel runs warp-specialized (see docs/ARCHITECTURE.md,
-// "Attention"): a producer warpgroup copies K and V blocks with TMA; two
-// consumer warpgroups of 64 query rows each run Q·Kᵀ on wgmma with Q in
-// registers, the softmax on the accumulator (the scale folded into exp2),
-// and P·V on wgmma with P in registers, block j's Q·Kᵀ issued together
-// with block j-1's P·V (tile-mma-pipeline).
+// "Attention"): a producer warpgroup copies the Q block once and K and V
+// blocks with TMA; two consumer warpgroups of 64 query rows each run Q·Kᵀ
+// on wgmma from shared memory, the softmax on the accumulator (the scale
+// folded into exp2), and P·V on wgmma with P in registers, block j's Q·Kᵀ
+// issued together with block j-1's P·V and the warpgroups taking turns at
+// issuing (tile-mma-pipeline); O leaves through TMA stores.
 
 func.func @attention_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?x?x?x64xbf16>,
     %v: !tile.tensor<?x?x?x64xbf16>, %o: !tile.tensor<?x?x?x64xbf16>,
