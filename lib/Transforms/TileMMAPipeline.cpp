@@ -148,52 +148,51 @@ std::optional<Plan> match(scf::ForOp loop) {
 /// warpgroup 0 its first turn and does not pass on its last.
 struct Turns {
   static constexpr int64_t kFirstTurn = 4; // 4..7 (1..3: the partitions')
-  int64_t n = 1;                           // warpgroups
-  Value wg, isLast;
+  Value mine, next; // this warpgroup's turn barrier, the next one's
+  Value notLast;    // not the last warpgroup
 
   Turns(OpBuilder &b, Location loc, tgpu::WGMMAOp mma) {
     auto acc = cast<RankedTensorType>(mma.getType());
-    n = tile::getLayout(acc).getNumWarps() / 4;
+    int64_t n = tile::getLayout(acc).getNumWarps() / 4;
     if (n < 2 || n > 4)
       return;
-    wg = tgpu::WarpgroupIndexOp::create(b, loc, b.getI32Type());
-    isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg,
-                                   cst(b, loc, n - 1));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isLast, false);
-    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    tgpu::NamedBarrierArriveOp::create(ib, loc, cst(ib, loc, kFirstTurn),
-                                       256);
-  }
-  static Value cst(OpBuilder &b, Location loc, int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  void wait(OpBuilder &b, Location loc) {
-    if (!wg)
-      return;
-    tgpu::NamedBarrierWaitOp::create(
-        b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, kFirstTurn)),
-        256);
-  }
-  /// Passes the turn on (`unlessLast`: not from the last warpgroup).
-  void pass(OpBuilder &b, Location loc, bool unlessLast = false) {
-    if (!wg)
-      return;
-    Value next = arith::AddIOp::create(
+    Value wg = tgpu::WarpgroupIndexOp::create(b, loc, b.getI32Type());
+    Value first = cst(b, loc, kFirstTurn);
+    mine = arith::AddIOp::create(b, loc, wg, first);
+    next = arith::AddIOp::create(
         b, loc,
         arith::RemUIOp::create(
             b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, 1)),
             cst(b, loc, n)),
-        cst(b, loc, kFirstTurn));
+        first);
+    Value last = cst(b, loc, n - 1);
+    notLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg, last);
+    // The last warpgroup gives warpgroup 0 its first turn.
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg, last);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isLast, false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    tgpu::NamedBarrierArriveOp::create(ib, loc, first, kThreads);
+  }
+  static constexpr int32_t kThreads = 256; // the waiting and passing groups
+  static Value cst(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  void wait(OpBuilder &b, Location loc) {
+    if (mine)
+      tgpu::NamedBarrierWaitOp::create(b, loc, mine, kThreads);
+  }
+  /// Passes the turn on (`unlessLast`: not from the last warpgroup).
+  void pass(OpBuilder &b, Location loc, bool unlessLast = false) {
+    if (!mine)
+      return;
     if (!unlessLast) {
-      tgpu::NamedBarrierArriveOp::create(b, loc, next, 256);
+      tgpu::NamedBarrierArriveOp::create(b, loc, next, kThreads);
       return;
     }
-    Value notLast = arith::XOrIOp::create(
-        b, loc, isLast,
-        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, notLast, false);
     OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    tgpu::NamedBarrierArriveOp::create(ib, loc, next, 256);
+    tgpu::NamedBarrierArriveOp::create(ib, loc, next, kThreads);
   }
 };
 

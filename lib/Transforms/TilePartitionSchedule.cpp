@@ -16,10 +16,9 @@
 //
 // TMA copies (loads with tgpu.tma, those before the loop too) go to the
 // load partition (0); MMAs and everything else to the compute partition
-// (1); side-effect-free scalar
-// code goes to every partition that uses its result (the index arithmetic
-// of the copies to the load partition; code both need to both, each
-// partition computing its own copy). Later steps insert a channel on every
+// (1); side-effect-free scalar code goes to every partition that uses its
+// result (the index arithmetic of the copies to the load partition; code
+// both need to both, each partition computing its own copy). Later steps insert a channel on every
 // value that crosses partitions and build the warp-specialized regions.
 //
 //===----------------------------------------------------------------------===//

@@ -775,41 +775,36 @@ struct TileWarpSpecialize
         o->channel = chans.size();
       chans.push_back({});
     }
-    for (auto [k, chan] : llvm::enumerate(chans)) {
-      SmallVector<Type> ringTypes;
+    // A channel over the operands `in` selects, their rings set.
+    auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
+                           IntegerAttr clusterAttr, IntegerAttr depth) {
+      SmallVector<Type> types;
       for (Operand &o : c.operands)
-        if (o.channel == int(k))
-          ringTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+        if (in(o))
+          types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
       auto channel = tgpu::ChannelOp::create(
-          b, loc, tgpu::ChannelType::get(ctx), ringTypes,
-          b.getI64IntegerAttr(numWarps),
-          cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr(),
-          IntegerAttr());
-      chan = channel.getChannel();
+          b, loc, tgpu::ChannelType::get(ctx), types,
+          b.getI64IntegerAttr(numWarps), clusterAttr, depth);
       auto ring = channel.getBuffers().begin();
       for (Operand &o : c.operands)
-        if (o.channel == int(k))
+        if (in(o))
           o.ring = *ring++;
+      return channel.getChannel();
+    };
+    IntegerAttr clusterAttr =
+        cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr();
+    for (auto [k, chan] : llvm::enumerate(chans)) {
+      int id = k;
+      chan = makeChannel([&](const Operand &o) { return o.channel == id; },
+                         clusterAttr, IntegerAttr());
     }
-    SmallVector<Type> onceTypes;
-    for (Operand &o : c.operands)
-      if (o.once)
-        onceTypes.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
     // The tiles copied once a loop go through a channel of their own, a
     // use a tile: one slot each consumer copy (each copy works on its own
     // tile; not multicast).
     onceCh = {};
-    if (!onceTypes.empty()) {
-      auto once = tgpu::ChannelOp::create(
-          b, loc, tgpu::ChannelType::get(ctx), onceTypes,
-          b.getI64IntegerAttr(numWarps), IntegerAttr(),
-          b.getI64IntegerAttr(copies));
-      onceCh = once.getChannel();
-      auto buf = once.getBuffers().begin();
-      for (Operand &o : c.operands)
-        if (o.once)
-          o.ring = *buf++;
-    }
+    if (llvm::any_of(c.operands, [](const Operand &o) { return o.once; }))
+      onceCh = makeChannel([](const Operand &o) { return o.once; },
+                           IntegerAttr(), b.getI64IntegerAttr(copies));
     // With clusters, no CTA signals or multicasts into another before its
     // barriers are initialized, nor leaves while the others may still.
     if (cluster > 1)

@@ -12,7 +12,8 @@
 // CHECK-LABEL: func.func @turns
 // CHECK: } consumer
 // CHECK: %[[WG:.*]] = tgpu.warpgroup_index : i32
-// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %c1_i32
+// CHECK: %[[NOTLAST:.*]] = arith.cmpi ne, %[[WG]], %[[ONE:c1_i32[_0-9]*]] : i32
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %[[ONE]] : i32
 // CHECK: scf.if %[[LAST]] {
 // CHECK: tgpu.named_barrier_arrive %c4_i32{{.*}}, 256
 // CHECK: %[[K0:.*]] = tgpu.channel_wait %channel[
@@ -36,7 +37,6 @@
 // CHECK: tgpu.named_barrier_wait
 // CHECK-NEXT: %[[L:.*]] = tgpu.wgmma
 // CHECK-NEXT: tgpu.wgmma_wait %[[L]] {{.*}} {pendings = 0 : i32}
-// CHECK: %[[NOTLAST:.*]] = arith.xori %[[LAST]]
 // CHECK-NEXT: scf.if %[[NOTLAST]] {
 // CHECK-NEXT: tgpu.named_barrier_arrive
 // CHECK: tgpu.channel_release %channel_0

@@ -221,6 +221,26 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
   }
 };
 
+/// A bulk tensor copy's coordinates (`coords` outermost first, one value
+/// each), `innerOffset` added to the innermost: appends them to `operands`
+/// innermost first, one ",r" each to `constraints`, and returns their
+/// "$i, $j, ..." for the instruction's {...}.
+std::string appendTensorCoords(Emitter &e, ArrayRef<ValueRange> coords,
+                               int64_t innerOffset,
+                               SmallVector<Value> &operands,
+                               std::string &constraints) {
+  std::string text;
+  for (int d = coords.size() - 1; d >= 0; --d) {
+    Value c = coords[d].front();
+    if (d == int(coords.size()) - 1 && innerOffset)
+      c = e.add(c, e.i32(innerOffset));
+    text += (text.empty() ? "$" : ", $") + std::to_string(operands.size());
+    operands.push_back(c);
+    constraints += ",r";
+  }
+  return text;
+}
+
 struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -250,7 +270,6 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
       SmallVector<int64_t> first(slot.size(), 0);
       first.back() = j * box.back();
       Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
-      std::string coords;
       // The issuing thread: thread 0 (of the CTA that owns box j).
       Value issuer = tid;
       if (multicast) {
@@ -259,18 +278,10 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
             rewriter, e.loc, e.eq(ctaRank, owner), tid, e.i32(1));
       }
       SmallVector<Value> operands = {issuer, dstAddr, desc, bar};
-      // Coordinates innermost first.
-      for (int d = rank - 1; d >= 0; --d) {
-        Value c = adaptor.getCoords()[d].front();
-        if (d == int(rank) - 1 && j)
-          c = e.add(c, e.i32(j * box.back()));
-        coords += (coords.empty() ? "$" : ", $") + std::to_string(operands.size());
-        operands.push_back(c);
-      }
       std::string mask;
       std::string constraints = "r,r,l,r";
-      for (unsigned d = 0; d < rank; ++d)
-        constraints += ",r";
+      std::string coords = appendTensorCoords(
+          e, adaptor.getCoords(), j * box.back(), operands, constraints);
       if (multicast) {
         mask = ", $" + std::to_string(operands.size());
         operands.push_back(arith::ConstantIntOp::create(
@@ -343,19 +354,12 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
       e.ptx("fence.proxy.async.shared::cta;", "", {}, {}, /*sideEffects=*/true);
       e.barrier();
       Value src = sharedAddress(e, slotPtr);
-      // Coordinates innermost first, the chunk's column offset on the
-      // innermost.
+      // The chunk's column offset on the innermost coordinate.
       SmallVector<Value> operands = {tid, desc, src};
-      std::string coords, constraints = "r,l,r";
-      for (int d = rank - 1; d >= 0; --d) {
-        Value c = adaptor.getCoords()[d].front();
-        if (d == int(rank) - 1)
-          c = e.add(c, e.i32(j * box[1]));
-        coords += (coords.empty() ? "$" : ", $") +
-                  std::to_string(operands.size());
-        operands.push_back(c);
-        constraints += ",r";
-      }
+      std::string constraints = "r,l,r";
+      std::string coords = appendTensorCoords(e, adaptor.getCoords(),
+                                              j * box[1], operands,
+                                              constraints);
       e.ptx(kFirstThread + "@p cp.async.bulk.tensor." + std::to_string(rank) +
                 "d.global.shared::cta.bulk_group [$1, {" + coords +
                 "}], [$2];\n@p cp.async.bulk.commit_group;\n}",

@@ -11,9 +11,10 @@
 // A load of a kernel's top-level loop gets `tgpu.tma` when TMA can copy it
 // into a shared-memory slot ahead of its use, and so does a load before
 // the loop whose tile only the loop's dots read (copied once, before the
-// loop: Q of attention); every tile.dot gets `tgpu.mma`: wgmma with both operands in shared memory where the target
-// has wgmma, the accumulator is in the wgmma layout and both operands are
-// such loads (8-bit ones K-major), else mma.sync. Remarks say why a load
+// loop: Q of attention); every tile.dot gets `tgpu.mma`: wgmma with both
+// operands in shared memory where the target has wgmma, the accumulator
+// is in the wgmma layout and both operands are such loads (8-bit ones
+// K-major), else mma.sync. Remarks say why a load
 // or dot of a main loop did not get the fast choice.
 // tile-warp-specialize and tile-pipeline-schedule read these attributes.
 //
