@@ -11,10 +11,9 @@ causal. Each kernel's output is checked against float64 on the first
 batch-head before it is timed, with the output poisoned with NaN first.
 
 tilec runs where one of examples/attention.mlir's kernels covers the shape
-(attention_d64, attention_d128: (B, H, S, D) views, GQA, the row
-log-sum-exp as a second output); other rows (D = 256 today) print n/a for
-tilec and still measure the peers, so the table is the target too. The
-ratio is tilec / cuDNN."""
+(attention_d64, attention_d128, attention_d256: (B, H, S, D) views, GQA,
+the row log-sum-exp as a second output); a row no kernel covers prints
+n/a for tilec and still measures the peers. The ratio is tilec / cuDNN."""
 
 import math
 import os

@@ -15,7 +15,7 @@ if git diff --quiet HEAD 2>/dev/null; then
 else
   echo "$(git rev-parse --short HEAD)+uncommitted" > .device/COMMIT
 fi
-for k in gemm gemm_fp8; do
+for k in gemm gemm_fp8 attention; do
   build/bin/tilec compile examples/$k.mlir --emit=cubin -o .device/$k.cubin
 done
 du -sh .device

@@ -59,6 +59,9 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The deepest ring tile.num_stages allows.
+constexpr int64_t kMaxStages = 8;
+
 struct Prefetch {
   LoadOp load;
   BlockArgument view;
@@ -69,8 +72,9 @@ struct Prefetch {
 /// Bytes of shared memory `func` takes besides the channels whose depth is
 /// open: its buffers (one set per consumer copy for those in a consumer
 /// region), the scratch of layout conversions (per copy), the rings of
-/// channels of a fixed depth, and 1 KiB for alignment and barriers (and
-/// another a channel).
+/// channels of a fixed depth, 1 KiB for alignment and barriers, and a
+/// channel's barriers at the deepest ring (placeSharedBuffers packs
+/// barriers after the 1024-aligned buffers).
 int64_t sharedBytesBesidesOpen(func::FuncOp func) {
   int64_t copies = tgpu::getConsumerCopies(func);
   int64_t bytes = copies * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
@@ -82,7 +86,7 @@ int64_t sharedBytesBesidesOpen(func::FuncOp func) {
     } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
       if (ch.getDepth())
         bytes += *ch.getDepth() * ch.getUseStride();
-      bytes += 1024; // its rings' alignment and barriers
+      bytes += 2 * 8 * kMaxStages; // a full and an empty barrier a slot
     }
   });
   return bytes;
@@ -118,7 +122,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         int64_t budget =
             tgpu::kSharedMemoryPerBlock - sharedBytesBesidesOpen(func);
         // tile.num_stages allows 2..8.
-        depth = std::min<int64_t>(std::min<int64_t>(maxStages, 8),
+        depth = std::min<int64_t>(std::min<int64_t>(maxStages, kMaxStages),
                                   budget / openStride);
       }
       if (openStride) {

@@ -305,7 +305,10 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
           return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
         }))
       continue;
-    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0) {
+    // Math, and branches over math (a mask applied only to the blocks
+    // that need one).
+    if (isMemoryEffectFree(&op) &&
+        (op.getNumRegions() == 0 || isa<scf::IfOp>(op))) {
       c.usesResultsInLoop = true;
       continue;
     }

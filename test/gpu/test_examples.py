@@ -292,6 +292,6 @@ def test_attention_rows_tma_cannot_read():
 @pytest.mark.parametrize("layout", ["bhsd", "bshd"])
 @pytest.mark.parametrize("hq,hkv", [(4, 4), (4, 1)])
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("d", [64, 128, 256])
 def test_attention(d, causal, hq, hkv, layout, s):
     run_attention(d, 2 if s < 4000 else 1, hq, hkv, s, causal, layout)

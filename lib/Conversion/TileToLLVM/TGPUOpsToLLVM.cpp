@@ -598,22 +598,18 @@ struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
 } // namespace
 
 void tilec::placeSharedBuffers(func::FuncOp func) {
+  // Buffers first (1024-byte aligned for the swizzles, sizes multiples of
+  // 1024 as a rule), then the barriers (8 bytes each) packed after them:
+  // no alignment gaps between them.
   int64_t end = 0;
-  func.walk([&](Operation *op) {
-    int64_t bytes = 0, align = 8;
-    if (auto a = dyn_cast<AllocOp>(op)) {
-      bytes = a.getType().getTotalBytes();
-      align = 1024;
-    } else if (auto b = dyn_cast<BarriersOp>(op)) {
-      bytes = 8 * b.getType().getCount();
-    } else {
-      return;
-    }
+  auto place = [&](Operation *op, int64_t bytes, int64_t align) {
     end = llvm::alignTo(end, align);
     op->setAttr(kOffsetAttr, IntegerAttr::get(
                                  IntegerType::get(op->getContext(), 64), end));
     end += bytes;
-  });
+  };
+  func.walk([&](AllocOp a) { place(a, a.getType().getTotalBytes(), 1024); });
+  func.walk([&](BarriersOp b) { place(b, 8 * b.getType().getCount(), 8); });
   if (end)
     func->setAttr(kScratchOffsetAttr,
                   IntegerAttr::get(IntegerType::get(func.getContext(), 64),
