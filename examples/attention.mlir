@@ -123,9 +123,12 @@ func.func @attention_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?x?x?
     %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
     scf.yield %m_new, %l_new, %acc_new : !tile.tile<128xf32>, !tile.tile<128xf32>, !tile.tile<128x64xf32>
   }
-  %le = tile.expand_dims %r#1 axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+  // O = acc / l: one division a row, a multiplication an element.
+  %ones = arith.constant dense<1.0> : !tile.tile<128xf32>
+  %inv = arith.divf %ones, %r#1 : !tile.tile<128xf32>
+  %le = tile.expand_dims %inv axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
   %lb = tile.broadcast %le : !tile.tile<128x1xf32> -> !tile.tile<128x64xf32>
-  %out = arith.divf %r#2, %lb : !tile.tile<128x64xf32>
+  %out = arith.mulf %r#2, %lb : !tile.tile<128x64xf32>
   %ob = arith.truncf %out : !tile.tile<128x64xf32> to !tile.tile<128x64xbf16>
   %o4 = tile.reshape %ob : !tile.tile<128x64xbf16> -> !tile.tile<1x1x128x64xbf16>
   tile.store %o4, %o[%b, %h, %m0, %c0] : !tile.tile<1x1x128x64xbf16>, !tile.tensor<?x?x?x64xbf16>
@@ -244,9 +247,12 @@ func.func @attention_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor<?x?
     %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<128x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<128x128xf32>
     scf.yield %m_new, %l_new, %acc_new : !tile.tile<128xf32>, !tile.tile<128xf32>, !tile.tile<128x128xf32>
   }
-  %le = tile.expand_dims %r#1 axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+  // O = acc / l: one division a row, a multiplication an element.
+  %ones = arith.constant dense<1.0> : !tile.tile<128xf32>
+  %inv = arith.divf %ones, %r#1 : !tile.tile<128xf32>
+  %le = tile.expand_dims %inv axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
   %lb = tile.broadcast %le : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
-  %out = arith.divf %r#2, %lb : !tile.tile<128x128xf32>
+  %out = arith.mulf %r#2, %lb : !tile.tile<128x128xf32>
   %ob = arith.truncf %out : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
   %o4 = tile.reshape %ob : !tile.tile<128x128xbf16> -> !tile.tile<1x1x128x128xbf16>
   tile.store %o4, %o[%b, %h, %m0, %c0] : !tile.tile<1x1x128x128xbf16>, !tile.tensor<?x?x?x128xbf16>
@@ -366,9 +372,12 @@ func.func @attention_d256(%q: !tile.tensor<?x?x?x256xbf16>, %k: !tile.tensor<?x?
     %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
     scf.yield %m_new, %l_new, %acc_new : !tile.tile<128xf32>, !tile.tile<128xf32>, !tile.tile<128x256xf32>
   }
-  %le = tile.expand_dims %r#1 axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+  // O = acc / l: one division a row, a multiplication an element.
+  %ones = arith.constant dense<1.0> : !tile.tile<128xf32>
+  %inv = arith.divf %ones, %r#1 : !tile.tile<128xf32>
+  %le = tile.expand_dims %inv axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
   %lb = tile.broadcast %le : !tile.tile<128x1xf32> -> !tile.tile<128x256xf32>
-  %out = arith.divf %r#2, %lb : !tile.tile<128x256xf32>
+  %out = arith.mulf %r#2, %lb : !tile.tile<128x256xf32>
   %ob = arith.truncf %out : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
   %o4 = tile.reshape %ob : !tile.tile<128x256xbf16> -> !tile.tile<1x1x128x256xbf16>
   tile.store %o4, %o[%b, %h, %m0, %c0] : !tile.tile<1x1x128x256xbf16>, !tile.tensor<?x?x?x256xbf16>

@@ -57,7 +57,9 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     ValueRange values = adaptor.getSrc();
     ReduceKind kind = op.getKind();
 
-    // 1. Within a thread.
+    // 1. Within a thread, as a tree of pairs: log2(n) dependent steps
+    // rather than a chain of n - 1 (a softmax row's max and sum are on the
+    // critical path), and rounding errors that grow with log n.
     SmallVector<unsigned> along, other;
     const auto &regs = layout.getBases(InDim::Register);
     for (unsigned i = 0; i < regs.size(); ++i)
@@ -65,10 +67,16 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     SmallVector<Value> acc;
     for (int64_t rho = 0; rho < (int64_t(1) << other.size()); ++rho) {
       int64_t r0 = expandBits(rho, other);
-      Value a = values[r0];
-      for (int64_t s = 1; s < (int64_t(1) << along.size()); ++s)
-        a = combine(e, kind, a, values[r0 | expandBits(s, along)]);
-      acc.push_back(a);
+      SmallVector<Value> level;
+      for (int64_t s = 0; s < (int64_t(1) << along.size()); ++s)
+        level.push_back(values[r0 | expandBits(s, along)]);
+      while (level.size() > 1) {
+        SmallVector<Value> next;
+        for (size_t i = 0; i < level.size(); i += 2)
+          next.push_back(combine(e, kind, level[i], level[i + 1]));
+        level = std::move(next);
+      }
+      acc.push_back(level.front());
     }
 
     // 2. Across lanes.
