@@ -12,6 +12,7 @@
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -116,6 +117,36 @@ struct SinkConvertIntoRematerializable : public OpRewritePattern<ConvertLayoutOp
   }
 };
 
+/// store(reshape?(convert(x))) -> store(reshape?(x)) for a tile of fewer
+/// elements than the kernel has threads (attention's row log-sum-exp): the
+/// conversion only made the writes wider, and a few narrow stores cost
+/// less than its round trip through shared memory and barrier across every
+/// warp. Threads holding the same element store the same value.
+struct StoreSmallTileAsIs : public OpRewritePattern<StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(StoreOp store,
+                                PatternRewriter &rewriter) const override {
+    auto func = store->getParentOfType<func::FuncOp>();
+    auto ty = cast<RankedTensorType>(store.getValue().getType());
+    if (!func || ty.getNumElements() >= int64_t(getNumWarps(func)) * 32)
+      return failure();
+    Value v = store.getValue();
+    auto rs = v.getDefiningOp<ReshapeOp>();
+    auto cv = (rs ? rs.getSrc() : v).getDefiningOp<ConvertLayoutOp>();
+    if (!cv || (rs && !rs->hasOneUse()))
+      return failure();
+    Value src = cv.getSrc();
+    if (rs) {
+      LinearLayout l = getLayout(src.getType()).reshape(ty.getShape());
+      src = ReshapeOp::create(rewriter, rs.getLoc(), withLayout(ty, l), src);
+    }
+    rewriter.modifyOpInPlace(store,
+                             [&] { store.getValueMutable().assign(src); });
+    return success();
+  }
+};
+
 /// A loop-carried tile whose yielded value is a conversion from layout L
 /// (typically a dot accumulator) is carried in L instead: the init is
 /// converted before the loop and the uses in and after the loop see
@@ -157,8 +188,8 @@ struct TileRemoveLayoutConversions
     MLIRContext *ctx = &getContext();
     getOperation().walk([](scf::ForOp forOp) { carryYieldedLayouts(forOp); });
     RewritePatternSet patterns(ctx);
-    patterns.add<HoistConvertOverElementwise, SinkConvertIntoRematerializable>(
-        ctx);
+    patterns.add<HoistConvertOverElementwise, SinkConvertIntoRematerializable,
+                 StoreSmallTileAsIs>(ctx);
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -62,3 +62,45 @@ func.func @mask(%a: !tile.tensor<?x?xbf16>, %out: !tile.tensor<?xf32>, %n: i32)
   tile.store %m, %out[%c0] : !tile.tile<64xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// A tile of fewer elements than the kernel has threads (64 < 128) is stored
+// in the layout it has: the conversion that only widened the writes (to 4
+// contiguous elements a thread) goes, and the reshape takes the source's
+// layout. Threads that hold the same element store the same value.
+// CHECK-LABEL: func.func @small_store
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[R:.*]] = tile.reshape %{{.*}} : tensor<64xf32, #[[A:linear[0-9]*]]> -> tensor<1x64xf32
+// CHECK: tile.store %[[R]]
+#rows = #tile.linear<register = [[32]], lane = [[0], [0], [1], [2], [4]], warp = [[8], [16]]>
+#wide = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [0]], warp = [[0], [0]]>
+#wide2 = #tile.linear<register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 0]], warp = [[0, 0], [0, 0]]>
+func.func @small_store(%x: !tile.tensor<?xf32>, %o: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %v = tile.load %x[%c0] : !tile.tensor<?xf32> -> tensor<64xf32, #rows>
+  %e = math.exp %v : tensor<64xf32, #rows>
+  %c = tile.convert_layout %e : tensor<64xf32, #rows> -> tensor<64xf32, #wide>
+  %r = tile.reshape %c : tensor<64xf32, #wide> -> tensor<1x64xf32, #wide2>
+  tile.store %r, %o[%c0, %c0] : tensor<1x64xf32, #wide2>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// 128 elements, 128 threads: the conversion for wide stores stays.
+// CHECK-LABEL: func.func @store_converted
+// CHECK: tile.convert_layout
+// CHECK: tile.store
+#rows128 = #tile.linear<register = [[32], [64]], lane = [[0], [0], [1], [2], [4]], warp = [[8], [16]]>
+#wide128 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0]]>
+func.func @store_converted(%x: !tile.tensor<?xf32>, %o: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %v = tile.load %x[%c0] : !tile.tensor<?xf32> -> tensor<128xf32, #rows128>
+  %e = math.exp %v : tensor<128xf32, #rows128>
+  %c = tile.convert_layout %e : tensor<128xf32, #rows128> -> tensor<128xf32, #wide128>
+  tile.store %c, %o[%c0] : tensor<128xf32, #wide128>, !tile.tensor<?xf32>
+  return
+}

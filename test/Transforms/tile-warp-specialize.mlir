@@ -525,3 +525,57 @@ func.func @chain(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x?x64xbf16>,
   tile.store %r, %o[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x64xf32>
   return
 }
+
+// -----
+
+// Math under a branch (a mask applied only to the last block, as attention
+// does) is the compute partition's like any math: the loop is still
+// specialized, the scf.if stays in the consumer between the MMAs.
+// CHECK-LABEL: func.func @chain_masked
+// CHECK: tgpu.warp_specialize producer
+// CHECK: } consumer
+// CHECK:   tgpu.wgmma_wait
+// CHECK:   scf.if %{{.*}} -> (tensor<64x32xf32, #{{.*}}>)
+// CHECK:     arith.select
+// CHECK:   math.exp
+// CHECK:   tgpu.wgmma
+func.func @chain_masked(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x?x64xbf16>,
+                        %v: !tile.tensor<?x64xbf16>, %o: !tile.tensor<?x64xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<dim(1, 0)>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %h = tile.program_id x
+  %n = tile.dim %v, 0 : !tile.tensor<?x64xbf16>
+  %qt = tile.load %q[%c0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<64x64xbf16>
+  %zs = arith.constant dense<0.0> : !tile.tile<64x32xf32>
+  %neg = arith.constant dense<0xFF800000> : !tile.tile<64x32xf32>
+  %acc0 = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %iota = tile.iota : !tile.tile<32xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<64x32xi32>
+  %r = scf.for %n0 = %c0 to %n step %c32 iter_args(%acc = %acc0) -> (!tile.tile<64x64xf32>) : i32 {
+    %k3 = tile.load %k[%h, %n0, %c0] : !tile.tensor<?x?x64xbf16> -> !tile.tile<1x32x64xbf16>
+    %kt = tile.reshape %k3 : !tile.tile<1x32x64xbf16> -> !tile.tile<32x64xbf16>
+    %ktt = tile.transpose %kt [1, 0] : !tile.tile<32x64xbf16> -> !tile.tile<64x32xbf16>
+    %s = tile.dot %qt, %ktt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x32xbf16> -> !tile.tile<64x32xf32>
+    %end = arith.addi %n0, %c32 : i32
+    %partial = arith.cmpi sgt, %end, %n : i32
+    %sm = scf.if %partial -> (!tile.tile<64x32xf32>) {
+      %n0t = tile.splat %n0 : i32 -> !tile.tile<32xi32>
+      %cols = arith.addi %iota, %n0t : !tile.tile<32xi32>
+      %c2 = tile.expand_dims %cols axis 0 : !tile.tile<32xi32> -> !tile.tile<1x32xi32>
+      %cb = tile.broadcast %c2 : !tile.tile<1x32xi32> -> !tile.tile<64x32xi32>
+      %keep = arith.cmpi slt, %cb, %nt : !tile.tile<64x32xi32>
+      %masked = arith.select %keep, %s, %neg : !tile.tile<64x32xi1>, !tile.tile<64x32xf32>
+      scf.yield %masked : !tile.tile<64x32xf32>
+    } else {
+      scf.yield %s : !tile.tile<64x32xf32>
+    }
+    %p = math.exp %sm : !tile.tile<64x32xf32>
+    %pb = arith.truncf %p : !tile.tile<64x32xf32> to !tile.tile<64x32xbf16>
+    %vt = tile.load %v[%n0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<32x64xbf16>
+    %d = tile.dot %pb, %vt, %acc : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+    scf.yield %d : !tile.tile<64x64xf32>
+  }
+  tile.store %r, %o[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x64xf32>
+  return
+}
