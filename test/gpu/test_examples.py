@@ -10,6 +10,7 @@ torch or a CUDA GPU every test reports itself skipped.
 """
 
 import math
+import os
 
 import pytest
 
@@ -295,3 +296,16 @@ def test_attention_rows_tma_cannot_read():
 @pytest.mark.parametrize("d", [64, 128, 256])
 def test_attention(d, causal, hq, hkv, layout, s):
     run_attention(d, 2 if s < 4000 else 1, hq, hkv, s, causal, layout)
+
+
+def test_attention_python_example():
+    """examples/attention.py (the documented Python use) runs and agrees
+    with torch SDPA, causal and not."""
+    import subprocess
+    import sys
+    from gpu_common import BUNDLES, ROOT
+    script = os.path.join(ROOT, "examples", "attention.py")
+    r = subprocess.run([sys.executable, script, os.path.join(BUNDLES, "attention.tlc")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("relative error") == 2, r.stdout
