@@ -250,9 +250,10 @@ def attention_reference(q, k, v, scale, causal):
     return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)
 
 
-def run_attention(d, b, hq, hkv, s, causal, layout):
+def launch_attention(d, b, hq, hkv, s, causal, layout):
     """attention_d{d} on fresh inputs in `layout` ((B, H, S, D) or, through
-    strides, (B, S, H, D)), outputs NaN-poisoned; checked against float64."""
+    strides, (B, S, H, D)), outputs NaN-poisoned; returns O, LSE and their
+    float64 references (scripts/attention_check.py uses it too)."""
     def make(h, dtype=torch.bfloat16, fill=None):
         shape = (b, h, s, d) if layout == "bhsd" else (b, s, h, d)
         t = (torch.randn(shape, device=DEV, dtype=dtype) if fill is None
@@ -264,7 +265,12 @@ def run_attention(d, b, hq, hkv, s, causal, layout):
     scale = 1.0 / math.sqrt(d)
     load("attention")["attention_d%d" % d](q, k, v, o, lse, scale, int(causal))
     torch.cuda.synchronize()
-    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    return (o, lse) + attention_reference(q, k, v, scale, causal)
+
+
+def run_attention(d, b, hq, hkv, s, causal, layout):
+    """launch_attention, checked against float64."""
+    o, lse, ref, ref_lse = launch_attention(d, b, hq, hkv, s, causal, layout)
     what = f"attention_d{d} {b}x{hq}/{hkv}x{s} causal={causal} {layout}"
     # P is rounded to bf16 before P·V, as in FlashAttention.
     check(o, ref, 2e-2, what)
