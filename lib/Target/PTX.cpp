@@ -6,6 +6,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -38,6 +39,13 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers in 32 bits (the shared window is 32-bit
+    // addressed): 64-bit ones cost a register pair each in every loop that
+    // walks mbarriers and slots, which made the attention kernels spill.
+    auto &opts = llvm::cl::getRegisteredOptions();
+    auto it = opts.find("nvptx-short-ptr");
+    if (it != opts.end())
+      static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
     return true;
   }();
   (void)initialized;

@@ -1,8 +1,8 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm | FileCheck %s
 //
-// How each tgpu op is lowered (inside convert-tile-to-llvm). Today every
-// one is inline PTX; as they move onto upstream NVVM ops (issue 11) these
-// checks change with them.
+// How each tgpu op is lowered (inside convert-tile-to-llvm): onto upstream
+// NVVM ops, an op one thread issues predicated on that thread; inline PTX
+// only for wgmma.mma_async and wgmma.wait_group (see TGPUOpsToLLVM.cpp).
 
 #acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 // 128x64 bf16, K contiguous, 128-byte swizzle (K-major A).
@@ -11,45 +11,60 @@
 #sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
 
 // CHECK-LABEL: func.func @all
-// tgpu.barriers: one thread initializes every barrier of the array, then a
+// tgpu.barriers: thread 0 initializes every barrier of the array, then a
 // block barrier.
-// CHECK: mbarrier.init.shared::cta.b64 [$1+0], 1;{{.*}}mbarrier.init.shared::cta.b64 [$1+16], 1;{{.*}}fence.mbarrier_init.release.cluster;
-// CHECK: mbarrier.init.shared::cta.b64 [$1+0], 8;
-// CHECK: nvvm.barrier
+// CHECK: %[[T0:.*]] = arith.cmpi eq
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32, predicate = %[[T0]] : !llvm.ptr<3>, i32, i1
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c8_i32, predicate
 // tgpu.warp_specialize: branches on the thread index, each recorded as a
 // thread range (first thread, count, named barrier, scratch shift), the
 // producer lowering its registers.
-// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
-// tgpu.wait: a try_wait.parity spin.
-// CHECK: TILEC_WAIT:{{.*}}mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 0x989680;{{.*}}@p bra TILEC_DONE;{{.*}}bra TILEC_WAIT;
+// CHECK: nvvm.setmaxregister  decrease 40
+// tgpu.wait: a try_wait.parity loop.
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
 // tgpu.arrive with expect_tx: one thread arms the barrier with the bytes.
-// CHECK: @p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 49152;
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32{{.*}}, predicate =
 // tgpu.tma_load: one thread issues the bulk tensor copy (the 64-wide boxes
-// of B each one copy).
-// CHECK: @p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5}], [$3];
+// of B each one copy), innermost coordinate first.
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%arg12, %arg12] predicate = %{{.*}} : !llvm.ptr<7>, !llvm.ptr
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg6,
 // tgpu.tma_load multicast 2: the CTA's rank picks its share of the boxes.
-// CHECK: mov.u32 $0, %cluster_ctarank;
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %c3_i16 predicate
+// CHECK: nvvm.setmaxregister  increase 232
 // tgpu.wgmma: fence, one m64n256k16 per k-step of 16 (4 for K = 64) per
-// 64-row warpgroup, commit.
-// CHECK: wgmma.fence.sync.aligned;
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
-// CHECK: wgmma.commit_group.sync.aligned;
+// 64-row warpgroup, commit. Each k-step's descriptors are formed in the
+// asm from the slots' low words ($256 A, $257 B): start + offset / 16
+// (A's k-steps 32 bytes apart, B's 16 rows of 256 bytes... in its
+// swizzled layout 2048 bytes), the high word an immediate.
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: add.s32 dal, $256, 0;\0Amov.b64 da, {dal, 1073741888};\0Aadd.s32 dbl, $257, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{.*}}}, da, db, 1, 1, 1, 0, 1;
+// CHECK: add.s32 dal, $256, 2;{{.*}}add.s32 dbl, $257, 128;
+// CHECK: add.s32 dal, $256, 4;{{.*}}add.s32 dbl, $257, 256;
+// CHECK: add.s32 dal, $256, 6;{{.*}}add.s32 dbl, $257, 384;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 // tgpu.wgmma_wait: the pending count; the accumulators pass through.
 // CHECK: wgmma.wait_group.sync.aligned 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
-// tgpu.arrive: lane 0 of each warp.
-// CHECK: bar.warp.sync -1;{{.*}}@p mbarrier.arrive.shared::cta.b64 _, [$1];
+// tgpu.arrive: one elected lane of each warp, after the warp syncs (an
+// arrive expecting 0 bytes: NVVM's mbarrier.arrive takes no predicate).
+// CHECK: nvvm.bar.warp.sync
+// CHECK: %[[E:.*]] = nvvm.elect.sync -> i1
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c0_i32{{.*}}, predicate = %[[E]]
 // tgpu.arrive cluster 2: lane i arrives on CTA i's barrier through mapa.
-// CHECK: @p mapa.shared::cluster.u32 r, $1, $0;{{.*}}@p mbarrier.arrive.shared::cluster.b64 _, [r]
+// CHECK: nvvm.bar.warp.sync
+// CHECK: scf.if
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
 // The scf.if's thread ranges: producer threads 0..127 on named barrier 1,
 // consumers from 128 on barrier 2 (a function that is not a kernel has no
 // warp count, so 0 consumer threads here).
 // CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 0, 2, 0>}
 // Ping-pong copies: named barriers with the copy's index.
-// CHECK: bar.sync $0, 256;
-// CHECK: bar.arrive $0, 256;
+// CHECK: nvvm.barrier id = %c0_i32{{.*}} number_of_threads = %c256_i32
+// CHECK: nvvm.barrier.arrive id = %c0_i32{{.*}} number_of_threads = %c256_i32
 func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
                %b: !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
                %i: i32, %acc: tensor<128x256xf32, #acc>) {
@@ -106,13 +121,16 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 // tgpu.tma_store: per box-wide chunk, wait until the slot's last copy read
 // it, registers to the slot, fence for the async proxy, one thread copies
 // and commits.
-// CHECK: @p cp.async.bulk.wait_group.read 1;
-// CHECK: fence.proxy.async.shared::cta;
-// CHECK: @p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$3, $4}], [$2];{{.*}}@p cp.async.bulk.commit_group;
+// and every thread commits (the others an empty group).
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg0, %{{.*}}, box[%{{.*}}, %{{.*}}], predicate =
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // tgpu.tma_store_wait 0.
-// CHECK: @p cp.async.bulk.wait_group.read 0;
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // tgpu.cluster_sync.
-// CHECK: barrier.cluster.arrive.release;{{.*}}barrier.cluster.wait.acquire;
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
 // The epilogue's TMA store: a 128x256 f32 accumulator in 128x32 boxes
 // (128-byte rows) through two slots; then the wait for their reads.
 #sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
@@ -139,7 +157,7 @@ func.func @store(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
 // CHECK: %[[LO:.*]] = llvm.load %arg0 {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK: %[[HI_PTR:.*]] = llvm.getelementptr %arg0[1]
 // CHECK: %[[HI:.*]] = llvm.load %[[HI_PTR]] {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-COUNT-4: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 func.func @ready_and_local_load(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
                                 %i: i32, %flag: !tile.tensor<?xi32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
@@ -155,9 +173,9 @@ func.func @ready_and_local_load(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle
 // four 32-bit words of each thread's A fragment (bf16 pairs packed from
 // the tile's registers), then B's descriptor; no A transpose immediate.
 // CHECK-LABEL: func.func @wgmma_register_a
-// CHECK: wgmma.fence.sync.aligned;
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{.*}}}, {$256, $257, $258, $259}, $260, 1, 1, 1, 1;
-// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: mov.b64 db, {dbl, 1073741888};\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{.*}}}, {$256, $257, $258, $259}, db, 1, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 #acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 #a = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 #sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>

@@ -69,8 +69,8 @@ func.func @row_sum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?xf32>)
 // CHECK-LABEL: func.func @dot
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xi16>, !llvm.ptr<3>
-// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-SAME: "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"
 func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
@@ -209,7 +209,7 @@ func.func @shuffles(%x: !tile.tensor<?xf32>)
 // shared memory with stmatrix.
 // CHECK-LABEL: func.func @stmatrix
 // CHECK: mma.sync.aligned.m16n8k16
-// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};
+// CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
 // CHECK: st.global.v4.b32
 func.func @stmatrix(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.grid = #tile.grid<1>} {

@@ -41,12 +41,11 @@ public:
       rowPart = e.xorI(rowPart, e.mul(bit, e.i32(m.rowBases[b])));
     }
   }
-  /// The 64-bit shared address of this lane's row in group `r / 8`.
+  /// This lane's row of group `r / 8` (!llvm.ptr<3>).
   Value address(int64_t r) {
     auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
-    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, storage, base,
-                                    ValueRange{e.xorI(groupAt.get(r, 0), rowPart)});
-    return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+    return LLVM::GEPOp::create(e.b, e.loc, ptrTy, storage, base,
+                               ValueRange{e.xorI(groupAt.get(r, 0), rowPart)});
   }
 
 private:
@@ -60,6 +59,20 @@ private:
 
 } // namespace
 
+/// ldmatrix/stmatrix of 8x8 matrices of b16, transposed (col) or not.
+static NVVM::MMALayoutAttr matrixLayout(Emitter &e, bool transposed) {
+  return NVVM::MMALayoutAttr::get(e.b.getContext(),
+                                  transposed ? NVVM::MMALayout::col
+                                             : NVVM::MMALayout::row);
+}
+static NVVM::LdStMatrixShapeAttr matrixShape(Emitter &e) {
+  return NVVM::LdStMatrixShapeAttr::get(e.b.getContext(), 8, 8);
+}
+static NVVM::LdStMatrixEltTypeAttr matrixB16(Emitter &e) {
+  return NVVM::LdStMatrixEltTypeAttr::get(e.b.getContext(),
+                                          NVVM::LdStMatrixEltType::B16);
+}
+
 void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
                           const SharedAccess &store, Value base) {
   Type st = storageType(elt);
@@ -71,14 +84,13 @@ void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
   if (stm) {
     // stmatrix.x4: each group of 8 registers is four 8x8 matrices.
     MatrixRows rows(e, store.toOffset, *stm, base, st);
-    std::string instr = std::string("stmatrix.sync.aligned.m8n8.x4") +
-                        (stm->transposed ? ".trans" : "") +
-                        ".shared.b16 [$0], {$1, $2, $3, $4};";
     for (int64_t r = 0; r < int64_t(values.size()); r += 8) {
-      SmallVector<Value> operands{rows.address(r)};
+      SmallVector<Value> words;
       for (int64_t j = 0; j < 4; ++j)
-        operands.push_back(e.packWords(values.slice(r + 2 * j, 2))[0]);
-      e.ptx(instr, "l,r,r,r,r", {}, operands, /*sideEffects=*/true);
+        words.push_back(e.packWords(values.slice(r + 2 * j, 2))[0]);
+      NVVM::StMatrixOp::create(e.b, e.loc, rows.address(r), words,
+                               matrixLayout(e, stm->transposed),
+                               matrixShape(e), matrixB16(e));
     }
     return;
   }
@@ -113,16 +125,16 @@ SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,
   if (ldm) {
     // ldmatrix.x4: each group of 8 registers is four 8x8 matrices.
     MatrixRows rows(e, load.toOffset, *ldm, base, st);
-    std::string instr = std::string("ldmatrix.sync.aligned.m8n8.x4") +
-                        (ldm->transposed ? ".trans" : "") +
-                        ".shared.b16 {$0, $1, $2, $3}, [$4];";
     Type i32 = e.b.getI32Type();
+    Type four = LLVM::LLVMStructType::getLiteral(e.b.getContext(),
+                                                 {i32, i32, i32, i32});
     for (int64_t r = 0; r < numRegisters; r += 8) {
-      SmallVector<Value> words =
-          e.ptx(instr, "=r,=r,=r,=r,l", {i32, i32, i32, i32},
-                {rows.address(r)}, /*sideEffects=*/true);
-      for (Value w : words)
-        results.append(e.unpackWords({w}, elt, 2));
+      Value m = NVVM::LdMatrixOp::create(
+          e.b, e.loc, four, rows.address(r), e.b.getI32IntegerAttr(4),
+          matrixLayout(e, ldm->transposed), matrixShape(e), matrixB16(e));
+      for (int64_t j = 0; j < 4; ++j)
+        results.append(e.unpackWords(
+            {LLVM::ExtractValueOp::create(e.b, e.loc, m, j)}, elt, 2));
     }
     return results;
   }

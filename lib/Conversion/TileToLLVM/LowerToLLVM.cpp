@@ -13,6 +13,7 @@
 #include "tilec/Transforms/Passes.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -248,6 +249,14 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // NVVM ops that LLVM has no intrinsic for (or not in the form used)
+    // become the inline PTX their ops define.
+    {
+      RewritePatternSet ptxPatterns(ctx);
+      populateNVVMToLLVMConversionPatterns(ptxPatterns);
+      if (failed(applyPatternsGreedily(module, std::move(ptxPatterns))))
+        return signalPassFailure();
+    }
 
     OpBuilder b(ctx);
     for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {

@@ -1,11 +1,17 @@
-//===- TGPUOpsToLLVM.cpp - tgpu ops to inline PTX -------------------------===//
+//===- TGPUOpsToLLVM.cpp - tgpu ops to NVVM -------------------------------===//
 //
 // Shared-memory buffers and mbarriers become addresses in the kernel's
 // dynamic shared memory (offsets fixed before the conversion, see
-// placeSharedBuffers); mbarrier, TMA and wgmma ops become inline PTX. wgmma
-// reads both operands through shared-memory descriptors derived from the
-// buffers' linear layouts, and writes the accumulator registers the
-// wgmma layout gives each thread.
+// placeSharedBuffers). mbarriers, bulk tensor copies, fences, named and
+// cluster barriers, setmaxnreg and wgmma's fence and commit become upstream
+// NVVM ops; an op one thread issues sits in an scf.if on that thread.
+// Inline PTX is left where NVVM has no op that fits: wgmma.mma_async (its
+// accumulators are registers the linear layout picks one by one, not a
+// struct) and wgmma.wait_group (the accumulators pass through it as tied
+// registers so that nothing reads them before the wait). wgmma reads its
+// shared operands through descriptors derived from the buffers' linear
+// layouts, and writes the accumulator registers the wgmma layout gives
+// each thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +41,10 @@ Value offsetPtr(Emitter &e, Value base, Value byteOffset) {
                              base, ValueRange{byteOffset});
 }
 
-/// Address of barrier `index` of an array.
-Value barrierAddress(Emitter &e, Value barriers, Value index) {
-  return e.add(sharedAddress(e, barriers), e.mul(index, e.i32(8)));
+/// Barrier `index` (i32) of an array (!llvm.ptr<3>).
+Value barrierPointer(Emitter &e, Value barriers, Value index) {
+  return LLVM::GEPOp::create(e.b, e.loc, barriers.getType(), e.b.getI64Type(),
+                             barriers, ValueRange{index});
 }
 
 /// Slot `slot` (i32) of a buffer, as a pointer (for loads and stores) and
@@ -50,17 +57,21 @@ Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
   return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
 }
 
-/// The start of inline PTX that sets predicate `p` in the thread whose
-/// index (operand $0: threadId() or laneId()) is 0.
-const std::string kFirstThread = "{\n.reg .pred p;\nsetp.eq.u32 p, $0, 0;\n";
+/// The predicate of the one thread whose `index` (an i32) is 0. Ops one
+/// thread issues take it as their `predicate` operand: predicated
+/// instructions, not branches (an scf.if around each arrive and each
+/// epilogue copy made ptxas spill in the D = 256 attention kernel).
+Value firstThread(Emitter &e, Value index) { return e.eq(index, e.i32(0)); }
 
-/// The issuing thread waits until at most `pendings` of its bulk copies
-/// still read shared memory.
+/// Until at most `pendings` of this thread's bulk copies still read shared
+/// memory (threads that issued none have none to wait for).
 void waitBulkReads(Emitter &e, int64_t pendings) {
-  e.ptx(kFirstThread + "@p cp.async.bulk.wait_group.read " +
-            std::to_string(pendings) + ";\n}",
-        "r", {}, {e.threadId()}, /*sideEffects=*/true);
+  NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc,
+                                       e.b.getI32IntegerAttr(pendings),
+                                       e.b.getUnitAttr());
 }
+
+
 
 template <typename OpTy>
 struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
@@ -75,15 +86,13 @@ struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
     Value ptr = offsetPtr(e, e.smemStart(), e.i32(offset.getInt()));
     if constexpr (std::is_same_v<OpTy, BarriersOp>) {
       // One thread initializes every barrier; the block waits for it.
-      int64_t n = op.getType().getCount();
-      std::string asmStr = kFirstThread;
-      for (int64_t i = 0; i < n; ++i)
-        asmStr += "@p mbarrier.init.shared::cta.b64 [$1+" +
-                  std::to_string(8 * i) + "], " +
-                  std::to_string(op.getArriveCount()) + ";\n";
-      asmStr += "fence.mbarrier_init.release.cluster;\n}";
-      e.ptx(asmStr, "r,r", {}, {e.threadId(), sharedAddress(e, ptr)},
-            /*sideEffects=*/true);
+      Value first = firstThread(e, e.threadId());
+      Value count = e.i32(op.getArriveCount());
+      for (int64_t i = 0; i < op.getType().getCount(); ++i)
+        NVVM::MBarrierInitOp::create(rewriter, e.loc,
+                                     barrierPointer(e, ptr, e.i32(i)), count,
+                                     first);
+      NVVM::FenceMbarrierInitOp::create(rewriter, e.loc);
       e.barrier();
     }
     rewriter.replaceOp(op, ptr);
@@ -109,10 +118,12 @@ struct NamedBarrierLowering : public OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    std::string instr =
-        std::is_same_v<OpTy, NamedBarrierWaitOp> ? "bar.sync" : "bar.arrive";
-    e.ptx(instr + " $0, " + std::to_string(op.getThreads()) + ";", "r", {},
-          {adaptor.getId()}, /*sideEffects=*/true);
+    Value threads = e.i32(op.getThreads());
+    if constexpr (std::is_same_v<OpTy, NamedBarrierWaitOp>)
+      NVVM::BarrierOp::create(rewriter, e.loc, TypeRange{}, adaptor.getId(),
+                              threads, /*reductionOp=*/{}, Value());
+    else
+      NVVM::BarrierArriveOp::create(rewriter, e.loc, adaptor.getId(), threads);
     rewriter.eraseOp(op);
     return success();
   }
@@ -123,9 +134,8 @@ struct ClusterSyncLowering : public OpConversionPattern<ClusterSyncOp> {
   LogicalResult
   matchAndRewrite(ClusterSyncOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Emitter{rewriter, op.getLoc()}.ptx(
-        "barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;", "",
-        {}, {}, /*sideEffects=*/true);
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -181,11 +191,10 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
   matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    Value addr = barrierAddress(e, adaptor.getBarriers(), adaptor.getIndex());
-    e.ptx("{\n.reg .pred p;\nTILEC_WAIT:\n"
-          "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 0x989680;\n"
-          "@p bra TILEC_DONE;\nbra TILEC_WAIT;\nTILEC_DONE:\n}",
-          "r,r", {}, {addr, adaptor.getPhase()}, /*sideEffects=*/true);
+    Value addr = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
+    // A loop of try_waits, each suspending up to 10 ms.
+    NVVM::MBarrierTryWaitParityOp::create(rewriter, e.loc, addr,
+                                          adaptor.getPhase(), e.i32(10000000));
     rewriter.eraseOp(op);
     return success();
   }
@@ -197,24 +206,46 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
   matchAndRewrite(ArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    Value addr = barrierAddress(e, adaptor.getBarriers(), adaptor.getIndex());
+    Value addr = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
+    // An arrive that expects `tx` bytes (0: a plain arrive; NVVM's
+    // mbarrier.arrive has no predicate operand).
+    auto arrive = [&](Value barrier, int64_t tx, Value pred) {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, e.loc, Type(), barrier, e.i32(tx),
+          NVVM::MemScopeKindAttr::get(rewriter.getContext(),
+                                      NVVM::MemScopeKind::CTA),
+          rewriter.getBoolAttr(false), pred);
+    };
     if (auto tx = op.getExpectTx()) {
-      e.ptx(kFirstThread +
-                "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
-                std::to_string(*tx) + ";\n}",
-            "r,r", {}, {e.threadId(), addr}, /*sideEffects=*/true);
-    } else if (auto n = op.getCluster()) {
+      arrive(addr, *tx, firstThread(e, e.threadId()));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // One thread of each warp arrives, after the whole warp is done.
+    NVVM::SyncWarpOp::create(rewriter, e.loc, e.i32(-1));
+    if (auto n = op.getCluster()) {
       // The same barrier in every CTA of the cluster: lane i of each warp
       // arrives on CTA i's.
-      e.ptx("bar.warp.sync -1;\n{\n.reg .pred p;\n.reg .b32 r;\n"
-            "setp.lt.u32 p, $0, " + std::to_string(*n) + ";\n"
-            "@p mapa.shared::cluster.u32 r, $1, $0;\n"
-            "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
-            "r,r", {}, {e.laneId(), addr}, /*sideEffects=*/true);
+      // (NVVM's arrive on a shared::cluster barrier takes no predicate.)
+      Value lane = e.laneId();
+      auto ifOp = scf::IfOp::create(rewriter, e.loc, TypeRange{},
+                                    e.ult(lane, e.i32(*n)),
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value remote = NVVM::MapaOp::create(
+          rewriter, e.loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
+          addr, lane);
+      NVVM::MBarrierArriveOp::create(
+          rewriter, e.loc, Type(), remote, Value(),
+          NVVM::MemScopeKindAttr::get(rewriter.getContext(),
+                                      NVVM::MemScopeKind::CTA));
     } else {
-      e.ptx(std::string("bar.warp.sync -1;\n") + kFirstThread +
-                "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
-            "r,r", {}, {e.laneId(), addr}, /*sideEffects=*/true);
+      arrive(addr, 0,
+             NVVM::ElectSyncOp::create(rewriter, e.loc, rewriter.getI1Type(),
+                                       Value()));
     }
     rewriter.eraseOp(op);
     return success();
@@ -222,23 +253,18 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
 };
 
 /// A bulk tensor copy's coordinates (`coords` outermost first, one value
-/// each), `innerOffset` added to the innermost: appends them to `operands`
-/// innermost first, one ",r" each to `constraints`, and returns their
-/// "$i, $j, ..." for the instruction's {...}.
-std::string appendTensorCoords(Emitter &e, ArrayRef<ValueRange> coords,
-                               int64_t innerOffset,
-                               SmallVector<Value> &operands,
-                               std::string &constraints) {
-  std::string text;
+/// each), innermost first as the copy takes them, `innerOffset` added to
+/// the innermost.
+SmallVector<Value> tensorCoords(Emitter &e, ArrayRef<ValueRange> coords,
+                                int64_t innerOffset) {
+  SmallVector<Value> out;
   for (int d = coords.size() - 1; d >= 0; --d) {
     Value c = coords[d].front();
     if (d == int(coords.size()) - 1 && innerOffset)
       c = e.add(c, e.i32(innerOffset));
-    text += (text.empty() ? "$" : ", $") + std::to_string(operands.size());
-    operands.push_back(c);
-    constraints += ",r";
+    out.push_back(c);
   }
-  return text;
+  return out;
 }
 
 struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
@@ -251,25 +277,36 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
     SharedBufferType dst = op.getDst().getType();
     ArrayRef<int64_t> box = view.getTmaBox();
     ArrayRef<int64_t> slot = dst.getSlotShape();
-    unsigned rank = box.size();
     Value desc = adaptor.getDesc().front();
-    Value bar = barrierAddress(e, adaptor.getBarriers().front(),
+    Value bar = barrierPointer(e, adaptor.getBarriers().front(),
                                adaptor.getSlot().front());
-    Value base = slotAddress(e, dst, adaptor.getDst().front(),
+    Value base = slotPointer(e, dst, adaptor.getDst().front(),
                              adaptor.getSlot().front());
     Value tid = e.threadId();
     int64_t boxes = slot.back() / box.back();
     std::optional<int32_t> multicast = op.getMulticast();
-    Value ctaRank;
-    if (multicast)
-      ctaRank = e.ptx("mov.u32 $0, %cluster_ctarank;", "=r",
-                      {rewriter.getI32Type()}, {})[0];
+    Value ctaRank, mask;
+    if (multicast) {
+      ctaRank = NVVM::ClusterId::create(rewriter, e.loc, rewriter.getI32Type());
+      mask = arith::ConstantIntOp::create(rewriter, e.loc,
+                                          rewriter.getI16Type(),
+                                          (1 << *multicast) - 1);
+    }
     // Boxes side by side along the innermost dim fill the slot.
     for (int64_t j = 0; j < boxes; ++j) {
       // (A box of more dims than the slot has leading 1s.)
       SmallVector<int64_t> first(slot.size(), 0);
       first.back() = j * box.back();
-      Value dstAddr = e.add(base, e.i32(slotByteOffset(dst, first)));
+      // The copy writes a shared::cluster address: this CTA's slot (with
+      // multicast, the same slot in each CTA of the mask). A shared::cta
+      // address is that address in the cluster window (an addrspacecast
+      // would go through a 64-bit generic address: two cvta a copy).
+      Value dstPtr = LLVM::IntToPtrOp::create(
+          rewriter, e.loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
+          sharedAddress(e, offsetPtr(e, base,
+                                     e.i32(slotByteOffset(dst, first)))));
       // The issuing thread: thread 0 (of the CTA that owns box j).
       Value issuer = tid;
       if (multicast) {
@@ -277,23 +314,15 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
         issuer = arith::SelectOp::create(
             rewriter, e.loc, e.eq(ctaRank, owner), tid, e.i32(1));
       }
-      SmallVector<Value> operands = {issuer, dstAddr, desc, bar};
-      std::string mask;
-      std::string constraints = "r,r,l,r";
-      std::string coords = appendTensorCoords(
-          e, adaptor.getCoords(), j * box.back(), operands, constraints);
-      if (multicast) {
-        mask = ", $" + std::to_string(operands.size());
-        operands.push_back(arith::ConstantIntOp::create(
-            rewriter, e.loc, rewriter.getI16Type(), (1 << *multicast) - 1));
-        constraints += ",h";
-      }
-      std::string asmStr =
-          kFirstThread + "@p cp.async.bulk.tensor." + std::to_string(rank) +
-          "d.shared::cluster.global.mbarrier::complete_tx::bytes" +
-          (multicast ? ".multicast::cluster" : "") + " [$1], [$2, {" + coords +
-          "}], [$3]" + mask + ";\n}";
-      e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+      SmallVector<Value> coords =
+          tensorCoords(e, adaptor.getCoords(), j * box.back());
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, e.loc, dstPtr, desc, coords, bar,
+          /*im2colOffsets=*/ValueRange(), mask, /*l2CacheHint=*/Value(),
+          NVVM::TMALoadModeAttr::get(rewriter.getContext(),
+                                     NVVM::TMALoadMode::TILE),
+          /*isCTAOnly=*/rewriter.getBoolAttr(false),
+          NVVM::CTAGroupKindAttr(), firstThread(e, issuer));
     }
     rewriter.eraseOp(op);
     return success();
@@ -331,7 +360,6 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
 
     ValueRange values = adaptor.getValue();
     Value desc = adaptor.getDesc().front();
-    unsigned rank = adaptor.getCoords().size();
     Value bufBase = adaptor.getBuffer().front();
     Value tid = e.threadId();
     for (int64_t j = 0; j < chunks; ++j) {
@@ -351,19 +379,23 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
       Value slotPtr = slotPointer(e, buf, bufBase, e.i32(s));
       storeToShared(e, regs, elt, *access, slotPtr);
       // Generic-proxy writes become visible to the bulk copy.
-      e.ptx("fence.proxy.async.shared::cta;", "", {}, {}, /*sideEffects=*/true);
+      NVVM::FenceProxyOp::create(
+          rewriter, e.loc,
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
       e.barrier();
-      Value src = sharedAddress(e, slotPtr);
       // The chunk's column offset on the innermost coordinate.
-      SmallVector<Value> operands = {tid, desc, src};
-      std::string constraints = "r,l,r";
-      std::string coords = appendTensorCoords(e, adaptor.getCoords(),
-                                              j * box[1], operands,
-                                              constraints);
-      e.ptx(kFirstThread + "@p cp.async.bulk.tensor." + std::to_string(rank) +
-                "d.global.shared::cta.bulk_group [$1, {" + coords +
-                "}], [$2];\n@p cp.async.bulk.commit_group;\n}",
-            constraints, {}, operands, /*sideEffects=*/true);
+      SmallVector<Value> coords =
+          tensorCoords(e, adaptor.getCoords(), j * box[1]);
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, e.loc, desc, slotPtr, coords, /*l2CacheHint=*/Value(),
+          NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
+                                      NVVM::TMAStoreMode::TILE),
+          firstThread(e, tid));
+      // Every thread commits (the others an empty group).
+      NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, e.loc);
     }
     rewriter.eraseOp(op);
     return success();
@@ -430,18 +462,25 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
       return op.emitOpError() << "needs whole warpgroups";
     int64_t rowsPerRep = 16 * numWarps;
 
-    auto descHigh = [](const OperandDescriptor &d) {
+    // A descriptor's low word is the start address (bits 4..17 of the
+    // shared address) and the leading byte offset; its high word the
+    // stride byte offset and the swizzle mode. Each wgmma gets the low word
+    // of its operand's slot (a register) and forms the k-step's descriptor
+    // inside its asm (the start plus the k-step's offset / 16, the high
+    // word an immediate): the descriptors of every k-step, loop-invariant
+    // for a Q held across the loop, would otherwise be hoisted out of the
+    // loop and held as register pairs (32 registers for D = 256's Q).
+    auto descWords = [](const OperandDescriptor &d) {
       uint64_t mode = d.swizzleBytes == 128 ? 1 : d.swizzleBytes == 64 ? 2 : 3;
-      return (mode << 62) | (uint64_t(d.strideByteOffset >> 4) << 32) |
-             (uint64_t(d.leadingByteOffset >> 4) << 16);
+      uint32_t hi = uint32_t(mode << 30) | uint32_t(d.strideByteOffset >> 4);
+      uint32_t lo = uint32_t(d.leadingByteOffset >> 4) << 16;
+      return std::pair<uint32_t, uint32_t>{lo, hi};
     };
-    auto makeDesc = [&](Value addr, const OperandDescriptor &d) {
+    auto baseWord = [&](Value addr, const OperandDescriptor &d) {
       Value start = arith::ShRUIOp::create(
           rewriter, e.loc, e.andI(addr, e.i32(0x3FFFF)), e.i32(4));
-      Value lo = arith::ExtUIOp::create(rewriter, e.loc, rewriter.getI64Type(),
-                                        start);
-      return arith::OrIOp::create(rewriter, e.loc, lo,
-                                  e.i64(int64_t(descHigh(d))));
+      return arith::OrIOp::create(rewriter, e.loc, start,
+                                  e.i32(int32_t(descWords(d).first)));
     };
 
     Value aBase, wgOffset;
@@ -484,38 +523,63 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     int64_t perInstr = n / 2; // f32 registers per thread of one m64nN
     std::string shape = "m64n" + std::to_string(n) + "k" + std::to_string(kStep);
     std::string tname = ptxTypeName(elt);
-    std::string asmHead = "wgmma.mma_async.sync.aligned." + shape + ".f32." +
-                          tname + "." + tname + " {";
+    std::string asmInstr = "wgmma.mma_async.sync.aligned." + shape + ".f32." +
+                           tname + "." + tname + " {";
     std::string constraints;
     for (int64_t i = 0; i < perInstr; ++i) {
-      asmHead += (i ? ", $" : "$") + std::to_string(i);
+      asmInstr += (i ? ", $" : "$") + std::to_string(i);
       constraints += (i ? ",=f" : "=f");
     }
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
     int64_t next = 2 * perInstr;
-    std::string asmTail = "}, ";
+    asmInstr += "}, ";
+    // The k-step's descriptor of the operand whose low word is operand
+    // `$op`: `reg` = {low + offset / 16, high}.
+    auto descAsm = [](const std::string &reg, int64_t op, int64_t offset,
+                      uint32_t hi) {
+      return "add.s32 " + reg + "l, $" + std::to_string(op) + ", " +
+             std::to_string(offset >> 4) + ";\nmov.b64 " + reg + ", {" + reg +
+             "l, " + std::to_string(hi) + "};\n";
+    };
+    int64_t aOp = -1, bOp;
     if (aT) {
-      constraints += ",l";
-      asmTail += "$" + std::to_string(next++);
+      constraints += ",r";
+      aOp = next++;
+      asmInstr += "da";
     } else {
       constraints += ",r,r,r,r";
-      asmTail += "{$" + std::to_string(next) + ", $" +
-                 std::to_string(next + 1) + ", $" + std::to_string(next + 2) +
-                 ", $" + std::to_string(next + 3) + "}";
+      asmInstr += "{$" + std::to_string(next) + ", $" +
+                  std::to_string(next + 1) + ", $" + std::to_string(next + 2) +
+                  ", $" + std::to_string(next + 3) + "}";
       next += 4;
     }
-    constraints += ",l";
-    asmTail += ", $" + std::to_string(next) + ", 1, 1, 1";
+    constraints += ",r";
+    bOp = next++;
+    asmInstr += ", db, 1, 1, 1";
     // The transpose immediates (16-bit inputs): A's only for a shared A.
     if (elt.getIntOrFloatBitWidth() == 16) {
       if (aT)
-        asmTail += std::string(", ") + (aDesc->kMajor ? "0" : "1");
-      asmTail += std::string(", ") + (bDesc->kMajor ? "0" : "1");
+        asmInstr += std::string(", ") + (aDesc->kMajor ? "0" : "1");
+      asmInstr += std::string(", ") + (bDesc->kMajor ? "0" : "1");
     }
-    asmTail += ";";
+    asmInstr += ";\n}";
 
-    e.ptx("wgmma.fence.sync.aligned;", "", {}, {}, /*sideEffects=*/true);
+    // The low words are the same in every lane; taken from lane 0 ptxas
+    // knows it, and keeps them and the k-steps' descriptors in uniform
+    // registers (UIADD3/UMOV next to each HGMMA instead of an add, a move
+    // of the high word and two R2URs per descriptor).
+    auto uniform = [&](Value v) -> Value {
+      return NVVM::ShflOp::create(
+          rewriter, e.loc, rewriter.getI32Type(), e.i32(-1), v, e.i32(0),
+          e.i32(0x1f),
+          NVVM::ShflKindAttr::get(rewriter.getContext(), NVVM::ShflKind::idx),
+          UnitAttr());
+    };
+    Value aWord0, bWord0 = uniform(baseWord(bBase, *bDesc));
+    if (aT)
+      aWord0 = uniform(baseWord(e.add(aBase, wgOffset), *aDesc));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
     SmallVector<Type> f32s(perInstr, rewriter.getF32Type());
     for (int64_t rep = 0; rep < m / rowsPerRep; ++rep) {
       // Registers of this rep in wgmma's order: d[i] is row
@@ -532,10 +596,13 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
         SmallVector<Value> operands;
         for (int64_t i : index)
           operands.push_back(regs[i]);
+        std::string asmStr = "{\n.reg .b64 db;\n.reg .b32 dbl;\n";
         if (aT) {
-          int64_t aOff = slotByteOffset(aT, {rep * rowsPerRep, kk * kStep});
-          operands.push_back(
-              makeDesc(e.add(e.add(aBase, wgOffset), e.i32(aOff)), *aDesc));
+          asmStr += ".reg .b64 da;\n.reg .b32 dal;\n";
+          operands.push_back(aWord0);
+          asmStr += descAsm("da", aOp,
+                            slotByteOffset(aT, {rep * rowsPerRep, kk * kStep}),
+                            descWords(*aDesc).second);
         } else {
           int64_t row = rep * rowsPerRep, col = kk * kStep;
           for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0}, {8, 0},
@@ -547,15 +614,16 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
             operands.push_back(*w);
           }
         }
-        int64_t bOff = slotByteOffset(bT, {kk * kStep, 0});
-        operands.push_back(makeDesc(e.add(bBase, e.i32(bOff)), *bDesc));
-        SmallVector<Value> out = e.ptx(asmHead + asmTail, constraints, f32s,
+        operands.push_back(bWord0);
+        asmStr += descAsm("db", bOp, slotByteOffset(bT, {kk * kStep, 0}),
+                          descWords(*bDesc).second);
+        SmallVector<Value> out = e.ptx(asmStr + asmInstr, constraints, f32s,
                                        operands, /*sideEffects=*/true);
         for (auto [i, v] : llvm::zip(index, out))
           regs[i] = v;
       }
     }
-    e.ptx("wgmma.commit_group.sync.aligned;", "", {}, {}, /*sideEffects=*/true);
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, e.loc);
     rewriter.replaceOpWithMultiple(op, {regs});
     return success();
   }
@@ -641,10 +709,11 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
                                           0}));
     auto fill = [&](Block *dst, Block &body, bool inc, int32_t regs) {
       OpBuilder ib = OpBuilder::atBlockBegin(dst);
-      Emitter{ib, loc}.ptx(std::string("setmaxnreg.") + (inc ? "inc" : "dec") +
-                               ".sync.aligned.u32 " + std::to_string(regs) +
-                               ";",
-                           "", {}, {}, /*sideEffects=*/true);
+      NVVM::SetMaxRegisterOp::create(
+          ib, loc, ib.getI32IntegerAttr(regs),
+          NVVM::SetMaxRegisterActionAttr::get(
+              ib.getContext(), inc ? NVVM::SetMaxRegisterAction::increase
+                                   : NVVM::SetMaxRegisterAction::decrease));
       dst->getOperations().splice(std::prev(dst->end()), body.getOperations());
     };
     fill(ifOp.thenBlock(), op.getProducer().front(), false,

@@ -85,9 +85,8 @@ Value Emitter::warpId() {
 void Emitter::barrier() {
   if (auto p = enclosingPartition(b)) {
     // Named barrier `id` over the partition's threads (0 is the block's).
-    ptx("bar.sync " + std::to_string(p->barrier) + ", " +
-            std::to_string(p->threads) + ";",
-        "", {}, {}, /*sideEffects=*/true);
+    NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(p->barrier),
+                            i32(p->threads), /*reductionOp=*/{}, Value());
     return;
   }
   NVVM::Barrier0Op::create(b, loc);
