@@ -37,8 +37,8 @@
 // tgpu.wgmma: fence, one m64n256k16 per k-step of 16 (4 for K = 64) per
 // 64-row warpgroup, commit. Each k-step's descriptors are formed in the
 // asm from the slots' low words ($256 A, $257 B): start + offset / 16
-// (A's k-steps 32 bytes apart, B's 16 rows of 256 bytes... in its
-// swizzled layout 2048 bytes), the high word an immediate.
+// (A's k-steps are 32 bytes apart, B's 16 rows 2048 bytes), the high word
+// (swizzle mode, stride byte offset) an immediate.
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: add.s32 dal, $256, 0;\0Amov.b64 da, {dal, 1073741888};\0Aadd.s32 dbl, $257, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{.*}}}, da, db, 1, 1, 1, 0, 1;
 // CHECK: add.s32 dal, $256, 2;{{.*}}add.s32 dbl, $257, 128;
