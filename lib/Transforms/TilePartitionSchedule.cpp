@@ -58,21 +58,106 @@ struct TilePartitionSchedule
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
+      // One main loop a kernel: the first that qualifies; the ones before
+      // it say why they do not.
+      scf::ForOp scheduled;
       for (auto loop : func.getBody().front().getOps<scf::ForOp>()) {
         bool hasWGMMA = false;
         loop.getBody()->walk([&](DotOp dot) {
           hasWGMMA |= tgpu::getMMA(dot).isWGMMA();
         });
-        if (hasWGMMA)
-          schedule(loop);
+        if (!hasWGMMA)
+          continue;
+        Partitions parts = assign(loop);
+        std::string why = unschedulable(loop, parts);
+        if (why.empty()) {
+          record(loop, parts);
+          scheduled = loop;
+          break;
+        }
+        mlir::emitRemark(loop.getLoc())
+            << variantPrefix(func)
+            << "not warp-specialized (TMA and wgmma not used): " << why;
       }
+      // wgmma runs only in a scheduled (warp-specialized) loop: dots
+      // elsewhere are selected for mma.sync.
+      func.walk([&](DotOp dot) {
+        if (tgpu::getMMA(dot).isWGMMA() &&
+            (!scheduled || !scheduled->isAncestor(dot)))
+          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
+      });
     }
   }
 
-  void schedule(scf::ForOp loop) {
-    MLIRContext *ctx = &getContext();
+  using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;
+
+  /// Why the partitions `parts` of `loop` cannot be built yet ("" if they
+  /// can): every dot on wgmma, each shared-memory operand a TMA copy in the
+  /// loop (or once before it), the compute partition the dots and
+  /// side-effect-free math, the copies read by nothing else, one box a
+  /// view.
+  static std::string unschedulable(scf::ForOp loop, Partitions &parts) {
     Block *body = loop.getBody();
-    llvm::DenseMap<Operation *, std::set<int32_t>> parts;
+    SmallVector<LoadOp> loads;
+    bool inLoop = false;
+    for (Operation &op : body->without_terminator()) {
+      auto dot = dyn_cast<DotOp>(op);
+      if (!dot)
+        continue;
+      tgpu::MMAAttr mma = tgpu::getMMA(dot);
+      if (!mma.isWGMMA())
+        return "a dot of the loop runs on mma.sync";
+      for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+        if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers)
+          continue;
+        bool transposed;
+        LoadOp load = operandLoad(v, transposed);
+        bool once = load && load->getBlock() == loop->getBlock() &&
+                    load->isBeforeInBlock(loop) && tgpu::getTMACopy(load);
+        if (!load || (load->getBlock() != body && !once))
+          return "a dot operand is not loaded in the loop (nor copied once "
+                 "before it)";
+        inLoop |= !once;
+        loads.push_back(load);
+      }
+    }
+    if (!inLoop)
+      return "no dot operand is loaded in the loop";
+    for (Operation &op : body->without_terminator()) {
+      const std::set<int32_t> &p = parts[&op];
+      bool load = p.count(kLoadPartition), compute = p.count(kComputePartition);
+      if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
+        continue;
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
+          llvm::all_of(op.getUsers(), [](Operation *u) {
+            return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
+          }))
+        continue;
+      // Math, and branches over math (a mask applied only to the blocks
+      // that need one).
+      if (isMemoryEffectFree(&op) &&
+          (op.getNumRegions() == 0 || isa<scf::IfOp>(op)))
+        continue;
+      return "the compute partition accesses memory ('" +
+             op.getName().getStringRef().str() + "')";
+    }
+    for (LoadOp load : loads)
+      for (Operation *user : load->getUsers())
+        if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user))
+          return "a loaded dot operand has other users";
+    // Each view is copied with one box.
+    for (LoadOp a : loads)
+      for (LoadOp b : loads)
+        if (a.getTensor() == b.getTensor() &&
+            tgpu::getTMACopy(a).getBox() != tgpu::getTMACopy(b).getBox())
+          return "one view is loaded with two different tile shapes";
+    return "";
+  }
+
+  /// The partitions that run each op of the loop's body.
+  static Partitions assign(scf::ForOp loop) {
+    Block *body = loop.getBody();
+    Partitions parts;
     // Users first: walk the body backwards so that scalar code sees the
     // partitions of everything that uses it.
     for (Operation &op : llvm::reverse(body->without_terminator())) {
@@ -96,6 +181,13 @@ struct TilePartitionSchedule
       }
       p.insert(kComputePartition);
     }
+    return parts;
+  }
+
+  /// Records the partitions on the loop and its ops.
+  void record(scf::ForOp loop, Partitions &parts) {
+    MLIRContext *ctx = &getContext();
+    Block *body = loop.getBody();
     for (Operation &op : body->without_terminator()) {
       const std::set<int32_t> &p = parts[&op];
       op.setAttr(tgpu::kPartitionAttr,

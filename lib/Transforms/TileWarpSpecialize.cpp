@@ -227,17 +227,13 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
   for (Operation &op : body->without_terminator())
     if (auto dot = dyn_cast<DotOp>(op))
       dots.push_back(dot);
-  // Only loops with a dot convert-tile-to-tgpu selected wgmma for are
-  // candidates (it said why about the others).
-  if (llvm::none_of(dots,
-                    [](DotOp dot) { return tgpu::getMMA(dot).isWGMMA(); }))
+  // tile-partition-schedule scheduled only a loop that qualifies (it said
+  // why about the others): the load partition issues the copies, the
+  // compute partition runs the dots and side-effect-free math.
+  if (!loop->hasAttr(tgpu::kPartitionsAttr))
     return std::nullopt;
   for (DotOp dot : dots) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!mma.isWGMMA()) {
-      why = "a dot of the loop runs on mma.sync";
-      return std::nullopt;
-    }
     if (!carriedAlone(dot, body))
       c.usesResultsInLoop = true;
     MMA m{dot, -1, -1};
@@ -279,57 +275,12 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
     }
     c.mmas.push_back(m);
   }
-  if (llvm::all_of(c.operands, [](const Operand &o) { return o.once; })) {
-    why = "no dot operand is loaded in the loop";
-    return std::nullopt;
-  }
-  // The partition schedule (tile-partition-schedule): the load partition
-  // issues the copies, the compute partition does the rest: the dots and
-  // any side-effect-free math (on the accumulators too); not yet memory
-  // accesses of its own.
-  if (!loop->hasAttr(tgpu::kPartitionsAttr)) {
-    why = "the loop has no partition schedule (tile-partition-schedule)";
-    return std::nullopt;
-  }
-  for (Operation &op : body->without_terminator()) {
-    bool load = tgpu::inRole(&op, loop, tgpu::PartitionRole::Load);
-    bool compute = tgpu::inRole(&op, loop, tgpu::PartitionRole::Compute);
-    if (!load && !compute) {
-      why = "an op of the loop has no partition";
-      return std::nullopt;
-    }
-    if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
-      continue;
-    if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
-        llvm::all_of(op.getUsers(), [](Operation *u) {
-          return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
-        }))
-      continue;
-    // Math, and branches over math (a mask applied only to the blocks
-    // that need one).
-    if (isMemoryEffectFree(&op) &&
-        (op.getNumRegions() == 0 || isa<scf::IfOp>(op))) {
+  // Math in the loop reads an MMA's result in its iteration.
+  for (Operation &op : body->without_terminator())
+    if (!isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
+        !isScalarPure(&op) &&
+        !tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
       c.usesResultsInLoop = true;
-      continue;
-    }
-    why = "the compute partition accesses memory ('" +
-          op.getName().getStringRef().str() + "')";
-    return std::nullopt;
-  }
-  for (Operand &o : c.operands)
-    for (Operation *user : o.load->getUsers())
-      if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user)) {
-        why = "a loaded dot operand has other users";
-        return std::nullopt;
-      }
-  // Each view is copied with one box.
-  for (unsigned i = 0; i < c.operands.size(); ++i)
-    for (unsigned j = 0; j < i; ++j)
-      if (c.operands[i].view == c.operands[j].view &&
-          c.operands[i].slot.box != c.operands[j].slot.box) {
-        why = "one view is loaded with two different tile shapes";
-        return std::nullopt;
-      }
   return c;
 }
 
