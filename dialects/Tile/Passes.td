@@ -107,6 +107,19 @@ def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
+def TilePlainTwin : Pass<"tile-plain-twin", "mlir::ModuleOp"> {
+  let summary = "a kernel with a scheduled main loop gets a plain twin";
+  let description = [{
+    A kernel (not a tile-shape variant) whose main loop
+    tile-partition-schedule scheduled gets `NAME__plain` right after it
+    (`tile.plain_variant_of`; the kernel gets `tile.plain_variant`): the
+    kernel as it is (for a family of tile shapes, its member with the
+    smallest output tile), without partitions, every dot on mma.sync, for
+    the runtime to launch where a view breaks TMA's rules.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
+}
+
 def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
   let summary = "overlap a compute partition's math with its last MMA";
   let description = [{

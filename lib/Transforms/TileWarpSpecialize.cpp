@@ -48,7 +48,6 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 
-#include "llvm/ADT/ScopeExit.h"
 
 #include <array>
 
@@ -442,16 +441,7 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
-    // Twin sources no kernel took are not in the module: erase them on
-    // every way out.
-    llvm::scope_exit dropSources([&] {
-      for (auto &entry : twinSources)
-        entry.second->erase();
-      twinSources.clear();
-    });
     bool wgmma = hasWGMMA(getTarget(getOperation()));
-    if (wgmma)
-      collectTwinSources();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
@@ -479,51 +469,6 @@ struct TileWarpSpecialize
       }
     }
   }
-
-  /// The output tile's elements of a kernel (its first dot's), 0 if none.
-  static int64_t outputTileElements(func::FuncOp func) {
-    int64_t n = 0;
-    func.walk([&](DotOp dot) {
-      n = cast<RankedTensorType>(dot.getType()).getNumElements();
-      return WalkResult::interrupt();
-    });
-    return n;
-  }
-
-  /// For each kernel with tile-shape variants, a copy (not in the module)
-  /// of the family member with the smallest output tile as it is before
-  /// anything is specialized: its plain twin, if it gets one. The twin
-  /// runs mma.sync with operands in registers, which a smaller tile keeps
-  /// from spilling.
-  void collectTwinSources() {
-    ModuleOp module = getOperation();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      auto variants = func->getAttrOfType<ArrayAttr>(kVariantsAttr);
-      if (!variants || func->hasAttr(kVariantOfAttr))
-        continue;
-      func::FuncOp best = func;
-      int64_t bestElements = outputTileElements(func);
-      for (auto name : variants.getAsRange<StringAttr>()) {
-        auto member = module.lookupSymbol<func::FuncOp>(name);
-        auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
-                         : StringAttr();
-        if (!member || !member->hasAttr(kKernelAttr) || !of ||
-            of.getValue() != func.getSymName() ||
-            member.getFunctionType() != func.getFunctionType())
-          continue;
-        int64_t elements = outputTileElements(member);
-        if (elements > 0 && elements < bestElements) {
-          best = member;
-          bestElements = elements;
-        }
-      }
-      if (best != func)
-        twinSources[func.getSymName()] = cast<func::FuncOp>(best->clone());
-    }
-  }
-
-  /// See collectTwinSources.
-  llvm::StringMap<func::FuncOp> twinSources;
 
   /// Specializes the kernel's first top-level loop that qualifies (one main
   /// loop a kernel); says why each one before it does not.
@@ -648,47 +593,10 @@ struct TileWarpSpecialize
   /// Programs a cluster of the kernel being specialized.
   int cluster = 1;
 
-  /// The kernel as it is now (or its family's smallest tile shape, see
-  /// collectTwinSources), next to it, for the runtime to launch where a
-  /// view breaks TMA's rules (rows not 16-byte aligned, ...).
-  LogicalResult addPlainVariant(func::FuncOp func) {
-    // A tile-shape variant's views are the kernel's: its twin serves both.
-    if (func->hasAttr(kVariantOfAttr))
-      return success();
-    std::string name = (func.getSymName() + "__plain").str();
-    if (SymbolTable::lookupSymbolIn(getOperation(), name))
-      return func.emitError()
-             << "the kernel's plain twin would be named '" << name
-             << "', which the module already defines; rename that function";
-    func::FuncOp twin;
-    auto source = twinSources.find(func.getSymName());
-    if (source != twinSources.end()) {
-      twin = source->second;
-      twinSources.erase(source);
-    } else {
-      twin = cast<func::FuncOp>(func->clone());
-    }
-    twin.setSymName(name);
-    twin->setAttr(kPlainVariantOfAttr,
-                  StringAttr::get(&getContext(), func.getSymName()));
-    twin->removeAttr(kScheduleAttr);
-    twin->removeAttr(kClusterAttr);
-    twin->removeAttr(kNumStagesAttr);
-    twin->removeAttr(kVariantsAttr);
-    twin->removeAttr(kVariantOfAttr);
-    twin->removeAttr(kCostAttr);
-    OpBuilder(func).insert(twin);
-    twin->moveAfter(func);
-    func->setAttr(kPlainVariantAttr, StringAttr::get(&getContext(), name));
-    return success();
-  }
-
   LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
-    if (failed(addPlainVariant(func)))
-      return failure();
     std::optional<Persistent> pers;
     if (persistent)
       pers = Persistent::plan(func);

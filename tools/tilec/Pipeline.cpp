@@ -43,6 +43,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTileSwizzle());
   pm.addPass(createConvertTileToTGPU());
   pm.addPass(createTilePartitionSchedule());
+  pm.addPass(createTilePlainTwin());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTileMMAPipeline());
   // Loops left alone: classic software pipelining with TMA rings.

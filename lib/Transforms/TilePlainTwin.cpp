@@ -1,0 +1,127 @@
+//===- TilePlainTwin.cpp - the kernel as it is, for views TMA cannot read -===//
+//
+// The tile-plain-twin pass. A kernel whose main loop tile-partition-schedule
+// scheduled (it will be warp-specialized, with TMA copies and wgmma) gets a
+// twin next to it, `NAME__plain`, that keeps the plain loads and runs its
+// dots on mma.sync: the runtime launches it where a view breaks TMA's rules
+// (rows not 16-byte aligned, ...).
+//
+//   func.func @k(...) attributes {tile.plain_variant = "k__plain", ...}
+//   func.func @k__plain(...) attributes {tile.plain_variant_of = "k", ...}
+//     // no partitions; every dot #tgpu.mma<mma_sync, a = regs, b = regs>
+//
+// A kernel with tile-shape variants gets one twin for the family (its views
+// are the kernel's), made from the member with the smallest output tile:
+// mma.sync holds its operands in registers, which a smaller tile keeps from
+// spilling. The twin drops what only the fast path uses (schedule, cluster,
+// stages, variants, cost).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "tile-plain-twin"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPLAINTWIN
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Whether a top-level loop of `func` has a partition schedule.
+bool isScheduled(func::FuncOp func) {
+  return llvm::any_of(func.getBody().front().getOps<scf::ForOp>(),
+                      [](scf::ForOp loop) {
+                        return loop->hasAttr(tgpu::kPartitionsAttr);
+                      });
+}
+
+/// The output tile's elements of a kernel (its first dot's), 0 if none.
+int64_t outputTileElements(func::FuncOp func) {
+  int64_t n = 0;
+  func.walk([&](DotOp dot) {
+    n = cast<RankedTensorType>(dot.getType()).getNumElements();
+    return WalkResult::interrupt();
+  });
+  return n;
+}
+
+struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
+          func->hasAttr(kVariantOfAttr) || func->hasAttr(kPlainVariantOfAttr) ||
+          !isScheduled(func))
+        continue;
+      if (failed(addTwin(func)))
+        return signalPassFailure();
+    }
+  }
+
+  /// The family member with the smallest output tile (the kernel itself if
+  /// it has no variants).
+  func::FuncOp twinSource(func::FuncOp func) {
+    auto variants = func->getAttrOfType<ArrayAttr>(kVariantsAttr);
+    func::FuncOp best = func;
+    if (!variants)
+      return best;
+    int64_t bestElements = outputTileElements(func);
+    for (auto name : variants.getAsRange<StringAttr>()) {
+      auto member = getOperation().lookupSymbol<func::FuncOp>(name);
+      auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
+                       : StringAttr();
+      if (!member || !member->hasAttr(kKernelAttr) || !of ||
+          of.getValue() != func.getSymName() ||
+          member.getFunctionType() != func.getFunctionType())
+        continue;
+      int64_t elements = outputTileElements(member);
+      if (elements > 0 && elements < bestElements) {
+        best = member;
+        bestElements = elements;
+      }
+    }
+    return best;
+  }
+
+  LogicalResult addTwin(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    std::string name = (func.getSymName() + "__plain").str();
+    if (SymbolTable::lookupSymbolIn(getOperation(), name))
+      return func.emitError()
+             << "the kernel's plain twin would be named '" << name
+             << "', which the module already defines; rename that function";
+    auto twin = cast<func::FuncOp>(twinSource(func)->clone());
+    twin.setSymName(name);
+    twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+    for (StringRef a : {kScheduleAttr, kClusterAttr, kNumStagesAttr,
+                        kVariantsAttr, kVariantOfAttr, kCostAttr})
+      twin->removeAttr(a);
+    // Plain loads and mma.sync: no partitions, no wgmma.
+    twin.walk([&](Operation *op) {
+      op->removeAttr(tgpu::kPartitionAttr);
+      op->removeAttr(tgpu::kPartitionsAttr);
+      auto dot = dyn_cast<DotOp>(op);
+      if (dot && tgpu::getMMA(dot).isWGMMA())
+        dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(ctx));
+    });
+    OpBuilder(func).insert(twin);
+    twin->moveAfter(func);
+    func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
+    return success();
+  }
+};
+
+} // namespace
