@@ -120,6 +120,20 @@ def TilePlainTwin : Pass<"tile-plain-twin", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
+def TileTMAStoreEpilogue : Pass<"tile-tma-store-epilogue", "mlir::ModuleOp"> {
+  let summary = "epilogue stores of a scheduled kernel through TMA";
+  let description = [{
+    In a kernel whose main loop tile-partition-schedule scheduled, each
+    store of a 2-d tile after the loop (top level) becomes
+    `tgpu.tma_store` through a `tgpu.alloc` of two box-sized slots: the
+    view becomes a TMA view (box: the tile's rows by one swizzle span),
+    the tile keeps its layout (the store's conversion goes), and
+    `tgpu.tma_store_wait {pendings = 0}` ends the kernel. Stores that
+    cannot get a remark saying why.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
+}
+
 def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
   let summary = "overlap a compute partition's math with its last MMA";
   let description = [{

@@ -1,7 +1,7 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-warp-specialize='persistent=false' | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-warp-specialize -verify-diagnostics -o /dev/null
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize='persistent=false' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C

@@ -44,6 +44,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createConvertTileToTGPU());
   pm.addPass(createTilePartitionSchedule());
   pm.addPass(createTilePlainTwin());
+  pm.addPass(createTileTMAStoreEpilogue());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTileMMAPipeline());
   // Loops left alone: classic software pipelining with TMA rings.
