@@ -158,20 +158,19 @@ def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let summary = "split a kernel's MMA loop into a TMA producer and consumers";
   let description = [{
-    On sm_90a, a kernel's top-level loop whose body loads the A and B tiles
-    of wgmma-laid-out dots from views (and computes their indices) becomes a
-    `tgpu.warp_specialize`: a producer warpgroup (registers lowered)
-    acquires uses of a `tgpu.channel` and issues the TMA copies that fill
-    them; the kernel's own warps become the consumers (registers raised)
-    that wait for each use, run `tgpu.wgmma` on its slot with one group in
-    flight, release the previous use, and run the rest of the kernel (the
-    epilogue). The loaded views become TMA views (`tma = BOX, swizzle =
-    S`). The channel has no depth: tile-pipeline chooses it and lowers the
-    channel to rings and full/empty mbarriers. With `persistent`, both
-    partitions loop over the program's tiles (grouped rasterization, use
-    counters running on across tiles) and the grid becomes
-    `min(sms, gx * gy)`. Loops that do not qualify are left alone with a
-    remark saying why.
+    On sm_90a, the loop tile-partition-schedule scheduled becomes a
+    `tgpu.warp_specialize`: a producer warpgroup (registers lowered) runs
+    the load partition, acquiring uses of `tgpu.channel`s and issuing the
+    TMA copies that fill them; the kernel's own warps become the consumers
+    (registers raised) that run the compute partition, waiting for each
+    use, running `tgpu.wgmma` on its slots and releasing them, and then
+    the rest of the kernel (the epilogue, with the TMA stores
+    tile-tma-store-epilogue made). The loaded views become TMA views (`tma
+    = BOX, swizzle = S`). The channels have no depth: tile-pipeline
+    chooses it and lowers them to rings and full/empty mbarriers. With
+    `persistent`, both partitions loop over the program's tiles (grouped
+    rasterization, use counters running on across tiles) and the grid
+    becomes `min(sms, gx * gy)`.
   }];
   let options = [
     Option<"persistent", "persistent", "bool", /*default=*/"true",

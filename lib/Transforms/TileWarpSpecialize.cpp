@@ -1,12 +1,14 @@
 //===- TileWarpSpecialize.cpp - TMA producer, wgmma consumers -------------===//
 //
-// The tile-warp-specialize pass. A kernel's top-level loop
+// The tile-warp-specialize pass. The loop tile-partition-schedule
+// scheduled (it checked the loop qualifies; tile-plain-twin and
+// tile-tma-store-epilogue ran on the kernel since), e.g. a GEMM's
 //
 //   %acc = scf.for %k = ... iter_args(%c = %init) {
-//     %a = tile.load %A[...]   %b = tile.load %B[...]   (through conversions)
-//     %d = tile.dot %a, %b, %c       (wgmma accumulator layout)
+//     %a = tile.load %A[...]   %b = tile.load %B[...]   (partition 0)
+//     %d = tile.dot %a, %b, %c                          (partition 1)
 //     scf.yield %d
-//   }
+//   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
 //   <epilogue>
 //
 // becomes
