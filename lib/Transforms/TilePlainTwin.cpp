@@ -23,7 +23,6 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #define DEBUG_TYPE "tile-plain-twin"
 
@@ -37,14 +36,6 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
-
-/// Whether a top-level loop of `func` has a partition schedule.
-bool isScheduled(func::FuncOp func) {
-  return llvm::any_of(func.getBody().front().getOps<scf::ForOp>(),
-                      [](scf::ForOp loop) {
-                        return loop->hasAttr(tgpu::kPartitionsAttr);
-                      });
-}
 
 /// The output tile's elements of a kernel (its first dot's), 0 if none.
 int64_t outputTileElements(func::FuncOp func) {
@@ -64,7 +55,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
           func->hasAttr(kVariantOfAttr) || func->hasAttr(kPlainVariantOfAttr) ||
-          !isScheduled(func))
+          !tgpu::scheduledLoop(func))
         continue;
       if (failed(addTwin(func)))
         return signalPassFailure();

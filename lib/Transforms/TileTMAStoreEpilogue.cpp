@@ -141,14 +141,10 @@ struct TileTMAStoreEpilogue
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
           func->hasAttr(kPlainVariantOfAttr))
         continue;
-      for (auto loop : func.getBody().front().getOps<scf::ForOp>()) {
-        if (!loop->hasAttr(tgpu::kPartitionsAttr))
-          continue;
-        if (useTMAStores(func, loop)) {
-          OpBuilder b(func.getBody().front().getTerminator());
-          tgpu::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
-        }
-        break;
+      scf::ForOp loop = tgpu::scheduledLoop(func);
+      if (loop && useTMAStores(func, loop)) {
+        OpBuilder b(func.getBody().front().getTerminator());
+        tgpu::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
       }
     }
   }

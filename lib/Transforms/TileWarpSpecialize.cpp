@@ -140,11 +140,9 @@ std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
   for (Operation &op : body->without_terminator())
     if (auto dot = dyn_cast<DotOp>(op))
       dots.push_back(dot);
-  // tile-partition-schedule scheduled only a loop that qualifies (it said
-  // why about the others): the load partition issues the copies, the
-  // compute partition runs the dots and side-effect-free math.
-  if (!loop->hasAttr(tgpu::kPartitionsAttr))
-    return std::nullopt;
+  // tile-partition-schedule scheduled the loop (it qualifies): the load
+  // partition issues the copies, the compute partition runs the dots and
+  // side-effect-free math.
   for (DotOp dot : dots) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
     if (!carriedAlone(dot, body))
@@ -384,21 +382,19 @@ struct TileWarpSpecialize
     }
   }
 
-  /// Specializes the kernel's first top-level loop that qualifies (one main
-  /// loop a kernel); says why each one before it does not.
+  /// Specializes the kernel's scheduled loop (tile-partition-schedule said
+  /// why about the loops it did not schedule).
   LogicalResult specializeKernel(func::FuncOp func) {
-    int numWarps = getNumWarps(func);
-    for (auto loop : llvm::make_early_inc_range(
-             func.getBody().front().getOps<scf::ForOp>())) {
-      std::string why;
-      std::optional<Candidate> c = match(loop, why);
-      if (c)
-        return specialize(func, *c, numWarps);
-      if (!why.empty())
-        mlir::emitRemark(loop.getLoc())
-            << variantPrefix(func) << "not warp-specialized (TMA and wgmma not used): "
-            << why;
-    }
+    scf::ForOp loop = tgpu::scheduledLoop(func);
+    if (!loop)
+      return success();
+    std::string why;
+    std::optional<Candidate> c = match(loop, why);
+    if (c)
+      return specialize(func, *c, getNumWarps(func));
+    mlir::emitRemark(loop.getLoc())
+        << variantPrefix(func) << "not warp-specialized (TMA and wgmma not used): "
+        << why;
     return success();
   }
 

@@ -4,7 +4,7 @@
 // dynamic shared memory (offsets fixed before the conversion, see
 // placeSharedBuffers). mbarriers, bulk tensor copies, fences, named and
 // cluster barriers, setmaxnreg and wgmma's fence and commit become upstream
-// NVVM ops; an op one thread issues sits in an scf.if on that thread.
+// NVVM ops; an op one thread issues is predicated on that thread.
 // Inline PTX is left where NVVM has no op that fits: wgmma.mma_async (its
 // accumulators are registers the linear layout picks one by one, not a
 // struct) and wgmma.wait_group (the accumulators pass through it as tied
@@ -70,8 +70,6 @@ void waitBulkReads(Emitter &e, int64_t pendings) {
                                        e.b.getI32IntegerAttr(pendings),
                                        e.b.getUnitAttr());
 }
-
-
 
 template <typename OpTy>
 struct PlacedBufferLowering : public OpConversionPattern<OpTy> {

@@ -3,6 +3,7 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -141,6 +142,13 @@ TMACopyAttr tgpu::getTMACopy(tile::LoadOp load) {
 ArrayRef<int32_t> tgpu::getPartitions(Operation *op) {
   if (auto ids = op->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr))
     return ids.asArrayRef();
+  return {};
+}
+
+scf::ForOp tgpu::scheduledLoop(func::FuncOp func) {
+  for (auto loop : func.getBody().front().getOps<scf::ForOp>())
+    if (loop->hasAttr(kPartitionsAttr))
+      return loop;
   return {};
 }
 

@@ -42,6 +42,9 @@ constexpr llvm::StringLiteral kPartitionAttr = "tgpu.partition";
 llvm::ArrayRef<int32_t> getPartitions(mlir::Operation *op);
 /// Whether `op` runs in a partition of role `role` of `loop`'s schedule.
 bool inRole(mlir::Operation *op, mlir::scf::ForOp loop, PartitionRole role);
+/// The top-level loop of `func` tile-partition-schedule scheduled (the one
+/// that will be warp-specialized), or null.
+mlir::scf::ForOp scheduledLoop(mlir::func::FuncOp func);
 
 /// The MMA selected for `dot` (mma.sync where none was).
 MMAAttr getMMA(tile::DotOp dot);
