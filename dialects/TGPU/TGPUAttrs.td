@@ -95,10 +95,56 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
     each op of its body names the partitions that run it by index,
     `tgpu.partition = array<i32: 0>` (scalar code both need: several).
     `load` partitions issue TMA copies; `compute` partitions run the MMAs
-    and the math between them. Set by tile-partition-schedule.
+    and the math between them. A compute partition with `copies = 2` runs
+    as two consumer copies (warpgroups) that take turns (the ping-pong
+    schedule): `#tgpu.partition<compute, copies = 2>`; `copies` is 1 where
+    it is left out. Set by tile-partition-schedule.
   }];
-  let parameters = (ins EnumParameter<TGPU_PartitionRole>:$role);
-  let assemblyFormat = "`<` $role `>`";
+  let parameters = (ins EnumParameter<TGPU_PartitionRole>:$role,
+                        DefaultValuedParameter<"int32_t", "1">:$copies);
+  let assemblyFormat = "`<` $role (`,` `copies` `=` $copies^)? `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "PartitionRole":$role), [{
+      return $_get($_ctxt, role, 1);
+    }]>
+  ];
+}
+
+def TGPU_FillKind : I32EnumAttr<"FillKind", "how a channel's slot is filled", [
+    I32EnumAttrCase<"TMA", 0, "tma">,
+    I32EnumAttrCase<"Arrive", 1, "arrive">]> {
+  let cppNamespace = "::tilec::tgpu";
+  let genSpecializedAttr = 0;
+}
+
+def TGPU_ReleaseKind : I32EnumAttr<"ReleaseKind",
+    "how a channel's slot is released", [
+    I32EnumAttrCase<"Arrive", 0, "arrive">,
+    I32EnumAttrCase<"MMA", 1, "mma">]> {
+  let cppNamespace = "::tilec::tgpu";
+  let genSpecializedAttr = 0;
+}
+
+def TGPU_ChannelKindAttr : TGPU_Attr<"ChannelKind", "channel_kind"> {
+  let summary = "how a channel's slots are filled and released";
+  let description = [{
+    On a `tgpu.channel` as `kind`. `fill`: `tma`, TMA copies complete the
+    slot's transaction bytes (the producer's acquire announces them,
+    expect_tx); `arrive`, the producer's warps write the slot and arrive.
+    `release`: `arrive`, each consumer warp arrives once it has read the
+    slot (into registers); `mma`, the MMAs reading the slot in place
+    completed (sm_90a: after their wgmma wait; sm_100a: tcgen05.commit
+    arrives). A channel without `kind` is `<fill = tma, release = arrive>`.
+    Set by the warp-specialization passes; tile-pipeline lowers it.
+
+    ```mlir
+    %ch, %ra = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : ...
+    ```
+  }];
+  let parameters = (ins EnumParameter<TGPU_FillKind>:$fill,
+                        EnumParameter<TGPU_ReleaseKind>:$release);
+  let assemblyFormat = "`<` `fill` `=` $fill `,` `release` `=` $release `>`";
 }
 
 #endif // TGPU_ATTRS_TD

@@ -133,6 +133,10 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     (`tgpu.channel_release`): each of `consumer_warps` warps, in each of
     the `cluster` CTAs of a cluster when the copies multicast.
 
+    `kind` (`#tgpu.channel_kind`) says how slots are filled and released;
+    without it, TMA copies fill them and each consumer warp releases them
+    (`<fill = tma, release = arrive>`).
+
     A channel of `depth` 1 passes one tile at a time (a tile loaded once
     for a whole loop, such as attention's Q: the producer refills it when
     the consumers released the last one).
@@ -151,12 +155,13 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$consumer_warps,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth,
+                       OptionalAttr<TGPU_ChannelKindAttr>:$kind);
   let results = (outs TGPU_ChannelType:$channel,
                       Variadic<TGPU_SharedBufferType>:$buffers);
   let assemblyFormat = [{
     `consumer_warps` $consumer_warps (`cluster` $cluster^)? (`depth` $depth^)?
-    attr-dict `:` type($buffers)
+    (`kind` $kind^)? attr-dict `:` type($buffers)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

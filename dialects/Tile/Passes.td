@@ -103,7 +103,19 @@ def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
     scalar code every partition that uses it. tile-warp-specialize builds
     its producer from the load partition and its consumers from the
     compute partition.
+
+    It also records how the scheduled kernel runs: with `persistent`, and
+    where the kernel's grid allows it, the kernel gets `tgpu.persistent`
+    (its programs will walk the tiles of a min(SMs, tiles) grid); a kernel
+    that asks for `tile.schedule = #tile.schedule<pingpong>` gets
+    `#tgpu.partition<compute, copies = 2>` (two consumer warpgroups taking
+    turns) where that can run, and a remark saying why not otherwise.
   }];
+  let options = [
+    Option<"persistent", "persistent", "bool", /*default=*/"true",
+           "launch min(SMs, tiles) programs that walk the tiles in "
+           "L2-friendly groups (the grid becomes min(sms, gx * gy))">,
+  ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
@@ -167,16 +179,12 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     the rest of the kernel (the epilogue, with the TMA stores
     tile-tma-store-epilogue made). The loaded views become TMA views (`tma
     = BOX, swizzle = S`). The channels have no depth: tile-pipeline
-    chooses it and lowers them to rings and full/empty mbarriers. With
-    `persistent`, both partitions loop over the program's tiles (grouped
-    rasterization, use counters running on across tiles) and the grid
-    becomes `min(sms, gx * gy)`.
+    chooses it and lowers them to rings and full/empty mbarriers. In a
+    kernel with `tgpu.persistent`, both partitions loop over the program's
+    tiles (grouped rasterization, use counters running on across tiles)
+    and the grid becomes `min(sms, gx * gy)`; a compute partition with
+    `copies = 2` runs as two ping-ponging consumer warpgroups.
   }];
-  let options = [
-    Option<"persistent", "persistent", "bool", /*default=*/"true",
-           "launch min(SMs, tiles) programs that walk the tiles in "
-           "L2-friendly groups (the grid becomes min(sms, gx * gy))">,
-  ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

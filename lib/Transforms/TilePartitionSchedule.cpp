@@ -18,8 +18,15 @@
 // load partition (0); MMAs and everything else to the compute partition
 // (1); side-effect-free scalar code goes to every partition that uses its
 // result (the index arithmetic of the copies to the load partition; code
-// both need to both, each partition computing its own copy). Later steps insert a channel on every
-// value that crosses partitions and build the warp-specialized regions.
+// both need to both, each partition computing its own copy). Later steps
+// insert a channel on every value that crosses partitions and build the
+// warp-specialized regions.
+//
+// It also decides how the kernel runs, for the later steps to read: a
+// kernel whose grid allows it walks its tiles persistently
+// (`tgpu.persistent` on the function), and a kernel that asks for the
+// ping-pong schedule gets a compute partition of two copies
+// (`#tgpu.partition<compute, copies = 2>`) where that can run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +36,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 
 #include <set>
 
@@ -71,7 +79,10 @@ struct TilePartitionSchedule
         Partitions parts = assign(loop);
         std::string why = unschedulable(loop, parts);
         if (why.empty()) {
-          record(loop, parts);
+          bool pers = persistent && canWalkTilesPersistently(func);
+          if (pers)
+            func->setAttr(tgpu::kPersistentAttr, UnitAttr::get(&getContext()));
+          record(loop, parts, usePingPong(func, loop, pers) ? 2 : 1);
           scheduled = loop;
           break;
         }
@@ -90,6 +101,36 @@ struct TilePartitionSchedule
   }
 
   using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;
+
+  /// Whether the ping-pong schedule the kernel asks for can run (`pers`:
+  /// it walks its tiles persistently); says why not in a remark.
+  static bool usePingPong(func::FuncOp func, scf::ForOp loop, bool pers) {
+    auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
+    if (!sched || sched.getValue() != Schedule::PingPong)
+      return false;
+    std::string why;
+    if (!pers)
+      why = "it needs the persistent tile loop";
+    else if (getNumWarps(func) != 4)
+      why = "each consumer copy is one warpgroup: tile.num_warps must be 4";
+    // Consumers find their slots by counting the other's iterations, so
+    // every tile must run the same number of them.
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.omitBlockArguments = true;
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      (void)getBackwardSlice(v, &slice, opts);
+    if (why.empty() && llvm::any_of(slice, [](Operation *op) {
+          return isa<ProgramIdOp, NumProgramsOp>(op);
+        }))
+      why = "the main loop's trip count depends on the tile";
+    if (why.empty())
+      return true;
+    mlir::emitRemark(loop.getLoc())
+        << variantPrefix(func)
+        << "ping-pong schedule not used (cooperative instead): " << why;
+    return false;
+  }
 
   /// Why the partitions `parts` of `loop` cannot be built yet ("" if they
   /// can): every dot on wgmma, each shared-memory operand a TMA copy in the
@@ -184,8 +225,9 @@ struct TilePartitionSchedule
     return parts;
   }
 
-  /// Records the partitions on the loop and its ops.
-  void record(scf::ForOp loop, Partitions &parts) {
+  /// Records the partitions on the loop and its ops, the compute
+  /// partition running as `copies` copies.
+  void record(scf::ForOp loop, Partitions &parts, int copies) {
     MLIRContext *ctx = &getContext();
     Block *body = loop.getBody();
     for (Operation &op : body->without_terminator()) {
@@ -207,7 +249,8 @@ struct TilePartitionSchedule
                   ArrayAttr::get(ctx, {tgpu::PartitionAttr::get(
                                            ctx, tgpu::PartitionRole::Load),
                                        tgpu::PartitionAttr::get(
-                                           ctx, tgpu::PartitionRole::Compute)}));
+                                           ctx, tgpu::PartitionRole::Compute,
+                                           copies)}));
   }
 };
 

@@ -148,6 +148,9 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   /// rewrites: the channel ops, TMA copies completing on it, and reads and
   /// copies of its buffers (through transposes).
   static LogicalResult checkUses(tgpu::ChannelOp ch) {
+    if (ch.getKind() && ch.getKind()->getFill() != tgpu::FillKind::TMA)
+      return ch.emitError() << "a channel filled by the producer's warps "
+                               "(fill = arrive) is not lowered yet";
     for (OpOperand &use : ch.getChannel().getUses()) {
       Operation *user = use.getOwner();
       auto tma = dyn_cast<tgpu::TMALoadOp>(user);
@@ -277,7 +280,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     auto channel = tgpu::ChannelOp::create(
         b, loc, tgpu::ChannelType::get(ctx), ringTypes,
         b.getI64IntegerAttr(getLaunchWarps(func)), IntegerAttr(),
-        b.getI64IntegerAttr(stages));
+        b.getI64IntegerAttr(stages), tgpu::ChannelKindAttr());
     Value ch = channel.getChannel();
     for (auto [p, ring] : llvm::zip(prefetches, channel.getBuffers()))
       p.ring = ring;

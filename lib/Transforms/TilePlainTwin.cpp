@@ -98,7 +98,8 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
     for (StringRef a : {kScheduleAttr, kClusterAttr, kNumStagesAttr,
-                        kVariantsAttr, kVariantOfAttr, kCostAttr})
+                        kVariantsAttr, kVariantOfAttr, kCostAttr,
+                        tgpu::kPersistentAttr})
       twin->removeAttr(a);
     // Plain loads and mma.sync: no partitions, no wgmma.
     twin.walk([&](Operation *op) {

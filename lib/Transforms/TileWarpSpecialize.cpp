@@ -47,7 +47,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 
 
@@ -263,23 +262,15 @@ struct Persistent {
     return GridAttr::get(ctx, {x, lit(1), lit(1)});
   }
 
+  /// The schedule of a kernel tile-partition-schedule marked
+  /// tgpu.persistent (none for any other).
   static std::optional<Persistent> plan(func::FuncOp func) {
+    if (!func->hasAttr(tgpu::kPersistentAttr))
+      return std::nullopt;
     auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
-    if (!grid || grid.getAxes().size() > 2)
-      return std::nullopt;
-    bool usesGrid = false;
-    func.walk([&](Operation *op) {
-      if (isa<NumProgramsOp>(op) ||
-          (isa<ProgramIdOp>(op) && cast<ProgramIdOp>(op).getAxis() == 2))
-        usesGrid = true;
-    });
-    if (usesGrid)
-      return std::nullopt;
     Persistent p;
     p.gx = grid.axis(0);
     p.gy = grid.axis(1);
-    if (p.gx.usesSms() || p.gy.usesSms())
-      return std::nullopt;
     return p;
   }
 
@@ -371,6 +362,7 @@ struct TileWarpSpecialize
         op->removeAttr(tgpu::kPartitionAttr);
         op->removeAttr(tgpu::kPartitionsAttr);
       });
+      func->removeAttr(tgpu::kPersistentAttr);
       // A cluster the kernel asked for runs only with the specialized loop.
       auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
       if (cl && cl.getInt() > 1 && !func->hasAttr(kProducerWarpsAttr)) {
@@ -398,37 +390,6 @@ struct TileWarpSpecialize
     return success();
   }
 
-
-  /// Whether the ping-pong schedule the kernel asks for can run; says why
-  /// not in a remark.
-  bool usePingPong(func::FuncOp func, scf::ForOp loop, int numWarps,
-                   const std::optional<Persistent> &pers) {
-    auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
-    if (!sched || sched.getValue() != Schedule::PingPong)
-      return false;
-    std::string why;
-    if (!pers)
-      why = "it needs the persistent tile loop";
-    else if (numWarps != 4)
-      why = "each consumer copy is one warpgroup: tile.num_warps must be 4";
-    // Consumers find their slots by counting the other's iterations, so
-    // every tile must run the same number of them.
-    SetVector<Operation *> slice;
-    BackwardSliceOptions opts;
-    opts.omitBlockArguments = true;
-    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-      (void)getBackwardSlice(v, &slice, opts);
-    if (why.empty() && llvm::any_of(slice, [](Operation *op) {
-          return isa<ProgramIdOp, NumProgramsOp>(op);
-        }))
-      why = "the main loop's trip count depends on the tile";
-    if (why.empty())
-      return true;
-    mlir::emitRemark(loop.getLoc())
-        << variantPrefix(func) << "ping-pong schedule not used (cooperative instead): "
-        << why;
-    return false;
-  }
 
   /// The cluster size the kernel asks for (tile.cluster) if it can run:
   /// clusters of programs along x share every B operand, each CTA copying
@@ -468,10 +429,13 @@ struct TileWarpSpecialize
     MLIRContext *ctx = &getContext();
     Location loc = c.loop.getLoc();
     scf::ForOp loop = c.loop;
-    std::optional<Persistent> pers;
-    if (persistent)
-      pers = Persistent::plan(func);
-    int copies = usePingPong(func, loop, numWarps, pers) ? 2 : 1;
+    std::optional<Persistent> pers = Persistent::plan(func);
+    int copies = tgpu::getComputeCopies(loop);
+    if (copies > 1 && !pers)
+      return loop.emitError() << "a compute partition of " << copies
+                              << " copies takes turns over the persistent "
+                                 "tile loop: the kernel needs "
+                              << tgpu::kPersistentAttr;
     cluster = useCluster(func, c, pers);
 
     // Views become TMA views.
@@ -516,7 +480,9 @@ struct TileWarpSpecialize
           types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
       auto channel = tgpu::ChannelOp::create(
           b, loc, tgpu::ChannelType::get(ctx), types,
-          b.getI64IntegerAttr(numWarps), clusterAttr, depth);
+          b.getI64IntegerAttr(numWarps), clusterAttr, depth,
+          tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
+                                     tgpu::ReleaseKind::MMA));
       auto ring = channel.getBuffers().begin();
       for (Operand &o : c.operands)
         if (in(o))

@@ -209,3 +209,15 @@ func.func @channel_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.g
   func.call @sink(%ch) : (!tgpu.channel) -> ()
   return
 }
+
+// -----
+
+// Slots the producer's warps fill themselves have no lowering yet.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  // expected-error @+1 {{a channel filled by the producer's warps (fill = arrive) is not lowered yet}}
+  %ch, %ra = tgpu.channel consumer_warps 4 kind <fill = arrive, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  return
+}

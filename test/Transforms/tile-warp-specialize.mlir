@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize='persistent=false' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule='persistent=false' -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize | FileCheck %s
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize | FileCheck %s --check-prefix=PERSIST
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize -verify-diagnostics -o /dev/null
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-warp-specialize -tile-pipeline | FileCheck %s --check-prefix=LOWERED
@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
 // CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain", tile.producer_warps = 4 : i32
-// CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+// CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
 // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
 // CHECK:     %[[SLOT:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]]
@@ -166,7 +166,7 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // CHECK-LABEL: func.func @gemm_fp8
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>
-// CHECK: %{{.*}}, %[[R:.*]]:2 = tgpu.channel consumer_warps 8 : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, !tgpu.smem<?x256x128xf8E4M3FN, #shared1>
+// CHECK: %{{.*}}, %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, !tgpu.smem<?x256x128xf8E4M3FN, #shared1>
 // CHECK: %[[RBT:.*]] = tgpu.transpose %[[R]]#1 : <?x256x128xf8E4M3FN, #shared1> -> <?x128x256xf8E4M3FN, #shared2>
 // CHECK: tgpu.warp_specialize
 // CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[R]]#1[%{{.*}}]
@@ -244,7 +244,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 
 // PERSIST-LABEL: func.func @gemm_pingpong
 // PERSIST-SAME: tile.consumer_groups = 2 : i32
-// PERSIST: tgpu.channel consumer_warps 4 :
+// PERSIST: tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> :
 // LOWERED-LABEL: func.func @gemm_pingpong
 // LOWERED: tgpu.barriers arrive_count 4 : <5>
 // PERSIST: } consumer(regs = 232, copies = 2) {
@@ -348,7 +348,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // PERSIST-LABEL: func.func @gemm_cluster
 // PERSIST-SAME: tile.cluster = 2
 // PERSIST-SAME: tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 256))), 2), 1, 1>
-// PERSIST: tgpu.channel consumer_warps 8 cluster 2 :
+// PERSIST: tgpu.channel consumer_warps 8 cluster 2 kind <fill = tma, release = mma> :
 // PERSIST-NEXT: tgpu.cluster_sync
 // LOWERED-LABEL: func.func @gemm_cluster
 // LOWERED: tgpu.barriers arrive_count 16 : <4>
@@ -475,10 +475,10 @@ func.func @stores_in_loop(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
 // A of P·V, waits again and releases V's use.
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>
-// CHECK: %[[KCH:.*]], %[[KB:.*]] = tgpu.channel consumer_warps 4 : !tgpu.smem<?x32x64xbf16, #{{.*}}>
+// CHECK: %[[KCH:.*]], %[[KB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #{{.*}}>
 // CHECK: %[[KT:.*]] = tgpu.transpose %[[KB]]
-// CHECK: %[[VCH:.*]], %[[VB:.*]] = tgpu.channel consumer_warps 4 : !tgpu.smem<?x32x64xbf16, #{{.*}}>
-// CHECK: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1 : !tgpu.smem<?x64x64xbf16, #{{.*}}>
+// CHECK: %[[VCH:.*]], %[[VB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #{{.*}}>
+// CHECK: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #{{.*}}>
 // CHECK: tgpu.warp_specialize producer
 // CHECK:   %[[QS:.*]] = tgpu.channel_acquire %[[QCH]]
 // CHECK:   tgpu.tma_load %arg0[%{{.*}}, %{{.*}}] -> %[[QB]][%[[QS]]], %[[QCH]]

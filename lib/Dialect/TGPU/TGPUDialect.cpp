@@ -58,6 +58,15 @@ LogicalResult MMAAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    PartitionRole role, int32_t copies) {
+  if (copies < 1 || copies > 2)
+    return emitError() << "a partition runs as 1 or 2 copies, found " << copies;
+  if (copies > 1 && role != PartitionRole::Compute)
+    return emitError() << "only a compute partition runs as several copies";
+  return success();
+}
+
 LogicalResult
 TMACopyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                     ArrayRef<int64_t> box, int64_t swizzle) {
@@ -101,22 +110,29 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                              << "' is a loop's array of #tgpu.partition<...>";
     return success();
   }
+  if (name == kPersistentAttr) {
+    if (!isa<func::FuncOp>(op) || !op->hasAttr(tile::kKernelAttr) ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' is a unit attribute of a "
+                                               "tile.kernel function";
+    return success();
+  }
   if (name == kPartitionAttr) {
     auto ids = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
     auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
     auto parts = loop ? loop->getAttrOfType<ArrayAttr>(kPartitionsAttr)
                       : ArrayAttr();
-    // A copy before such a loop (issued once before it) is the next one's.
-    if (!parts && isa<tile::LoadOp>(op))
-      for (Operation *next = op->getNextNode(); next && !parts;
-           next = next->getNextNode())
-        if (isa<scf::ForOp>(next))
-          parts = next->getAttrOfType<ArrayAttr>(kPartitionsAttr);
+    // An op beside such a loop (a copy issued once before it, the release
+    // after it) belongs to its schedule too.
+    if (!parts && op->getBlock())
+      for (auto sibling : op->getBlock()->getOps<scf::ForOp>())
+        if ((parts = sibling->getAttrOfType<ArrayAttr>(kPartitionsAttr)))
+          break;
     if (!ids || ids.empty() || !parts)
       return op->emitError() << "'" << name
                              << "' is a non-empty array<i32> on an op of a "
-                                "loop with tgpu.partitions (or a load "
-                                "before one)";
+                                "loop with tgpu.partitions (or of its "
+                                "block)";
     for (int32_t i : ids.asArrayRef())
       if (i < 0 || i >= int32_t(parts.size()))
         return op->emitError() << "'" << name << "': no partition " << i
@@ -150,6 +166,16 @@ scf::ForOp tgpu::scheduledLoop(func::FuncOp func) {
     if (loop->hasAttr(kPartitionsAttr))
       return loop;
   return {};
+}
+
+int tgpu::getComputeCopies(scf::ForOp loop) {
+  auto parts = loop->getAttrOfType<ArrayAttr>(kPartitionsAttr);
+  int copies = 1;
+  for (Attribute a : parts ? parts : ArrayAttr::get(loop.getContext(), {}))
+    if (auto p = dyn_cast<PartitionAttr>(a);
+        p && p.getRole() == PartitionRole::Compute)
+      copies = std::max<int>(copies, p.getCopies());
+  return copies;
 }
 
 bool tgpu::inRole(Operation *op, scf::ForOp loop, PartitionRole role) {

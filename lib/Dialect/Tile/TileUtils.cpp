@@ -106,6 +106,22 @@ bool tile::isScalarPure(Operation *op) {
                        [](Type t) { return isa<RankedTensorType>(t); });
 }
 
+bool tile::canWalkTilesPersistently(func::FuncOp func) {
+  auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+  if (!grid || grid.getAxes().size() > 2)
+    return false;
+  for (unsigned axis = 0; axis < grid.getAxes().size(); ++axis)
+    if (grid.axis(axis).usesSms())
+      return false;
+  WalkResult r = func.walk([](Operation *op) {
+    auto pid = dyn_cast<ProgramIdOp>(op);
+    return isa<NumProgramsOp>(op) || (pid && pid.getAxis() == 2)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !r.wasInterrupted();
+}
+
 std::string tile::variantPrefix(func::FuncOp func) {
   if (!func->hasAttr(kVariantOfAttr))
     return "";

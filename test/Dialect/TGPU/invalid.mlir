@@ -303,6 +303,41 @@ func.func @partition_out_of_range(%n: i32) {
 
 // -----
 
+func.func @partition_other_block(%n: i32, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+  scf.if %c {
+    // expected-error @+1 {{'tgpu.partition' is a non-empty array<i32> on an op of a loop with tgpu.partitions (or of its block)}}
+    %x = arith.addi %n, %c1 {tgpu.partition = array<i32: 1>} : i32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{only a compute partition runs as several copies}}
+func.func @load_copies() attributes {x = #tgpu.partition<load, copies = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a partition runs as 1 or 2 copies, found 3}}
+func.func @three_copies() attributes {x = #tgpu.partition<compute, copies = 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tgpu.persistent' is a unit attribute of a tile.kernel function}}
+func.func @persistent_not_kernel() attributes {tgpu.persistent} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tgpu.partitions' is a loop's array of #tgpu.partition<...>}}
 func.func @partitions_on_func() attributes {tgpu.partitions = [#tgpu.partition<load>]} {
   return

@@ -101,6 +101,9 @@ func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
       : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #sb>
   // CHECK: tgpu.channel consumer_warps 4 depth 3 : !tgpu.smem<?x128x64xbf16, #shared>
   %ch2, %r2 = tgpu.channel consumer_warps 4 depth 3 : !tgpu.smem<?x128x64xbf16, #sa>
+  // CHECK: tgpu.channel consumer_warps 8 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>
+  %ch3, %r3 = tgpu.channel consumer_warps 8 depth 1 kind <fill = tma, release = mma>
+      : !tgpu.smem<?x128x64xbf16, #sa>
   tgpu.warp_specialize producer(warps = 4, regs = 40) {
     // CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%{{.*}}]
     %s = tgpu.channel_acquire %ch[%i]
@@ -121,5 +124,23 @@ func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     // CHECK: tgpu.channel_release %[[CH]][%{{.*}}]
     tgpu.channel_release %ch[%i]
   }
+  return
+}
+
+// A scheduled loop: partitions (the compute one as two ping-pong copies),
+// the ops beside the loop tagged with its partitions too, and a kernel
+// that walks its tiles persistently.
+// CHECK-LABEL: func.func @schedule
+// CHECK-SAME: tgpu.persistent
+func.func @schedule(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>, tgpu.persistent} {
+  // CHECK: arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+  %c0 = arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = arith.addi %i, %c1 {tgpu.partition = array<i32: 1>} : i32
+  // CHECK: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute, copies = 2>]}
+  } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute, copies = 2>]}
+  // CHECK: arith.addi {{.*}} {tgpu.partition = array<i32: 1>}
+  %y = arith.addi %n, %c1 {tgpu.partition = array<i32: 1>} : i32
   return
 }

@@ -37,6 +37,10 @@ constexpr llvm::StringLiteral kTMAAttr = "tgpu.tma";
 /// indices of the partitions that run it (a dense i32 array).
 constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
 constexpr llvm::StringLiteral kPartitionAttr = "tgpu.partition";
+/// On a kernel (unit): tile-partition-schedule decided that the
+/// warp-specialized kernel walks its tiles persistently (a grid of
+/// min(SMs, tiles) programs, tile::canWalkTilesPersistently).
+constexpr llvm::StringLiteral kPersistentAttr = "tgpu.persistent";
 
 /// The partitions of `op` (its tgpu.partition), empty if it has none.
 llvm::ArrayRef<int32_t> getPartitions(mlir::Operation *op);
@@ -45,6 +49,9 @@ bool inRole(mlir::Operation *op, mlir::scf::ForOp loop, PartitionRole role);
 /// The top-level loop of `func` tile-partition-schedule scheduled (the one
 /// that will be warp-specialized), or null.
 mlir::scf::ForOp scheduledLoop(mlir::func::FuncOp func);
+/// The consumer copies of `loop`'s compute partition (its
+/// #tgpu.partition<compute, copies = N>; 1 without a schedule).
+int getComputeCopies(mlir::scf::ForOp loop);
 
 /// The MMA selected for `dot` (mma.sync where none was).
 MMAAttr getMMA(tile::DotOp dot);

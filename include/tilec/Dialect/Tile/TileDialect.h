@@ -128,6 +128,11 @@ LoadOp operandLoad(mlir::Value v, bool &transposed);
 /// Scalar code any partition may run on its own: no memory effects, no
 /// regions, no tile results.
 bool isScalarPure(mlir::Operation *op);
+/// Whether `func`'s programs can walk its tiles persistently: its grid
+/// (tile.grid) has at most two axes, neither counting SMs, and its code
+/// reads neither program_id z nor num_programs (a program's tile becomes
+/// the coordinates the tile loop computes).
+bool canWalkTilesPersistently(mlir::func::FuncOp func);
 /// What remarks about a tile-shape variant start with ("in NAME: "), since
 /// its ops carry the kernel's locations; empty for any other function.
 std::string variantPrefix(mlir::func::FuncOp func);
