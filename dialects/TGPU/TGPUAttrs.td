@@ -68,7 +68,7 @@ def TGPU_TMACopyAttr : TGPU_Attr<"TMACopy", "tma_copy"> {
     the loop's induction variable and loop-invariant scalars) and brings it
     into an NVMMA-swizzled slot in boxes of `box` elements with `swizzle`
     bytes (`tgpu::planTMASlot`). The passes that build rings and copies
-    (tile-warp-specialize, tile-pipeline-schedule) take these loads.
+    (tile-insert-channels, tile-pipeline-schedule) take these loads.
 
     ```mlir
     %a = tile.load %A[%m, %k] {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : ...

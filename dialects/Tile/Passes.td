@@ -100,9 +100,10 @@ def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
     #tgpu.partition<compute>]` and every op of its body `tgpu.partition =
     array<i32: ...>`: loads TMA copies (`tgpu.tma`) the load partition,
     MMAs and all other work the compute partition, side-effect-free
-    scalar code every partition that uses it. tile-warp-specialize builds
-    its producer from the load partition and its consumers from the
-    compute partition.
+    scalar code every partition that uses it. tile-insert-channels puts
+    the values that cross partitions on channels; tile-warp-specialize
+    builds its producer from the load partition and its consumers from
+    the compute partition.
 
     It also records how the scheduled kernel runs: with `persistent`, and
     where the kernel's grid allows it, the kernel gets `tgpu.persistent`
@@ -167,23 +168,47 @@ def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
-def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
-  let summary = "split a kernel's MMA loop into a TMA producer and consumers";
+def TileInsertChannels : Pass<"tile-insert-channels", "mlir::ModuleOp"> {
+  let summary = "put every value that crosses partitions on a channel";
   let description = [{
-    On sm_90a, the loop tile-partition-schedule scheduled becomes a
+    In a kernel's scheduled loop (`tgpu.partitions`), every tile the load
+    partition copies (`tgpu.tma`) for a dot of the compute partition that
+    reads it from shared memory goes through a `tgpu.channel` of kind
+    `<fill = tma, release = mma>` (created at the top of the kernel): the
+    load becomes `tgpu.channel_acquire` + `tgpu.tma_load` (partition 0),
+    the dot `tgpu.channel_wait` + `tgpu.wgmma` (partition 1), released
+    once its MMAs completed, and the loop gets a use counter as its last
+    iter_arg. Where the loop's math reads an MMA's result in its
+    iteration, each MMA has a channel of its own, waited for and released
+    at once; else one channel carries a use and one MMA group stays in
+    flight. Tiles copied once before the loop go through a channel of
+    `depth` = the compute partition's copies. The copied views become TMA
+    views. A kernel's `tile.cluster` is used here (the B copies multicast,
+    the channels count the cluster's consumers) or dropped with a remark.
+    Any other value that crosses from the load partition to the compute
+    partition is an error. The loop stays one loop: tile-warp-specialize
+    splits it.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "split a kernel's scheduled loop into a TMA producer and "
+                "consumers";
+  let description = [{
+    On sm_90a, the loop tile-insert-channels prepared becomes a
     `tgpu.warp_specialize`: a producer warpgroup (registers lowered) runs
-    the load partition, acquiring uses of `tgpu.channel`s and issuing the
-    TMA copies that fill them; the kernel's own warps become the consumers
-    (registers raised) that run the compute partition, waiting for each
-    use, running `tgpu.wgmma` on its slots and releasing them, and then
-    the rest of the kernel (the epilogue, with the TMA stores
-    tile-tma-store-epilogue made). The loaded views become TMA views (`tma
-    = BOX, swizzle = S`). The channels have no depth: tile-pipeline
-    chooses it and lowers them to rings and full/empty mbarriers. In a
-    kernel with `tgpu.persistent`, both partitions loop over the program's
+    the load partition (the scalar code it needs cloned, its loop carrying
+    the use counter alone); the kernel's own warps become the consumers
+    (registers raised) that run the rest of the kernel, the load
+    partition's ops erased and the loop in a branch taken when it runs. In
+    a kernel with `tgpu.persistent`, both regions loop over the program's
     tiles (grouped rasterization, use counters running on across tiles)
     and the grid becomes `min(sms, gx * gy)`; a compute partition with
-    `copies = 2` runs as two ping-ponging consumer warpgroups.
+    `copies = 2` runs as two ping-ponging consumer warpgroups; channels of
+    a cluster get cluster barriers before and after the regions.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,7 +1,8 @@
 //===- TileMMAPipeline.cpp - issue the last MMA one iteration late --------===//
 //
-// The tile-mma-pipeline pass. tile-warp-specialize builds a consumer loop
-// whose math reads the MMA results (attention) as
+// The tile-mma-pipeline pass. tile-insert-channels (and
+// tile-warp-specialize, splitting it) builds a consumer loop whose math
+// reads the MMA results (attention) as
 //
 //   scf.for ... iter_args(%acc = %init, ..., %i = %i0) {
 //     %sk  = tgpu.channel_wait %chk[%i]
@@ -100,7 +101,7 @@ std::optional<Plan> match(scf::ForOp loop) {
     return std::nullopt;
   // The last MMA's channel: its use is waited for in the loop (the slot
   // the MMA reads) and released right after the MMA's wait. (The use
-  // counter is the loop's last iter_arg, as tile-warp-specialize builds
+  // counter is the loop's last iter_arg, as tile-insert-channels builds
   // it; the first MMA may read the same use or another channel's.)
   Value counter = loop.getRegionIterArgs().back();
   p.slot = p.last.getBSlot();

@@ -53,9 +53,6 @@ using namespace tilec::tile;
 
 namespace {
 
-constexpr int32_t kLoadPartition = 0;
-constexpr int32_t kComputePartition = 1;
-
 struct TilePartitionSchedule
     : public tilec::impl::TilePartitionScheduleBase<TilePartitionSchedule> {
   using Base::Base;
@@ -166,7 +163,7 @@ struct TilePartitionSchedule
       return "no dot operand is loaded in the loop";
     for (Operation &op : body->without_terminator()) {
       const std::set<int32_t> &p = parts[&op];
-      bool load = p.count(kLoadPartition), compute = p.count(kComputePartition);
+      bool load = p.count(tgpu::kLoadPartition), compute = p.count(tgpu::kComputePartition);
       if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
         continue;
       if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
@@ -205,7 +202,7 @@ struct TilePartitionSchedule
       std::set<int32_t> &p = parts[&op];
       auto load = dyn_cast<LoadOp>(op);
       if (load && tgpu::getTMACopy(load)) {
-        p.insert(kLoadPartition);
+        p.insert(tgpu::kLoadPartition);
         continue;
       }
       if (isScalarPure(&op)) {
@@ -214,13 +211,13 @@ struct TilePartitionSchedule
           if (u && !u->hasTrait<OpTrait::IsTerminator>() && parts.count(u))
             p.insert(parts[u].begin(), parts[u].end());
           else
-            p.insert(kComputePartition); // the loop's results, the yield
+            p.insert(tgpu::kComputePartition); // the loop's results, the yield
         }
         if (p.empty()) // unused: wherever it does least harm
-          p.insert(kComputePartition);
+          p.insert(tgpu::kComputePartition);
         continue;
       }
-      p.insert(kComputePartition);
+      p.insert(tgpu::kComputePartition);
     }
     return parts;
   }
@@ -243,7 +240,7 @@ struct TilePartitionSchedule
       auto load = dyn_cast<LoadOp>(op);
       if (load && tgpu::getTMACopy(load))
         load->setAttr(tgpu::kPartitionAttr,
-                      DenseI32ArrayAttr::get(ctx, {kLoadPartition}));
+                      DenseI32ArrayAttr::get(ctx, {tgpu::kLoadPartition}));
     }
     loop->setAttr(tgpu::kPartitionsAttr,
                   ArrayAttr::get(ctx, {tgpu::PartitionAttr::get(

@@ -1,43 +1,29 @@
 //===- TileWarpSpecialize.cpp - TMA producer, wgmma consumers -------------===//
 //
-// The tile-warp-specialize pass. The loop tile-partition-schedule
-// scheduled (it checked the loop qualifies; tile-plain-twin and
-// tile-tma-store-epilogue ran on the kernel since), e.g. a GEMM's
+// The tile-warp-specialize pass: materialization, the last of the
+// warp-specialization steps. It takes the loop tile-insert-channels
+// prepared (one loop, its ops tagged with the partitions that run them,
+// channels between them; see TileInsertChannels.cpp) and builds the
+// regions that run it:
 //
-//   %acc = scf.for %k = ... iter_args(%c = %init) {
-//     %a = tile.load %A[...]   %b = tile.load %B[...]   (partition 0)
-//     %d = tile.dot %a, %b, %c                          (partition 1)
-//     scf.yield %d
-//   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
-//   <epilogue>
-//
-// becomes
-//
-//   %ch, %ringA, %ringB = tgpu.channel consumer_warps W   (NVMMA-swizzled
-//                                                       slots, depth open)
+//   %ch, %ringA, %ringB = tgpu.channel consumer_warps W kind <...> : ...
 //   tgpu.warp_specialize producer(warps = 4, regs = 40) {
-//     <index computations, cloned>
+//     <the scalar code the load partition needs, cloned>
 //     scf.for %k ... (%i) {            i: the use counter
-//       %s = tgpu.channel_acquire %ch[%i]
-//       tgpu.tma_load %A[...] -> %ringA[%s], %ch   (and B)
+//       <the load partition's ops, in body order: acquires, TMA copies>
 //     }
 //   } consumer(regs = R) {
-//     <the kernel's code, with the loop replaced by>
-//     scf.for %k ... (%c, %i) {
-//       %s = tgpu.channel_wait %ch[%i]
-//       %d = tgpu.wgmma %ringA[%s], %ringB[%s], %c
-//       tgpu.wgmma_wait {pendings = 1}     // the previous use's MMAs done
-//       if i > 0: tgpu.channel_release %ch[%i - 1]
-//     }
-//     tgpu.wgmma_wait %acc {pendings = 0}
-//     <epilogue>
+//     <the kernel's code, the load partition's ops erased, and the loop in
+//      a branch taken when it runs at all (ptxas serializes wgmma, C7515,
+//      where a path that skips the loop joins before the last wait)>
 //   }
 //
-// tile-pipeline chooses the channel's depth and lowers it to rings with
-// full/empty mbarriers.
-// The loaded views become TMA views (their box: the slot, the innermost dim
-// cut to the swizzle span).
-//
+// The partition schedule's decisions are read from the IR: in a kernel
+// with `tgpu.persistent`, both regions walk the program's tiles (grouped
+// rasterization; the use counters, %i0 and the once-tile index %t0 of
+// tile-insert-channels, running on across tiles); a compute partition of
+// `copies = 2` runs as two ping-ponging consumer warpgroups; channels with
+// `cluster` get cluster barriers around the regions.
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
@@ -67,132 +53,6 @@ namespace {
 
 constexpr int kProducerWarps = 4;
 constexpr int kProducerRegs = 40;
-
-/// One operand of a dot that TMA brings in.
-struct Operand {
-  LoadOp load;
-  bool transposed; // the dot reads the loaded tile transposed
-  bool multicast = false; // shared by the CTAs of a cluster
-  bool isB = false;       // a B operand (the one clusters share)
-  bool once = false;      // loaded before the loop, once a tile
-  int channel = -1;       // the loop channel it goes through (not once)
-  BlockArgument view; // the kernel argument
-  tgpu::TMASlot slot; // its box, swizzle and one slot of the ring
-  Value ring;
-};
-
-/// A dot of the loop and where its operands come from: indices into
-/// Candidate::operands; A's is -1 where wgmma reads A from registers.
-struct MMA {
-  DotOp dot;
-  int a, b;
-};
-
-struct Candidate {
-  scf::ForOp loop;
-  SmallVector<MMA> mmas;
-  SmallVector<Operand> operands; // the TMA-copied operands of the dots
-  /// Whether the compute partition uses an MMA's result in the iteration
-  /// that issues it (math on the accumulator, an accumulator not carried
-  /// by the loop alone): each MMA is then waited for at once, and the use
-  /// released in its own iteration; else one MMA group stays in flight.
-  bool usesResultsInLoop = false;
-};
-
-/// Whether `dot`'s accumulator is a loop-carried value only it reads and
-/// its result only the yield reads (the MMA can stay in flight across
-/// iterations).
-bool carriedAlone(DotOp dot, Block *body) {
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
-  return iterArg && iterArg.getOwner() == body && iterArg.getArgNumber() > 0 &&
-         yield.getOperand(iterArg.getArgNumber() - 1) == dot.getResult() &&
-         dot.getResult().hasOneUse() && iterArg.hasOneUse();
-}
-
-/// The slot of a load convert-tile-to-tgpu planned a TMA copy for (rows
-/// along the view's contiguous dim, the widest swizzle the row fills);
-/// wgmma operands are 2-d tiles (of views of any rank: a box with leading
-/// 1s fills a 2-d slot).
-std::optional<Operand> planOperand(LoadOp load, std::string &why) {
-  auto view = cast<BlockArgument>(load.getTensor());
-  FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
-      cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
-  if (failed(slot))
-    return std::nullopt;
-  if (slot->type.getSlotShape().size() != 2) {
-    why = "a dot operand is not a 2-d tile of its view";
-    return std::nullopt;
-  }
-  Operand o;
-  o.load = load;
-  o.view = view;
-  o.slot = *slot;
-  return o;
-}
-
-std::optional<Candidate> match(scf::ForOp loop, std::string &why) {
-  Candidate c;
-  c.loop = loop;
-  Block *body = loop.getBody();
-  SmallVector<DotOp> dots;
-  for (Operation &op : body->without_terminator())
-    if (auto dot = dyn_cast<DotOp>(op))
-      dots.push_back(dot);
-  // tile-partition-schedule scheduled the loop (it qualifies): the load
-  // partition issues the copies, the compute partition runs the dots and
-  // side-effect-free math.
-  for (DotOp dot : dots) {
-    tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!carriedAlone(dot, body))
-      c.usesResultsInLoop = true;
-    MMA m{dot, -1, -1};
-    for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
-      if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers) {
-        // A register A is math of the compute partition (or computed
-        // before the loop), read where the dot stands.
-        c.usesResultsInLoop |= bool(dot.getA().getDefiningOp()) &&
-                               dot.getA().getDefiningOp()->getBlock() == body;
-        continue;
-      }
-      bool transposed;
-      LoadOp load = operandLoad(v, transposed);
-      // A copy before the loop the partition schedule gave to the load
-      // partition is issued once a tile, before the loop.
-      bool once = load->getBlock() == loop->getBlock() &&
-                  load->isBeforeInBlock(loop) &&
-                  tgpu::inRole(load, loop, tgpu::PartitionRole::Load);
-      if (load->getBlock() != body && !once) {
-        why = "a dot operand is not loaded in the loop (nor copied once "
-              "before it)";
-        return std::nullopt;
-      }
-      auto known = llvm::find_if(c.operands, [&](const Operand &o) {
-        return o.load == load && o.transposed == transposed;
-      });
-      if (known != c.operands.end()) { // one copy for every dot reading it
-        (idx == 0 ? m.a : m.b) = known - c.operands.begin();
-        continue;
-      }
-      std::optional<Operand> o = planOperand(load, why);
-      if (!o)
-        return std::nullopt;
-      o->transposed = transposed;
-      o->isB = idx == 1;
-      o->once = once;
-      (idx == 0 ? m.a : m.b) = c.operands.size();
-      c.operands.push_back(*o);
-    }
-    c.mmas.push_back(m);
-  }
-  // Math in the loop reads an MMA's result in its iteration.
-  for (Operation &op : body->without_terminator())
-    if (!isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
-        !isScalarPure(&op) &&
-        !tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
-      c.usesResultsInLoop = true;
-  return c;
-}
 
 /// A (checked) grid expression of `func` as i32 arithmetic; `sms` has no
 /// in-kernel value (callers exclude it).
@@ -348,17 +208,11 @@ struct TileWarpSpecialize
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
-      if (wgmma && !func->hasAttr(kPlainVariantOfAttr) &&
-          failed(specializeKernel(func)))
+      scf::ForOp loop = tgpu::scheduledLoop(func);
+      if (wgmma && loop && failed(specialize(func, loop)))
         return signalPassFailure();
-      // wgmma runs only in a specialized loop (so far): dots left behind
-      // (loops not specialized, plain twins) are selected for mma.sync.
-      // The partition schedule is consumed here (loops left alone run
-      // every op in every warp).
+      // The partition schedule is consumed here.
       func.walk([&](Operation *op) {
-        auto dot = dyn_cast<DotOp>(op);
-        if (dot && tgpu::getMMA(dot).isWGMMA())
-          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
         op->removeAttr(tgpu::kPartitionAttr);
         op->removeAttr(tgpu::kPartitionsAttr);
       });
@@ -374,61 +228,29 @@ struct TileWarpSpecialize
     }
   }
 
-  /// Specializes the kernel's scheduled loop (tile-partition-schedule said
-  /// why about the loops it did not schedule).
-  LogicalResult specializeKernel(func::FuncOp func) {
-    scf::ForOp loop = tgpu::scheduledLoop(func);
-    if (!loop)
-      return success();
-    std::string why;
-    std::optional<Candidate> c = match(loop, why);
-    if (c)
-      return specialize(func, *c, getNumWarps(func));
-    mlir::emitRemark(loop.getLoc())
-        << variantPrefix(func) << "not warp-specialized (TMA and wgmma not used): "
-        << why;
-    return success();
+  /// Whether `op` runs in partition `p` (of the scheduled loop it belongs
+  /// to, or stands beside).
+  static bool runsIn(Operation *op, int32_t p) {
+    return llvm::is_contained(tgpu::getPartitions(op), p);
+  }
+  /// Whether only the load partition runs `op`.
+  static bool loadOnly(Operation *op) {
+    ArrayRef<int32_t> parts = tgpu::getPartitions(op);
+    return parts.size() == 1 && parts[0] == tgpu::kLoadPartition;
   }
 
+  // The kernel being specialized.
+  scf::ForOp loop;
+  /// The use counter's initial value (%i0, the loop's last init) and the
+  /// use index of the tiles copied once (%t0, null if none): the
+  /// persistent tile loop replaces them with values of the tile.
+  Value counterInit, onceIndex;
 
-  /// The cluster size the kernel asks for (tile.cluster) if it can run:
-  /// clusters of programs along x share every B operand, each CTA copying
-  /// its share of B's boxes and multicasting them. Says why not otherwise.
-  int useCluster(func::FuncOp func, Candidate &c,
-                 std::optional<Persistent> &pers) {
-    auto a = func->getAttrOfType<IntegerAttr>(kClusterAttr);
-    if (!a || a.getInt() < 2)
-      return 1;
-    int n = a.getInt();
-    std::string why;
-    if (!pers)
-      why = "it needs the persistent tile loop";
-    for (const Operand &o : c.operands) {
-      if (!why.empty() || !o.isB)
-        continue;
-      if ((o.slot.type.getSlotShape().back() / o.slot.box.back()) % n)
-        why = "a B slot is not a multiple of " + std::to_string(n) +
-              " TMA boxes wide";
-    }
-    if (!why.empty()) {
-      mlir::emitRemark(c.loop.getLoc())
-          << variantPrefix(func) << "cluster of " << n << " not used: " << why;
-      func->removeAttr(kClusterAttr);
-      return 1;
-    }
-    for (Operand &o : c.operands)
-      o.multicast = o.isB;
-    pers->cluster = n;
-    return n;
-  }
-
-  /// Programs a cluster of the kernel being specialized.
-  int cluster = 1;
-
-  LogicalResult specialize(func::FuncOp func, Candidate &c, int numWarps) {
+  LogicalResult specialize(func::FuncOp func, scf::ForOp l) {
     MLIRContext *ctx = &getContext();
-    Location loc = c.loop.getLoc();
-    scf::ForOp loop = c.loop;
+    loop = l;
+    Location loc = loop.getLoc();
+    int numWarps = getNumWarps(func);
     std::optional<Persistent> pers = Persistent::plan(func);
     int copies = tgpu::getComputeCopies(loop);
     if (copies > 1 && !pers)
@@ -436,76 +258,42 @@ struct TileWarpSpecialize
                               << " copies takes turns over the persistent "
                                  "tile loop: the kernel needs "
                               << tgpu::kPersistentAttr;
-    cluster = useCluster(func, c, pers);
-
-    // Views become TMA views.
-    for (Operand &o : c.operands) {
-      auto vt = cast<TensorViewType>(o.view.getType());
-      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
-    }
-
-    // The channels at the top of the kernel, a buffer per operand,
-    // released by every consumer warp (of each CTA of a cluster);
-    // tile-pipeline chooses their depths. Where MMAs stay in flight across
-    // iterations (GEMM), one channel carries a use's operands, released
-    // together; where the loop's math waits for each MMA (attention), each
-    // MMA's operands have a channel of their own, released as soon as that
-    // MMA is done (K's slot frees while P·V still reads V's).
+    // tile-insert-channels put the channels (and the transposed views of
+    // their buffers) at the top of the kernel, and the use counter last
+    // among the loop's iter_args. The regions go after them.
     Block &entry = func.getBody().front();
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
-    chans.clear();
-    for (MMA &mma : c.mmas) {
-      SmallVector<Operand *> fresh;
-      for (int idx : {mma.a, mma.b})
-        if (idx >= 0 && !c.operands[idx].once &&
-            c.operands[idx].channel < 0)
-          fresh.push_back(&c.operands[idx]);
-      if (fresh.empty())
-        continue;
-      if (!c.usesResultsInLoop && !chans.empty()) {
-        for (Operand *o : fresh)
-          o->channel = 0;
-        continue;
-      }
-      for (Operand *o : fresh)
-        o->channel = chans.size();
-      chans.push_back({});
+    Operation *lastChannel = nullptr;
+    bool clustered = false;
+    for (Operation &op : entry) {
+      if (!isa<tgpu::ChannelOp, tgpu::TransposeOp>(op))
+        break;
+      lastChannel = &op;
+      if (auto ch = dyn_cast<tgpu::ChannelOp>(op))
+        clustered |= ch.getCluster().has_value();
     }
-    // A channel over the operands `in` selects, their rings set.
-    auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
-                           IntegerAttr clusterAttr, IntegerAttr depth) {
-      SmallVector<Type> types;
-      for (Operand &o : c.operands)
-        if (in(o))
-          types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
-      auto channel = tgpu::ChannelOp::create(
-          b, loc, tgpu::ChannelType::get(ctx), types,
-          b.getI64IntegerAttr(numWarps), clusterAttr, depth,
-          tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
-                                     tgpu::ReleaseKind::MMA));
-      auto ring = channel.getBuffers().begin();
-      for (Operand &o : c.operands)
-        if (in(o))
-          o.ring = *ring++;
-      return channel.getChannel();
-    };
-    IntegerAttr clusterAttr =
-        cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr();
-    for (auto [k, chan] : llvm::enumerate(chans)) {
-      int id = k;
-      chan = makeChannel([&](const Operand &o) { return o.channel == id; },
-                         clusterAttr, IntegerAttr());
+    if (!lastChannel || loop.getInitArgs().empty() ||
+        !loop.getInitArgs().back().getType().isInteger(32))
+      return loop.emitError() << "a scheduled loop without channels: run "
+                                 "tile-insert-channels first";
+    counterInit = loop.getInitArgs().back();
+    onceIndex = {};
+    for (Operation &op : entry)
+      if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(op))
+        onceIndex = wait.getIndex();
+    if (auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+        cl && clustered) {
+      if (!pers)
+        return loop.emitError() << "a cluster of CTAs shares copies over the "
+                                   "persistent tile loop: the kernel needs "
+                                << tgpu::kPersistentAttr;
+      pers->cluster = cl.getInt();
     }
-    // The tiles copied once a loop go through a channel of their own, a
-    // use a tile: one slot each consumer copy (each copy works on its own
-    // tile; not multicast).
-    onceCh = {};
-    if (llvm::any_of(c.operands, [](const Operand &o) { return o.once; }))
-      onceCh = makeChannel([](const Operand &o) { return o.once; },
-                           IntegerAttr(), b.getI64IntegerAttr(copies));
+
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(lastChannel);
     // With clusters, no CTA signals or multicasts into another before its
     // barriers are initialized, nor leaves while the others may still.
-    if (cluster > 1)
+    if (clustered)
       tgpu::ClusterSyncOp::create(b, loc);
 
     // Everything else of the kernel runs in the consumer region.
@@ -528,7 +316,7 @@ struct TileWarpSpecialize
         storeBuffers.push_back(&op);
 
     if (pers && copies > 1) {
-      buildPingPong(func, c, *pers, producer, consumer);
+      buildPingPong(func, *pers, producer, consumer);
       func->setAttr(kConsumerGroupsAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), copies));
       func->setAttr(kGridAttr, pers->grid());
@@ -536,30 +324,25 @@ struct TileWarpSpecialize
       // Both partitions walk the same tiles: program (t % gx-group, ...)
       // for t = program_id, program_id + num_programs, ... < gx * gy; the
       // channel's use counter runs on across tiles.
-      buildPersistentProducer(func, c, *pers, producer);
+      buildPersistentProducer(func, *pers, producer);
       Value ordinal;
+      eraseLoadPartition(consumer);
       scf::ForOp cLoop = wrapConsumer(func, *pers, consumer, {}, 1, nullptr,
-                                      onceCh ? &ordinal : nullptr);
+                                      onceIndex ? &ordinal : nullptr);
       Block *cBody = cLoop.getBody();
-      Value cEnd = buildConsumer(c, cLoop.getRegionIterArgs()[0], ordinal);
+      Value cEnd = guardLoop(cLoop.getRegionIterArgs()[0], ordinal);
       OpBuilder cy = OpBuilder::atBlockEnd(cBody);
       scf::YieldOp::create(cy, loc, cEnd);
       func->setAttr(kGridAttr, pers->grid());
     } else {
       OpBuilder pb = OpBuilder::atBlockEnd(producer);
-      Value zero = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
-      buildProducer(pb, c, zero, nullptr, zero);
-      OpBuilder cb(c.loop);
-      Value czero = arith::ConstantIntOp::create(cb, loc, cb.getI32Type(), 0);
-      buildConsumer(c, czero, czero);
+      splitProducer(pb, {}, nullptr, {});
+      eraseLoadPartition(consumer);
+      guardLoop({}, {});
     }
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
-    // The tiles copied once reach the MMAs through their channel now.
-    for (Operand &o : c.operands)
-      if (o.once)
-        eraseUnused(o.load);
-    if (cluster > 1) {
+    if (clustered) {
       OpBuilder after(ws->getBlock(), std::next(Block::iterator(ws)));
       tgpu::ClusterSyncOp::create(after, loc);
     }
@@ -570,16 +353,16 @@ struct TileWarpSpecialize
 
   /// The producer's tile loop over the persistent schedule's tiles (its
   /// use counter running on across them).
-  void buildPersistentProducer(func::FuncOp func, Candidate &c,
-                               Persistent &pers, Block *producer) {
-    Location loc = c.loop.getLoc();
+  void buildPersistentProducer(func::FuncOp func, Persistent &pers,
+                               Block *producer) {
+    Location loc = loop.getLoc();
     OpBuilder pb = OpBuilder::atBlockEnd(producer);
     Value ordinal;
     auto [pLoop, pIds] = pers.wrap(pb, loc, func, {}, 1, nullptr,
-                                   onceCh ? &ordinal : nullptr);
+                                   onceIndex ? &ordinal : nullptr);
     OpBuilder inner = OpBuilder::atBlockEnd(pLoop.getBody());
-    Value pEnd = buildProducer(inner, c, pLoop.getRegionIterArgs()[0],
-                               &pIds, ordinal);
+    Value pEnd =
+        splitProducer(inner, pLoop.getRegionIterArgs()[0], &pIds, ordinal);
     scf::YieldOp::create(inner, loc, pEnd);
   }
 
@@ -621,10 +404,11 @@ struct TileWarpSpecialize
   /// (2m + c) * iterations (every tile runs as many). The copies take turns
   /// at the main loop and at the epilogue (named barriers 8 + c and
   /// 10 + c), so one's epilogue runs while the other multiplies.
-  void buildPingPong(func::FuncOp func, Candidate &c, Persistent &pers,
-                     Block *producer, Block *consumer) {
-    Location loc = c.loop.getLoc();
-    buildPersistentProducer(func, c, pers, producer);
+  void buildPingPong(func::FuncOp func, Persistent &pers, Block *producer,
+                     Block *consumer) {
+    Location loc = loop.getLoc();
+    buildPersistentProducer(func, pers, producer);
+    eraseLoadPartition(consumer);
     OpBuilder cb = OpBuilder::atBlockBegin(consumer);
     Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
     Value count;
@@ -632,17 +416,22 @@ struct TileWarpSpecialize
     Block *cBody = cLoop.getBody();
     // m: the copy's tiles so far; g = 2m + c: the program's tile index.
     Value m = cLoop.getRegionIterArgs()[0];
-    OpBuilder lb(c.loop);
+    // Before the loop and the wait for its tile copied once, if any.
+    Operation *head = loop;
+    if (auto w = dyn_cast_or_null<tgpu::ChannelWaitOp>(loop->getPrevNode());
+        w && w.getIndex() == onceIndex)
+      head = w;
+    OpBuilder lb(head);
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), v);
     };
     Value two = cst(2), one = cst(1), zero = cst(0);
     Value g = arith::AddIOp::create(lb, loc,
                                     arith::MulIOp::create(lb, loc, m, two), copy);
-    Value span = arith::SubIOp::create(lb, loc, c.loop.getUpperBound(),
-                                       c.loop.getLowerBound());
+    Value span = arith::SubIOp::create(lb, loc, loop.getUpperBound(),
+                                       loop.getLowerBound());
     Value iters = arith::MaxSIOp::create(
-        lb, loc, arith::CeilDivSIOp::create(lb, loc, span, c.loop.getStep()),
+        lb, loc, arith::CeilDivSIOp::create(lb, loc, span, loop.getStep()),
         zero);
     Value iStart = arith::MulIOp::create(lb, loc, g, iters);
     Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, g,
@@ -668,7 +457,7 @@ struct TileWarpSpecialize
     };
     // Wait for the main-loop turn, multiply, pass the turn on.
     turn(lb, notFirst, kMmaTurn, copy, true);
-    Value end = buildConsumer(c, iStart, g);
+    Value end = guardLoop(iStart, g);
     Operation *guard = end.getDefiningOp();
     OpBuilder ab(guard->getContext());
     ab.setInsertionPointAfter(guard);
@@ -687,44 +476,50 @@ struct TileWarpSpecialize
   /// lowering's partitions use 1..3).
   static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
 
-  /// The producer's loop at `b`, its use counter starting at `iStart`;
-  /// returns the counter after it. `ids` replaces program_id x and y.
-  Value buildProducer(OpBuilder &b, Candidate &c, Value iStart,
+  /// The load partition at `b`: the scalar code it needs from outside the
+  /// loop (program ids x and y replaced by `ids`), its ops beside the loop
+  /// (the tiles copied once) and a loop of its ops, in program order; its
+  /// use counter starts at `iStart` (else the loop's own %i0), the tiles
+  /// copied once are use `ordinal` (else %t0). Returns the counter after
+  /// the loop.
+  Value splitProducer(OpBuilder &b, Value iStart,
                       const std::array<Value, 2> *ids, Value ordinal) {
-    scf::ForOp loop = c.loop;
     Location loc = loop.getLoc();
+    Block *body = loop.getBody();
     IRMapping map;
-    // Clone what the bounds and the loads' indices need from outside the
-    // loop (scalar code of the kernel), in program order.
+    if (iStart)
+      map.map(counterInit, iStart);
+    if (ordinal && onceIndex)
+      map.map(onceIndex, ordinal);
     SetVector<Operation *> needed;
     std::function<void(Value)> require = [&](Value v) {
       Operation *def = v.getDefiningOp();
-      if (!def || def->getBlock() == loop.getBody() || needed.contains(def))
-        return;
-      if (def->getParentOp() != loop->getParentOp())
+      if (!def || map.contains(v) || needed.contains(def) ||
+          def->getBlock() != loop->getBlock())
         return;
       for (Value o : def->getOperands())
         require(o);
       needed.insert(def);
     };
+    // Values an op (and the ops in its regions) reads from outside `body`.
+    auto requireOperands = [&](Operation *op) {
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          if (!body->getParent()->isAncestor(v.getParentRegion()))
+            require(v);
+      });
+    };
     for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       require(v);
-    for (Operand &o : c.operands)
-      for (Value idx : o.load.getOffsets()) {
-        SetVector<Operation *> inner;
-        std::function<void(Value)> walk = [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          if (!def)
-            return;
-          if (def->getBlock() == loop.getBody()) {
-            for (Value x : def->getOperands())
-              walk(x);
-          } else {
-            require(v);
-          }
-        };
-        walk(idx);
+    for (Operation &op : *loop->getBlock())
+      if (&op != loop.getOperation() && runsIn(&op, tgpu::kLoadPartition)) {
+        requireOperands(&op);
+        if (op.getNumResults() == 0 || !map.contains(op.getResult(0)))
+          needed.insert(&op);
       }
+    for (Operation &op : body->without_terminator())
+      if (runsIn(&op, tgpu::kLoadPartition))
+        requireOperands(&op);
     SmallVector<Operation *> ordered(needed.begin(), needed.end());
     llvm::sort(ordered, [](Operation *x, Operation *y) {
       return x->isBeforeInBlock(y);
@@ -737,211 +532,106 @@ struct TileWarpSpecialize
         b.clone(*op, map);
     }
 
-    // The tiles copied once: use `ordinal` of their channel.
-    if (onceCh) {
-      Value slot = tgpu::ChannelAcquireOp::create(b, loc, onceCh, ordinal);
-      for (Operand &o : c.operands)
-        if (o.once)
-          emitCopy(b, o, slot, onceCh, map);
-    }
+    // The loop, carrying the use counter alone.
     auto ploop = scf::ForOp::create(
         b, loc, map.lookupOrDefault(loop.getLowerBound()),
         map.lookupOrDefault(loop.getUpperBound()),
-        map.lookupOrDefault(loop.getStep()), ValueRange{iStart});
+        map.lookupOrDefault(loop.getStep()),
+        ValueRange{map.lookupOrDefault(counterInit)});
     OpBuilder lb = OpBuilder::atBlockBegin(ploop.getBody());
     map.map(loop.getInductionVar(), ploop.getInductionVar());
-    Value i = ploop.getRegionIterArgs()[0];
-    // The loads' index arithmetic, then each channel's copies.
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (!isa<LoadOp>(op) &&
-          tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
+    map.map(loop.getRegionIterArgs().back(), ploop.getRegionIterArgs()[0]);
+    for (Operation &op : body->without_terminator())
+      if (runsIn(&op, tgpu::kLoadPartition))
         lb.clone(op, map);
-    for (auto [k, ch] : llvm::enumerate(chans)) {
-      Value slot = tgpu::ChannelAcquireOp::create(lb, loc, ch, i);
-      for (Operand &o : c.operands)
-        if (o.channel == int(k))
-          emitCopy(lb, o, slot, ch, map);
-    }
-    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
     scf::YieldOp::create(lb, loc,
-                         ValueRange{arith::AddIOp::create(lb, loc, i, one)});
+                         ValueRange{map.lookup(yield.getOperands().back())});
     return ploop.getResult(0);
   }
 
-  /// Erases `op` and the ops its results reached if nothing else reads
-  /// them (conversions of a tile nobody reads any more).
-  static void eraseUnused(Operation *op) {
-    SmallVector<Operation *> users(op->getUsers().begin(),
-                                   op->getUsers().end());
-    for (Operation *user : users)
-      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user))
-        eraseUnused(user);
-    if (op->use_empty())
+  /// Erases the ops only the load partition runs from the consumer region
+  /// (they live on in the producer).
+  void eraseLoadPartition(Block *consumer) {
+    SmallVector<Operation *> dead;
+    for (Operation &op : *consumer)
+      if (loadOnly(&op))
+        dead.push_back(&op);
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (loadOnly(&op))
+        dead.push_back(&op);
+    for (Operation *op : llvm::reverse(dead)) {
+      op->dropAllUses();
       op->erase();
+    }
   }
 
-  /// The TMA copy of `o` into `slot` of its buffer, completing on `ch`.
-  void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch,
-                IRMapping &map) {
-    SmallVector<Value> coords;
-    for (Value idx : o.load.getOffsets())
-      coords.push_back(map.lookupOrDefault(idx));
-    tgpu::TMALoadOp::create(
-        b, o.load.getLoc(), o.view, coords, o.ring, slot, ch,
-        o.multicast ? b.getI32IntegerAttr(cluster) : IntegerAttr());
-  }
-
-  /// The loop's channels (Operand::channel indexes them) and the channel
-  /// of the tiles copied once a loop (null if none).
-  SmallVector<Value> chans;
-  Value onceCh;
-
-  /// Replaces the loop in place, its use counter starting at `iStart`, the
-  /// tiles copied once being use `ordinal` of theirs; returns the counter
-  /// after it.
-  Value buildConsumer(Candidate &c, Value iStart, Value ordinal) {
-    scf::ForOp loop = c.loop;
+  /// Puts the loop, and the ops after it that read its results (the last
+  /// MMAs' wait, the last release), in a branch taken when it runs: ptxas
+  /// serializes wgmma (C7515) when a path that skips the loop (defining
+  /// the accumulators otherwise) joins before the wait. The use counter
+  /// starts at `iStart` and the tiles copied once are use `ordinal` where
+  /// given (the persistent tile loop's). Returns the counter after it.
+  Value guardLoop(Value iStart, Value ordinal) {
     Location loc = loop.getLoc();
+    if (iStart && iStart != counterInit) {
+      Operation *def = counterInit.getDefiningOp();
+      counterInit.replaceAllUsesWith(iStart);
+      if (def && def->use_empty())
+        def->erase();
+      counterInit = iStart;
+    }
+    if (ordinal && onceIndex && ordinal != onceIndex) {
+      Operation *def = onceIndex.getDefiningOp();
+      onceIndex.replaceAllUsesWith(ordinal);
+      if (def && def->use_empty())
+        def->erase();
+      onceIndex = ordinal;
+    }
+    // The compute partition's ops after the loop that read its results
+    // (directly or through one another: the last MMAs' wait, the last
+    // release), not the epilogue, which runs whether the loop did or not.
+    DenseSet<Value> reached(loop.getResults().begin(), loop.getResults().end());
+    SmallVector<Operation *> after;
+    for (Operation *op = loop->getNextNode(); op && !op->hasTrait<OpTrait::IsTerminator>();
+         op = op->getNextNode()) {
+      bool reads = false;
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          reads |= reached.contains(v);
+      });
+      if (!reads || tgpu::getPartitions(op).empty())
+        break;
+      after.push_back(op);
+      reached.insert(op->getResults().begin(), op->getResults().end());
+    }
+    // What the branch yields: each loop result, or where the last wait
+    // takes it, the waited value; skipping the loop, its initial value.
+    SmallVector<Value> yields(loop.getResults());
+    for (Operation *op : after)
+      if (auto wait = dyn_cast<tgpu::WGMMAWaitOp>(op))
+        for (auto [in, out] : llvm::zip(wait.getValues(), wait.getResults()))
+          for (Value &y : yields)
+            if (y == in)
+              y = out;
     OpBuilder b(loop);
-    // The tiles copied once: waited for before the loop, released after
-    // its last MMA (also where it does not run: the producer copies them
-    // either way).
-    Value onceSlot;
-    if (onceCh)
-      onceSlot = tgpu::ChannelWaitOp::create(b, loc, onceCh, ordinal);
-    // The loop and its final wait sit in a branch taken when it runs at
-    // all: ptxas serializes wgmma (C7515) when a path that skips the loop
-    // (defining the accumulators otherwise) joins before the wait.
     Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                        loop.getLowerBound(),
                                        loop.getUpperBound());
-    SmallVector<Type> guardTypes(loop.getResultTypes());
-    guardTypes.push_back(b.getI32Type());
-    auto guard = scf::IfOp::create(b, loc, guardTypes, runs,
+    auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
                                    /*withElseRegion=*/true);
-    SmallVector<Value> skipped(loop.getInitArgs());
-    skipped.push_back(iStart);
     OpBuilder eb = OpBuilder::atBlockBegin(guard.elseBlock());
-    scf::YieldOp::create(eb, loc, skipped);
-    b.setInsertionPointToStart(guard.thenBlock());
-    SmallVector<Value> inits(loop.getInitArgs());
-    inits.push_back(iStart);
-    auto nloop = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep(), inits);
-    Block *nbody = nloop.getBody();
-    // Move the old body over (scalar code stays; loads and conversions die).
-    Block *obody = loop.getBody();
-    SmallVector<Value> repl = {nloop.getInductionVar()};
-    for (Value a : nloop.getRegionIterArgs().drop_back())
-      repl.push_back(a);
-    nbody->getOperations().splice(nbody->begin(), obody->getOperations());
-    for (auto [oldArg, newArg] : llvm::zip(obody->getArguments(), repl))
-      oldArg.replaceAllUsesWith(newArg);
-    auto yield = cast<scf::YieldOp>(nbody->getTerminator());
-    Value i = nloop.getRegionIterArgs().back();
-
-    // Each channel's use is waited for before the first MMA reading it,
-    // and (where the math waits for each MMA) released after the last.
-    OpBuilder lb(c.mmas.front().dot);
-    SmallVector<Value> slots(chans.size());
-    SmallVector<int> lastReader(chans.size(), -1);
-    for (auto [m, mma] : llvm::enumerate(c.mmas))
-      for (int idx : {mma.a, mma.b})
-        if (idx >= 0 && !c.operands[idx].once)
-          lastReader[c.operands[idx].channel] = m;
-    for (auto [m, mma] : llvm::enumerate(c.mmas)) {
-      DotOp dot = mma.dot;
-      lb.setInsertionPoint(dot);
-      auto slotOf = [&](const Operand &o) {
-        if (o.once)
-          return onceSlot;
-        Value &slot = slots[o.channel];
-        if (!slot)
-          slot = tgpu::ChannelWaitOp::create(lb, loc, chans[o.channel], i);
-        return slot;
-      };
-      Value a = dot.getA(), aSlot;
-      if (mma.a >= 0) {
-        a = mmaOperand(c.operands[mma.a]);
-        aSlot = slotOf(c.operands[mma.a]);
-      }
-      const Operand &bo = c.operands[mma.b];
-      Value bSlot = slotOf(bo);
-      Value d = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a,
-                                      aSlot, mmaOperand(bo), bSlot,
-                                      dot.getAcc());
-      if (c.usesResultsInLoop) {
-        // The math after it reads the result: wait for this MMA now; the
-        // channels it was the last to read are free.
-        auto w = tgpu::WGMMAWaitOp::create(lb, dot.getLoc(), ValueRange{d}, 0);
-        d = w.getResult(0);
-        for (auto [k, ch] : llvm::enumerate(chans))
-          if (lastReader[k] == int(m))
-            tgpu::ChannelReleaseOp::create(lb, loc, ch, i);
-      }
-      dot.getResult().replaceAllUsesWith(d);
-      dot.erase();
-    }
-    lb.setInsertionPoint(yield);
-    if (!c.usesResultsInLoop)
-      tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1);
-    Value one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
-    if (!c.usesResultsInLoop)
-      releasePrevious(lb, loc, i, iStart, chans.front());
-    SmallVector<Value> yields(yield.getOperands());
-    yields.push_back(arith::AddIOp::create(lb, loc, i, one));
-    scf::YieldOp::create(lb, loc, yields);
-    yield.erase();
-    // Dead loads and conversions.
-    SmallVector<Operation *> dead;
-    for (Operation &op : nbody->without_terminator())
-      if (isa<LoadOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op))
-        dead.push_back(&op);
-    for (Operation *op : llvm::reverse(dead))
-      if (op->use_empty())
-        op->erase();
-
-    b.setInsertionPointAfter(nloop);
-    SmallVector<Value> done(nloop.getResults());
-    if (!c.usesResultsInLoop) {
-      // The last use's MMAs are still in flight.
-      SmallVector<Value> accs(nloop.getResults().drop_back());
-      auto wait = tgpu::WGMMAWaitOp::create(b, loc, accs, 0);
-      releasePrevious(b, loc, nloop.getResults().back(), iStart,
-                      chans.front());
-      done.assign(wait.getResults().begin(), wait.getResults().end());
-      done.push_back(nloop.getResults().back());
-    }
-    scf::YieldOp::create(b, loc, done);
-    loop.replaceAllUsesWith(guard.getResults().drop_back());
-    loop.erase();
-    if (onceCh) {
-      b.setInsertionPointAfter(guard);
-      tgpu::ChannelReleaseOp::create(b, loc, onceCh, ordinal);
-    }
+    scf::YieldOp::create(eb, loc, loop.getInitArgs());
+    OpBuilder tb = OpBuilder::atBlockBegin(guard.thenBlock());
+    auto thenYield = scf::YieldOp::create(tb, loc, yields);
+    loop->moveBefore(thenYield);
+    for (Operation *op : after)
+      op->moveBefore(thenYield);
+    for (auto [y, r] : llvm::zip(yields, guard.getResults()))
+      y.replaceUsesWithIf(r, [&](OpOperand &use) {
+        return !guard->isAncestor(use.getOwner());
+      });
     return guard.getResults().back();
-  }
-
-  /// The ring as the dot reads it (transposed slots where the dot
-  /// transposes the loaded tile), next to the ring's allocation.
-  static Value mmaOperand(const Operand &o) {
-    if (!o.transposed)
-      return o.ring;
-    OpBuilder b(o.ring.getContext());
-    b.setInsertionPointAfterValue(o.ring);
-    return tgpu::TransposeOp::create(b, o.ring.getLoc(), o.ring);
-  }
-
-  /// if i > iStart: release use i - 1.
-  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value iStart,
-                              Value ch) {
-    Value started =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, iStart);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, started, false);
-    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    Value prev = arith::SubIOp::create(
-        ib, loc, i, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), 1));
-    tgpu::ChannelReleaseOp::create(ib, loc, ch, prev);
   }
 };
 } // namespace

@@ -45,6 +45,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTilePartitionSchedule());
   pm.addPass(createTilePlainTwin());
   pm.addPass(createTileTMAStoreEpilogue());
+  pm.addPass(createTileInsertChannels());
   pm.addPass(createTileWarpSpecialize());
   pm.addPass(createTileMMAPipeline());
   // Loops left alone: classic software pipelining with TMA rings.

@@ -37,6 +37,10 @@ constexpr llvm::StringLiteral kTMAAttr = "tgpu.tma";
 /// indices of the partitions that run it (a dense i32 array).
 constexpr llvm::StringLiteral kPartitionsAttr = "tgpu.partitions";
 constexpr llvm::StringLiteral kPartitionAttr = "tgpu.partition";
+/// The partitions tile-partition-schedule lists, by index: the load
+/// partition (TMA copies) and the compute partition (MMAs and math).
+constexpr int32_t kLoadPartition = 0;
+constexpr int32_t kComputePartition = 1;
 /// On a kernel (unit): tile-partition-schedule decided that the
 /// warp-specialized kernel walks its tiles persistently (a grid of
 /// min(SMs, tiles) programs, tile::canWalkTilesPersistently).

@@ -1,0 +1,236 @@
+// RUN: tilec-opt %s -split-input-file -tile-insert-channels -verify-diagnostics | FileCheck %s
+//
+// Inputs carry what the pass needs: the partition schedule
+// (tile-partition-schedule), convert-tile-to-tgpu's tgpu.tma and tgpu.mma,
+// and the TMA-store epilogue (tile-tma-store-epilogue), as
+// tile-tma-store-epilogue leaves them (persistent=false).
+
+// A GEMM: its MMAs stay in flight across iterations, so one channel carries
+// a use (A's and B's slots), released once the next use's MMAs are issued;
+// after the loop, the last MMAs are waited for and the last use released.
+// The loads become acquires and TMA copies (partition 0) where they stood.
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+// CHECK: %[[I0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+// CHECK-NEXT: %[[L:.*]]:2 = scf.for %[[K:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[I:.*]] = %[[I0]])
+// CHECK-NEXT: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[S]]], %[[CH]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[S]]], %[[CH]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[D:.*]] = tgpu.wgmma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]], %[[ACC]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.wgmma_wait {pendings = 1 : i32, tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1>} 1 : i32
+// CHECK-NEXT: %[[ST:.*]] = arith.cmpi ugt, %[[I]], %[[I0]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: scf.if %[[ST]] {
+// CHECK: tgpu.channel_release %[[CH]]
+// CHECK-NEXT: } {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[N:.*]] = arith.addi %[[I]], %[[ONE]] {tgpu.partition = array<i32: 0, 1>}
+// CHECK-NEXT: scf.yield %[[D]], %[[N]]
+// CHECK-NEXT: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+// CHECK-NEXT: %[[F:.*]] = tgpu.wgmma_wait %[[L]]#0 : {{.*}} {pendings = 0 : i32, tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: arith.cmpi ugt, %[[L]]#1, %[[I0]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: scf.if
+// CHECK: tgpu.channel_release %[[CH]]
+// CHECK: } {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: arith.truncf %[[F]]
+// CHECK-NOT: tile.load
+// CHECK-NOT: tile.dot
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c256_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %8 = tile.load %arg0[%3, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %9 = tile.load %arg1[%arg3, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %10 = tile.convert_layout %8 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %11 = tile.convert_layout %9 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %12 = tile.dot %10, %11, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %12 : tensor<128x256xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %7 = arith.truncf %6 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    tgpu.tma_store %7, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// Math in the loop reads the MMA's result: the MMA is waited for at once
+// and its use released in its own iteration.
+// CHECK-LABEL: func.func @scaled(
+// CHECK: scf.for
+// CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH:.*]][%[[I:.*]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[D:.*]] = tgpu.wgmma
+// CHECK-NEXT: %[[F:.*]] = tgpu.wgmma_wait %[[D]] : {{.*}} {pendings = 0 : i32, tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.channel_release %[[CH]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: arith.mulf %[[F]], %[[F]]
+// CHECK: scf.yield
+// CHECK-NEXT: } {tgpu.partitions
+// CHECK-NEXT: tgpu.tma_store
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @scaled(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %1 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %2 = scf.for %arg3 = %c0_i32 to %1 step %c32_i32 iter_args(%arg4 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 32], swizzle = 64>} : !tile.tensor<?x?xbf16> -> tensor<64x32xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<32x64xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear1> -> tensor<64x32xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<32x64xbf16, #linear2> -> tensor<32x64xbf16, #linear4>
+      %7 = tile.dot %5, %6, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear3>, tensor<32x64xbf16, #linear4> -> tensor<64x64xf32, #linear>
+      %8 = arith.mulf %7, %7 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear>
+      scf.yield %8 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %2, %arg2[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x?xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// Attention's shape: each MMA has a channel of its own (K's slot frees
+// while P·V still reads V's); the dot reads K transposed, through a
+// transposed view of the ring; Q, copied once before the loop, goes
+// through a channel of depth 1 (one consumer copy), use %t0, waited for
+// before the loop and released after it.
+// CHECK-LABEL: func.func @chain(
+// CHECK-NEXT: %[[KCH:.*]], %[[KB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #shared>
+// CHECK-NEXT: %[[KT:.*]] = tgpu.transpose %[[KB]]
+// CHECK-NEXT: %[[VCH:.*]], %[[VB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma>
+// CHECK-NEXT: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1 kind <fill = tma, release = mma>
+// CHECK: %[[T0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+// CHECK-NEXT: %[[QS:.*]] = tgpu.channel_acquire %[[QCH]][%[[T0]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg0[{{.*}}] -> %[[QB]][%[[QS]]], %[[QCH]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: %[[I0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+// CHECK-NEXT: %[[QW:.*]] = tgpu.channel_wait %[[QCH]][%[[T0]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: scf.for {{.*}} iter_args({{.*}}, %[[I:.*]] = %[[I0]])
+// CHECK-NEXT: %[[KS:.*]] = tgpu.channel_acquire %[[KCH]][%[[I]]]
+// CHECK-NEXT: tgpu.tma_load %arg1[{{.*}}] -> %[[KB]][%[[KS]]], %[[KCH]]
+// CHECK-NEXT: %[[KW:.*]] = tgpu.channel_wait %[[KCH]][%[[I]]]
+// CHECK-NEXT: %[[S:.*]] = tgpu.wgmma %[[QB]][%[[QW]]], %[[KT]][%[[KW]]]
+// CHECK-NEXT: tgpu.wgmma_wait %[[S]]
+// CHECK-NEXT: tgpu.channel_release %[[KCH]][%[[I]]]
+// CHECK: %[[VS:.*]] = tgpu.channel_acquire %[[VCH]][%[[I]]]
+// CHECK-NEXT: tgpu.tma_load %arg2[{{.*}}] -> %[[VB]][%[[VS]]], %[[VCH]]
+// CHECK-NEXT: %[[VW:.*]] = tgpu.channel_wait %[[VCH]][%[[I]]]
+// CHECK-NEXT: %[[O:.*]] = tgpu.wgmma %{{.*}}, %[[VB]][%[[VW]]]
+// CHECK-NEXT: tgpu.wgmma_wait %[[O]]
+// CHECK-NEXT: tgpu.channel_release %[[VCH]][%[[I]]]
+// CHECK: } {tgpu.partitions
+// CHECK-NEXT: tgpu.channel_release %[[QCH]][%[[T0]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tma_store
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @chain(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %1 = tile.program_id x
+    %2 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16>
+    %3 = tile.load %arg0[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear2>
+    %4 = scf.for %arg4 = %c0_i32 to %2 step %c32_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %5 = tile.load %arg1[%1, %arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>} : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
+      %6 = tile.reshape %5 {tgpu.partition = array<i32: 1>} : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
+      %8 = tile.convert_layout %3 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
+      %9 = tile.convert_layout %7 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
+      %10 = tile.dot %8, %9, %cst_0 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
+      %11 = math.exp %10 {tgpu.partition = array<i32: 1>} : tensor<64x32xf32, #linear1>
+      %12 = arith.truncf %11 {tgpu.partition = array<i32: 1>} : tensor<64x32xf32, #linear1> to tensor<64x32xbf16, #linear1>
+      %13 = tile.load %arg2[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>} : !tile.tensor<?x64xbf16> -> tensor<32x64xbf16, #linear4>
+      %14 = tile.convert_layout %13 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<32x64xbf16, #linear4> -> tensor<32x64xbf16, #linear7>
+      %15 = tile.dot %12, %14, %arg5 {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear1>, tensor<32x64xbf16, #linear7> -> tensor<64x64xf32, #linear>
+      scf.yield %15 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %4, %arg3[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x64xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// Index math only the load partition runs, read by the compute partition:
+// no channel kind carries a scalar.
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @crossing(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %1 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %2 = scf.for %arg3 = %c0_i32 to %1 step %c32_i32 iter_args(%arg4 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %kx = arith.addi %arg3, %c32_i32 {tgpu.partition = array<i32: 0>} : i32
+      %3 = tile.load %arg0[%c0_i32, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 32], swizzle = 64>} : !tile.tensor<?x?xbf16> -> tensor<64x32xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<32x64xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear1> -> tensor<64x32xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<32x64xbf16, #linear2> -> tensor<32x64xbf16, #linear4>
+      // expected-error @+1 {{value crosses from partition 0 to 1 and no channel kind carries it ('arith.addi')}}
+      %kk = arith.muli %kx, %kx {tgpu.partition = array<i32: 1>} : i32
+      %7 = tile.dot %5, %6, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x32xbf16, #linear3>, tensor<32x64xbf16, #linear4> -> tensor<64x64xf32, #linear>
+      %8 = arith.mulf %7, %7 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear>
+      scf.yield %8 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %2, %arg2[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x?xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
