@@ -203,12 +203,33 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     the load partition (the scalar code it needs cloned, its loop carrying
     the use counter alone); the kernel's own warps become the consumers
     (registers raised) that run the rest of the kernel, the load
-    partition's ops erased and the loop in a branch taken when it runs. In
-    a kernel with `tgpu.persistent`, both regions loop over the program's
-    tiles (grouped rasterization, use counters running on across tiles)
-    and the grid becomes `min(sms, gx * gy)`; a compute partition with
-    `copies = 2` runs as two ping-ponging consumer warpgroups; channels of
-    a cluster get cluster barriers before and after the regions.
+    partition's ops erased and the loop in a branch taken when it runs. A
+    compute partition with `copies = 2` gets two consumer copies
+    (`consumer_copies`); channels of a cluster get cluster barriers before
+    and after the regions.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
+  let summary = "the warp-specialized regions walk the program's tiles";
+  let description = [{
+    In a kernel with `tgpu.persistent` (tile-partition-schedule), after
+    tile-warp-specialize: both regions of the `tgpu.warp_specialize` loop
+    over the program's tiles (grouped rasterization, 8 rows of tiles a
+    group; clusters of `tile.cluster` programs along x), program ids x and
+    y becoming the tile's coordinates, and the grid becomes `min(sms, gx *
+    gy)` (in whole clusters). Each channel use counter (the last iter_arg
+    of the loop whose acquires or waits it indexes) runs on across tiles;
+    a channel index outside every loop (tiles copied once) becomes the
+    tile's ordinal. With two consumer copies (ping-pong), copy c takes
+    the program's tiles c, c + 2, ..., its counter starting at (2m + c)
+    times the main loop's trip count, and the copies take turns at the
+    main loop and the epilogue on named barriers 8 + c and 10 + c
+    (`tile.consumer_groups`). The trailing wait for TMA stores stays after
+    the tile loop. `tgpu.persistent` is consumed.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,0 +1,460 @@
+//===- TilePersistentTiles.cpp - programs that walk the tiles -------------===//
+//
+// The tile-persistent-tiles pass. In a kernel tile-partition-schedule
+// marked `tgpu.persistent`, after materialization (tile-warp-specialize),
+// both regions of the `tgpu.warp_specialize` loop over the program's
+// tiles: the grid becomes min(SMs, tiles) programs (in whole clusters of
+// `tile.cluster`), and program p walks tiles t = p, p + num_programs, ...
+// of the original gx x gy grid in groups of 8 rows of tiles (tiles that
+// share A rows and B columns run at about the same time, so they meet in
+// L2). Program ids x and y become the tile's coordinates.
+//
+// The channels' use counters run on across tiles. A counter is the last
+// iter_arg of the loop whose channel_acquire/channel_wait it indexes; its
+// start (%i0, a constant tile-insert-channels made) becomes the tile
+// loop's running count and the tile loop yields the count after the loop.
+// A channel index outside every loop (%t0: the use of the tiles copied
+// once, such as attention's Q) becomes the tile's ordinal among the
+// program's tiles.
+//
+// A compute partition of two copies (the consumer region's
+// `consumer_copies = 2`, ping-pong) walks alternate tiles: copy c
+// (tgpu.consumer_index) takes the program's tiles c, c + 2, ...; its
+// counter at its m-th tile is (2m + c) * iterations (every tile runs as
+// many), and the copies take turns at the main loop and at the epilogue
+// through named barriers, so one's epilogue runs while the other
+// multiplies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+
+#define DEBUG_TYPE "tile-persistent-tiles"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPERSISTENTTILES
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// A (checked) grid expression of `func` as i32 arithmetic; `sms` has no
+/// in-kernel value (callers exclude it).
+Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
+                   GridExprAttr e) {
+  switch (e.getOp()) {
+  case GridOp::Literal:
+  case GridOp::Sms:
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.getValue());
+  case GridOp::Dim:
+    return DimOp::create(b, loc, func.getArgument(e.getValue()), e.getAxis());
+  case GridOp::Arg: {
+    Value arg = func.getArgument(e.getValue());
+    unsigned bits = arg.getType().getIntOrFloatBitWidth();
+    if (bits > 32)
+      return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
+    if (bits < 32)
+      return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
+    return arg;
+  }
+  default:
+    break;
+  }
+  Value x = emitGridExpr(b, loc, func, e.lhs());
+  Value y = emitGridExpr(b, loc, func, e.rhs());
+  switch (e.getOp()) {
+  case GridOp::CDiv:
+    return arith::CeilDivSIOp::create(b, loc, x, y);
+  case GridOp::Div:
+    return arith::FloorDivSIOp::create(b, loc, x, y);
+  case GridOp::Add:
+    return arith::AddIOp::create(b, loc, x, y);
+  case GridOp::Sub:
+    return arith::SubIOp::create(b, loc, x, y);
+  case GridOp::Mul:
+    return arith::MulIOp::create(b, loc, x, y);
+  case GridOp::Min:
+    return arith::MinSIOp::create(b, loc, x, y);
+  default:
+    return arith::MaxSIOp::create(b, loc, x, y);
+  }
+}
+
+/// A persistent schedule: a grid of min(SMs, tiles) programs, each walking
+/// tiles t = program_id, + num_programs, ... of the original gx x gy grid in
+/// groups of kGroupM rows of tiles (tiles sharing A rows and B columns run
+/// at about the same time, so they meet in L2).
+struct Persistent {
+  static constexpr int64_t kGroupM = 8;
+  GridExprAttr gx, gy; // the original grid's x and y extents
+  int cluster = 1;     // programs a cluster (along x)
+
+  /// The persistent grid: min(SMs, tiles), in whole clusters.
+  GridAttr grid() const {
+    MLIRContext *ctx = gx.getContext();
+    auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
+    auto call = GridExprAttr::call;
+    GridExprAttr sms = GridExprAttr::sms(ctx), x;
+    if (cluster == 1) {
+      x = call(GridOp::Min, sms, call(GridOp::Mul, gx, gy));
+    } else {
+      GridExprAttr c = lit(cluster);
+      GridExprAttr pairs = call(GridOp::Mul, call(GridOp::CDiv, gx, c), gy);
+      x = call(GridOp::Mul,
+               call(GridOp::Min, call(GridOp::Div, sms, c), pairs), c);
+    }
+    return GridAttr::get(ctx, {x, lit(1), lit(1)});
+  }
+
+  /// The tile loop at `b` (one i32 iter_arg, starting at 0) and the
+  /// program ids (x, y) of its current tile. With `copies` consumer copies,
+  /// copy `copy` takes every copies-th of the program's tiles, starting
+  /// with its copy-th; `count` receives how many tiles the program has,
+  /// `ordinal` the current tile's place among them (0, 1, ...).
+  std::pair<scf::ForOp, std::array<Value, 2>>
+  wrap(OpBuilder &b, Location loc, func::FuncOp func, Value copy = {},
+       int copies = 1, Value *count = nullptr, Value *ordinal = nullptr) {
+    Value nx = emitGridExpr(b, loc, func, gx);
+    Value ny = emitGridExpr(b, loc, func, gy);
+    Value first = ProgramIdOp::create(b, loc, 0);
+    Value stride = NumProgramsOp::create(b, loc, 0);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    // In clusters of `cluster` programs along x, the cluster walks tiles of
+    // `cluster` rows of tiles; program rank r takes row r of each.
+    Value rank;
+    if (cluster > 1) {
+      Value cl = arith::ConstantIntOp::create(b, loc, b.getI32Type(), cluster);
+      rank = arith::RemUIOp::create(b, loc, first, cl);
+      first = arith::DivUIOp::create(b, loc, first, cl);
+      stride = arith::DivUIOp::create(b, loc, stride, cl);
+      nx = arith::CeilDivSIOp::create(b, loc, nx, cl);
+    }
+    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
+    if (count) {
+      // ceil((tiles - first) / stride), first < tiles for every program.
+      Value left = arith::SubIOp::create(b, loc, tiles, first);
+      *count = arith::CeilDivSIOp::create(b, loc, left, stride);
+    }
+    Value first0 = first, stride0 = stride;
+    if (copy) {
+      first = arith::AddIOp::create(
+          b, loc, first, arith::MulIOp::create(b, loc, copy, stride));
+      stride = arith::MulIOp::create(
+          b, loc, stride,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), copies));
+    }
+    auto loop = scf::ForOp::create(b, loc, first, tiles, stride,
+                                   ValueRange{zero});
+    OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+    Value t = loop.getInductionVar();
+    if (ordinal)
+      *ordinal = arith::DivUIOp::create(
+          ib, loc, arith::SubIOp::create(ib, loc, t, first0), stride0);
+    Value group = arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), kGroupM);
+    Value perGroup = arith::MulIOp::create(ib, loc, group, ny);
+    Value groupId = arith::DivUIOp::create(ib, loc, t, perGroup);
+    Value firstM = arith::MulIOp::create(ib, loc, groupId, group);
+    Value rows = arith::MinSIOp::create(
+        ib, loc, arith::SubIOp::create(ib, loc, nx, firstM), group);
+    Value inGroup = arith::RemUIOp::create(ib, loc, t, perGroup);
+    Value px = arith::AddIOp::create(
+        ib, loc, firstM, arith::RemUIOp::create(ib, loc, inGroup, rows));
+    Value py = arith::DivUIOp::create(ib, loc, inGroup, rows);
+    if (cluster > 1)
+      px = arith::AddIOp::create(
+          ib, loc,
+          arith::MulIOp::create(
+              ib, loc, px,
+              arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), cluster)),
+          rank);
+    return {loop, {px, py}};
+  }
+};
+
+/// The loop of `block` (nested anywhere) whose last iter_arg indexes a
+/// channel: the use counter's loop.
+scf::ForOp counterLoop(Block *block) {
+  scf::ForOp found;
+  block->walk([&](scf::ForOp loop) {
+    if (found || loop.getNumRegionIterArgs() == 0)
+      return;
+    Value i = loop.getRegionIterArgs().back();
+    if (llvm::any_of(i.getUsers(), [&](Operation *u) {
+          return (isa<tgpu::ChannelAcquireOp>(u) &&
+                  cast<tgpu::ChannelAcquireOp>(u).getIndex() == i) ||
+                 (isa<tgpu::ChannelWaitOp>(u) &&
+                  cast<tgpu::ChannelWaitOp>(u).getIndex() == i);
+        }))
+      found = loop;
+  });
+  return found;
+}
+
+/// The use index of a channel op of `block` outside every loop (the tiles
+/// copied once), or null.
+Value onceIndex(Block *block) {
+  for (Operation &op : *block) {
+    if (auto a = dyn_cast<tgpu::ChannelAcquireOp>(op))
+      return a.getIndex();
+    if (auto w = dyn_cast<tgpu::ChannelWaitOp>(op))
+      return w.getIndex();
+  }
+  return {};
+}
+
+/// `v`, a result of an op nested in `block`, as it leaves through the
+/// yields of the ops around it: the value at the top level of `block`.
+Value atTopLevel(Value v, Block *block) {
+  while (v.getDefiningOp()->getBlock() != block) {
+    auto res = cast<OpResult>(v);
+    OpOperand *out = nullptr;
+    for (OpOperand &use : res.getUses())
+      if (isa<scf::YieldOp>(use.getOwner()))
+        out = &use;
+    if (!out)
+      return {};
+    v = out->getOwner()->getParentOp()->getResult(out->getOperandNumber());
+  }
+  return v;
+}
+
+/// Replaces every use of `v` with `with`, erasing v's definition (a
+/// constant) if nothing else reads it.
+void replaceStart(Value v, Value with) {
+  Operation *def = v.getDefiningOp();
+  v.replaceAllUsesWith(with);
+  if (def && def->use_empty())
+    def->erase();
+}
+
+/// The tile's coordinates in place of `block`'s (top-level) program ids x
+/// and y.
+void replaceProgramIds(Block *block, const std::array<Value, 2> &ids) {
+  for (Operation &op : llvm::make_early_inc_range(*block))
+    if (auto pid = dyn_cast<ProgramIdOp>(op))
+      if (pid.getAxis() < 2) {
+        pid.replaceAllUsesWith(ids[pid.getAxis()]);
+        pid.erase();
+      }
+}
+
+struct TilePersistentTiles
+    : public tilec::impl::TilePersistentTilesBase<TilePersistentTiles> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(tgpu::kPersistentAttr))
+        continue;
+      tgpu::WarpSpecializeOp ws;
+      for (auto op : func.getBody().front().getOps<tgpu::WarpSpecializeOp>())
+        ws = op;
+      if (ws && failed(walkTiles(func, ws)))
+        return signalPassFailure();
+      func->removeAttr(tgpu::kPersistentAttr);
+    }
+  }
+
+  LogicalResult walkTiles(func::FuncOp func, tgpu::WarpSpecializeOp ws) {
+    MLIRContext *ctx = &getContext();
+    Persistent pers;
+    auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+    if (!grid || !canWalkTilesPersistently(func))
+      return func.emitError() << "a kernel marked " << tgpu::kPersistentAttr
+                              << " whose grid its programs cannot walk";
+    pers.gx = grid.axis(0);
+    pers.gy = grid.axis(1);
+    if (auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr))
+      pers.cluster = std::max<int64_t>(1, cl.getInt());
+    Block *producer = &ws.getProducer().front();
+    Block *consumer = &ws.getConsumer().front();
+    scf::ForOp pCounter = counterLoop(producer);
+    scf::ForOp cCounter = counterLoop(consumer);
+    if (!pCounter || !cCounter)
+      return ws.emitError() << "a warp-specialized region without a channel "
+                               "use counter to run on across tiles";
+    if (failed(wrapProducer(func, pers, producer, pCounter)))
+      return failure();
+    if (ws.getConsumerCopies() > 1) {
+      if (failed(buildPingPong(func, pers, consumer, cCounter)))
+        return failure();
+      func->setAttr(kConsumerGroupsAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32),
+                                     ws.getConsumerCopies()));
+    } else if (failed(wrapCooperative(func, pers, consumer, cCounter))) {
+      return failure();
+    }
+    func->setAttr(kGridAttr, pers.grid());
+    return success();
+  }
+
+  /// The producer's code in a tile loop, its counter running on.
+  LogicalResult wrapProducer(func::FuncOp func, Persistent &pers,
+                             Block *producer, scf::ForOp counter) {
+    Location loc = counter.getLoc();
+    Value once = onceIndex(producer);
+    OpBuilder pb = OpBuilder::atBlockBegin(producer);
+    Value ordinal;
+    auto [loop, ids] = pers.wrap(pb, loc, func, {}, 1, nullptr,
+                                 once ? &ordinal : nullptr);
+    return finish(loop, ids, producer, std::next(Block::iterator(loop)),
+                  producer->end(), counter, once, loop.getRegionIterArgs()[0],
+                  ordinal);
+  }
+
+  /// Moves [begin, end) of `block` to the end of the tile loop's body, the
+  /// program ids becoming `ids`, the counter of `counter` starting at
+  /// `start`, the tiles copied once being use `ordinal`; the tile loop
+  /// yields the counter after the region's loop.
+  LogicalResult finish(scf::ForOp loop, const std::array<Value, 2> &ids,
+                       Block *block, Block::iterator begin,
+                       Block::iterator end, scf::ForOp counter, Value once,
+                       Value start, Value ordinal) {
+    Block *body = loop.getBody();
+    body->getOperations().splice(body->end(), block->getOperations(), begin,
+                                 end);
+    replaceProgramIds(body, ids);
+    Value after = atTopLevel(counter.getResults().back(), body);
+    if (!after)
+      return counter.emitError()
+             << "the use counter does not leave the tile's code";
+    replaceStart(counter.getInitArgs().back(), start);
+    if (once && ordinal)
+      replaceStart(once, ordinal);
+    OpBuilder yb = OpBuilder::atBlockEnd(body);
+    scf::YieldOp::create(yb, loop.getLoc(), after);
+    return success();
+  }
+
+  /// Where the consumer's tile loop goes: after its buffers (each copy its
+  /// own, allocated once).
+  static OpBuilder afterBuffers(Block *consumer) {
+    auto it = consumer->begin();
+    while (it != consumer->end() && isa<tgpu::AllocOp>(*it))
+      ++it;
+    return OpBuilder(consumer, it);
+  }
+
+  /// The end of the consumer's per-tile code: all but a trailing wait for
+  /// the TMA stores, which ends the program.
+  static Block::iterator tileCodeEnd(Block *consumer) {
+    auto end = consumer->end();
+    if (!consumer->empty() && isa<tgpu::TMAStoreWaitOp>(consumer->back()))
+      end = std::prev(end);
+    return end;
+  }
+
+  LogicalResult wrapCooperative(func::FuncOp func, Persistent &pers,
+                                Block *consumer, scf::ForOp counter) {
+    Location loc = counter.getLoc();
+    Value once = onceIndex(consumer);
+    OpBuilder cb = afterBuffers(consumer);
+    Value ordinal;
+    auto [loop, ids] = pers.wrap(cb, loc, func, {}, 1, nullptr,
+                                 once ? &ordinal : nullptr);
+    return finish(loop, ids, consumer, std::next(Block::iterator(loop)),
+                  tileCodeEnd(consumer), counter, once,
+                  loop.getRegionIterArgs()[0], ordinal);
+  }
+
+  /// Named barriers of the ping-pong turns (8 + copy, 10 + copy; the
+  /// lowering's partitions use 1..3).
+  static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
+
+  /// The ping-pong schedule (see the file comment).
+  LogicalResult buildPingPong(func::FuncOp func, Persistent &pers,
+                              Block *consumer, scf::ForOp counter) {
+    Location loc = counter.getLoc();
+    Value once = onceIndex(consumer);
+    OpBuilder cb = afterBuffers(consumer);
+    Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
+    Value count;
+    auto [loop, ids] = pers.wrap(cb, loc, func, copy, 2, &count);
+    Block *body = loop.getBody();
+    body->getOperations().splice(body->end(), consumer->getOperations(),
+                                 std::next(Block::iterator(loop)),
+                                 tileCodeEnd(consumer));
+    replaceProgramIds(body, ids);
+    // The main loop's part of the tile: the op holding the counter's loop,
+    // its condition and the wait for the tiles copied once before it.
+    Operation *guard = body->findAncestorOpInBlock(*counter);
+    Value after = atTopLevel(counter.getResults().back(), body);
+    if (!guard || !after)
+      return counter.emitError()
+             << "the use counter does not leave the tile's code";
+    Operation *head = guard;
+    if (auto ifOp = dyn_cast<scf::IfOp>(guard);
+        ifOp && ifOp.getCondition().getDefiningOp() == guard->getPrevNode())
+      head = guard->getPrevNode();
+    if (auto w = dyn_cast_or_null<tgpu::ChannelWaitOp>(head->getPrevNode());
+        w && w.getIndex() == once)
+      head = w;
+    // m: the copy's tiles so far; g = 2m + c: the program's tile index.
+    Value m = loop.getRegionIterArgs()[0];
+    OpBuilder lb(head);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), v);
+    };
+    Value two = cst(2), one = cst(1), zero = cst(0);
+    Value g = arith::AddIOp::create(lb, loc,
+                                    arith::MulIOp::create(lb, loc, m, two), copy);
+    Value span = arith::SubIOp::create(lb, loc, counter.getUpperBound(),
+                                       counter.getLowerBound());
+    Value iters = arith::MaxSIOp::create(
+        lb, loc, arith::CeilDivSIOp::create(lb, loc, span, counter.getStep()),
+        zero);
+    Value iStart = arith::MulIOp::create(lb, loc, g, iters);
+    Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, g,
+                                        zero);
+    Value notFirst = arith::XOrIOp::create(
+        lb, loc, first, arith::ConstantIntOp::create(lb, loc, lb.getI1Type(), 1));
+    Value hasNext = arith::CmpIOp::create(
+        lb, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(lb, loc, g, one), count);
+    Value other = arith::SubIOp::create(lb, loc, one, copy);
+    auto turn = [&](OpBuilder &ob, Value cond, int64_t base, Value who,
+                    bool wait) {
+      auto ifOp = scf::IfOp::create(ob, loc, TypeRange{}, cond, false);
+      OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value id = arith::AddIOp::create(
+          ib, loc, who, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(),
+                                                     base));
+      int32_t threads = 2 * 32 * getNumWarps(func);
+      if (wait)
+        tgpu::NamedBarrierWaitOp::create(ib, loc, id, threads);
+      else
+        tgpu::NamedBarrierArriveOp::create(ib, loc, id, threads);
+    };
+    // Wait for the main-loop turn, multiply, pass the turn on.
+    turn(lb, notFirst, kMmaTurn, copy, true);
+    replaceStart(counter.getInitArgs().back(), iStart);
+    if (once)
+      replaceStart(once, g);
+    OpBuilder ab(guard->getContext());
+    ab.setInsertionPointAfter(guard);
+    turn(ab, hasNext, kMmaTurn, other, false);
+    // The same for the epilogue (the rest of the tile's code).
+    turn(ab, notFirst, kEpilogueTurn, copy, true);
+    OpBuilder yb = OpBuilder::atBlockEnd(body);
+    turn(yb, hasNext, kEpilogueTurn, other, false);
+    scf::YieldOp::create(
+        yb, loc, ValueRange{arith::AddIOp::create(
+                     yb, loc, m, arith::ConstantIntOp::create(
+                                     yb, loc, yb.getI32Type(), 1))});
+    (void)after;
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,501 @@
+// RUN: tilec-opt %s -split-input-file -tile-persistent-tiles -verify-diagnostics | FileCheck %s
+//
+// Inputs are tile-warp-specialize's output for kernels
+// tile-partition-schedule marked tgpu.persistent.
+
+// Both regions walk the program's tiles (t = program_id, + num_programs,
+// ... < gx * gy, in groups of 8 rows of tiles); program ids become the
+// tile's coordinates; each region's use counter (%i0) becomes its tile
+// loop's running count; the grid becomes min(sms, tiles); the store wait
+// stays after the tile loop.
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
+// CHECK-NOT: tgpu.persistent
+// CHECK: producer
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
+// CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]] iter_args(%[[PU:.*]] = %{{.*}}) -> (i32)
+// CHECK: arith.constant 8 : i32
+// CHECK-NOT: tile.program_id
+// CHECK: %[[PL:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PU]]) -> (i32)
+// CHECK: scf.yield %[[PL]] : i32
+// CHECK: consumer
+// CHECK-NEXT: tgpu.alloc
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CU:.*]] = %{{.*}}) -> (i32)
+// CHECK-NOT: tile.program_id
+// CHECK: %[[G:.*]]:2 = scf.if
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[I:.*]] = %[[CU]])
+// CHECK: arith.cmpi ugt, %[[I]], %[[CU]]
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}}, %[[CU]]
+// CHECK: tgpu.tma_store %
+// CHECK-NEXT: scf.yield %[[G]]#1 : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: tgpu.tma_store_wait {
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c256_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    } consumer(regs = 232) {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c256_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x256xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x256xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x256xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x256xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
+
+// -----
+
+// Ping-pong: consumer copy c takes the program's tiles c, c + 2, ...; its
+// counter starts at (2m + c) * iterations; it waits for its main-loop turn
+// (named barrier 8 + c) before the loop and passes it on after, and the
+// same for the epilogue (10 + c).
+// CHECK-LABEL: func.func @gemm_pingpong(
+// CHECK-SAME: tile.consumer_groups = 2 : i32
+// CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128))), 1, 1>
+// CHECK: consumer(regs = 232, copies = 2)
+// CHECK-NEXT: tgpu.alloc
+// CHECK-NEXT: %[[C:.*]] = tgpu.consumer_index : i32
+// CHECK: %[[NP:.*]] = tile.num_programs x
+// CHECK: %[[OFF:.*]] = arith.muli %[[C]], %[[NP]]
+// CHECK: %[[STEP:.*]] = arith.muli %[[NP]], %c2_i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] iter_args(%[[M:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[M2:.*]] = arith.muli %[[M]], %{{.*}}
+// CHECK-NEXT: %[[G:.*]] = arith.addi %[[M2]], %[[C]]
+// CHECK: %[[START:.*]] = arith.muli %[[G]], %{{.*}}
+// CHECK: scf.if
+// CHECK-NEXT: arith.constant 8 : i32
+// CHECK-NEXT: %[[TURN:.*]] = arith.addi %[[C]]
+// CHECK-NEXT: tgpu.named_barrier_wait %[[TURN]], 256
+// CHECK: scf.if
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[START]])
+// CHECK: tgpu.named_barrier_arrive
+// CHECK: arith.constant 10 : i32
+// CHECK: tgpu.named_barrier_wait
+// CHECK: tgpu.tma_store %
+// CHECK: arith.constant 10 : i32
+// CHECK: tgpu.named_barrier_arrive
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tgpu.tma_store_wait {
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_pingpong(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.producer_warps = 4 : i32, tile.schedule = #tile.schedule<pingpong>} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x128xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    } consumer(regs = 232, copies = 2) {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c128_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x128xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x128xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x128xbf16, #shared1>, tensor<128x128xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x128xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x128xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x128xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x128xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x128xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
+
+// -----
+
+// A cluster of 2 programs along x: the grid counts whole clusters; a
+// cluster walks tiles of 2 rows of tiles, program rank r taking row r.
+// CHECK-LABEL: func.func @gemm_cluster(
+// CHECK-SAME: tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 256))), 2), 1, 1>
+// CHECK: producer
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[RANK:.*]] = arith.remui %[[PID]], %c2_i32
+// CHECK: arith.divui %[[PID]], %c2_i32
+// CHECK: scf.for
+// CHECK: arith.muli %{{.*}}, %c2_i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[RANK]]
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 cluster 2 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    tgpu.cluster_sync
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c256_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel multicast 2 : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    } consumer(regs = 232) {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c256_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x256xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x256xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x256xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x256xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    tgpu.cluster_sync
+    return
+  }
+}
+
+// -----
+
+// Attention's shape: the tiles copied once (Q) are use t of their channel
+// (the tile's ordinal among the program's tiles) on both sides.
+// CHECK-LABEL: func.func @chain(
+// CHECK: producer
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
+// CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]]
+// CHECK-NEXT: %[[D:.*]] = arith.subi %[[T]], %[[PID]]
+// CHECK-NEXT: %[[ORD:.*]] = arith.divui %[[D]], %[[NP]]
+// CHECK: tgpu.channel_acquire %{{.*}}[%[[ORD]]]
+// CHECK: consumer
+// CHECK: scf.for %[[CT:.*]] = %[[CPID:.*]] to %{{.*}} step %[[CNP:[^ ]*]]
+// CHECK-NEXT: %[[CD:.*]] = arith.subi %[[CT]], %[[CPID]]
+// CHECK-NEXT: %[[CORD:.*]] = arith.divui %[[CD]], %[[CNP]]
+// CHECK: tgpu.channel_wait %{{.*}}[%[[CORD]]]
+// CHECK: tgpu.channel_release %{{.*}}[%[[CORD]]]
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @chain(%arg0: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg1: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64, tile.producer_warps = 4 : i32} {
+    %channel, %buffers = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #shared>
+    %0 = tgpu.transpose %buffers : <?x32x64xbf16, #shared> -> <?x64x32xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #shared>
+    %channel_2, %buffers_3 = tgpu.channel consumer_warps 4 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared2>
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      %c0_i32 = arith.constant 0 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %1 = tile.program_id x
+      %2 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>
+      %c0_i32_4 = arith.constant 0 : i32
+      %3 = tgpu.channel_acquire %channel_2[%c0_i32_4]
+      tgpu.tma_load %arg0[%c0_i32, %c0_i32] -> %buffers_3[%3], %channel_2 : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared2>, !tgpu.channel
+      %c0_i32_5 = arith.constant 0 : i32
+      %4 = scf.for %arg4 = %c0_i32 to %2 step %c32_i32 iter_args(%arg5 = %c0_i32_5) -> (i32)  : i32 {
+        %5 = tgpu.channel_acquire %channel[%arg5]
+        tgpu.tma_load %arg1[%1, %arg4, %c0_i32] -> %buffers[%5], %channel : <?x?x64xbf16, tma = 1x32x64, swizzle = 128>, <?x32x64xbf16, #shared>, !tgpu.channel
+        %6 = tgpu.channel_acquire %channel_0[%arg5]
+        tgpu.tma_load %arg2[%arg4, %c0_i32] -> %buffers_1[%6], %channel_0 : <?x64xbf16, tma = 32x64, swizzle = 128>, <?x32x64xbf16, #shared>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg5, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    } consumer(regs = 240) {
+      %1 = tgpu.alloc : <2x64x32xf32, #shared3>
+      %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+      %cst_4 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
+      %c0_i32 = arith.constant 0 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %2 = tile.program_id x
+      %3 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>
+      %c0_i32_5 = arith.constant 0 : i32
+      %c0_i32_6 = arith.constant 0 : i32
+      %4 = tgpu.channel_wait %channel_2[%c0_i32_5]
+      %5 = arith.cmpi slt, %c0_i32, %3 : i32
+      %6:2 = scf.if %5 -> (tensor<64x64xf32, #linear>, i32) {
+        %7:2 = scf.for %arg4 = %c0_i32 to %3 step %c32_i32 iter_args(%arg5 = %cst, %arg6 = %c0_i32_6) -> (tensor<64x64xf32, #linear>, i32)  : i32 {
+          %8 = tgpu.channel_wait %channel[%arg6]
+          %9 = tgpu.wgmma %buffers_3[%4], %0[%8], %cst_4 : !tgpu.smem<?x64x64xbf16, #shared2>, <?x64x32xbf16, #shared1>, tensor<64x32xf32, #linear1>
+          %10 = tgpu.wgmma_wait %9 : tensor<64x32xf32, #linear1> {pendings = 0 : i32}
+          tgpu.channel_release %channel[%arg6]
+          %11 = math.exp %10 : tensor<64x32xf32, #linear1>
+          %12 = arith.truncf %11 : tensor<64x32xf32, #linear1> to tensor<64x32xbf16, #linear1>
+          %13 = tgpu.channel_wait %channel_0[%arg6]
+          %14 = tgpu.wgmma %12, %buffers_1[%13], %arg5 : tensor<64x32xbf16, #linear1>, <?x32x64xbf16, #shared>, tensor<64x64xf32, #linear>
+          %15 = tgpu.wgmma_wait %14 : tensor<64x64xf32, #linear> {pendings = 0 : i32}
+          tgpu.channel_release %channel_0[%arg6]
+          %c1_i32 = arith.constant 1 : i32
+          %16 = arith.addi %arg6, %c1_i32 : i32
+          scf.yield %15, %16 : tensor<64x64xf32, #linear>, i32
+        }
+        scf.yield %7#0, %7#1 : tensor<64x64xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_6 : tensor<64x64xf32, #linear>, i32
+      }
+      tgpu.channel_release %channel_2[%c0_i32_5]
+      tgpu.tma_store %6#0, %arg3[%c0_i32, %c0_i32] via %1 : tensor<64x64xf32, #linear>, <?x64xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared3>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
+
+// -----
+
+// The kernel reads num_programs: its programs cannot walk the tiles.
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  // expected-error @+1 {{a kernel marked tgpu.persistent whose grid its programs cannot walk}}
+  func.func @reads_num_programs(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c256_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    } consumer(regs = 232) {
+      %np = tile.num_programs y
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c256_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x256xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x256xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x256xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x256xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
