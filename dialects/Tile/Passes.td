@@ -183,9 +183,7 @@ def TileInsertChannels : Pass<"tile-insert-channels", "mlir::ModuleOp"> {
     at once; else one channel carries a use and one MMA group stays in
     flight. Tiles copied once before the loop go through a channel of
     `depth` = the compute partition's copies. The copied views become TMA
-    views. A kernel's `tile.cluster` is used here (the B copies multicast,
-    the channels count the cluster's consumers) or dropped with a remark.
-    Any other value that crosses from the load partition to the compute
+    views. Any other value that crosses from the load partition to the compute
     partition is an error. The loop stays one loop: tile-warp-specialize
     splits it.
   }];
@@ -211,6 +209,23 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TileClusterMulticast : Pass<"tile-cluster-multicast", "mlir::ModuleOp"> {
+  let summary = "the CTAs of a cluster share the copies that are the same "
+                "for all of them";
+  let description = [{
+    For a kernel with `tile.cluster = N`, after tile-warp-specialize: the
+    producer's TMA copies whose coordinates do not depend on `program_id
+    x` multicast to the cluster's N CTAs (`multicast N`, each CTA copying
+    1/N of the boxes), the channels they complete count every CTA's
+    consumers (`cluster N`), and `tgpu.cluster_sync` goes before and
+    after the `tgpu.warp_specialize`. It needs `tgpu.persistent` (the tile
+    loop walks tiles in whole clusters) and shared slots a multiple of N
+    boxes wide; otherwise, and for kernels without warp-specialized
+    regions, a remark says why and `tile.cluster` is dropped.
+  }];
+  let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
 
 def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {

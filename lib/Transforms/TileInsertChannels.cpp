@@ -38,11 +38,6 @@
 // %t0 (another constant, which the persistent loop makes the tile's
 // ordinal), waited for before the loop and released after it.
 //
-// Clusters: where the kernel asks for `tile.cluster = N` and can have it
-// (it walks its tiles persistently; each B slot a multiple of N boxes
-// wide), the B copies multicast and the channels count the cluster's
-// consumers; else a remark says why and `tile.cluster` is dropped.
-//
 // The result is a contract between passes, not a program: one set of
 // warps cannot run the loop (it would wait for itself).
 //
@@ -72,8 +67,6 @@ namespace {
 struct Operand {
   LoadOp load;
   bool transposed;        // the dot reads the loaded tile transposed
-  bool multicast = false; // shared by the CTAs of a cluster
-  bool isB = false;       // a B operand (the one clusters share)
   bool once = false;      // loaded before the loop, once a tile
   int channel = -1;       // the loop channel it goes through (not once)
   BlockArgument view;     // the kernel argument
@@ -129,7 +122,6 @@ struct TileInsertChannels
   bool usesResultsInLoop = false;
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
-  int cluster = 1;
 
   /// The dots' TMA operands, the channel each goes through; fails where a
   /// value crosses partitions some other way.
@@ -177,7 +169,6 @@ struct TileInsertChannels
         o.view = cast<BlockArgument>(load.getTensor());
         o.slot = *slot;
         o.transposed = transposed;
-        o.isB = idx == 1;
         o.once = load->getBlock() != body;
         (idx == 0 ? m.a : m.b) = operands.size();
         operands.push_back(o);
@@ -221,7 +212,6 @@ struct TileInsertChannels
     Location loc = loop.getLoc();
     int numWarps = getNumWarps(func);
     int copies = tgpu::getComputeCopies(loop);
-    cluster = useCluster(func);
 
     // Views become TMA views.
     for (Operand &o : operands) {
@@ -230,7 +220,7 @@ struct TileInsertChannels
     }
 
     // The channels at the top of the kernel, a buffer per operand,
-    // released by every consumer warp (of each CTA of a cluster) once the
+    // released by every consumer warp once the
     // MMAs reading it completed; tile-pipeline chooses their depths.
     Block &entry = func.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -255,34 +245,32 @@ struct TileInsertChannels
                                            tgpu::ReleaseKind::MMA);
     // A channel over the operands `in` selects, their rings set.
     auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
-                           IntegerAttr clusterAttr, IntegerAttr depth) {
+                           IntegerAttr depth) {
       SmallVector<Type> types;
       for (Operand &o : operands)
         if (in(o))
           types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
       auto channel = tgpu::ChannelOp::create(
           b, loc, tgpu::ChannelType::get(ctx), types,
-          b.getI64IntegerAttr(numWarps), clusterAttr, depth, kind);
+          b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind);
       auto ring = channel.getBuffers().begin();
       for (Operand &o : operands)
         if (in(o))
           o.ring = *ring++;
       return channel.getChannel();
     };
-    IntegerAttr clusterAttr =
-        cluster > 1 ? b.getI32IntegerAttr(cluster) : IntegerAttr();
     for (auto [k, chan] : llvm::enumerate(chans)) {
       int id = k;
       chan = makeChannel([&](const Operand &o) { return o.channel == id; },
-                         clusterAttr, IntegerAttr());
+                         IntegerAttr());
     }
     // The tiles copied once a loop go through a channel of their own, a
     // use a tile: one slot each consumer copy (each copy works on its own
-    // tile; not multicast).
+    // tile).
     onceCh = {};
     if (llvm::any_of(operands, [](const Operand &o) { return o.once; }))
       onceCh = makeChannel([](const Operand &o) { return o.once; },
-                           IntegerAttr(), b.getI64IntegerAttr(copies));
+                           b.getI64IntegerAttr(copies));
 
     onceTile = {};
     addCounter();
@@ -295,42 +283,12 @@ struct TileInsertChannels
     return success();
   }
 
-  /// The cluster size the kernel asks for (tile.cluster) if it can run:
-  /// clusters of programs along x share every B operand, each CTA copying
-  /// its share of B's boxes and multicasting them. Says why not otherwise
-  /// (and drops tile.cluster).
-  int useCluster(func::FuncOp func) {
-    auto a = func->getAttrOfType<IntegerAttr>(kClusterAttr);
-    if (!a || a.getInt() < 2)
-      return 1;
-    int n = a.getInt();
-    std::string why;
-    if (!func->hasAttr(tgpu::kPersistentAttr))
-      why = "it needs the persistent tile loop";
-    for (const Operand &o : operands) {
-      if (!why.empty() || !o.isB)
-        continue;
-      if ((o.slot.type.getSlotShape().back() / o.slot.box.back()) % n)
-        why = "a B slot is not a multiple of " + std::to_string(n) +
-              " TMA boxes wide";
-    }
-    if (!why.empty()) {
-      mlir::emitRemark(loop.getLoc())
-          << variantPrefix(func) << "cluster of " << n << " not used: " << why;
-      func->removeAttr(kClusterAttr);
-      return 1;
-    }
-    for (Operand &o : operands)
-      o.multicast = o.isB;
-    return n;
-  }
-
   /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
   /// place of its load.
   void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
     auto copy = tgpu::TMALoadOp::create(
         b, o.load.getLoc(), o.view, o.load.getOffsets(), o.ring, slot, ch,
-        o.multicast ? b.getI32IntegerAttr(cluster) : IntegerAttr());
+        IntegerAttr());
     tag(copy, {tgpu::kLoadPartition});
   }
 

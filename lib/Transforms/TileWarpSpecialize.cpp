@@ -19,10 +19,10 @@
 //   }
 //
 // A compute partition of `copies = 2` gets a consumer region of two
-// copies (ping-pong), its registers budgeted for both; channels with
-// `cluster` get cluster barriers around the regions. tile-persistent-tiles
-// then makes both regions walk the tiles where the kernel has
-// `tgpu.persistent`.
+// copies (ping-pong), its registers budgeted for both. Then
+// tile-cluster-multicast shares copies across a cluster's CTAs, and
+// tile-persistent-tiles makes both regions walk the tiles where the kernel
+// has `tgpu.persistent`.
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
@@ -69,14 +69,6 @@ struct TileWarpSpecialize
         op->removeAttr(tgpu::kPartitionAttr);
         op->removeAttr(tgpu::kPartitionsAttr);
       });
-      // A cluster the kernel asked for runs only with the specialized loop.
-      auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr);
-      if (cl && cl.getInt() > 1 && !func->hasAttr(kProducerWarpsAttr)) {
-        mlir::emitRemark(func.getLoc())
-            << "tile.cluster ignored: clusters need the warp-specialized "
-               "TMA main loop (sm_90a)";
-        func->removeAttr(kClusterAttr);
-      }
     }
   }
 
@@ -110,29 +102,18 @@ struct TileWarpSpecialize
     // among the loop's iter_args. The regions go after them.
     Block &entry = func.getBody().front();
     Operation *lastChannel = nullptr;
-    bool clustered = false;
     for (Operation &op : entry) {
       if (!isa<tgpu::ChannelOp, tgpu::TransposeOp>(op))
         break;
       lastChannel = &op;
-      if (auto ch = dyn_cast<tgpu::ChannelOp>(op))
-        clustered |= ch.getCluster().has_value();
     }
     if (!lastChannel || loop.getInitArgs().empty() ||
         !loop.getInitArgs().back().getType().isInteger(32))
       return loop.emitError() << "a scheduled loop without channels: run "
                                  "tile-insert-channels first";
-    if (clustered && !func->hasAttr(tgpu::kPersistentAttr))
-      return loop.emitError() << "a cluster of CTAs shares copies over the "
-                                 "persistent tile loop: the kernel needs "
-                              << tgpu::kPersistentAttr;
 
     OpBuilder b(ctx);
     b.setInsertionPointAfter(lastChannel);
-    // With clusters, no CTA signals or multicasts into another before its
-    // barriers are initialized, nor leaves while the others may still.
-    if (clustered)
-      tgpu::ClusterSyncOp::create(b, loc);
 
     // Everything else of the kernel runs in the consumer region.
     int consumerRegs = std::min<int>(
@@ -160,10 +141,6 @@ struct TileWarpSpecialize
     guardLoop();
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
-    if (clustered) {
-      OpBuilder after(ws->getBlock(), std::next(Block::iterator(ws)));
-      tgpu::ClusterSyncOp::create(after, loc);
-    }
     func->setAttr(kProducerWarpsAttr,
                   IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
     return success();

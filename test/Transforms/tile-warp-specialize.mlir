@@ -1,7 +1,7 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule='persistent=false' -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-persistent-tiles | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-persistent-tiles | FileCheck %s --check-prefix=PERSIST
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-persistent-tiles -verify-diagnostics -o /dev/null
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-persistent-tiles -tile-pipeline | FileCheck %s --check-prefix=LOWERED
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule='persistent=false' -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-cluster-multicast -tile-persistent-tiles | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-cluster-multicast -tile-persistent-tiles | FileCheck %s --check-prefix=PERSIST
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-cluster-multicast -tile-persistent-tiles -verify-diagnostics -o /dev/null
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-remove-layout-conversions -canonicalize -tile-swizzle -convert-tile-to-tgpu -tile-partition-schedule -tile-plain-twin -tile-tma-store-epilogue -tile-insert-channels -tile-warp-specialize -tile-cluster-multicast -tile-persistent-tiles -tile-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The GEMM main loop: A and B become TMA views whose box is the slot with
 // its innermost dim cut to the 128-byte swizzle; the epilogue's store of C
@@ -417,7 +417,7 @@ func.func @gemm_fp8_cluster(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x
   %n0 = arith.muli %pn, %c256 : i32
   %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
   %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
-  // expected-remark @+1 {{cluster of 2 not used: a B slot is not a multiple of 2 TMA boxes wide}}
+  // expected-remark @+1 {{cluster of 2 not used: a slot the cluster shares is not a multiple of 2 TMA boxes wide}}
   %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
       -> (!tile.tile<128x256xf32>) : i32 {
     %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>

@@ -47,6 +47,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTileTMAStoreEpilogue());
   pm.addPass(createTileInsertChannels());
   pm.addPass(createTileWarpSpecialize());
+  pm.addPass(createTileClusterMulticast());
   pm.addPass(createTilePersistentTiles());
   pm.addPass(createTileMMAPipeline());
   // Loops left alone: classic software pipelining with TMA rings.
