@@ -480,6 +480,29 @@ def TGPU_WarpgroupIndexOp : TGPU_Op<"warpgroup_index", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TGPU_NamedBarrierIdOp : TGPU_Op<"named_barrier_id", [Pure]> {
+  let summary = "a named barrier of a group, before ids are allocated";
+  let description = [{
+    Barrier `index` (0 if absent) of the `count` named barriers the group
+    `group` of a kernel takes (the ping-pong copies' turns, the
+    warpgroups' MMA turns). The passes that build turns ask for barriers
+    by group; tile-allocate-named-barriers gives each group of a kernel
+    its ids (after the ones the lowering keeps, 0..3) and rewrites these
+    ops to `base + index`. The lowering rejects any left.
+
+    ```mlir
+    %id = tgpu.named_barrier_id "pingpong_mma" count 2 [%copy] : i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$group,
+                       ConfinedAttr<I32Attr, [IntMinValue<1>]>:$count,
+                       Optional<I32>:$index);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $group `count` $count (` ` `[` $index^ `]`)? attr-dict `:` type($result)
+  }];
+}
+
 def TGPU_NamedBarrierWaitOp : TGPU_Op<"named_barrier_wait"> {
   let summary = "wait on a named barrier (bar.sync)";
   let description = [{

@@ -242,13 +242,29 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     tile's ordinal. With two consumer copies (ping-pong), copy c takes
     the program's tiles c, c + 2, ..., its counter starting at (2m + c)
     times the main loop's trip count, and the copies take turns at the
-    main loop and the epilogue on named barriers 8 + c and 10 + c
-    (`tile.consumer_groups`). The trailing wait for TMA stores stays after
+    main loop and the epilogue (`tile.consumer_groups`) on barrier c of
+    the named-barrier groups "pingpong_mma" and "pingpong_epilogue" (ids
+    from tile-allocate-named-barriers). The trailing wait for TMA stores stays after
     the tile loop. `tgpu.persistent` is consumed.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TileAllocateNamedBarriers
+    : Pass<"tile-allocate-named-barriers", "mlir::ModuleOp"> {
+  let summary = "give each group of named barriers of a kernel its ids";
+  let description = [{
+    After the passes that build turns between groups of warps
+    (tile-persistent-tiles, tile-mma-pipeline): each group a kernel's
+    `tgpu.named_barrier_id "G" count N [%i]` ops name gets N consecutive
+    ids, from 4 (0..3 are the warp-specialized regions'), in the order the
+    groups first appear; each op becomes `%i + base` (or `base`), and the
+    kernel records `tgpu.named_barriers = {G = base : i32, ...}`. More than
+    16 ids, or a group asked for with two counts, is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {

@@ -143,12 +143,14 @@ std::optional<Plan> match(scf::ForOp loop) {
 
 /// Where the consumer runs on several warpgroups, they take turns at
 /// issuing their MMAs (FA3's ping-pong within a tile): warpgroup k waits
-/// for its turn on named barrier kFirstTurn + k before issuing and passes
-/// the turn to warpgroup k + 1 (mod n) after, so that one's softmax runs
+/// for its turn on barrier k of the "warpgroup_turn" group before issuing
+/// and passes the turn to warpgroup k + 1 (mod n) after, so that one's softmax runs
 /// while the tensor cores work for another. The last warpgroup gives
 /// warpgroup 0 its first turn and does not pass on its last.
 struct Turns {
-  static constexpr int64_t kFirstTurn = 4; // 4..7 (1..3: the partitions')
+  /// The named-barrier group of the turns, a barrier a warpgroup
+  /// (tile-allocate-named-barriers gives them ids).
+  static constexpr llvm::StringLiteral kGroup = "warpgroup_turn";
   Value mine, next; // this warpgroup's turn barrier, the next one's
   Value notLast;    // not the last warpgroup
 
@@ -158,14 +160,15 @@ struct Turns {
     if (n < 2 || n > 4)
       return;
     Value wg = tgpu::WarpgroupIndexOp::create(b, loc, b.getI32Type());
-    Value first = cst(b, loc, kFirstTurn);
-    mine = arith::AddIOp::create(b, loc, wg, first);
-    next = arith::AddIOp::create(
-        b, loc,
-        arith::RemUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, 1)),
-            cst(b, loc, n)),
-        first);
+    auto id = [&](Value index) {
+      return tgpu::NamedBarrierIdOp::create(b, loc, b.getI32Type(), kGroup, n,
+                                            index);
+    };
+    Value first = id(Value());
+    mine = id(wg);
+    next = id(arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, wg, cst(b, loc, 1)),
+        cst(b, loc, n)));
     Value last = cst(b, loc, n - 1);
     notLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg, last);
     // The last warpgroup gives warpgroup 0 its first turn.

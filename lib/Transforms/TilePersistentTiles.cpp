@@ -22,8 +22,8 @@
 // (tgpu.consumer_index) takes the program's tiles c, c + 2, ...; its
 // counter at its m-th tile is (2m + c) * iterations (every tile runs as
 // many), and the copies take turns at the main loop and at the epilogue
-// through named barriers, so one's epilogue runs while the other
-// multiplies.
+// through named barriers (groups "pingpong_mma" and "pingpong_epilogue",
+// a barrier a copy), so one's epilogue runs while the other multiplies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -368,9 +368,10 @@ struct TilePersistentTiles
                   loop.getRegionIterArgs()[0], ordinal);
   }
 
-  /// Named barriers of the ping-pong turns (8 + copy, 10 + copy; the
-  /// lowering's partitions use 1..3).
-  static constexpr int64_t kMmaTurn = 8, kEpilogueTurn = 10;
+  /// The named-barrier groups of the ping-pong turns, a barrier a copy
+  /// (tile-allocate-named-barriers gives them ids).
+  static constexpr llvm::StringLiteral kMmaTurn = "pingpong_mma",
+                                       kEpilogueTurn = "pingpong_epilogue";
 
   /// The ping-pong schedule (see the file comment).
   LogicalResult buildPingPong(func::FuncOp func, Persistent &pers,
@@ -423,13 +424,12 @@ struct TilePersistentTiles
         lb, loc, arith::CmpIPredicate::slt,
         arith::AddIOp::create(lb, loc, g, one), count);
     Value other = arith::SubIOp::create(lb, loc, one, copy);
-    auto turn = [&](OpBuilder &ob, Value cond, int64_t base, Value who,
+    auto turn = [&](OpBuilder &ob, Value cond, StringRef group, Value who,
                     bool wait) {
       auto ifOp = scf::IfOp::create(ob, loc, TypeRange{}, cond, false);
       OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      Value id = arith::AddIOp::create(
-          ib, loc, who, arith::ConstantIntOp::create(ib, loc, ib.getI32Type(),
-                                                     base));
+      Value id = tgpu::NamedBarrierIdOp::create(ib, loc, ib.getI32Type(),
+                                                group, 2, who);
       int32_t threads = 2 * 32 * getNumWarps(func);
       if (wait)
         tgpu::NamedBarrierWaitOp::create(ib, loc, id, threads);

@@ -1,4 +1,5 @@
 // RUN: tilec-opt %s -tile-mma-pipeline | FileCheck %s
+// RUN: tilec-opt %s -tile-mma-pipeline -tile-allocate-named-barriers | FileCheck %s --check-prefix=IDS
 
 // tile-mma-pipeline on a consumer of two warpgroups (8 warps, 128 query
 // rows) whose two MMAs read channels of their own (K's, V's) and Q's slot
@@ -6,18 +7,31 @@
 // for in the iteration that computes P, carried with P, and released
 // after the late MMA's wait one iteration later; K's use is released
 // after Q·Kᵀ's wait (pendings = 1) in its own iteration. The warpgroups
-// take turns issuing: the last gives warpgroup 0 its first turn (barrier
-// 4); each waits on 4 + its index before issuing and passes to the next
-// after; the last does not pass after the final P·V.
+// take turns issuing on the barriers of group "warpgroup_turn", one a
+// warpgroup: the last gives warpgroup 0 its first turn (barrier 0 of the
+// group); each waits on its own before issuing and passes to the next
+// after; the last does not pass after the final P·V. The group gets ids
+// 4 and 5 (IDS).
+// IDS-LABEL: func.func @turns
+// IDS-SAME: tgpu.named_barriers = {warpgroup_turn = 4 : i32}
+// IDS-NOT: named_barrier_id
+// IDS: %[[WG:.*]] = tgpu.warpgroup_index : i32
+// IDS-NEXT: %[[FIRST:.*]] = arith.constant 4 : i32
+// IDS-NEXT: %[[BASE:.*]] = arith.constant 4 : i32
+// IDS-NEXT: %[[MINE:.*]] = arith.addi %[[WG]], %[[BASE]] : i32
+// IDS: tgpu.named_barrier_arrive %[[FIRST]], 256
+// IDS: tgpu.named_barrier_wait %[[MINE]], 256
 // CHECK-LABEL: func.func @turns
 // CHECK: } consumer
 // CHECK: %[[WG:.*]] = tgpu.warpgroup_index : i32
+// CHECK-NEXT: %[[FIRST:.*]] = tgpu.named_barrier_id "warpgroup_turn" count 2 : i32
+// CHECK-NEXT: %[[MINE:.*]] = tgpu.named_barrier_id "warpgroup_turn" count 2 [%[[WG]]] : i32
 // CHECK: %[[NOTLAST:.*]] = arith.cmpi ne, %[[WG]], %[[ONE:c1_i32[_0-9]*]] : i32
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %[[ONE]] : i32
 // CHECK: scf.if %[[LAST]] {
-// CHECK: tgpu.named_barrier_arrive %c4_i32{{.*}}, 256
+// CHECK: tgpu.named_barrier_arrive %[[FIRST]], 256
 // CHECK: %[[K0:.*]] = tgpu.channel_wait %channel[
-// CHECK: tgpu.named_barrier_wait %{{.*}}, 256
+// CHECK: tgpu.named_barrier_wait %[[MINE]], 256
 // CHECK-NEXT: tgpu.wgmma %{{.*}}, %{{.*}}[%[[K0]]]
 // CHECK: tgpu.named_barrier_arrive
 // CHECK: %[[V0:.*]] = tgpu.channel_wait %channel_0[

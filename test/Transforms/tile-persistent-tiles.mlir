@@ -116,8 +116,8 @@ module {
 
 // Ping-pong: consumer copy c takes the program's tiles c, c + 2, ...; its
 // counter starts at (2m + c) * iterations; it waits for its main-loop turn
-// (named barrier 8 + c) before the loop and passes it on after, and the
-// same for the epilogue (10 + c).
+// (barrier c of group "pingpong_mma") before the loop and passes it on
+// after, and the same for the epilogue ("pingpong_epilogue").
 // CHECK-LABEL: func.func @gemm_pingpong(
 // CHECK-SAME: tile.consumer_groups = 2 : i32
 // CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128))), 1, 1>
@@ -132,17 +132,17 @@ module {
 // CHECK-NEXT: %[[G:.*]] = arith.addi %[[M2]], %[[C]]
 // CHECK: %[[START:.*]] = arith.muli %[[G]], %{{.*}}
 // CHECK: scf.if
-// CHECK-NEXT: arith.constant 8 : i32
-// CHECK-NEXT: %[[TURN:.*]] = arith.addi %[[C]]
+// CHECK-NEXT: %[[TURN:.*]] = tgpu.named_barrier_id "pingpong_mma" count 2 [%[[C]]] : i32
 // CHECK-NEXT: tgpu.named_barrier_wait %[[TURN]], 256
 // CHECK: scf.if
 // CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[START]])
-// CHECK: tgpu.named_barrier_arrive
-// CHECK: arith.constant 10 : i32
-// CHECK: tgpu.named_barrier_wait
+// CHECK: %[[PASS:.*]] = tgpu.named_barrier_id "pingpong_mma" count 2 [%{{.*}}] : i32
+// CHECK-NEXT: tgpu.named_barrier_arrive %[[PASS]], 256
+// CHECK: %[[ETURN:.*]] = tgpu.named_barrier_id "pingpong_epilogue" count 2 [%[[C]]] : i32
+// CHECK-NEXT: tgpu.named_barrier_wait %[[ETURN]], 256
 // CHECK: tgpu.tma_store %
-// CHECK: arith.constant 10 : i32
-// CHECK: tgpu.named_barrier_arrive
+// CHECK: %[[EPASS:.*]] = tgpu.named_barrier_id "pingpong_epilogue" count 2 [%{{.*}}] : i32
+// CHECK-NEXT: tgpu.named_barrier_arrive %[[EPASS]], 256
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: tgpu.tma_store_wait {

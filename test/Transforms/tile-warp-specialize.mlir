@@ -258,19 +258,19 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 // PERSIST:     %[[M2:.*]] = arith.muli %[[M]], %c2_i32
 // PERSIST:     %[[G:.*]] = arith.addi %[[M2]], %[[COPY]]
 // PERSIST:     scf.if
-// PERSIST:       %[[T:.*]] = arith.addi %[[COPY]], %c8_i32
+// PERSIST:       %[[T:.*]] = tgpu.named_barrier_id "pingpong_mma" count 2 [%[[COPY]]] : i32
 // PERSIST:       tgpu.named_barrier_wait %[[T]], 256
 // PERSIST:     scf.if
 // PERSIST:       tgpu.wgmma
 // PERSIST:     scf.if
-// PERSIST:       arith.addi %{{.*}}, %c8_i32
-// PERSIST:       tgpu.named_barrier_arrive %{{.*}}, 256
+// PERSIST:       %[[O:.*]] = tgpu.named_barrier_id "pingpong_mma" count 2 [%{{.*}}] : i32
+// PERSIST:       tgpu.named_barrier_arrive %[[O]], 256
 // PERSIST:     scf.if
-// PERSIST:       arith.addi %[[COPY]], %c10_i32
+// PERSIST:       tgpu.named_barrier_id "pingpong_epilogue" count 2 [%[[COPY]]] : i32
 // PERSIST:       tgpu.named_barrier_wait
 // PERSIST:     tgpu.tma_store
 // PERSIST:     scf.if
-// PERSIST:       arith.addi %{{.*}}, %c10_i32
+// PERSIST:       tgpu.named_barrier_id "pingpong_epilogue" count 2 [%{{.*}}] : i32
 // PERSIST:       tgpu.named_barrier_arrive
 // PERSIST:   tgpu.tma_store_wait
 func.func @gemm_pingpong(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,

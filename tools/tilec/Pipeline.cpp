@@ -50,6 +50,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTileClusterMulticast());
   pm.addPass(createTilePersistentTiles());
   pm.addPass(createTileMMAPipeline());
+  pm.addPass(createTileAllocateNamedBarriers());
   // Loops left alone: classic software pipelining with TMA rings.
   pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());

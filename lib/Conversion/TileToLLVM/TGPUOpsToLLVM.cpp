@@ -700,7 +700,8 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
                               i32(b, producerThreads)),
         /*withElseRegion=*/true);
     // Named barrier 0 is the block's; the producer uses 1, consumer copy c
-    // uses 2 + c.
+    // uses 2 + c (tile-allocate-named-barriers gives other groups ids from
+    // 4).
     ifOp->setAttr(kThreadRangeAttr,
                   b.getDenseI32ArrayAttr({0, producerThreads, 1, 0,
                                           producerThreads, consumerThreads, 2,

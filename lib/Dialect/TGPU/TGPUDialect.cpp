@@ -117,6 +117,18 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                                                "tile.kernel function";
     return success();
   }
+  if (name == kNamedBarriersAttr) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!isa<func::FuncOp>(op) || !dict ||
+        !llvm::all_of(dict, [](NamedAttribute a) {
+          auto i = dyn_cast<IntegerAttr>(a.getValue());
+          return i && i.getType().isInteger(32) && i.getInt() >= 0 &&
+                 i.getInt() < 16;
+        }))
+      return op->emitError() << "'" << name << "' is a function's dictionary "
+                                               "of i32 named-barrier ids (0..15)";
+    return success();
+  }
   if (name == kPartitionAttr) {
     auto ids = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
     auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());

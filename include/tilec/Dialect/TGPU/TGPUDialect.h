@@ -45,6 +45,9 @@ constexpr int32_t kComputePartition = 1;
 /// warp-specialized kernel walks its tiles persistently (a grid of
 /// min(SMs, tiles) programs, tile::canWalkTilesPersistently).
 constexpr llvm::StringLiteral kPersistentAttr = "tgpu.persistent";
+/// On a kernel: the first id tile-allocate-named-barriers gave each group
+/// of named barriers (a dictionary of i32).
+constexpr llvm::StringLiteral kNamedBarriersAttr = "tgpu.named_barriers";
 
 /// The partitions of `op` (its tgpu.partition), empty if it has none.
 llvm::ArrayRef<int32_t> getPartitions(mlir::Operation *op);
