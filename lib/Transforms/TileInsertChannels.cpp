@@ -116,9 +116,11 @@ struct TileInsertChannels
   SmallVector<MMA> mmas;
   SmallVector<Operand> operands; // the TMA-copied operands of the dots
   /// Whether the compute partition uses an MMA's result in the iteration
-  /// that issues it (math on the accumulator, an accumulator not carried
-  /// by the loop alone): each MMA is then waited for at once, and the use
-  /// released in its own iteration; else one MMA group stays in flight.
+  /// that issues it (by def-use: a dot whose accumulator is not a value the
+  /// loop carries for it alone, or a register A computed in the loop): each
+  /// MMA is then waited for at once, and the use released in its own
+  /// iteration; else one MMA group stays in flight. Math that reads no MMA
+  /// result does not count.
   bool usesResultsInLoop = false;
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
@@ -175,12 +177,6 @@ struct TileInsertChannels
       }
       mmas.push_back(m);
     }
-    // Math in the loop reads an MMA's result in its iteration.
-    for (Operation &op : body->without_terminator())
-      if (!isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
-          !isScalarPure(&op) &&
-          !tgpu::inRole(&op, loop, tgpu::PartitionRole::Load))
-        usesResultsInLoop = true;
     // Every other value the load partition's ops give the compute
     // partition's: scalar code both run is computed by each.
     for (Operation &op : body->without_terminator()) {

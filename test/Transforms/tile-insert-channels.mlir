@@ -196,6 +196,57 @@ module {
   }
 }
 
+
+// -----
+
+// Math in the loop that reads no MMA result (another carried tile) does
+// not make the MMAs wait at once: the use is still released one iteration
+// late, one MMA group in flight.
+// CHECK-LABEL: func.func @independent_math(
+// CHECK: scf.for
+// CHECK: tgpu.wgmma
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: tgpu.wgmma_wait {pendings = 1 : i32, tgpu.partition = array<i32: 1>}
+// CHECK: } {tgpu.partitions
+// CHECK-NEXT: tgpu.wgmma_wait %{{.*}}#0, %{{.*}}#1 : {{.*}} {pendings = 0 : i32, tgpu.partition = array<i32: 1>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @independent_math(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c256_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg9 = %cst) -> (tensor<128x256xf32, #linear>, tensor<128x256xf32, #linear>)  : i32 {
+      %8 = tile.load %arg0[%3, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %9 = tile.load %arg1[%arg3, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %10 = tile.convert_layout %8 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %11 = tile.convert_layout %9 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %12 = tile.dot %10, %11, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      %z = arith.addf %arg9, %arg9 {tgpu.partition = array<i32: 1>} : tensor<128x256xf32, #linear>
+      scf.yield %12, %z : tensor<128x256xf32, #linear>, tensor<128x256xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %7 = arith.truncf %6#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    tgpu.tma_store %7, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
 // -----
 
 // Index math only the load partition runs, read by the compute partition:
