@@ -49,6 +49,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "tile-insert-channels"
 
@@ -329,29 +330,19 @@ struct TileInsertChannels
   Value onceTile;
 
   /// The use counter: a new last iter_arg of the loop, starting at %i0 (a
-  /// constant of its own before the loop).
+  /// constant of its own before the loop); insertConsumer makes it count.
   void addCounter() {
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    auto i0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(loop);
+    auto i0 = arith::ConstantIntOp::create(rewriter, loop.getLoc(),
+                                           rewriter.getI32Type(), 0);
     tag(i0, {tgpu::kLoadPartition, tgpu::kComputePartition});
-    scf::ForOp old = loop;
-    SmallVector<Value> inits(old.getInitArgs());
-    inits.push_back(i0);
-    auto nloop = scf::ForOp::create(b, loc, old.getLowerBound(),
-                                    old.getUpperBound(), old.getStep(), inits);
-    nloop->setAttrs(old->getAttrs());
-    Block *nbody = nloop.getBody();
-    Block *obody = old.getBody();
-    SmallVector<Value> repl = {nloop.getInductionVar()};
-    for (Value a : nloop.getRegionIterArgs().drop_back())
-      repl.push_back(a);
-    nbody->getOperations().splice(nbody->begin(), obody->getOperations());
-    for (auto [oldArg, newArg] : llvm::zip(obody->getArguments(), repl))
-      oldArg.replaceAllUsesWith(newArg);
-    old.replaceAllUsesWith(nloop.getResults().drop_back());
-    old.erase();
-    loop = nloop;
+    FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{i0}, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>{args.front()};
+        });
+    loop = cast<scf::ForOp>(grown->getOperation());
   }
 
   /// The compute partition's side: each channel's use waited for before
@@ -428,12 +419,9 @@ struct TileInsertChannels
     tag(one, {tgpu::kLoadPartition, tgpu::kComputePartition});
     if (!usesResultsInLoop)
       releasePrevious(lb, loc, i, i0, chans.front());
-    SmallVector<Value> yields(yield.getOperands());
     auto next = arith::AddIOp::create(lb, loc, i, one);
     tag(next, {tgpu::kLoadPartition, tgpu::kComputePartition});
-    yields.push_back(next);
-    scf::YieldOp::create(lb, loc, yields);
-    yield.erase();
+    yield->setOperand(yield->getNumOperands() - 1, next);
     // Dead loads and conversions.
     SmallVector<Operation *> dead;
     for (Operation &op : body->without_terminator())

@@ -238,10 +238,15 @@ void replaceStart(Value v, Value with) {
     def->erase();
 }
 
-/// The tile's coordinates in place of `block`'s (top-level) program ids x
-/// and y.
-void replaceProgramIds(Block *block, const std::array<Value, 2> &ids) {
-  for (Operation &op : llvm::make_early_inc_range(*block))
+/// Moves the ops of `block` after the tile loop `loop`, up to `end`, to the
+/// end of its body, the tile's coordinates `ids` in place of their
+/// (top-level) program ids x and y.
+void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 2> &ids,
+                      Block *block, Block::iterator end) {
+  Block *body = loop.getBody();
+  body->getOperations().splice(body->end(), block->getOperations(),
+                               std::next(Block::iterator(loop)), end);
+  for (Operation &op : llvm::make_early_inc_range(*body))
     if (auto pid = dyn_cast<ProgramIdOp>(op))
       if (pid.getAxis() < 2) {
         pid.replaceAllUsesWith(ids[pid.getAxis()]);
@@ -308,23 +313,19 @@ struct TilePersistentTiles
     Value ordinal;
     auto [loop, ids] = pers.wrap(pb, loc, func, {}, 1, nullptr,
                                  once ? &ordinal : nullptr);
-    return finish(loop, ids, producer, std::next(Block::iterator(loop)),
-                  producer->end(), counter, once, loop.getRegionIterArgs()[0],
-                  ordinal);
+    return finish(loop, ids, producer, producer->end(), counter, once,
+                  loop.getRegionIterArgs()[0], ordinal);
   }
 
-  /// Moves [begin, end) of `block` to the end of the tile loop's body, the
-  /// program ids becoming `ids`, the counter of `counter` starting at
-  /// `start`, the tiles copied once being use `ordinal`; the tile loop
-  /// yields the counter after the region's loop.
+  /// Moves the ops of `block` after the tile loop, up to `end`, into it
+  /// (moveIntoTileLoop), the counter of `counter` starting at `start`, the
+  /// tiles copied once being use `ordinal`; the tile loop yields the
+  /// counter after the region's loop.
   LogicalResult finish(scf::ForOp loop, const std::array<Value, 2> &ids,
-                       Block *block, Block::iterator begin,
-                       Block::iterator end, scf::ForOp counter, Value once,
-                       Value start, Value ordinal) {
+                       Block *block, Block::iterator end, scf::ForOp counter,
+                       Value once, Value start, Value ordinal) {
+    moveIntoTileLoop(loop, ids, block, end);
     Block *body = loop.getBody();
-    body->getOperations().splice(body->end(), block->getOperations(), begin,
-                                 end);
-    replaceProgramIds(body, ids);
     Value after = atTopLevel(counter.getResults().back(), body);
     if (!after)
       return counter.emitError()
@@ -363,8 +364,7 @@ struct TilePersistentTiles
     Value ordinal;
     auto [loop, ids] = pers.wrap(cb, loc, func, {}, 1, nullptr,
                                  once ? &ordinal : nullptr);
-    return finish(loop, ids, consumer, std::next(Block::iterator(loop)),
-                  tileCodeEnd(consumer), counter, once,
+    return finish(loop, ids, consumer, tileCodeEnd(consumer), counter, once,
                   loop.getRegionIterArgs()[0], ordinal);
   }
 
@@ -382,18 +382,16 @@ struct TilePersistentTiles
     Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
     Value count;
     auto [loop, ids] = pers.wrap(cb, loc, func, copy, 2, &count);
+    moveIntoTileLoop(loop, ids, consumer, tileCodeEnd(consumer));
     Block *body = loop.getBody();
-    body->getOperations().splice(body->end(), consumer->getOperations(),
-                                 std::next(Block::iterator(loop)),
-                                 tileCodeEnd(consumer));
-    replaceProgramIds(body, ids);
     // The main loop's part of the tile: the op holding the counter's loop,
-    // its condition and the wait for the tiles copied once before it.
+    // its condition and the wait for the tiles copied once before it. (The
+    // copy's counter at a tile is computed from the tile's index, so the
+    // tile loop carries the copy's tile count instead.)
     Operation *guard = body->findAncestorOpInBlock(*counter);
-    Value after = atTopLevel(counter.getResults().back(), body);
-    if (!guard || !after)
-      return counter.emitError()
-             << "the use counter does not leave the tile's code";
+    if (!guard)
+      return counter.emitError() << "the use counter's loop is not in the "
+                                    "tile's code";
     Operation *head = guard;
     if (auto ifOp = dyn_cast<scf::IfOp>(guard);
         ifOp && ifOp.getCondition().getDefiningOp() == guard->getPrevNode())
@@ -452,7 +450,6 @@ struct TilePersistentTiles
         yb, loc, ValueRange{arith::AddIOp::create(
                      yb, loc, m, arith::ConstantIntOp::create(
                                      yb, loc, yb.getI32Type(), 1))});
-    (void)after;
     return success();
   }
 };

@@ -72,19 +72,18 @@ struct TileWarpSpecialize
     }
   }
 
-  /// Whether `op` runs in partition `p` (of the scheduled loop it belongs
-  /// to, or stands beside).
-  static bool runsIn(Operation *op, int32_t p) {
-    return llvm::is_contained(tgpu::getPartitions(op), p);
-  }
-  /// Whether only the load partition runs `op`.
-  static bool loadOnly(Operation *op) {
-    ArrayRef<int32_t> parts = tgpu::getPartitions(op);
-    return parts.size() == 1 && parts[0] == tgpu::kLoadPartition;
-  }
-
   // The kernel being specialized.
   scf::ForOp loop;
+
+  /// Whether a load partition of the loop's schedule runs `op` (an op of
+  /// its body, or beside it).
+  bool loads(Operation *op) {
+    return tgpu::inRole(op, loop, tgpu::PartitionRole::Load);
+  }
+  /// Whether only load partitions run `op`.
+  bool loadsOnly(Operation *op) {
+    return loads(op) && !tgpu::inRole(op, loop, tgpu::PartitionRole::Compute);
+  }
 
   LogicalResult specialize(func::FuncOp func, scf::ForOp l) {
     MLIRContext *ctx = &getContext();
@@ -154,7 +153,7 @@ struct TileWarpSpecialize
     Block *body = loop.getBody();
     // The producer's loop carries the use counter alone.
     for (Operation &op : body->without_terminator()) {
-      if (!runsIn(&op, tgpu::kLoadPartition))
+      if (!loads(&op))
         continue;
       for (Value v : op.getOperands())
         if (llvm::is_contained(loop.getRegionIterArgs().drop_back(), v))
@@ -183,12 +182,12 @@ struct TileWarpSpecialize
     for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       require(v);
     for (Operation &op : *loop->getBlock())
-      if (&op != loop.getOperation() && runsIn(&op, tgpu::kLoadPartition)) {
+      if (&op != loop.getOperation() && loads(&op)) {
         requireOperands(&op);
         needed.insert(&op);
       }
     for (Operation &op : body->without_terminator())
-      if (runsIn(&op, tgpu::kLoadPartition))
+      if (loads(&op))
         requireOperands(&op);
     SmallVector<Operation *> ordered(needed.begin(), needed.end());
     llvm::sort(ordered, [](Operation *x, Operation *y) {
@@ -207,7 +206,7 @@ struct TileWarpSpecialize
     map.map(loop.getInductionVar(), ploop.getInductionVar());
     map.map(loop.getRegionIterArgs().back(), ploop.getRegionIterArgs()[0]);
     for (Operation &op : body->without_terminator())
-      if (runsIn(&op, tgpu::kLoadPartition))
+      if (loads(&op))
         lb.clone(op, map);
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     scf::YieldOp::create(lb, loc,
@@ -220,10 +219,10 @@ struct TileWarpSpecialize
   void eraseLoadPartition(Block *consumer) {
     SmallVector<Operation *> dead;
     for (Operation &op : *consumer)
-      if (loadOnly(&op))
+      if (loadsOnly(&op))
         dead.push_back(&op);
     for (Operation &op : loop.getBody()->without_terminator())
-      if (loadOnly(&op))
+      if (loadsOnly(&op))
         dead.push_back(&op);
     for (Operation *op : llvm::reverse(dead)) {
       op->dropAllUses();
