@@ -99,16 +99,28 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
     as two consumer copies (warpgroups) that take turns (the ping-pong
     schedule): `#tgpu.partition<compute, copies = 2>`; `copies` is 1 where
     it is left out. Set by tile-partition-schedule.
+
+    On a `tgpu.warp_specialize` each region's partition also has its
+    `warps` (per copy, whole warpgroups) and `regs`, the register budget
+    its threads set (setmaxnreg), both decided by tile-warp-specialize:
+    `#tgpu.partition<load, warps = 4, regs = 40>`. Left out (0) in a loop's
+    schedule, where they are not decided yet.
   }];
   let parameters = (ins EnumParameter<TGPU_PartitionRole>:$role,
+                        DefaultValuedParameter<"int32_t", "0">:$warps,
+                        DefaultValuedParameter<"int32_t", "0">:$regs,
                         DefaultValuedParameter<"int32_t", "1">:$copies);
-  let assemblyFormat = "`<` $role (`,` `copies` `=` $copies^)? `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
-    AttrBuilder<(ins "PartitionRole":$role), [{
-      return $_get($_ctxt, role, 1);
+    AttrBuilder<(ins "PartitionRole":$role, CArg<"int32_t", "1">:$copies), [{
+      return $_get($_ctxt, role, 0, 0, copies);
     }]>
   ];
+  let extraClassDeclaration = [{
+    /// The threads the partition takes, all copies together.
+    int32_t getThreads() const { return 32 * getWarps() * getCopies(); }
+  }];
 }
 
 def TGPU_FillKind : I32EnumAttr<"FillKind", "how a channel's slot is filled", [

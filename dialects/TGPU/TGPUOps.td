@@ -418,45 +418,54 @@ def TGPU_WGMMAWaitOp : TGPU_Op<"wgmma_wait",
 
 def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     [RecursiveMemoryEffects, NoTerminator, SingleBlock]> {
-  let summary = "run a producer and consumers on different warpgroups";
+  let summary = "run partitions of a kernel on different warpgroups";
   let description = [{
-    The block's first `producer_warps` warps run the `producer` region with
-    their registers lowered to `producer_regs`; the remaining warps run the
-    `consumer` region with theirs raised to `consumer_regs` (setmaxnreg).
-    Inside a region, thread and warp indices count from the region's first
-    warp and block barriers synchronize only its warps. Both regions may use
+    One region per partition of `partitions`, in order: the block's warps
+    are dealt out to the regions by their partitions' `warps` (times
+    `copies`), the first warps to the first region, and each region's
+    threads set their register budget to its `regs` (setmaxnreg: lowered
+    below the kernel's even share, raised above it). Inside a region,
+    thread and warp indices count from the region's first warp and block
+    barriers synchronize only its warps (named barrier 1 + its group
+    number; groups are the regions' copies in order). Regions may use
     values defined above; they talk through shared memory and mbarriers.
 
-    With `copies = N`, N groups of the kernel's warps each run their own
-    copy of the consumer region (`tgpu.consumer_index` tells which), with
-    their own thread indices, named barrier and scratch area: the ping-pong
-    schedule, where consumers take turns on tiles.
+    A partition with `copies = N` runs N copies of its region on N groups
+    of warps (`tgpu.consumer_index` tells which), each with its own thread
+    indices, named barrier, scratch area and buffers: the ping-pong
+    schedule, where compute copies take turns on tiles.
 
     ```mlir
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>,
+                          #tgpu.partition<compute, warps = 8, regs = 232>] {
       ...
-    } consumer(regs = 232) {
+    }, {
       ...
     }
     ```
   }];
-  let arguments = (ins I32Attr:$producer_warps, I32Attr:$producer_regs,
-                       I32Attr:$consumer_regs,
-                       DefaultValuedAttr<I32Attr, "1">:$consumer_copies);
-  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
-  let assemblyFormat = [{
-    `producer` `(` `warps` `=` $producer_warps `,` `regs` `=` $producer_regs `)`
-    $producer `consumer` `(` `regs` `=` $consumer_regs
-    (`,` `copies` `=` $consumer_copies^)? `)` $consumer attr-dict
-  }];
+  let arguments = (ins TypedArrayAttrBase<TGPU_PartitionAttr,
+                                          "partitions">:$partitions);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$partitionRegions);
+  let assemblyFormat = "$partitions $partitionRegions attr-dict";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The partition region `i` runs.
+    PartitionAttr getPartition(unsigned i) {
+      return ::llvm::cast<PartitionAttr>(getPartitions()[i]);
+    }
+    /// The region of the first partition of `role`, or null.
+    ::mlir::Region *getRegionOf(PartitionRole role);
+    /// The warps the regions take in all (the block's, at launch).
+    int getTotalWarps();
+  }];
 }
 
 def TGPU_ConsumerIndexOp : TGPU_Op<"consumer_index", [Pure]> {
   let summary = "which copy of a warp-specialized consumer region this is";
   let description = [{
-    0 .. copies - 1 inside the consumer region of a `tgpu.warp_specialize`
-    with `copies` consumer copies (0 with one).
+    0 .. copies - 1 inside a region of a `tgpu.warp_specialize` whose
+    partition runs `copies` copies (0 with one).
 
     ```mlir
     %c = tgpu.consumer_index : i32

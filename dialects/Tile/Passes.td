@@ -202,9 +202,9 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "mlir::ModuleOp"> {
     the use counter alone); the kernel's own warps become the consumers
     (registers raised) that run the rest of the kernel, the load
     partition's ops erased and the loop in a branch taken when it runs. A
-    compute partition with `copies = 2` gets two consumer copies
-    (`consumer_copies`); channels of a cluster get cluster barriers before
-    and after the regions.
+    region's partition records its warps and register budget
+    (`#tgpu.partition<load, warps = 4, regs = 40>`), and a compute
+    partition with `copies = 2` runs as two consumer copies.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -242,7 +242,7 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     tile's ordinal. With two consumer copies (ping-pong), copy c takes
     the program's tiles c, c + 2, ..., its counter starting at (2m + c)
     times the main loop's trip count, and the copies take turns at the
-    main loop and the epilogue (`tile.consumer_groups`) on barrier c of
+    main loop and the epilogue on barrier c of
     the named-barrier groups "pingpong_mma" and "pingpong_epilogue" (ids
     from tile-allocate-named-barriers). The trailing wait for TMA stores stays after
     the tile loop. `tgpu.persistent` is consumed.

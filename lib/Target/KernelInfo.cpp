@@ -1,5 +1,6 @@
 //===- KernelInfo.cpp - launch metadata of tile kernels -------------------===//
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Target/Target.h"
 
@@ -63,7 +64,7 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       continue;
     KernelInfo k;
     k.name = func.getSymName().str();
-    k.threads = 32 * tile::getLaunchWarps(func);
+    k.threads = 32 * tgpu::getLaunchWarps(func);
     if (auto cl = func->getAttrOfType<IntegerAttr>(tile::kClusterAttr))
       k.cluster[0] = cl.getInt();
     if (auto pv = func->getAttrOfType<StringAttr>(tile::kPlainVariantAttr))

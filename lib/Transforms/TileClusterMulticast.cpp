@@ -85,10 +85,12 @@ struct TileClusterMulticast
 
   void share(func::FuncOp func, tgpu::WarpSpecializeOp ws, int n) {
     SmallVector<tgpu::TMALoadOp> shared;
-    ws.getProducer().walk([&](tgpu::TMALoadOp copy) {
-      if (sameAlongX(copy))
-        shared.push_back(copy);
-    });
+    for (auto [i, region] : llvm::enumerate(ws.getPartitionRegions()))
+      if (ws.getPartition(i).getRole() == tgpu::PartitionRole::Load)
+        region.walk([&](tgpu::TMALoadOp copy) {
+          if (sameAlongX(copy))
+            shared.push_back(copy);
+        });
     std::string why;
     if (!func->hasAttr(tgpu::kPersistentAttr))
       why = "it needs the persistent tile loop";

@@ -331,7 +331,9 @@ struct TileMMAPipeline
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](tgpu::WarpSpecializeOp ws) {
-      ws.getConsumer().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (auto [i, region] : llvm::enumerate(ws.getPartitionRegions()))
+        if (ws.getPartition(i).getRole() == tgpu::PartitionRole::Compute)
+          region.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     });
     for (scf::ForOp loop : loops)
       if (std::optional<Plan> p = match(loop))

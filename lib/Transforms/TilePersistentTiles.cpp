@@ -17,8 +17,8 @@
 // once, such as attention's Q) becomes the tile's ordinal among the
 // program's tiles.
 //
-// A compute partition of two copies (the consumer region's
-// `consumer_copies = 2`, ping-pong) walks alternate tiles: copy c
+// A compute partition of two copies (`#tgpu.partition<compute, ...,
+// copies = 2>`, ping-pong) walks alternate tiles: copy c
 // (tgpu.consumer_index) takes the program's tiles c, c + 2, ...; its
 // counter at its m-th tile is (2m + c) * iterations (every tile runs as
 // many), and the copies take turns at the main loop and at the epilogue
@@ -272,7 +272,6 @@ struct TilePersistentTiles
   }
 
   LogicalResult walkTiles(func::FuncOp func, tgpu::WarpSpecializeOp ws) {
-    MLIRContext *ctx = &getContext();
     Persistent pers;
     auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
     if (!grid || !canWalkTilesPersistently(func))
@@ -282,8 +281,14 @@ struct TilePersistentTiles
     pers.gy = grid.axis(1);
     if (auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr))
       pers.cluster = std::max<int64_t>(1, cl.getInt());
-    Block *producer = &ws.getProducer().front();
-    Block *consumer = &ws.getConsumer().front();
+    Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
+    Region *compute = ws.getRegionOf(tgpu::PartitionRole::Compute);
+    if (ws.getPartitions().size() != 2 || !load || !compute)
+      return ws.emitError() << "the persistent tile loop takes a load and a "
+                               "compute partition";
+    int copies = ws.getPartition(compute->getRegionNumber()).getCopies();
+    Block *producer = &load->front();
+    Block *consumer = &compute->front();
     scf::ForOp pCounter = counterLoop(producer);
     scf::ForOp cCounter = counterLoop(consumer);
     if (!pCounter || !cCounter)
@@ -291,12 +296,9 @@ struct TilePersistentTiles
                                "use counter to run on across tiles";
     if (failed(wrapProducer(func, pers, producer, pCounter)))
       return failure();
-    if (ws.getConsumerCopies() > 1) {
+    if (copies > 1) {
       if (failed(buildPingPong(func, pers, consumer, cCounter)))
         return failure();
-      func->setAttr(kConsumerGroupsAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32),
-                                     ws.getConsumerCopies()));
     } else if (failed(wrapCooperative(func, pers, consumer, cCounter))) {
       return failure();
     }

@@ -76,13 +76,11 @@ struct Prefetch {
 /// channel's barriers at the deepest ring (placeSharedBuffers packs
 /// barriers after the 1024-aligned buffers).
 int64_t sharedBytesBesidesOpen(func::FuncOp func) {
-  int64_t copies = tgpu::getConsumerCopies(func);
-  int64_t bytes = copies * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
+  int64_t groups = tgpu::getComputeGroups(func);
+  int64_t bytes = groups * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
   func.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<tgpu::AllocOp>(op)) {
-      auto ws = op->getParentOfType<tgpu::WarpSpecializeOp>();
-      bool perCopy = ws && ws.getConsumer().isAncestor(op->getParentRegion());
-      bytes += (perCopy ? copies : 1) * alloc.getType().getTotalBytes();
+      bytes += tgpu::getRegionCopies(op) * alloc.getType().getTotalBytes();
     } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
       if (ch.getDepth())
         bytes += *ch.getDepth() * ch.getUseStride();
@@ -279,7 +277,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     }
     auto channel = tgpu::ChannelOp::create(
         b, loc, tgpu::ChannelType::get(ctx), ringTypes,
-        b.getI64IntegerAttr(getLaunchWarps(func)), IntegerAttr(),
+        b.getI64IntegerAttr(tgpu::getLaunchWarps(func)), IntegerAttr(),
         b.getI64IntegerAttr(stages), tgpu::ChannelKindAttr());
     Value ch = channel.getChannel();
     for (auto [p, ring] : llvm::zip(prefetches, channel.getBuffers()))

@@ -41,7 +41,7 @@ struct TilePipelineSchedule
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
-          func->hasAttr(kProducerWarpsAttr))
+          !func.getBody().front().getOps<tgpu::WarpSpecializeOp>().empty())
         continue;
       for (auto loop : func.getBody().front().getOps<scf::ForOp>())
         schedule(func, loop);

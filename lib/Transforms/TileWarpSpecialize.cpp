@@ -7,19 +7,23 @@
 // regions that run it:
 //
 //   %ch, %ringA, %ringB = tgpu.channel consumer_warps W kind <...> : ...
-//   tgpu.warp_specialize producer(warps = 4, regs = 40) {
+//   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>,
+//                         #tgpu.partition<compute, warps = W, regs = R>] {
 //     <the scalar code the load partition needs, cloned>
 //     scf.for %k ... (%i) {            i: the use counter
 //       <the load partition's ops, in body order: acquires, TMA copies>
 //     }
-//   } consumer(regs = R) {
+//   }, {
 //     <the kernel's code, the load partition's ops erased, and the loop in
 //      a branch taken when it runs at all (ptxas serializes wgmma, C7515,
 //      where a path that skips the loop joins before the last wait)>
 //   }
 //
-// A compute partition of `copies = 2` gets a consumer region of two
-// copies (ping-pong), its registers budgeted for both. Then
+// The regions' partitions carry what materialization decides: the load
+// partition a warpgroup at 40 registers a thread, the compute partition
+// the kernel's warps (tile.num_warps, which its layouts are for) at what
+// is left of the register file, up to 240; `copies = 2` (ping-pong) runs
+// two copies of its region, the registers budgeted for both. Then
 // tile-cluster-multicast shares copies across a cluster's CTAs, and
 // tile-persistent-tiles makes both regions walk the tiles where the kernel
 // has `tgpu.persistent`.
@@ -118,12 +122,17 @@ struct TileWarpSpecialize
     int consumerRegs = std::min<int>(
         240, (65536 - 32 * kProducerWarps * kProducerRegs) /
                  (32 * numWarps * copies) / 8 * 8);
-    auto ws = tgpu::WarpSpecializeOp::create(b, loc, kProducerWarps,
-                                             kProducerRegs, consumerRegs);
-    ws.setConsumerCopies(copies);
+    auto ws = tgpu::WarpSpecializeOp::create(
+        b, loc,
+        b.getArrayAttr(
+            {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
+                                      kProducerWarps, kProducerRegs, 1),
+             tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
+                                      numWarps, consumerRegs, copies)}),
+        /*regions=*/2);
     Block *producer = new Block, *consumer = new Block;
-    ws.getProducer().push_back(producer);
-    ws.getConsumer().push_back(consumer);
+    ws.getPartitionRegions()[0].push_back(producer);
+    ws.getPartitionRegions()[1].push_back(consumer);
     auto rest = std::next(Block::iterator(ws));
     consumer->getOperations().splice(consumer->end(), entry.getOperations(),
                                      rest, std::prev(entry.end()));
@@ -140,8 +149,6 @@ struct TileWarpSpecialize
     guardLoop();
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
-    func->setAttr(kProducerWarpsAttr,
-                  IntegerAttr::get(IntegerType::get(ctx, 32), kProducerWarps));
     return success();
   }
 

@@ -59,12 +59,18 @@
 // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
 // The scf.if's thread ranges: producer threads 0..127 on named barrier 1,
-// consumers from 128 on barrier 2 (a function that is not a kernel has no
-// warp count, so 0 consumer threads here).
-// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 0, 2, 0>}
-// Ping-pong copies: named barriers with the copy's index.
+// the consumer's 256 from 128 on barrier 2.
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 256, 2, 0>}
+// Ping-pong copies: an scf.if a group, the copies' budgets raised, named
+// barriers with the copy's index (tgpu.consumer_index 0 and 1).
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.barrier id = %c0_i32{{.*}} number_of_threads = %c256_i32
 // CHECK: nvvm.barrier.arrive id = %c0_i32{{.*}} number_of_threads = %c256_i32
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.barrier id = %c1_i32{{.*}} number_of_threads = %c256_i32
+// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 256, 128, 3, 0>}
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 256, 2, 0>}
 func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
                %b: !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
                %i: i32, %acc: tensor<128x256xf32, #acc>) {
@@ -72,7 +78,7 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   %rb = tgpu.alloc : !tgpu.smem<3x64x256xbf16, #sb>
   %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
   %empty = tgpu.barriers arrive_count 8 : !tgpu.mbarriers<3>
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
     tgpu.wait %empty[%i], %i : !tgpu.mbarriers<3>
     tgpu.arrive %full[%i] expect_tx 49152 : !tgpu.mbarriers<3>
     tgpu.tma_load %a[%i, %i] -> %ra[%i], %full
@@ -85,7 +91,7 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.tma_load %b[%i, %i] -> %rb[%i], %full multicast 2
         : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
           !tgpu.smem<3x64x256xbf16, #sb>, !tgpu.mbarriers<3>
-  } consumer(regs = 232) {
+  }, {
     tgpu.wait %full[%i], %i : !tgpu.mbarriers<3>
     %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
         : !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.smem<3x64x256xbf16, #sb>,
@@ -99,8 +105,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.arrive %empty[%i] cluster 2 : !tgpu.mbarriers<3>
   }
   // Ping-pong: two consumer copies that take turns through named barriers.
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
-  } consumer(regs = 232, copies = 2) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+  }, {
     %c = tgpu.consumer_index : i32
     tgpu.named_barrier_wait %c, 256 : i32
     tgpu.named_barrier_arrive %c, 256 : i32
@@ -108,6 +114,35 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   return
 }
 
+
+// -----
+
+// Three regions: the warps are dealt out in order (cumulative thread
+// ranges), region r's group on named barrier 1 + r; the kernel launches
+// what they take (tgpu.launch_warps). A budget below the even share of
+// the register file (65536 / 512 threads = 128) lowers it, one above
+// raises it.
+// CHECK-LABEL: func.func @three
+// CHECK-SAME: tgpu.launch_warps = 16 : i32
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: arith.cmpi ult, %[[TID]], %c128_i32
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: arith.cmpi ult, %[[TID]], %c256_i32
+// CHECK: nvvm.setmaxregister  decrease 120
+// CHECK: nvvm.barrier id = %c2_i32 number_of_threads = %c128_i32
+// CHECK: nvvm.setmaxregister  increase 200
+// CHECK: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
+// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 256, 256, 3, 0>}
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 384, 2, 0>}
+func.func @three() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 120>, #tgpu.partition<compute, warps = 8, regs = 200>] {
+  }, {
+    %b1 = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<1>
+  }, {
+    %b2 = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<1>
+  }
+  return
+}
 
 // -----
 

@@ -11,10 +11,10 @@
 // CHECK-SAME: tile.cluster = 2
 // CHECK-NEXT: %[[CH:.*]], %{{.*}}:2 = tgpu.channel consumer_warps 8 cluster 2 kind <fill = tma, release = mma>
 // CHECK-NEXT: tgpu.cluster_sync
-// CHECK-NEXT: tgpu.warp_specialize producer
+// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: tgpu.tma_load %arg0[{{.*}}] -> {{.*}}, %[[CH]] :
 // CHECK-NEXT: tgpu.tma_load %arg1[{{.*}}] -> {{.*}}, %[[CH]] multicast 2 :
-// CHECK: consumer
+// CHECK: }, {
 // CHECK: tgpu.cluster_sync
 // CHECK-NEXT: return
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
@@ -28,9 +28,9 @@
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @gemm_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @gemm_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -49,7 +49,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
       %c0_i32 = arith.constant 0 : i32
@@ -119,10 +119,10 @@ module {
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @gemm_fp8_cluster(%arg0: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %arg1: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @gemm_fp8_cluster(%arg0: !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, %arg1: !tile.tensor<?x?xf8E4M3FN, tma = 256x128, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, !tgpu.smem<?x256x128xf8E4M3FN, #shared1>
     %0 = tgpu.transpose %buffers#1 : <?x256x128xf8E4M3FN, #shared1> -> <?x128x256xf8E4M3FN, #shared2>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c128_i32 = arith.constant 128 : i32
       %c256_i32 = arith.constant 256 : i32
@@ -141,7 +141,7 @@ module {
         %8 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %8 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %1 = tgpu.alloc : <2x128x64xbf16, #shared3>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
       %c0_i32 = arith.constant 0 : i32
@@ -207,9 +207,9 @@ module {
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @not_persistent(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @not_persistent(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -229,7 +229,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
       %c0_i32 = arith.constant 0 : i32

@@ -22,7 +22,7 @@
 // IDS: tgpu.named_barrier_arrive %[[FIRST]], 256
 // IDS: tgpu.named_barrier_wait %[[MINE]], 256
 // CHECK-LABEL: func.func @turns
-// CHECK: } consumer
+// CHECK: }, {
 // CHECK: %[[WG:.*]] = tgpu.warpgroup_index : i32
 // CHECK-NEXT: %[[FIRST:.*]] = tgpu.named_barrier_id "warpgroup_turn" count 2 : i32
 // CHECK-NEXT: %[[MINE:.*]] = tgpu.named_barrier_id "warpgroup_turn" count 2 [%[[WG]]] : i32
@@ -68,12 +68,12 @@
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module attributes {tile.target = #tile.target<sm_90a>} {
-  func.func @turns(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "turns__plain", tile.producer_warps = 4 : i32} {
+  func.func @turns(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "turns__plain"} {
     %channel, %buffers = tgpu.channel consumer_warps 8 : !tgpu.smem<?x64x64xbf16, #shared>
     %0 = tgpu.transpose %buffers : <?x64x64xbf16, #shared> -> <?x64x64xbf16, #shared1>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 8 : !tgpu.smem<?x64x64xbf16, #shared>
     %channel_2, %buffers_3 = tgpu.channel consumer_warps 8 depth 1 : !tgpu.smem<?x128x64xbf16, #shared2>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c0_i32_4 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
@@ -89,7 +89,7 @@ module attributes {tile.target = #tile.target<sm_90a>} {
         %6 = arith.addi %arg5, %c1_i32 : i32
         scf.yield %6 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %1 = tgpu.alloc : <2x128x32xf32, #shared3>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear>
       %c0_i32 = arith.constant 0 : i32

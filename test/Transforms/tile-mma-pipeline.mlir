@@ -10,7 +10,7 @@
 // the loop.
 
 // CHECK-LABEL: func.func @chain
-// CHECK: } consumer
+// CHECK: }, {
 // Prologue: use 0, Q·Kᵀ, its wait, the math; no P·V.
 // CHECK: %[[S0:.*]] = tgpu.channel_wait %channel[%{{.*}}]
 // CHECK-NEXT: %[[X0:.*]] = tgpu.wgmma %{{.*}}, %{{.*}}[%[[S0]]], %{{.*}} : tensor<64x64xbf16
@@ -48,10 +48,10 @@
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_90a>} {
-  func.func @chain(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64, tile.producer_warps = 4 : i32} {
+  func.func @chain(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 4 : !tgpu.smem<?x32x64xbf16, #shared>, !tgpu.smem<?x32x64xbf16, #shared>
     %0 = tgpu.transpose %buffers#0 : <?x32x64xbf16, #shared> -> <?x64x32xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 240>] {
       %c0_i32 = arith.constant 0 : i32
       %c0_i32_0 = arith.constant 0 : i32
       %c32_i32 = arith.constant 32 : i32
@@ -65,7 +65,7 @@ module attributes {tile.target = #tile.target<sm_90a>} {
         %5 = arith.addi %arg5, %c1_i32 : i32
         scf.yield %5 : i32
       }
-    } consumer(regs = 240) {
+    }, {
       %1 = tgpu.alloc : <2x64x32xf32, #shared2>
       %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
       %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>

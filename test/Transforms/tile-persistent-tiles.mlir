@@ -11,7 +11,7 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
 // CHECK-NOT: tgpu.persistent
-// CHECK: producer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
 // CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]] iter_args(%[[PU:.*]] = %{{.*}}) -> (i32)
@@ -19,7 +19,7 @@
 // CHECK-NOT: tile.program_id
 // CHECK: %[[PL:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PU]]) -> (i32)
 // CHECK: scf.yield %[[PL]] : i32
-// CHECK: consumer
+// CHECK: }, {
 // CHECK-NEXT: tgpu.alloc
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CU:.*]] = %{{.*}}) -> (i32)
 // CHECK-NOT: tile.program_id
@@ -43,9 +43,9 @@
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @gemm(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @gemm(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -64,7 +64,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
       %c0_i32 = arith.constant 0 : i32
@@ -119,9 +119,9 @@ module {
 // (barrier c of group "pingpong_mma") before the loop and passes it on
 // after, and the same for the epilogue ("pingpong_epilogue").
 // CHECK-LABEL: func.func @gemm_pingpong(
-// CHECK-SAME: tile.consumer_groups = 2 : i32
 // CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128))), 1, 1>
-// CHECK: consumer(regs = 232, copies = 2)
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>]
+// CHECK: }, {
 // CHECK-NEXT: tgpu.alloc
 // CHECK-NEXT: %[[C:.*]] = tgpu.consumer_index : i32
 // CHECK: %[[NP:.*]] = tile.num_programs x
@@ -157,9 +157,9 @@ module {
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @gemm_pingpong(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.producer_warps = 4 : i32, tile.schedule = #tile.schedule<pingpong>} {
+  func.func @gemm_pingpong(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.schedule = #tile.schedule<pingpong>} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -177,7 +177,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232, copies = 2) {
+    }, {
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
       %c0_i32 = arith.constant 0 : i32
@@ -230,7 +230,7 @@ module {
 // cluster walks tiles of 2 rows of tiles, program rank r taking row r.
 // CHECK-LABEL: func.func @gemm_cluster(
 // CHECK-SAME: tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 256))), 2), 1, 1>
-// CHECK: producer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[RANK:.*]] = arith.remui %[[PID]], %c2_i32
 // CHECK: arith.divui %[[PID]], %c2_i32
@@ -248,10 +248,10 @@ module {
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
-  func.func @gemm_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @gemm_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 cluster 2 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
     tgpu.cluster_sync
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -270,7 +270,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
       %c0_i32 = arith.constant 0 : i32
@@ -324,14 +324,14 @@ module {
 // Attention's shape: the tiles copied once (Q) are use t of their channel
 // (the tile's ordinal among the program's tiles) on both sides.
 // CHECK-LABEL: func.func @chain(
-// CHECK: producer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
 // CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]]
 // CHECK-NEXT: %[[D:.*]] = arith.subi %[[T]], %[[PID]]
 // CHECK-NEXT: %[[ORD:.*]] = arith.divui %[[D]], %[[NP]]
 // CHECK: tgpu.channel_acquire %{{.*}}[%[[ORD]]]
-// CHECK: consumer
+// CHECK: }, {
 // CHECK: scf.for %[[CT:.*]] = %[[CPID:.*]] to %{{.*}} step %[[CNP:[^ ]*]]
 // CHECK-NEXT: %[[CD:.*]] = arith.subi %[[CT]], %[[CPID]]
 // CHECK-NEXT: %[[CORD:.*]] = arith.divui %[[CD]], %[[CNP]]
@@ -352,12 +352,12 @@ module {
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
 #shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
 module {
-  func.func @chain(%arg0: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg1: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64, tile.producer_warps = 4 : i32} {
+  func.func @chain(%arg0: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg1: !tile.tensor<?x?x64xbf16, tma = 1x32x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 32x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
     %channel, %buffers = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #shared>
     %0 = tgpu.transpose %buffers : <?x32x64xbf16, #shared> -> <?x64x32xbf16, #shared1>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #shared>
     %channel_2, %buffers_3 = tgpu.channel consumer_warps 4 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared2>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 240>] {
       %c0_i32 = arith.constant 0 : i32
       %c32_i32 = arith.constant 32 : i32
       %1 = tile.program_id x
@@ -375,7 +375,7 @@ module {
         %7 = arith.addi %arg5, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 240) {
+    }, {
       %1 = tgpu.alloc : <2x64x32xf32, #shared3>
       %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
       %cst_4 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
@@ -430,9 +430,9 @@ module {
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module {
   // expected-error @+1 {{a kernel marked tgpu.persistent whose grid its programs cannot walk}}
-  func.func @reads_num_programs(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64, tile.producer_warps = 4 : i32} {
+  func.func @reads_num_programs(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-    tgpu.warp_specialize producer(warps = 4, regs = 40) {
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
       %c64_i32 = arith.constant 64 : i32
       %c128_i32 = arith.constant 128 : i32
@@ -451,7 +451,7 @@ module {
         %7 = arith.addi %arg4, %c1_i32 : i32
         scf.yield %7 : i32
       }
-    } consumer(regs = 232) {
+    }, {
       %np = tile.num_programs y
       %0 = tgpu.alloc : <2x128x64xbf16, #shared>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>

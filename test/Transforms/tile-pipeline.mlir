@@ -104,7 +104,7 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 // CHECK:   tgpu.arrive %[[FULL]][%[[S]]] expect_tx 49152
 // CHECK:   tgpu.tma_load %{{.*}} -> %[[RA]][%[[S]]], %[[FULL]]
 // CHECK:   tgpu.tma_load %{{.*}} -> %[[RB]][%[[S]]], %[[FULL]]
-// CHECK: } consumer
+// CHECK: }, {
 // CHECK:   %[[C:.*]] = arith.remui %[[J:.*]], %c4_i32
 // CHECK:   %[[CR:.*]] = arith.divui %[[J]], %c4_i32
 // CHECK:   %[[CP:.*]] = arith.andi %[[CR]], %c1_i32
@@ -121,7 +121,7 @@ func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
       : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x256x64xbf16, #sb>
   %bt = tgpu.transpose %rb : !tgpu.smem<?x256x64xbf16, #sb>
       -> !tgpu.smem<?x64x256xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>>
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
     %s = tgpu.channel_acquire %ch[%i]
     tgpu.tma_load %a[%i, %i] -> %ra[%s], %ch
         : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
@@ -129,7 +129,7 @@ func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch
         : !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
           !tgpu.smem<?x256x64xbf16, #sb>, !tgpu.channel
-  } consumer(regs = 232, copies = 2) {
+  }, {
     %buf = tgpu.alloc : !tgpu.smem<2x64x64xbf16, #sa2>
     %acc = arith.constant dense<0.0> : tensor<128x256xf32, #acc>
     %s = tgpu.channel_wait %ch[%j]

@@ -7,10 +7,12 @@
 // its ops (the counter alone carried); the consumer the kernel with the
 // load partition's ops gone and the loop, its last wait and its last
 // release in a branch taken when the loop runs (the epilogue after it).
+// The load partition takes a warpgroup with 40 registers a thread, the
+// compute partition the kernel's 8 warps with what is left of the
+// register file (up to 240).
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME: tile.producer_warps = 4
 // CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8
-// CHECK-NEXT: tgpu.warp_specialize producer(warps = 4, regs = 40) {
+// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
 // CHECK: tile.dim
 // CHECK-NEXT: %[[I0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[I:.*]] = %[[I0]]) -> (i32)
@@ -21,7 +23,7 @@
 // CHECK-NEXT: %[[N:.*]] = arith.addi %[[I]]
 // CHECK-NEXT: scf.yield %[[N]] : i32
 // CHECK-NEXT: }
-// CHECK-NEXT: } consumer(regs = 232) {
+// CHECK-NEXT: }, {
 // CHECK-NEXT: tgpu.alloc
 // CHECK-NOT: tgpu.partition
 // CHECK-NOT: tgpu.tma_load
@@ -98,7 +100,7 @@ module {
 // it after.
 // CHECK-LABEL: func.func @chain(
 // CHECK: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1
-// CHECK-NEXT: tgpu.warp_specialize producer
+// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 240>] {
 // CHECK: tile.dim
 // CHECK-NEXT: %[[T0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[QS:.*]] = tgpu.channel_acquire %[[QCH]][%[[T0]]]
@@ -108,7 +110,7 @@ module {
 // CHECK-NEXT: tgpu.tma_load %arg1
 // CHECK-NEXT: tgpu.channel_acquire
 // CHECK-NEXT: tgpu.tma_load %arg2
-// CHECK: consumer(regs = 240)
+// CHECK: }, {
 // CHECK: tile.dim
 // CHECK-NEXT: %[[CT0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 0 : i32

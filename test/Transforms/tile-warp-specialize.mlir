@@ -17,16 +17,16 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
-// CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain", tile.producer_warps = 4 : i32
+// CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain"
 // CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-// CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
 // CHECK:     %[[SLOT:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]]
 // CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[SLOT]]], %[[CH]]
 // CHECK:     tgpu.tma_load %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[SLOT]]], %[[CH]]
 // CHECK:     %[[NEXT:.*]] = arith.addi %[[I]], %c1
 // CHECK:     scf.yield %[[NEXT]]
-// CHECK: } consumer(regs = 232) {
+// CHECK: }, {
 // CHECK:   %[[RC:.*]] = tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK:   scf.if
 // CHECK:     scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CI:.*]] = %{{.*}})
@@ -60,7 +60,7 @@
 // LOWERED:   tgpu.wait %[[EMPTY]]
 // LOWERED:   tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 49152
 // LOWERED:   tgpu.tma_load %arg0{{.*}} -> %[[RA]][%{{.*}}], %[[FULL]]
-// LOWERED: } consumer
+// LOWERED: }, {
 // LOWERED:   tgpu.wait %[[FULL]]
 // LOWERED:   tgpu.wgmma %[[RA]]
 // LOWERED:   tgpu.arrive %[[EMPTY]]
@@ -75,13 +75,13 @@
 // tiles, program ids from the grouped rasterization, slot counters carried.
 // PERSIST-LABEL: func.func @gemm
 // PERSIST-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
-// PERSIST: tgpu.warp_specialize producer
+// PERSIST: tgpu.warp_specialize [#tgpu.partition<load
 // PERSIST:   %[[P:.*]] = tile.program_id x
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
 // PERSIST:   scf.for %{{.*}} = %[[P]] to %{{.*}} step %[[NP]] iter_args(%[[T:.*]] = %c0_i32)
 // PERSIST:     scf.for {{.*}} iter_args(%{{.*}} = %[[T]]) -> (i32)
 // PERSIST:       tgpu.tma_load
-// PERSIST: } consumer
+// PERSIST: }, {
 // PERSIST:   scf.for {{.*}} step %{{.*}} iter_args(%[[CT:.*]] = %c0_i32)
 // PERSIST:     scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[CT]])
 // PERSIST:       tgpu.wgmma
@@ -122,9 +122,9 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // keeps the loop as written, on mma.sync.
 
 // CHECK-LABEL: func.func @scaled(
-// CHECK: tgpu.warp_specialize producer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: tgpu.channel_acquire
-// CHECK: } consumer
+// CHECK: }, {
 // CHECK: scf.for
 // CHECK: %[[S:.*]] = tgpu.channel_wait %{{.*}}[%[[I:.*]]]
 // CHECK-NEXT: %[[D:.*]] = tgpu.wgmma
@@ -170,7 +170,7 @@ func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK: %[[RBT:.*]] = tgpu.transpose %[[R]]#1 : <?x256x128xf8E4M3FN, #shared1> -> <?x128x256xf8E4M3FN, #shared2>
 // CHECK: tgpu.warp_specialize
 // CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}] -> %[[R]]#1[%{{.*}}]
-// CHECK: } consumer
+// CHECK: }, {
 // CHECK-NOT: tile.transpose
 // CHECK:   tgpu.wgmma %[[R]]#0[%{{.*}}], %[[RBT]][%{{.*}}], %{{.*}} : !tgpu.smem<?x128x128xf8E4M3FN, #shared>, <?x128x256xf8E4M3FN, #shared2>
 func.func @gemm_fp8(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
@@ -243,11 +243,11 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 // consumer region, so each copy gets its own.
 
 // PERSIST-LABEL: func.func @gemm_pingpong
-// PERSIST-SAME: tile.consumer_groups = 2 : i32
 // PERSIST: tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> :
+// PERSIST: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
 // LOWERED-LABEL: func.func @gemm_pingpong
 // LOWERED: tgpu.barriers arrive_count 4 : <5>
-// PERSIST: } consumer(regs = 232, copies = 2) {
+// PERSIST: }, {
 // PERSIST:   tgpu.alloc : <2x128x64xbf16
 // PERSIST:   %[[COPY:.*]] = tgpu.consumer_index : i32
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
@@ -353,7 +353,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // LOWERED-LABEL: func.func @gemm_cluster
 // LOWERED: tgpu.barriers arrive_count 16 : <4>
 // LOWERED-NEXT: tgpu.cluster_sync
-// LOWERED: } consumer
+// LOWERED: }, {
 // LOWERED:   tgpu.arrive %{{.*}} cluster 2 :
 // PERSIST-NEXT: tgpu.warp_specialize
 // PERSIST:   %[[PID:.*]] = tile.program_id x
@@ -365,7 +365,7 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // PERSIST:     tgpu.tma_load %arg0
 // PERSIST-NOT: multicast
 // PERSIST:     tgpu.tma_load %arg1{{.*}} multicast 2 :
-// PERSIST: } consumer
+// PERSIST: }, {
 // PERSIST:   tgpu.channel_release
 // PERSIST: tgpu.cluster_sync
 // PERSIST-NEXT: return
@@ -479,7 +479,7 @@ func.func @stores_in_loop(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
 // CHECK: %[[KT:.*]] = tgpu.transpose %[[KB]]
 // CHECK: %[[VCH:.*]], %[[VB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> : !tgpu.smem<?x32x64xbf16, #{{.*}}>
 // CHECK: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #{{.*}}>
-// CHECK: tgpu.warp_specialize producer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK:   %[[QS:.*]] = tgpu.channel_acquire %[[QCH]]
 // CHECK:   tgpu.tma_load %arg0[%{{.*}}, %{{.*}}] -> %[[QB]][%[[QS]]], %[[QCH]]
 // CHECK:   scf.for
@@ -487,7 +487,7 @@ func.func @stores_in_loop(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
 // CHECK:   tgpu.tma_load %arg1[%{{.*}}, %{{.*}}, %{{.*}}] -> %[[KB]][%[[KS]]], %[[KCH]]
 // CHECK:   %[[VS:.*]] = tgpu.channel_acquire %[[VCH]]
 // CHECK:   tgpu.tma_load %arg2[%{{.*}}, %{{.*}}] -> %[[VB]][%[[VS]]], %[[VCH]]
-// CHECK: } consumer
+// CHECK: }, {
 // CHECK:   %[[QW:.*]] = tgpu.channel_wait %[[QCH]]
 // CHECK:   %[[S:.*]] = tgpu.channel_wait %[[KCH]][%[[I:.*]]]
 // CHECK:   %[[QK:.*]] = tgpu.wgmma %[[QB]][%[[QW]]], %[[KT]][%[[S]]], %{{.*}} : !tgpu.smem<?x64x64xbf16, #{{.*}}>, <?x64x32xbf16
@@ -532,8 +532,8 @@ func.func @chain(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x?x64xbf16>,
 // does) is the compute partition's like any math: the loop is still
 // specialized, the scf.if stays in the consumer between the MMAs.
 // CHECK-LABEL: func.func @chain_masked
-// CHECK: tgpu.warp_specialize producer
-// CHECK: } consumer
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
+// CHECK: }, {
 // CHECK:   tgpu.wgmma_wait
 // CHECK:   scf.if %{{.*}} -> (tensor<64x32xf32, #{{.*}}>)
 // CHECK:     arith.select

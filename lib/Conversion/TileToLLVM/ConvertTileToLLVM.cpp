@@ -240,15 +240,15 @@ struct ConvertTileToLLVM
     // one scratch area reused by every op that needs one (each brackets its
     // use with barriers).
     bool anyScratch = false;
-    // Consumer copies (ping-pong) each get a scratch area and their own
-    // buffers (allocations inside the consumer region are copied before
-    // placement).
+    // Compute groups (each copy of a compute partition: ping-pong's two)
+    // each get a scratch area, and region copies their own buffers
+    // (allocations inside a region are copied before placement).
     for (auto func : module.getOps<func::FuncOp>()) {
       int64_t scratch = tile::getMaxScratchBytes(func);
-      int copies = tgpu::getConsumerCopies(func);
-      int64_t perCopy = llvm::alignTo(scratch, 128);
-      int64_t bytes = copies > 1 ? perCopy * copies : scratch;
-      lowerWarpSpecialize(func, perCopy);
+      int groups = tgpu::getComputeGroups(func);
+      int64_t perGroup = llvm::alignTo(scratch, 128);
+      int64_t bytes = groups > 1 ? perGroup * groups : scratch;
+      lowerWarpSpecialize(func, perGroup);
       placeSharedBuffers(func);
       if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
         bytes += off.getInt();

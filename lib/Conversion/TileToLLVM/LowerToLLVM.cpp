@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "tilec/Transforms/Passes.h"
 #include "llvm/ADT/StringSet.h"
@@ -187,7 +188,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     llvm::StringSet<> specialized;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(tile::kKernelAttr))
-        kernels[func.getSymName()] = 32 * tile::getLaunchWarps(func);
+        kernels[func.getSymName()] = 32 * tgpu::getLaunchWarps(func);
       if (auto a = func->getAttrOfType<DenseI32ArrayAttr>(kTmaArgsAttr))
         tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
       func.walk([&](Operation *op) {

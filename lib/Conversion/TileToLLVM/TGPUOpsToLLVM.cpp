@@ -684,73 +684,92 @@ void tilec::placeSharedBuffers(func::FuncOp func) {
 
 void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
   func.walk([&](WarpSpecializeOp op) {
-    OpBuilder b(op);
+    MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
-    auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
+    int32_t launchThreads = 32 * op.getTotalWarps();
+    func->setAttr(kLaunchWarpsAttr, IntegerAttr::get(IntegerType::get(ctx, 32),
+                                                     op.getTotalWarps()));
+    // With one block an SM (LowerToLLVM sets minctasm 1) a thread starts
+    // with the block's even share of the register file; a group whose
+    // budget is below it gives registers back, one above it takes them.
+    int32_t share = std::min<int32_t>(256, 65536 / launchThreads) / 8 * 8;
+
+    // The groups of warps, in order: each copy of each region. Copy c of
+    // a region is a clone of it with tgpu.consumer_index c; compute groups
+    // each take their own scratch area, and named barrier 1 + the group's
+    // number (0 is the block's; tile-allocate-named-barriers gives other
+    // groups ids from 4).
+    struct Group {
+      Block *body;
+      int32_t first, threads, barrier, scratch, regs;
     };
-    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-    int32_t producerThreads = 32 * op.getProducerWarps();
-    int32_t consumerThreads = 32 * getLaunchWarps(func) - producerThreads;
-    int copies = op.getConsumerCopies();
-    int32_t copyThreads = consumerThreads / copies;
-    auto ifOp = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                              i32(b, producerThreads)),
-        /*withElseRegion=*/true);
-    // Named barrier 0 is the block's; the producer uses 1, consumer copy c
-    // uses 2 + c (tile-allocate-named-barriers gives other groups ids from
-    // 4).
-    ifOp->setAttr(kThreadRangeAttr,
-                  b.getDenseI32ArrayAttr({0, producerThreads, 1, 0,
-                                          producerThreads, consumerThreads, 2,
-                                          0}));
-    auto fill = [&](Block *dst, Block &body, bool inc, int32_t regs) {
-      OpBuilder ib = OpBuilder::atBlockBegin(dst);
+    SmallVector<Group> groups;
+    SmallVector<std::unique_ptr<Block>> clones;
+    int32_t first = 0, computeGroups = 0;
+    for (auto [i, region] : llvm::enumerate(op.getPartitionRegions())) {
+      PartitionAttr p = op.getPartition(i);
+      Block &body = region.front();
+      SmallVector<Block *> copies = {&body};
+      for (int c = 1; c < p.getCopies(); ++c) {
+        clones.push_back(std::make_unique<Block>());
+        IRMapping map;
+        OpBuilder cb(ctx); // the clone has no region yet
+        cb.setInsertionPointToStart(clones.back().get());
+        for (Operation &o : body)
+          cb.clone(o, map);
+        copies.push_back(clones.back().get());
+      }
+      for (auto [c, copy] : llvm::enumerate(copies)) {
+        copy->walk([&](ConsumerIndexOp ci) {
+          OpBuilder cb(ci);
+          ci.replaceAllUsesWith(Value(arith::ConstantIntOp::create(
+              cb, loc, cb.getI32Type(), int64_t(c))));
+          ci.erase();
+        });
+        int32_t scratch = 0;
+        if (p.getRole() == PartitionRole::Compute)
+          scratch = int32_t(scratchBytes * computeGroups++);
+        groups.push_back({copy, first, 32 * p.getWarps(),
+                          int32_t(groups.size()) + 1, scratch, p.getRegs()});
+        first += 32 * p.getWarps();
+      }
+    }
+
+    // A group's code at `pos`, after its register budget.
+    auto fill = [&](OpBuilder &b, const Group &g) {
       NVVM::SetMaxRegisterOp::create(
-          ib, loc, ib.getI32IntegerAttr(regs),
+          b, loc, b.getI32IntegerAttr(g.regs),
           NVVM::SetMaxRegisterActionAttr::get(
-              ib.getContext(), inc ? NVVM::SetMaxRegisterAction::increase
-                                   : NVVM::SetMaxRegisterAction::decrease));
-      dst->getOperations().splice(std::prev(dst->end()), body.getOperations());
+              ctx, g.regs < share ? NVVM::SetMaxRegisterAction::decrease
+                                  : NVVM::SetMaxRegisterAction::increase));
+      Block *dst = b.getInsertionBlock();
+      dst->getOperations().splice(b.getInsertionPoint(),
+                                  g.body->getOperations());
     };
-    fill(ifOp.thenBlock(), op.getProducer().front(), false,
-         op.getProducerRegs());
-    Block &consumer = op.getConsumer().front();
-    auto setIndex = [&](Block &body, int c) {
-      body.walk([&](ConsumerIndexOp ci) {
-        OpBuilder cb(ci);
-        ci.replaceAllUsesWith(i32(cb, c));
-        ci.erase();
-      });
-    };
-    if (copies == 1) {
-      setIndex(consumer, 0);
-      fill(ifOp.elseBlock(), consumer, true, op.getConsumerRegs());
-    } else {
-      // Two copies: the first copyThreads consumer threads run copy 0.
-      OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
-      auto inner = scf::IfOp::create(
-          eb, loc, TypeRange{},
-          arith::CmpIOp::create(eb, loc, arith::CmpIPredicate::ult, tid,
-                                i32(eb, producerThreads + copyThreads)),
+    // if (tid < end of group 0) { group 0 } else if (tid < ...) ... else
+    // { last group }; each scf.if records both its branches' ranges.
+    OpBuilder b(op);
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      if (g + 1 == groups.size()) {
+        fill(b, group);
+        break;
+      }
+      const Group &rest = groups[g + 1];
+      Value end = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               group.first + group.threads);
+      auto ifOp = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, end),
           /*withElseRegion=*/true);
-      inner->setAttr(kThreadRangeAttr,
-                     eb.getDenseI32ArrayAttr(
-                         {producerThreads, copyThreads, 2, 0,
-                          producerThreads + copyThreads, copyThreads, 3,
-                          int32_t(scratchBytes)}));
-      Block copy;
-      IRMapping map;
-      OpBuilder cb(op.getContext());
-      cb.setInsertionPointToStart(&copy);
-      for (Operation &o : consumer)
-        cb.clone(o, map);
-      setIndex(consumer, 0);
-      setIndex(copy, 1);
-      fill(inner.thenBlock(), consumer, true, op.getConsumerRegs());
-      fill(inner.elseBlock(), copy, true, op.getConsumerRegs());
+      ifOp->setAttr(kThreadRangeAttr,
+                    b.getDenseI32ArrayAttr(
+                        {group.first, group.threads, group.barrier,
+                         group.scratch, rest.first, launchThreads - rest.first,
+                         rest.barrier, rest.scratch}));
+      OpBuilder tb(ifOp.thenBlock(), std::prev(ifOp.thenBlock()->end()));
+      fill(tb, group);
+      b.setInsertionPoint(ifOp.elseBlock(), std::prev(ifOp.elseBlock()->end()));
     }
     op.erase();
   });

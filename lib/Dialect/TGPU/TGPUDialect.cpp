@@ -59,12 +59,73 @@ LogicalResult MMAAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    PartitionRole role, int32_t copies) {
+                                    PartitionRole role, int32_t warps,
+                                    int32_t regs, int32_t copies) {
   if (copies < 1 || copies > 2)
     return emitError() << "a partition runs as 1 or 2 copies, found " << copies;
   if (copies > 1 && role != PartitionRole::Compute)
     return emitError() << "only a compute partition runs as several copies";
+  if (warps < 0 || warps % 4 != 0)
+    return emitError() << "a partition is whole warpgroups (warps a multiple "
+                          "of 4), found "
+                       << warps;
+  if (regs != 0 && (regs < 24 || regs > 256 || regs % 8 != 0))
+    return emitError() << "register budgets are multiples of 8 in 24..256, "
+                          "found "
+                       << regs;
   return success();
+}
+
+// #tgpu.partition<role (, warps = N)? (, regs = N)? (, copies = N)?>, the
+// keys in any order.
+Attribute PartitionAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef roleName;
+  if (parser.parseLess() || parser.parseKeyword(&roleName))
+    return {};
+  std::optional<PartitionRole> role = symbolizePartitionRole(roleName);
+  if (!role) {
+    parser.emitError(loc) << "expected a partition role (load, compute), "
+                             "found '"
+                          << roleName << "'";
+    return {};
+  }
+  int32_t values[3] = {0, 0, 1};
+  bool seen[3] = {false, false, false};
+  const char *keys[3] = {"warps", "regs", "copies"};
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return {};
+    int i = 0;
+    while (i < 3 && key != keys[i])
+      ++i;
+    if (i == 3 || seen[i]) {
+      parser.emitError(keyLoc)
+          << (i == 3 ? "unknown" : "repeated") << " partition key '" << key
+          << "' (expected warps, regs, copies)";
+      return {};
+    }
+    seen[i] = true;
+    if (parser.parseEqual() || parser.parseInteger(values[i]))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<PartitionAttr>(loc, parser.getContext(), *role,
+                                          values[0], values[1], values[2]);
+}
+
+void PartitionAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyPartitionRole(getRole());
+  if (getWarps())
+    printer << ", warps = " << getWarps();
+  if (getRegs())
+    printer << ", regs = " << getRegs();
+  if (getCopies() != 1)
+    printer << ", copies = " << getCopies();
+  printer << ">";
 }
 
 LogicalResult
@@ -697,19 +758,63 @@ LogicalResult ChannelReleaseOp::verify() {
   return verifyChannelUse(*this, getChannel());
 }
 
-int tgpu::getConsumerCopies(Operation *root) {
-  int copies = 1;
-  root->walk([&](WarpSpecializeOp op) { copies = op.getConsumerCopies(); });
-  return copies;
+int tgpu::getComputeGroups(Operation *root) {
+  int groups = 0;
+  root->walk([&](WarpSpecializeOp op) {
+    for (Attribute a : op.getPartitions())
+      if (auto p = cast<PartitionAttr>(a); p.getRole() == PartitionRole::Compute)
+        groups += p.getCopies();
+  });
+  return std::max(groups, 1);
+}
+
+int tgpu::getRegionCopies(Operation *op) {
+  for (Region *r = op->getParentRegion(); r; r = r->getParentRegion())
+    if (auto ws = dyn_cast<WarpSpecializeOp>(r->getParentOp()))
+      return ws.getPartition(r->getRegionNumber()).getCopies();
+  return 1;
+}
+
+int tgpu::getLaunchWarps(Operation *kernel) {
+  int warps = 0;
+  kernel->walk([&](WarpSpecializeOp op) { warps = op.getTotalWarps(); });
+  if (warps)
+    return warps;
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kLaunchWarpsAttr))
+    return a.getInt();
+  return tile::getNumWarps(kernel);
+}
+
+Region *WarpSpecializeOp::getRegionOf(PartitionRole role) {
+  for (auto [i, a] : llvm::enumerate(getPartitions()))
+    if (cast<PartitionAttr>(a).getRole() == role)
+      return &getPartitionRegions()[i];
+  return nullptr;
+}
+
+int WarpSpecializeOp::getTotalWarps() {
+  int warps = 0;
+  for (Attribute a : getPartitions())
+    warps += cast<PartitionAttr>(a).getWarps() *
+             cast<PartitionAttr>(a).getCopies();
+  return warps;
 }
 
 LogicalResult WarpSpecializeOp::verify() {
-  auto checkRegs = [&](int32_t r) { return r >= 24 && r <= 256 && r % 8 == 0; };
-  if (!checkRegs(getProducerRegs()) || !checkRegs(getConsumerRegs()))
-    return emitOpError() << "register counts must be multiples of 8 in 24..256";
-  if (getProducerWarps() <= 0 || getProducerWarps() % 4 != 0)
-    return emitOpError() << "the producer is whole warpgroups";
-  if (getConsumerCopies() < 1 || getConsumerCopies() > 2)
-    return emitOpError() << "takes 1 or 2 consumer copies";
+  if (getPartitions().empty())
+    return emitOpError() << "needs at least one partition";
+  if (getPartitions().size() != getPartitionRegions().size())
+    return emitOpError() << "has " << getPartitionRegions().size()
+                         << " regions for " << getPartitions().size()
+                         << " partitions";
+  for (auto [i, a] : llvm::enumerate(getPartitions())) {
+    auto p = cast<PartitionAttr>(a);
+    if (p.getWarps() == 0 || p.getRegs() == 0)
+      return emitOpError() << "partition " << i
+                           << " needs its warps and regs";
+  }
+  if (getTotalWarps() > 32)
+    return emitOpError() << "takes " << getTotalWarps()
+                         << " warps, more than a block's 32";
   return success();
 }

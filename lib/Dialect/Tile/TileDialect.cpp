@@ -148,15 +148,6 @@ RankedTensorType tile::withLayout(Type t, const LinearLayout &layout) {
                                LinearLayoutAttr::get(t.getContext(), layout));
 }
 
-int tile::getLaunchWarps(Operation *kernel) {
-  int n = getNumWarps(kernel);
-  if (auto a = kernel->getAttrOfType<IntegerAttr>(kConsumerGroupsAttr))
-    n *= a.getInt();
-  if (auto a = kernel->getAttrOfType<IntegerAttr>(kProducerWarpsAttr))
-    n += a.getInt();
-  return n;
-}
-
 int tile::getNumWarps(Operation *kernel) {
   if (auto a = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     return a.getInt();
@@ -598,11 +589,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
-  if (name == kClusterAttr || name == kConsumerGroupsAttr)
+  if (name == kClusterAttr)
     return checkInt([](int64_t v) { return v == 1 || v == 2; }, "1 or 2");
-  if (name == kProducerWarpsAttr)
-    return checkInt([](int64_t v) { return v >= 0 && v % 4 == 0; },
-                    "whole warpgroups");
   if (name == kSharedMemoryAttr)
     return success();
   if (name == kPlainVariantAttr || name == kPlainVariantOfAttr) {

@@ -49,9 +49,9 @@ func.func @slot_layout_mismatch(%x: !tgpu.smem<2x64x64xbf16, #tile.shared<offset
 // -----
 
 func.func @regs() {
-  // expected-error @+1 {{register counts must be multiples of 8 in 24..256}}
-  tgpu.warp_specialize producer(warps = 4, regs = 20) {
-  } consumer(regs = 232) {
+  // expected-error @+1 {{register budgets are multiples of 8 in 24..256, found 20}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 20>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+  }, {
   }
   return
 }
@@ -83,10 +83,75 @@ func.func @transpose_type() {
 
 // -----
 
+func.func @regions() {
+  // expected-error @+1 {{has 1 regions for 2 partitions}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+  }
+  return
+}
+
+// -----
+
+func.func @undecided() {
+  // expected-error @+1 {{partition 1 needs its warps and regs}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute>] {
+  }, {
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_warps() {
+  // expected-error @+1 {{takes 36 warps, more than a block's 32}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 16, regs = 128, copies = 2>] {
+  }, {
+  }
+  return
+}
+
+// -----
+
+func.func @warpgroups() {
+  // expected-error @+1 {{a partition is whole warpgroups (warps a multiple of 4), found 2}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 2, regs = 40>] {
+  }
+  return
+}
+
+// -----
+
+func.func @load_copies() {
+  // expected-error @+1 {{only a compute partition runs as several copies}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40, copies = 2>] {
+  }
+  return
+}
+
+// -----
+
+func.func @partition_key() {
+  // expected-error @+1 {{unknown partition key 'threads' (expected warps, regs, copies)}}
+  tgpu.warp_specialize [#tgpu.partition<load, threads = 4>] {
+  }
+  return
+}
+
+// -----
+
+func.func @partition_role() {
+  // expected-error @+1 {{expected a partition role (load, compute), found 'store'}}
+  tgpu.warp_specialize [#tgpu.partition<store, warps = 4, regs = 40>] {
+  }
+  return
+}
+
+// -----
+
 func.func @copies() {
-  // expected-error @+1 {{takes 1 or 2 consumer copies}}
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
-  } consumer(regs = 232, copies = 3) {
+  // expected-error @+1 {{a partition runs as 1 or 2 copies, found 3}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 3>] {
+  }, {
   }
   return
 }
@@ -232,10 +297,10 @@ func.func @channel_argument(%ch: !tgpu.channel, %i: i32) {
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 func.func @channel_in_a_region() {
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
     // expected-error @+1 {{must run on every thread, outside tgpu.warp_specialize}}
     %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
-  } consumer(regs = 232) {
+  }, {
   }
   return
 }

@@ -20,8 +20,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   // CHECK: tgpu.barriers arrive_count 8 : <3>
   %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
   %empty = tgpu.barriers arrive_count 8 : !tgpu.mbarriers<3>
-  // CHECK: tgpu.warp_specialize producer(warps = 4, regs = 40) {
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  // CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
     // CHECK: tgpu.wait %{{.*}}[%{{.*}}], %{{.*}} : <3>
     tgpu.wait %empty[%i], %i : !tgpu.mbarriers<3>
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] expect_tx 49152 : <3>
@@ -38,8 +38,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.tma_load %b[%i, %i] -> %rb[%i], %full multicast 2
         : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
           !tgpu.smem<3x64x256xbf16, #sb>, !tgpu.mbarriers<3>
-  // CHECK: } consumer(regs = 232) {
-  } consumer(regs = 232) {
+  // CHECK: }, {
+  }, {
     tgpu.wait %full[%i], %i : !tgpu.mbarriers<3>
     // CHECK: tgpu.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tgpu.smem<3x128x64xbf16, #shared>, <3x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
     %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
@@ -59,9 +59,9 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.arrive %empty[%i] cluster 2 : !tgpu.mbarriers<3>
   }
   // Ping-pong: two consumer copies that take turns through named barriers.
-  // CHECK: } consumer(regs = 232, copies = 2) {
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
-  } consumer(regs = 232, copies = 2) {
+  // CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+  }, {
     // CHECK: tgpu.consumer_index : i32
     %c = tgpu.consumer_index : i32
     // CHECK: tgpu.named_barrier_wait %{{.*}}, 256 : i32
@@ -104,7 +104,7 @@ func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   // CHECK: tgpu.channel consumer_warps 8 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>
   %ch3, %r3 = tgpu.channel consumer_warps 8 depth 1 kind <fill = tma, release = mma>
       : !tgpu.smem<?x128x64xbf16, #sa>
-  tgpu.warp_specialize producer(warps = 4, regs = 40) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
     // CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%{{.*}}]
     %s = tgpu.channel_acquire %ch[%i]
     // CHECK: tgpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] -> %[[RA]]#0[%[[S]]], %[[CH]] : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
@@ -114,7 +114,7 @@ func.func @channel(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch multicast 2
         : !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
           !tgpu.smem<?x64x256xbf16, #sb>, !tgpu.channel
-  } consumer(regs = 232) {
+  }, {
     // CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH]][%{{.*}}]
     %s = tgpu.channel_wait %ch[%i]
     // CHECK: tgpu.wgmma %[[RA]]#0[%[[W]]], %[[RA]]#1[%[[W]]], %{{.*}} : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>

@@ -69,9 +69,19 @@ TMACopyAttr getTMACopy(tile::LoadOp load);
 /// passes that size rings plan against.
 constexpr int64_t kSharedMemoryPerBlock = 232448;
 
-/// The consumer copies of the warp-specialized region under `root` (1 if
-/// there is none): each copy takes its own consumer buffers and scratch.
-int getConsumerCopies(mlir::Operation *root);
+/// The groups of warps that run compute partitions' regions in the
+/// tgpu.warp_specialize under `root` (each copy one; 1 if there is none):
+/// each takes its own scratch area.
+int getComputeGroups(mlir::Operation *root);
+/// The copies of the tgpu.warp_specialize region `op` is in (1 outside
+/// one): each copy takes its own buffers.
+int getRegionCopies(mlir::Operation *op);
+/// On a kernel whose tgpu.warp_specialize has been lowered: the warps its
+/// regions took, which the block launches.
+constexpr llvm::StringLiteral kLaunchWarpsAttr = "tgpu.launch_warps";
+/// The warps a block of `kernel` launches: its tgpu.warp_specialize's
+/// regions (or kLaunchWarpsAttr once lowered), else tile.num_warps.
+int getLaunchWarps(mlir::Operation *kernel);
 
 /// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
 /// for 8-bit inputs).

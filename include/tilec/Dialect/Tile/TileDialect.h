@@ -50,9 +50,6 @@ constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
 constexpr llvm::StringLiteral kSharedMemoryAttr = "tile.shared_memory";
 /// Ring slots of the warp-specialized main loop (tunable; chosen if absent).
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
-/// Warps added by tile-warp-specialize for the producer, on top of
-/// tile.num_warps (which the kernel's layouts are for).
-constexpr llvm::StringLiteral kProducerWarpsAttr = "tile.producer_warps";
 /// How the consumers of a warp-specialized main loop share the tiles
 /// (tunable, a ScheduleAttr): cooperative (the kernel's warps on one tile,
 /// the default) or pingpong (copies of the kernel's warps on alternate tiles, taking
@@ -90,9 +87,6 @@ constexpr llvm::StringLiteral kTileShapesAttr = "tile.tile_shapes";
 constexpr llvm::StringLiteral kVariantsAttr = "tile.variants";
 constexpr llvm::StringLiteral kVariantOfAttr = "tile.variant_of";
 constexpr llvm::StringLiteral kCostAttr = "tile.cost";
-/// Set by tile-warp-specialize: the copies of tile.num_warps that run the
-/// kernel (2 for ping-pong).
-constexpr llvm::StringLiteral kConsumerGroupsAttr = "tile.consumer_groups";
 
 /// Whether `t` is an element type a tile may hold.
 bool isTileElementType(mlir::Type t);
@@ -107,8 +101,6 @@ LinearLayout getLayout(mlir::Type tile);
 mlir::RankedTensorType withLayout(mlir::Type tile, const LinearLayout &layout);
 /// Number of warps of a kernel (tile.num_warps, default 4).
 int getNumWarps(mlir::Operation *kernel);
-/// Warps a kernel is launched with: tile.num_warps plus producer warps.
-int getLaunchWarps(mlir::Operation *kernel);
 
 /// Whether `v` is computed only from splats, iotas and constants through
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can
