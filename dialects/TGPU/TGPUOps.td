@@ -19,16 +19,24 @@ def TGPU_Tile : Type<AnyRankedTensor.predicate, "tile", "::mlir::RankedTensorTyp
 def TGPU_AllocOp : TGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let summary = "a shared-memory buffer for the whole kernel";
   let description = [{
-    Buffers live for the whole kernel; lowering places them one after the
-    other (1024-byte aligned) in the kernel's dynamic shared memory, before
-    the scratch that layout conversions use.
+    Buffers live for the whole kernel. tile-allocate-shared-memory places
+    them one after the other (1024-byte aligned) in the kernel's dynamic
+    shared memory, before the scratch that layout conversions use, and
+    records where as `offset`: a byte offset per copy of the
+    warp-specialized region the buffer is in (one outside), which the
+    lowering needs.
 
     ```mlir
     %ring = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #shared>
+    %slots = tgpu.alloc offset [98304, 131072] : !tgpu.smem<2x128x64xbf16, #shared>
     ```
   }];
+  let arguments = (ins OptionalAttr<DenseI64ArrayAttr>:$offset);
   let results = (outs TGPU_SharedBufferType:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "(`offset` $offset^)? attr-dict `:` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::DenseI64ArrayAttr());
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -59,15 +67,25 @@ def TGPU_BarriersOp : TGPU_Op<"barriers",
   let description = [{
     Every barrier of the array expects `arrive_count` arrivals a phase. One
     thread initializes them and the whole block synchronizes, so this op
-    must run on every thread (outside warp-specialized regions).
+    must run on every thread (outside warp-specialized regions). Its
+    8-byte barriers are placed like `tgpu.alloc`'s buffers (after them),
+    `offset` a byte offset per copy of the region it is in.
 
     ```mlir
     %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+    %empty = tgpu.barriers arrive_count 8 offset [196608] : !tgpu.mbarriers<3>
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$arrive_count);
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$arrive_count,
+                       OptionalAttr<DenseI64ArrayAttr>:$offset);
   let results = (outs TGPU_BarriersType:$result);
-  let assemblyFormat = "`arrive_count` $arrive_count attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    `arrive_count` $arrive_count (`offset` $offset^)? attr-dict `:` type($result)
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Type":$type, "int64_t":$arriveCount), [{
+    build($_builder, $_state, type, arriveCount, ::mlir::DenseI64ArrayAttr());
+  }]>];
+  let hasVerifier = 1;
 }
 
 def TGPU_WaitOp : TGPU_Op<"wait"> {
@@ -433,7 +451,9 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     A partition with `copies = N` runs N copies of its region on N groups
     of warps (`tgpu.consumer_index` tells which), each with its own thread
     indices, named barrier, scratch area and buffers: the ping-pong
-    schedule, where compute copies take turns on tiles.
+    schedule, where compute copies take turns on tiles. `scratch`, set by
+    tile-allocate-shared-memory, is each group's shift into the kernel's
+    scratch area (a group a region copy, in order).
 
     ```mlir
     tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>,
@@ -445,9 +465,12 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     ```
   }];
   let arguments = (ins TypedArrayAttrBase<TGPU_PartitionAttr,
-                                          "partitions">:$partitions);
+                                          "partitions">:$partitions,
+                       OptionalAttr<DenseI64ArrayAttr>:$scratch);
   let regions = (region VariadicRegion<SizedRegion<1>>:$partitionRegions);
-  let assemblyFormat = "$partitions $partitionRegions attr-dict";
+  let assemblyFormat = [{
+    $partitions (`scratch` $scratch^)? $partitionRegions attr-dict
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The partition region `i` runs.
@@ -458,6 +481,8 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     ::mlir::Region *getRegionOf(PartitionRole role);
     /// The warps the regions take in all (the block's, at launch).
     int getTotalWarps();
+    /// The groups of warps the regions run on: one a copy of each.
+    int getNumGroups();
   }];
 }
 

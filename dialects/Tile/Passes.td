@@ -259,12 +259,31 @@ def TileAllocateNamedBarriers
     After the passes that build turns between groups of warps
     (tile-persistent-tiles, tile-mma-pipeline): each group a kernel's
     `tgpu.named_barrier_id "G" count N [%i]` ops name gets N consecutive
-    ids, from 4 (0..3 are the warp-specialized regions'), in the order the
-    groups first appear; each op becomes `%i + base` (or `base`), and the
+    ids, after the ones the lowering keeps (0 the block's, 1 + g each
+    group of warps of the `tgpu.warp_specialize`; at least 0..3), in the
+    order the groups first appear; each op becomes `%i + base` (or `base`), and the
     kernel records `tgpu.named_barriers = {G = base : i32, ...}`. More than
     16 ids, or a group asked for with two counts, is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileAllocateSharedMemory
+    : Pass<"tile-allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "lay out each kernel's shared memory";
+  let description = [{
+    The last pass before lowering (after tile-pipeline, which sizes the
+    rings): every `tgpu.alloc` gets `offset`, its place in dynamic shared
+    memory (1024-byte aligned, in program order), every `tgpu.barriers`
+    its place after the buffers (8 bytes a barrier); one per copy of the
+    warp-specialized region it is in, in the order the lowering lays the
+    copies out. Scratch (layout conversions, reductions) follows, 128-byte
+    aligned (`tgpu.scratch_offset` on the kernel), as big as the most any
+    op needs, once per group of warps that runs a compute partition (the
+    `tgpu.warp_specialize`'s `scratch` shifts, a group a region copy). The
+    kernel records its bytes, `tile.shared_memory`; more than a block can
+    have (227 KiB) is an error.
+  }];
 }
 
 def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {

@@ -6,10 +6,12 @@
 //
 //   %id = tgpu.named_barrier_id "pingpong_mma" count 2 [%copy] : i32
 //
-// and this pass gives each group of a kernel its ids: 0..3 are the
-// lowering's (0 the block's, 1 the producer's, 2 + c consumer copy c's;
-// see lowerWarpSpecialize), the groups take consecutive ids from 4 in the
-// order their first op appears, and each op becomes `base + index`:
+// and this pass gives each group of a kernel its ids: the first are the
+// lowering's (0 the block's, 1 + g that of group g of the
+// tgpu.warp_specialize's warps, a group per region copy; see
+// lowerWarpSpecialize), at least 0..3; the groups take consecutive ids
+// after them in the order their first op appears, and each op becomes
+// `base + index`:
 //
 //   %c4 = arith.constant 4 : i32
 //   %id = arith.addi %copy, %c4 : i32
@@ -38,11 +40,11 @@ using namespace tilec;
 
 namespace {
 
-/// Named barriers a CTA has, and the ones the lowering of
-/// tgpu.warp_specialize keeps (the block's, the producer's, two consumer
+/// Named barriers a CTA has, and the fewest the lowering of
+/// tgpu.warp_specialize keeps (the block's, a producer's, two consumer
 /// copies').
 constexpr int32_t kNamedBarriers = 16;
-constexpr int32_t kReserved = 4;
+constexpr int32_t kMinReserved = 4;
 
 struct TileAllocateNamedBarriers
     : public tilec::impl::TileAllocateNamedBarriersBase<
@@ -63,7 +65,15 @@ struct TileAllocateNamedBarriers
     MLIRContext *ctx = &getContext();
     llvm::StringMap<std::pair<int32_t, int32_t>> groups; // base, count
     SmallVector<NamedAttribute> recorded;
-    int32_t next = kReserved;
+    // The block's barrier and one a group of the regions' warps.
+    int32_t reserved = kMinReserved;
+    func.walk([&](tgpu::WarpSpecializeOp ws) {
+      int32_t groups = 0;
+      for (Attribute a : ws.getPartitions())
+        groups += cast<tgpu::PartitionAttr>(a).getCopies();
+      reserved = std::max(reserved, 1 + groups);
+    });
+    int32_t next = reserved;
     for (tgpu::NamedBarrierIdOp op : ops) {
       auto [it, fresh] = groups.try_emplace(op.getGroup(), next, op.getCount());
       if (!fresh) {
@@ -79,7 +89,7 @@ struct TileAllocateNamedBarriers
         return op.emitError()
                << "named-barrier group '" << op.getGroup() << "' needs ids up "
                << "to " << next - 1 << "; a CTA has " << kNamedBarriers
-               << " (0.." << kReserved - 1 << " are the regions')";
+               << " (0.." << reserved - 1 << " are the regions')";
       recorded.push_back(NamedAttribute(
           StringAttr::get(ctx, op.getGroup()),
           IntegerAttr::get(IntegerType::get(ctx, 32), it->second.first)));

@@ -73,7 +73,7 @@ struct Prefetch {
 /// open: its buffers (one set per consumer copy for those in a consumer
 /// region), the scratch of layout conversions (per copy), the rings of
 /// channels of a fixed depth, 1 KiB for alignment and barriers, and a
-/// channel's barriers at the deepest ring (placeSharedBuffers packs
+/// channel's barriers at the deepest ring (tile-allocate-shared-memory packs
 /// barriers after the 1024-aligned buffers).
 int64_t sharedBytesBesidesOpen(func::FuncOp func) {
   int64_t groups = tgpu::getComputeGroups(func);

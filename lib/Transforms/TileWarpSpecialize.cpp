@@ -129,7 +129,7 @@ struct TileWarpSpecialize
                                       kProducerWarps, kProducerRegs, 1),
              tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
                                       numWarps, consumerRegs, copies)}),
-        /*regions=*/2);
+        /*scratch=*/DenseI64ArrayAttr(), /*regions=*/2);
     Block *producer = new Block, *consumer = new Block;
     ws.getPartitionRegions()[0].push_back(producer);
     ws.getPartitionRegions()[1].push_back(consumer);

@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-allocate-shared-memory -convert-tile-to-llvm | FileCheck %s
 //
 // How each tgpu op is lowered (inside convert-tile-to-llvm): onto upstream
 // NVVM ops, an op one thread issues predicated on that thread; inline PTX

@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-allocate-shared-memory -convert-tile-to-llvm | FileCheck %s
 
 // Views become pointer, extents, strides; program ids read the special
 // registers; loads check at run time (uniformly) whether the vector path

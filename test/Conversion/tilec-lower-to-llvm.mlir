@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -convert-tile-to-llvm -tilec-lower-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts -canonicalize -tile-allocate-shared-memory -convert-tile-to-llvm -tilec-lower-to-llvm | FileCheck %s
 
 // Kernels become NVVM kernels with their thread count; launch attributes go.
 // CHECK-LABEL: llvm.func @k

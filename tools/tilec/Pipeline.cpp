@@ -54,6 +54,7 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   // Loops left alone: classic software pipelining with TMA rings.
   pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());
+  pm.addPass(createTileAllocateSharedMemory());
   return pm.run(module);
 }
 

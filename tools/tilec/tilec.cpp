@@ -93,9 +93,15 @@ void printUsage() {
       << "  tilec layout show|apply|compose|invert-compose|conflicts ...\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
-      << "Passes for --print-ir-after: tile-verify-kernels, canonicalize, "
-         "cse,\n  tile-assign-layouts, tile-remove-layout-conversions, "
-         "tile-swizzle,\n  convert-tile-to-llvm, tilec-lower-to-llvm\n";
+      << "Passes for --print-ir-after, in pipeline order: tile-verify-kernels,\n"
+         "  tile-shape-variants, canonicalize, cse, tile-assign-layouts,\n"
+         "  tile-remove-layout-conversions, loop-invariant-code-motion,\n"
+         "  tile-swizzle, convert-tile-to-tgpu, tile-partition-schedule,\n"
+         "  tile-plain-twin, tile-tma-store-epilogue, tile-insert-channels,\n"
+         "  tile-warp-specialize, tile-cluster-multicast, tile-persistent-tiles,\n"
+         "  tile-mma-pipeline, tile-allocate-named-barriers,\n"
+         "  tile-pipeline-schedule, tile-pipeline, tile-allocate-shared-memory,\n"
+         "  convert-tile-to-llvm, tilec-lower-to-llvm\n";
 }
 
 bool writeFile(llvm::StringRef path, llvm::StringRef data) {

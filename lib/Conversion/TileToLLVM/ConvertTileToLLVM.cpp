@@ -225,6 +225,13 @@ struct ConvertTileToLLVM
         op->emitOpError() << "has no rings yet; run tile-pipeline first";
         return WalkResult::interrupt();
       }
+      auto alloc = dyn_cast<tgpu::AllocOp>(op);
+      auto barriers = dyn_cast<tgpu::BarriersOp>(op);
+      if ((alloc && !alloc.getOffset()) || (barriers && !barriers.getOffset())) {
+        op->emitOpError() << "has no shared-memory offset; run "
+                             "tile-allocate-shared-memory first";
+        return WalkResult::interrupt();
+      }
       for (Type t : op->getResultTypes())
         if (isa<RankedTensorType>(t) && !getLayoutAttr(t)) {
           op->emitOpError() << "produces a tile without a layout; run "
@@ -236,31 +243,18 @@ struct ConvertTileToLLVM
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // Shared memory: the buffers of tgpu.alloc and tgpu.barriers first, then
-    // one scratch area reused by every op that needs one (each brackets its
-    // use with barriers).
-    bool anyScratch = false;
-    // Compute groups (each copy of a compute partition: ping-pong's two)
-    // each get a scratch area, and region copies their own buffers
-    // (allocations inside a region are copied before placement).
+    // Shared memory was allocated (tile-allocate-shared-memory): buffers
+    // and barriers have their offsets, the kernel its size.
+    bool anyShared = false;
     for (auto func : module.getOps<func::FuncOp>()) {
-      int64_t scratch = tile::getMaxScratchBytes(func);
-      int groups = tgpu::getComputeGroups(func);
-      int64_t perGroup = llvm::alignTo(scratch, 128);
-      int64_t bytes = groups > 1 ? perGroup * groups : scratch;
-      lowerWarpSpecialize(func, perGroup);
-      placeSharedBuffers(func);
-      if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
-        bytes += off.getInt();
-      if (bytes > tgpu::kSharedMemoryPerBlock) {
-        func.emitError() << "needs " << bytes
-                         << " bytes of shared memory, more than the "
-                         << tgpu::kSharedMemoryPerBlock << " a block can have";
+      auto size = func->getAttrOfType<IntegerAttr>(kSharedMemoryAttr);
+      if (!size && tile::getMaxScratchBytes(func) > 0) {
+        func.emitError() << "needs scratch in shared memory and has no "
+                            "size yet; run tile-allocate-shared-memory first";
         return signalPassFailure();
       }
-      func->setAttr(kSharedMemoryAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
-      anyScratch |= bytes > 0;
+      anyShared |= size && size.getInt() > 0;
+      lowerWarpSpecialize(func);
     }
     // TMA descriptors are __grid_constant__ parameters: by value, 64-byte
     // aligned, read where they are (lowering to LLVM sets the attributes
@@ -280,7 +274,7 @@ struct ConvertTileToLLVM
         func->setAttr(kTmaArgsAttr,
                       DenseI32ArrayAttr::get(ctx, tmaArgs));
     }
-    if (anyScratch && !module.lookupSymbol("tilec_smem")) {
+    if (anyShared && !module.lookupSymbol("tilec_smem")) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       LLVM::GlobalOp::create(
           b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),

@@ -1,8 +1,8 @@
 //===- TGPUOpsToLLVM.cpp - tgpu ops to NVVM -------------------------------===//
 //
 // Shared-memory buffers and mbarriers become addresses in the kernel's
-// dynamic shared memory (offsets fixed before the conversion, see
-// placeSharedBuffers). mbarriers, bulk tensor copies, fences, named and
+// dynamic shared memory (their `offset`, from tile-allocate-shared-memory;
+// lowerWarpSpecialize keeps each region copy's). mbarriers, bulk tensor copies, fences, named and
 // cluster barriers, setmaxnreg and wgmma's fence and commit become upstream
 // NVVM ops; an op one thread issues is predicated on that thread.
 // Inline PTX is left where NVVM has no op that fits: wgmma.mma_async (its
@@ -28,8 +28,6 @@ using namespace tilec::tile;
 using namespace tilec::tgpu;
 
 namespace {
-
-constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
 
 /// The 32-bit shared-window address of `ptr` (!llvm.ptr<3>).
 Value sharedAddress(Emitter &e, Value ptr) {
@@ -77,11 +75,12 @@ struct PlacedBufferLowering : public OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto offset = op->template getAttrOfType<IntegerAttr>(kOffsetAttr);
-    if (!offset)
+    // One offset by now (lowerWarpSpecialize picked each copy's).
+    std::optional<ArrayRef<int64_t>> offset = op.getOffset();
+    if (!offset || offset->size() != 1)
       return op.emitOpError() << "has no shared-memory offset";
     Emitter e{rewriter, op.getLoc()};
-    Value ptr = offsetPtr(e, e.smemStart(), e.i32(offset.getInt()));
+    Value ptr = offsetPtr(e, e.smemStart(), e.i32(offset->front()));
     if constexpr (std::is_same_v<OpTy, BarriersOp>) {
       // One thread initializes every barrier; the block waits for it.
       Value first = firstThread(e, e.threadId());
@@ -663,26 +662,7 @@ struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
 
 } // namespace
 
-void tilec::placeSharedBuffers(func::FuncOp func) {
-  // Buffers first (1024-byte aligned for the swizzles, sizes multiples of
-  // 1024 as a rule), then the barriers (8 bytes each) packed after them:
-  // no alignment gaps between them.
-  int64_t end = 0;
-  auto place = [&](Operation *op, int64_t bytes, int64_t align) {
-    end = llvm::alignTo(end, align);
-    op->setAttr(kOffsetAttr, IntegerAttr::get(
-                                 IntegerType::get(op->getContext(), 64), end));
-    end += bytes;
-  };
-  func.walk([&](AllocOp a) { place(a, a.getType().getTotalBytes(), 1024); });
-  func.walk([&](BarriersOp b) { place(b, 8 * b.getType().getCount(), 8); });
-  if (end)
-    func->setAttr(kScratchOffsetAttr,
-                  IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                   llvm::alignTo(end, 128)));
-}
-
-void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
+void tilec::lowerWarpSpecialize(func::FuncOp func) {
   func.walk([&](WarpSpecializeOp op) {
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
@@ -695,17 +675,18 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
     int32_t share = std::min<int32_t>(256, 65536 / launchThreads) / 8 * 8;
 
     // The groups of warps, in order: each copy of each region. Copy c of
-    // a region is a clone of it with tgpu.consumer_index c; compute groups
-    // each take their own scratch area, and named barrier 1 + the group's
-    // number (0 is the block's; tile-allocate-named-barriers gives other
-    // groups ids from 4).
+    // a region is a clone of it with tgpu.consumer_index c and the c-th
+    // offset of its buffers; a group takes its scratch shift (from
+    // tile-allocate-shared-memory) and named barrier 1 + its number (0 is
+    // the block's; tile-allocate-named-barriers gives other groups ids
+    // after these).
     struct Group {
       Block *body;
       int32_t first, threads, barrier, scratch, regs;
     };
     SmallVector<Group> groups;
     SmallVector<std::unique_ptr<Block>> clones;
-    int32_t first = 0, computeGroups = 0;
+    int32_t first = 0;
     for (auto [i, region] : llvm::enumerate(op.getPartitionRegions())) {
       PartitionAttr p = op.getPartition(i);
       Block &body = region.front();
@@ -720,15 +701,21 @@ void tilec::lowerWarpSpecialize(func::FuncOp func, int64_t scratchBytes) {
         copies.push_back(clones.back().get());
       }
       for (auto [c, copy] : llvm::enumerate(copies)) {
-        copy->walk([&](ConsumerIndexOp ci) {
-          OpBuilder cb(ci);
-          ci.replaceAllUsesWith(Value(arith::ConstantIntOp::create(
-              cb, loc, cb.getI32Type(), int64_t(c))));
-          ci.erase();
+        copy->walk([&](Operation *o) {
+          if (auto ci = dyn_cast<ConsumerIndexOp>(o)) {
+            OpBuilder cb(ci);
+            ci.replaceAllUsesWith(Value(arith::ConstantIntOp::create(
+                cb, loc, cb.getI32Type(), int64_t(c))));
+            ci.erase();
+          } else if (auto a = dyn_cast<AllocOp>(o); a && a.getOffset()) {
+            a.setOffset(ArrayRef<int64_t>{(*a.getOffset())[c]});
+          } else if (auto br = dyn_cast<BarriersOp>(o); br && br.getOffset()) {
+            br.setOffset(ArrayRef<int64_t>{(*br.getOffset())[c]});
+          }
         });
         int32_t scratch = 0;
-        if (p.getRole() == PartitionRole::Compute)
-          scratch = int32_t(scratchBytes * computeGroups++);
+        if (std::optional<ArrayRef<int64_t>> shifts = op.getScratch())
+          scratch = int32_t((*shifts)[groups.size()]);
         groups.push_back({copy, first, 32 * p.getWarps(),
                           int32_t(groups.size()) + 1, scratch, p.getRegs()});
         first += 32 * p.getWarps();

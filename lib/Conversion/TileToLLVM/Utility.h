@@ -8,6 +8,7 @@
 #ifndef TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H
 #define TILEC_LIB_CONVERSION_TILETOLLVM_UTILITY_H
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/BankConflicts.h"
 
@@ -111,23 +112,21 @@ using tile::storageBytes;
 /// The integer type a tile element is stored as.
 mlir::Type storageType(mlir::Type t);
 
-/// Attributes of the lowering: the scratch offset on a kernel, and the
-/// partitions on the scf.ifs a tgpu.warp_specialize becomes: per region,
-/// its first thread, thread count, named barrier and the shift of its
-/// scratch area (consumer copies each have one).
-constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
+/// The scratch offset on a kernel (tile-allocate-shared-memory), and the
+/// lowering's partitions on the scf.ifs a tgpu.warp_specialize becomes:
+/// per branch, its first thread, thread count, named barrier and the shift
+/// of its scratch area (compute groups each have one).
+using tgpu::kScratchOffsetAttr;
 constexpr llvm::StringLiteral kThreadRangeAttr = "tgpu.thread_range";
 /// On a kernel: the converted argument positions of TMA descriptors (made
 /// __grid_constant__ when lowering to LLVM).
 constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
 
-/// Gives every tgpu.alloc / tgpu.barriers of `func` its offset in shared
-/// memory and records where scratch starts.
-void placeSharedBuffers(mlir::func::FuncOp func);
 /// Turns each tgpu.warp_specialize into scf.ifs on the thread index whose
-/// branches set their register budgets and carry kThreadRangeAttr; consumer
-/// copies get `scratchBytes` of scratch each.
-void lowerWarpSpecialize(mlir::func::FuncOp func, int64_t scratchBytes);
+/// branches set their register budgets and carry kThreadRangeAttr; each
+/// copy of a region gets its own buffers (the copy's `offset` of each
+/// tgpu.alloc / tgpu.barriers in it) and scratch shift.
+void lowerWarpSpecialize(mlir::func::FuncOp func);
 
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,

@@ -212,9 +212,15 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                                << " (the loop has " << parts.size() << ")";
     return success();
   }
-  // The lowering's own bookkeeping (tgpu.scratch_offset, tgpu.partitions,
-  // tgpu.tma_args, tgpu.offset: lib/Conversion/TileToLLVM) is not checked
-  // here.
+  if (name == kScratchOffsetAttr) {
+    auto off = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<func::FuncOp>(op) || !off || off.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' is a kernel's byte offset (i64)";
+    return success();
+  }
+  // The lowering's own bookkeeping (tgpu.thread_range, tgpu.tma_args,
+  // tgpu.launch_warps: lib/Conversion/TileToLLVM) is not checked here.
   return success();
 }
 
@@ -703,11 +709,34 @@ LogicalResult WGMMAOp::verify() {
   return success();
 }
 
+/// A placed buffer's `offset`: one per copy of the region it is in, each
+/// aligned to `align`.
+static LogicalResult verifyOffsets(Operation *op,
+                                   std::optional<ArrayRef<int64_t>> offsets,
+                                   int64_t align) {
+  if (!offsets)
+    return success();
+  int copies = getRegionCopies(op);
+  if (int64_t(offsets->size()) != copies)
+    return op->emitOpError() << "has " << offsets->size()
+                             << " offsets; its region runs " << copies
+                             << " copies";
+  for (int64_t o : *offsets)
+    if (o < 0 || o % align)
+      return op->emitOpError() << "offsets are multiples of " << align
+                               << " bytes, found " << o;
+  return success();
+}
+
 LogicalResult AllocOp::verify() {
   if (getResult().getType().hasUnknownDepth())
     return emitOpError() << "needs a known number of slots (a ring of "
                             "unknown depth is a tgpu.channel's)";
-  return success();
+  return verifyOffsets(*this, getOffset(), 1024);
+}
+
+LogicalResult BarriersOp::verify() {
+  return verifyOffsets(*this, getOffset(), 8);
 }
 
 LogicalResult ChannelOp::verify() {
@@ -792,6 +821,13 @@ Region *WarpSpecializeOp::getRegionOf(PartitionRole role) {
   return nullptr;
 }
 
+int WarpSpecializeOp::getNumGroups() {
+  int groups = 0;
+  for (Attribute a : getPartitions())
+    groups += cast<PartitionAttr>(a).getCopies();
+  return groups;
+}
+
 int WarpSpecializeOp::getTotalWarps() {
   int warps = 0;
   for (Attribute a : getPartitions())
@@ -813,6 +849,12 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError() << "partition " << i
                            << " needs its warps and regs";
   }
+  if (getScratch() && int(getScratch()->size()) != getNumGroups())
+    return emitOpError() << "has " << getScratch()->size()
+                         << " scratch shifts for " << getNumGroups()
+                         << " groups of warps";
+  if (getScratch() && llvm::any_of(*getScratch(), [](int64_t s) { return s < 0; }))
+    return emitOpError() << "scratch shifts are not negative";
   if (getTotalWarps() > 32)
     return emitOpError() << "takes " << getTotalWarps()
                          << " warps, more than a block's 32";

@@ -148,6 +148,39 @@ func.func @partition_role() {
 
 // -----
 
+#sa3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @offsets_per_copy() {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+  }, {
+    // expected-error @+1 {{has 1 offsets; its region runs 2 copies}}
+    %s = tgpu.alloc offset [0] : !tgpu.smem<2x128x64xbf16, #sa3>
+  }
+  return
+}
+
+// -----
+
+#sa4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @offset_alignment() {
+  // expected-error @+1 {{offsets are multiples of 1024 bytes, found 512}}
+  %s = tgpu.alloc offset [512] : !tgpu.smem<2x128x64xbf16, #sa4>
+  return
+}
+
+// -----
+
+func.func @scratch_shifts() {
+  // expected-error @+1 {{has 2 scratch shifts for 3 groups of warps}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] scratch [0, 0] {
+  }, {
+  }
+  return
+}
+
+// -----
+
 func.func @copies() {
   // expected-error @+1 {{a partition runs as 1 or 2 copies, found 3}}
   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 3>] {

@@ -76,6 +76,9 @@ int getComputeGroups(mlir::Operation *root);
 /// The copies of the tgpu.warp_specialize region `op` is in (1 outside
 /// one): each copy takes its own buffers.
 int getRegionCopies(mlir::Operation *op);
+/// On a kernel: where its scratch area starts in shared memory (after the
+/// buffers; tile-allocate-shared-memory).
+constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
 /// On a kernel whose tgpu.warp_specialize has been lowered: the warps its
 /// regions took, which the block launches.
 constexpr llvm::StringLiteral kLaunchWarpsAttr = "tgpu.launch_warps";

@@ -1,0 +1,155 @@
+//===- TileAllocateSharedMemory.cpp - offsets in shared memory ------------===//
+//
+// The tile-allocate-shared-memory pass, the last before lowering: it lays
+// out each kernel's dynamic shared memory and records the layout in the
+// IR, so the lowering only reads it.
+//
+//   buffers (tgpu.alloc), 1024-byte aligned, in program order
+//   barriers (tgpu.barriers), 8 bytes each, packed after them
+//   scratch, 128-byte aligned: layout conversions and reductions
+//
+// A buffer inside a region of a tgpu.warp_specialize whose partition runs
+// N copies gets N places, one a copy, in the order the lowering lays the
+// copies out (a region's buffers copy by copy):
+//
+//   %slots = tgpu.alloc offset [98304, 131072] : !tgpu.smem<2x128x64xbf16, ...>
+//
+// Scratch is one area for the code outside the regions; each group of
+// warps that runs a compute partition (each copy) takes its own part of
+// it, recorded as the op's `scratch` shifts (a group a region copy, load
+// groups 0: they convert no layouts). The kernel records where scratch
+// starts, `tgpu.scratch_offset`, and the bytes it needs in all,
+// `tile.shared_memory`; more than a block can have is an error here, not
+// at launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#define DEBUG_TYPE "tile-allocate-shared-memory"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEALLOCATESHAREDMEMORY
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// A buffer's places: one a copy of its region, in layout order.
+struct Placed {
+  Operation *op;
+  SmallVector<int64_t> offsets;
+};
+
+struct TileAllocateSharedMemory
+    : public tilec::impl::TileAllocateSharedMemoryBase<
+          TileAllocateSharedMemory> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(allocate(func)))
+        return signalPassFailure();
+  }
+
+  SmallVector<Placed> buffers, barriers;
+  DenseMap<Operation *, unsigned> index;
+  /// Each (buffer, copy) in layout order.
+  SmallVector<std::pair<Operation *, unsigned>> order;
+
+  /// Each copy of a buffer, in the order the lowering leaves the code in:
+  /// program order, a tgpu.warp_specialize's regions one after the other
+  /// and each region copy by copy.
+  void collect(Region &region, unsigned copies, unsigned copy) {
+    for (Block &block : region)
+      for (Operation &op : block) {
+        if (auto ws = dyn_cast<tgpu::WarpSpecializeOp>(op)) {
+          for (auto [i, r] : llvm::enumerate(ws.getPartitionRegions())) {
+            unsigned n = ws.getPartition(i).getCopies();
+            for (unsigned c = 0; c < n; ++c)
+              collect(r, n, c);
+          }
+          continue;
+        }
+        if (isa<tgpu::AllocOp, tgpu::BarriersOp>(op)) {
+          auto &list = isa<tgpu::AllocOp>(op) ? buffers : barriers;
+          auto [it, fresh] = index.try_emplace(&op, list.size());
+          if (fresh)
+            list.push_back({&op, SmallVector<int64_t>(copies, -1)});
+          order.push_back({&op, copy});
+        }
+        for (Region &r : op.getRegions())
+          collect(r, copies, copy);
+      }
+  }
+
+  LogicalResult allocate(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    buffers.clear();
+    barriers.clear();
+    index.clear();
+    order.clear();
+    collect(func.getBody(), 1, 0);
+
+    int64_t end = 0;
+    auto place = [&](bool isBuffer) {
+      for (auto [op, copy] : order) {
+        auto alloc = dyn_cast<tgpu::AllocOp>(op);
+        if (bool(alloc) != isBuffer)
+          continue;
+        int64_t bytes =
+            alloc ? alloc.getType().getTotalBytes()
+                  : 8 * cast<tgpu::BarriersOp>(op).getType().getCount();
+        end = llvm::alignTo(end, alloc ? 1024 : 8);
+        (alloc ? buffers : barriers)[index[op]].offsets[copy] = end;
+        end += bytes;
+      }
+    };
+    place(/*isBuffer=*/true);
+    place(/*isBuffer=*/false);
+    for (Placed &p : buffers)
+      cast<tgpu::AllocOp>(p.op).setOffset(p.offsets);
+    for (Placed &p : barriers)
+      cast<tgpu::BarriersOp>(p.op).setOffset(p.offsets);
+
+    // Scratch: as much as the most any op needs, once for the code
+    // outside the regions and once a compute group (those run at once).
+    int64_t scratch = tile::getMaxScratchBytes(func);
+    int64_t perGroup = llvm::alignTo(scratch, 128);
+    int computeGroups = 0;
+    func.walk([&](tgpu::WarpSpecializeOp ws) {
+      SmallVector<int64_t> shifts;
+      for (auto [i, a] : llvm::enumerate(ws.getPartitions())) {
+        auto p = cast<tgpu::PartitionAttr>(a);
+        for (int c = 0; c < p.getCopies(); ++c)
+          shifts.push_back(p.getRole() == tgpu::PartitionRole::Compute
+                               ? perGroup * computeGroups++
+                               : 0);
+      }
+      ws.setScratch(shifts);
+    });
+    int64_t scratchStart = end ? llvm::alignTo(end, 128) : 0;
+    if (end)
+      func->setAttr(tgpu::kScratchOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), scratchStart));
+    int64_t bytes =
+        scratchStart + (computeGroups > 1 ? perGroup * computeGroups : scratch);
+    if (bytes > tgpu::kSharedMemoryPerBlock)
+      return func.emitError() << "needs " << bytes
+                              << " bytes of shared memory, more than the "
+                              << tgpu::kSharedMemoryPerBlock
+                              << " a block can have";
+    func->setAttr(tile::kSharedMemoryAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
+    return success();
+  }
+};
+
+} // namespace
