@@ -5,9 +5,16 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -31,6 +38,89 @@ using namespace tilec;
 
 static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 static constexpr const char *kPtxFeatures = "+ptx86";
+
+/// libdevice: $TILEC_LIBDEVICE, else the CUDA toolkit's.
+static std::string libdevicePath() {
+  if (const char *env = getenv("TILEC_LIBDEVICE"))
+    return env;
+  return std::string(TILEC_CUDA_DIR) + "/nvvm/libdevice/libdevice.10.bc";
+}
+
+/// Links the libdevice functions `module` calls (`__nv_sinf`, ...) into it,
+/// internal so that they inline and the rest goes, and answers libdevice's
+/// `__nvvm_reflect` queries here (flush-to-zero off, the target's arch),
+/// at every optimization level.
+static LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module,
+                                   StringRef arch) {
+  SmallVector<std::string> wanted;
+  for (llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      wanted.push_back(f.getName().str());
+  if (wanted.empty())
+    return success();
+  std::string path = libdevicePath();
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    // Said at the math op the first call came from.
+    Location loc = op.getLoc();
+    op.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() && call.getCallee()->starts_with("__nv_")) {
+        loc = call.getLoc();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return mlir::emitError(loc)
+           << "'" << wanted.front()
+           << "' (math the hardware has no instruction for) needs libdevice, "
+              "not found at "
+           << path << " (set TILEC_LIBDEVICE or TILEC_CUDA_DIR)";
+  }
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  if (!lib)
+    return op.emitError() << "cannot read libdevice at " << path << ": "
+                          << llvm::toString(lib.takeError());
+  // What the module defines already keeps its linkage; what libdevice
+  // brought in becomes internal.
+  llvm::StringSet<> own;
+  for (llvm::GlobalValue &g : module.global_values())
+    if (!g.isDeclaration())
+      own.insert(g.getName());
+  (*lib)->setTargetTriple(module.getTargetTriple());
+  (*lib)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(*lib),
+                                llvm::Linker::LinkOnlyNeeded))
+    return op.emitError() << "linking libdevice (" << path << ") failed";
+  for (llvm::GlobalValue &g : module.global_values())
+    if (!g.isDeclaration() && !own.contains(g.getName()))
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  if (llvm::Function *reflect = module.getFunction("__nvvm_reflect")) {
+    unsigned archNumber = 0;
+    StringRef digits = arch.drop_front(3).take_while(
+        [](char c) { return c >= '0' && c <= '9'; });
+    digits.getAsInteger(10, archNumber);
+    for (llvm::User *u : llvm::make_early_inc_range(reflect->users())) {
+      auto *call = dyn_cast<llvm::CallInst>(u);
+      if (!call)
+        continue;
+      // The query is a constant string: __CUDA_FTZ, __CUDA_ARCH, ...
+      StringRef query;
+      llvm::Value *arg = call->getArgOperand(0)->stripPointerCasts();
+      if (auto *gv = dyn_cast<llvm::GlobalVariable>(arg))
+        if (auto *data = dyn_cast_or_null<llvm::ConstantDataSequential>(
+                gv->getInitializer()))
+          query = data->getAsCString();
+      int value = query == "__CUDA_ARCH" ? int(archNumber * 10) : 0;
+      call->replaceAllUsesWith(
+          llvm::ConstantInt::get(call->getType(), value));
+      call->eraseFromParent();
+    }
+    if (reflect->use_empty())
+      reflect->eraseFromParent();
+  }
+  return success();
+}
 
 FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
                                       int optLevel, std::string *llvmIR) {
@@ -81,6 +171,8 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
       triple, arch, kPtxFeatures, options, std::nullopt, std::nullopt, level));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
+  if (failed(linkLibdevice(module, *llvmModule, arch)))
+    return failure();
 
   if (optLevel > 0) {
     llvm::LoopAnalysisManager lam;

@@ -1,8 +1,9 @@
 //===- TileVerifyKernels.cpp - check tiles in kernels ---------------------===//
 //
 // `arith`, `math` and `scf` accept any tensor. This pass checks that every
-// tensor value in the module is a valid tile, so that bad programs get a
-// diagnostic at the op that made the value instead of failing in lowering.
+// tensor value in the module is a valid tile, and that every math op is
+// one the lowering supports, so that bad programs get a diagnostic at the
+// op instead of failing in lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #define DEBUG_TYPE "tile-verify-kernels"
 
@@ -22,6 +24,19 @@ using namespace mlir;
 using namespace tilec;
 
 namespace {
+
+/// The math ops tilec lowers (docs/OPS.md, "Math"): instructions, the
+/// special-function unit's approximations, libdevice.
+constexpr llvm::StringLiteral kMathOps[] = {
+    "absf",  "absi",     "acos",     "acosh",     "asin",   "asinh",
+    "atan",  "atan2",    "atanh",    "cbrt",      "ceil",   "copysign",
+    "cos",   "cosh",     "ctlz",     "ctpop",     "cttz",   "erf",
+    "erfc",  "exp",      "exp2",     "expm1",     "floor",  "fma",
+    "fpowi", "isfinite", "isinf",    "isnan",     "isnormal", "log",
+    "log10", "log1p",    "log2",     "powf",      "round",  "roundeven",
+    "rsqrt", "sin",      "sincos",   "sinh",      "sqrt",   "tan",
+    "tanh",  "trunc"};
+
 struct TileVerifyKernels
     : public tilec::impl::TileVerifyKernelsBase<TileVerifyKernels> {
   using Base::Base;
@@ -38,6 +53,18 @@ struct TileVerifyKernels
       }
     };
     module.walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect())) {
+        StringRef name = op->getName().stripDialect();
+        if (!llvm::is_contained(kMathOps, name)) {
+          InFlightDiagnostic d = op->emitError()
+                                 << "'" << op->getName()
+                                 << "' is not supported; the math ops tilec "
+                                    "lowers are";
+          for (StringRef m : kMathOps)
+            d << " " << m;
+          failedAny = true;
+        }
+      }
       for (Value r : op->getResults())
         check(r, op->getLoc());
       for (Region &region : op->getRegions())

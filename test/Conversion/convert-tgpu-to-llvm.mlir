@@ -132,6 +132,10 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 // CHECK: nvvm.barrier id = %c2_i32 number_of_threads = %c128_i32
 // CHECK: nvvm.setmaxregister  increase 200
 // CHECK: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
+// tgpu.warpgroup_index: the thread index within the region over 128.
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[R:.*]] = arith.subi %[[T]], %c256_i32
+// CHECK: arith.shrui %[[R]], %c7_i32
 // CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 256, 256, 3, 0>}
 // CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 384, 2, 0>}
 func.func @three() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
@@ -140,6 +144,8 @@ func.func @three() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
     %b1 = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<1>
   }, {
     %b2 = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<1>
+    %wg = tgpu.warpgroup_index : i32
+    tgpu.named_barrier_wait %wg, 256 : i32
   }
   return
 }

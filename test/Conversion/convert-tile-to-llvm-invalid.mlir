@@ -21,6 +21,17 @@ func.func @no_layout(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_
 
 // -----
 
+// Named barriers are given ids by tile-allocate-named-barriers.
+
+func.func @unallocated_barrier() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  // expected-error @+1 {{has no id yet; run tile-allocate-named-barriers first}}
+  %id = tgpu.named_barrier_id "turns" count 2 : i32
+  tgpu.named_barrier_wait %id, 256 : i32
+  return
+}
+
+// -----
+
 // Buffers are placed by tile-allocate-shared-memory; the lowering only
 // reads where.
 

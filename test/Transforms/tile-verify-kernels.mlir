@@ -19,3 +19,29 @@ func.func @helper(%x: f32) {
 // expected-error @+1 {{no kernel in the module}}
 module {
 }
+
+// -----
+
+// A math op the lowering has no way for is an error at the op that lists
+// the ones it lowers (sincos and fpowi are expanded, the rest instructions,
+// approximations or libdevice).
+func.func @ipowi(%x: !tile.tensor<?xi32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  // expected-error @+1 {{'math.ipowi' is not supported; the math ops tilec lowers are absf absi acos}}
+  %p = math.ipowi %t, %t : !tile.tile<128xi32>
+  tile.store %p, %x[%c0] : !tile.tile<128xi32>, !tile.tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @sincos(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  %s, %c = math.sincos %t : !tile.tile<128xf32>
+  %n = arith.constant dense<3> : !tile.tile<128xi32>
+  %p = math.fpowi %s, %n : !tile.tile<128xf32>, !tile.tile<128xi32>
+  tile.store %p, %x[%c0] : !tile.tile<128xf32>, !tile.tensor<?xf32>
+  return
+}

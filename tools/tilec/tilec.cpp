@@ -148,6 +148,9 @@ int compile() {
                   LLVM::LLVMDialect, NVVM::NVVMDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic points at the user's source; the IR of the op (in generic
+  // form, mid-pipeline) is noise to a kernel author.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

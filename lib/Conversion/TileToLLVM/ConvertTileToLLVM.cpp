@@ -225,6 +225,11 @@ struct ConvertTileToLLVM
         op->emitOpError() << "has no rings yet; run tile-pipeline first";
         return WalkResult::interrupt();
       }
+      if (isa<tgpu::NamedBarrierIdOp>(op)) {
+        op->emitOpError() << "has no id yet; run "
+                             "tile-allocate-named-barriers first";
+        return WalkResult::interrupt();
+      }
       auto alloc = dyn_cast<tgpu::AllocOp>(op);
       auto barriers = dyn_cast<tgpu::BarriersOp>(op);
       if ((alloc && !alloc.getOffset()) || (barriers && !barriers.getOffset())) {

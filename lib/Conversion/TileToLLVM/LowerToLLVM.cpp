@@ -3,7 +3,10 @@
 // The tilec-lower-to-llvm pass: scf to cf, then arith, math, cf and func to
 // the LLVM dialect. Transcendentals use the special-function unit's
 // approximations (as Triton and CUDA's fast math do), float division PTX's
-// div.full.f32 (within 2 ulp, as Triton's `/`); fp8 casts use PTX cvt.
+// div.full.f32 (within 2 ulp, as Triton's `/`); fp8 casts use PTX cvt. The
+// math functions the hardware has no instruction or approximation for
+// (sin, erf, log1p, pow, ...) call libdevice (`__nv_sinf`, ...), which
+// emitPTX links in; f16 and bf16 math computes in f32.
 // Kernels are marked for NVVM with their thread count.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +21,7 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -26,6 +30,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -175,6 +180,81 @@ struct Fp8TruncLowering : public ConvertOpToLLVMPattern<arith::TruncFOp> {
   }
 };
 
+/// math.isinf and math.isnormal as comparisons of |x| (MathToLLVM has no
+/// pattern for them): |x| == inf; smallest normal <= |x| < inf.
+template <typename OpTy>
+struct FloatClassExpansion : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ft = dyn_cast<FloatType>(op.getOperand().getType());
+    if (!ft)
+      return failure();
+    Value abs = math::AbsFOp::create(rewriter, loc, op.getOperand());
+    auto constant = [&](const llvm::APFloat &v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getFloatAttr(ft, v));
+    };
+    Value inf = constant(llvm::APFloat::getInf(ft.getFloatSemantics()));
+    if constexpr (std::is_same_v<OpTy, math::IsInfOp>) {
+      rewriter.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ,
+                                                 abs, inf);
+    } else {
+      Value least = constant(
+          llvm::APFloat::getSmallestNormalized(ft.getFloatSemantics()));
+      Value lo = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE,
+                                       abs, least);
+      Value hi = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                                       abs, inf);
+      rewriter.replaceOpWithNewOp<arith::AndIOp>(op, lo, hi);
+    }
+    return success();
+  }
+};
+
+/// math.sincos as a math.sin and a math.cos (libdevice calls each).
+struct SinCosExpansion : public OpRewritePattern<math::SincosOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::SincosOp op,
+                                PatternRewriter &rewriter) const override {
+    Value sin = math::SinOp::create(rewriter, op.getLoc(), op.getOperand());
+    Value cos = math::CosOp::create(rewriter, op.getLoc(), op.getOperand());
+    rewriter.replaceOp(op, {sin, cos});
+    return success();
+  }
+};
+
+/// The math ops NVPTX has no instruction for, which become libdevice
+/// calls (the rest lower through MathToLLVM to instructions, or to the
+/// approximations above).
+bool needsLibdevice(Operation *op) {
+  return isa<math::AcosOp, math::AcoshOp, math::AsinOp, math::AsinhOp,
+             math::AtanOp, math::Atan2Op, math::AtanhOp, math::CbrtOp,
+             math::CosOp, math::CoshOp, math::ErfOp, math::ErfcOp,
+             math::ExpM1Op, math::Log10Op, math::Log1pOp, math::PowFOp,
+             math::SinOp, math::SinhOp, math::TanOp>(op);
+}
+
+/// Math in f16 or bf16 computes in f32 (libdevice and the approximations
+/// are f32 functions), rounded back once.
+LogicalResult extendMathToF32(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  TypeConverter converter;
+  SetVector<Type> narrow;
+  narrow.insert(Float16Type::get(ctx));
+  narrow.insert(BFloat16Type::get(ctx));
+  math::populateExtendToSupportedTypesTypeConverter(converter, narrow,
+                                                    Float32Type::get(ctx));
+  ConversionTarget target(*ctx);
+  math::populateExtendToSupportedTypesConversionTarget(target, converter);
+  // Sign and magnitude ops are exact in any width.
+  target.addLegalOp<math::AbsFOp, math::CopySignOp>();
+  RewritePatternSet patterns(ctx);
+  math::populateExtendToSupportedTypesPatterns(patterns, converter);
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
 struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
   using Base::Base;
 
@@ -224,8 +304,29 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
         return signalPassFailure();
     }
 
+    // Math the hardware has no instruction for: powi and clamp expanded,
+    // isinf/isnormal compared, f16/bf16 computed in f32, and the
+    // functions libdevice provides called there.
+    {
+      RewritePatternSet patterns(ctx);
+      math::populateExpansionPatterns(patterns, {"fpowi"});
+      patterns.add<FloatClassExpansion<math::IsInfOp>,
+                   FloatClassExpansion<math::IsNormalOp>, SinCosExpansion>(ctx);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))) ||
+          failed(extendMathToF32(module)))
+        return signalPassFailure();
+    }
     LowerToLLVMOptions options(ctx);
     LLVMTypeConverter converter(ctx, options);
+    {
+      RewritePatternSet patterns(ctx);
+      populateLibDeviceConversionPatterns(converter, patterns);
+      ConversionTarget target(*ctx);
+      target.markUnknownOpDynamicallyLegal(
+          [](Operation *op) { return !needsLibdevice(op); });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(ctx);
     constexpr double kLog2E = 1.4426950408889634, kLn2 = 0.6931471805599453;
     patterns.add<ApproxMathLowering<math::ExpOp>>(
