@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #define DEBUG_TYPE "tile-verify-kernels"
 
@@ -37,6 +38,29 @@ constexpr llvm::StringLiteral kMathOps[] = {
     "rsqrt", "sin",      "sincos",   "sinh",      "sqrt",   "tan",
     "tanh",  "trunc"};
 
+/// The value of an integer computed from constants only (folding each op
+/// on the way), if it is one.
+std::optional<int64_t> foldedInt(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16 || def->getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value o : def->getOperands()) {
+    std::optional<int64_t> c = foldedInt(o, depth + 1);
+    if (!c)
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(o.getType(), *c));
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(def->fold(operands, folded)) || folded.size() != 1)
+    return std::nullopt;
+  auto attr = dyn_cast_if_present<IntegerAttr>(
+      dyn_cast_if_present<Attribute>(folded[0]));
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
 struct TileVerifyKernels
     : public tilec::impl::TileVerifyKernelsBase<TileVerifyKernels> {
   using Base::Base;
@@ -53,6 +77,16 @@ struct TileVerifyKernels
       }
     };
     module.walk([&](Operation *op) {
+      // A constant step that is not positive never ends (0) or never
+      // runs as written (scf.for's step is positive).
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        std::optional<int64_t> step = foldedInt(loop.getStep());
+        if (step && *step <= 0) {
+          loop.emitError() << "loop step is " << *step
+                           << "; scf.for needs a positive step";
+          failedAny = true;
+        }
+      }
       if (isa<math::MathDialect>(op->getDialect())) {
         StringRef name = op->getName().stripDialect();
         if (!llvm::is_contained(kMathOps, name)) {

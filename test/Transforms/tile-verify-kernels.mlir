@@ -45,3 +45,29 @@ func.func @sincos(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = 
   tile.store %p, %x[%c0] : !tile.tile<128xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// A constant step that is not positive: the loop would never end.
+func.func @zero_step(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.subi %c8, %c8 : index
+  // expected-error @+1 {{loop step is 0; scf.for needs a positive step}}
+  scf.for %i = %c0 to %c8 step %z {
+  }
+  return
+}
+
+// -----
+
+func.func @negative_step(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %c1 = arith.constant 1 : i32
+  %m1 = arith.subi %c0, %c1 : i32
+  // expected-error @+1 {{loop step is -1; scf.for needs a positive step}}
+  scf.for %i = %c8 to %c0 step %m1 : i32 {
+  }
+  return
+}

@@ -288,8 +288,11 @@ int64_t takeInt(std::vector<std::string> &args, StringRef flag, int64_t dflt) {
 
 int tilec::runLayoutCommand(ArrayRef<std::string> argv) {
   std::vector<std::string> args(argv.begin(), argv.end());
-  auto usage = [] {
-    llvm::errs() << "usage: tilec layout show SPEC [--shape=AxB]\n"
+  // Asked for (--help): to stdout, exit 0; a bad command line: stderr, 1.
+  bool help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
+  auto usage = [help] {
+    (help ? llvm::outs() : llvm::errs())
+        << "usage: tilec layout show SPEC [--shape=AxB]\n"
                     "       tilec layout apply SPEC NAME=VALUE... [--shape=AxB]\n"
                     "       tilec layout compose SPEC OUTER [--shape=AxB]\n"
                     "       tilec layout invert-compose SPEC OUTER [--shape=AxB]\n"
@@ -301,9 +304,9 @@ int tilec::runLayoutCommand(ArrayRef<std::string> argv) {
                     "wpc=[4,1])\", \"mma_acc(shape=[64,64], warps=[4,1])\",\n"
                     "  \"nvmma(shape=[64,64], bits=16, swizzle=128)\"; see "
                     "docs/LAYOUT.md\n";
-    return 1;
+    return help ? 0 : 1;
   };
-  if (args.empty() || args[0] == "--help")
+  if (args.empty() || help)
     return usage();
   MLIRContext ctx;
   ctx.loadDialect<tile::TileDialect>();

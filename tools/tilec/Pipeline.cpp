@@ -26,10 +26,8 @@ void tilec::configurePrinting(PassManager &pm, const CompileOptions &options) {
                       /*printAfterOnlyOnChange=*/false);
 }
 
-LogicalResult tilec::runTilePasses(ModuleOp module,
-                                   const CompileOptions &options) {
-  PassManager pm(module.getContext());
-  configurePrinting(pm, options);
+/// The tile passes, to --emit=mlir.
+static void addTilePasses(OpPassManager &pm) {
   pm.addPass(createTileVerifyKernels());
   pm.addPass(createTileShapeVariants());
   pm.addPass(createCanonicalizerPass());
@@ -55,13 +53,51 @@ LogicalResult tilec::runTilePasses(ModuleOp module,
   pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());
   pm.addPass(createTileAllocateSharedMemory());
+}
+
+/// Tiles to per-thread LLVM/NVVM ops (launch metadata is read before).
+static void addLoweringPasses(OpPassManager &pm) {
+  pm.addPass(createConvertTileToLLVM());
+}
+
+/// What remains, to the LLVM dialect.
+static void addLLVMPasses(OpPassManager &pm) {
+  pm.addPass(createLowerToLLVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+static LogicalResult run(ModuleOp module, const CompileOptions &options,
+                         void (*add)(OpPassManager &)) {
+  PassManager pm(module.getContext());
+  configurePrinting(pm, options);
+  add(pm);
   return pm.run(module);
+}
+
+LogicalResult tilec::runTilePasses(ModuleOp module,
+                                   const CompileOptions &options) {
+  return run(module, options, addTilePasses);
 }
 
 LogicalResult tilec::runLoweringPasses(ModuleOp module,
                                        const CompileOptions &options) {
-  PassManager pm(module.getContext());
-  configurePrinting(pm, options);
-  pm.addPass(createConvertTileToLLVM());
-  return pm.run(module);
+  return run(module, options, addLoweringPasses);
+}
+
+LogicalResult tilec::runLLVMPasses(ModuleOp module,
+                                   const CompileOptions &options) {
+  return run(module, options, addLLVMPasses);
+}
+
+std::vector<std::string> tilec::pipelinePassNames() {
+  std::vector<std::string> names;
+  for (auto add : {addTilePasses, addLoweringPasses, addLLVMPasses}) {
+    OpPassManager pm("builtin.module");
+    add(pm);
+    for (Pass &pass : pm.getPasses())
+      if (!llvm::is_contained(names, pass.getArgument().str()))
+        names.push_back(pass.getArgument().str());
+  }
+  return names;
 }

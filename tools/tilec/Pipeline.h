@@ -29,6 +29,11 @@ mlir::LogicalResult runTilePasses(mlir::ModuleOp module,
 /// Tile IR (with layouts) to the LLVM and NVVM dialects.
 mlir::LogicalResult runLoweringPasses(mlir::ModuleOp module,
                                       const CompileOptions &options);
+mlir::LogicalResult runLLVMPasses(mlir::ModuleOp module,
+                                  const CompileOptions &options);
+/// The arguments of the pipeline's passes, in order, each once: what
+/// --print-ir-after accepts (besides "all").
+std::vector<std::string> pipelinePassNames();
 
 } // namespace tilec
 

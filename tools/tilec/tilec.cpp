@@ -26,6 +26,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -93,15 +94,17 @@ void printUsage() {
       << "  tilec layout show|apply|compose|invert-compose|conflicts ...\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
-      << "Passes for --print-ir-after, in pipeline order: tile-verify-kernels,\n"
-         "  tile-shape-variants, canonicalize, cse, tile-assign-layouts,\n"
-         "  tile-remove-layout-conversions, loop-invariant-code-motion,\n"
-         "  tile-swizzle, convert-tile-to-tgpu, tile-partition-schedule,\n"
-         "  tile-plain-twin, tile-tma-store-epilogue, tile-insert-channels,\n"
-         "  tile-warp-specialize, tile-cluster-multicast, tile-persistent-tiles,\n"
-         "  tile-mma-pipeline, tile-allocate-named-barriers,\n"
-         "  tile-pipeline-schedule, tile-pipeline, tile-allocate-shared-memory,\n"
-         "  convert-tile-to-llvm, tilec-lower-to-llvm\n";
+      << "Passes for --print-ir-after, in pipeline order:\n ";
+  unsigned column = 1;
+  std::vector<std::string> names = pipelinePassNames();
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (column + name.size() + 2 > 78) {
+      llvm::outs() << "\n ";
+      column = 1;
+    }
+    llvm::outs() << " " << name << (i + 1 < names.size() ? "," : "\n");
+    column += name.size() + 2;
+  }
 }
 
 bool writeFile(llvm::StringRef path, llvm::StringRef data) {
@@ -136,6 +139,11 @@ int compile() {
   CompileOptions options;
   options.optLevel = optLevel;
   options.printAfter.assign(printAfter.begin(), printAfter.end());
+  std::vector<std::string> passes = pipelinePassNames();
+  for (const std::string &name : options.printAfter)
+    if (name != "all" && !llvm::is_contained(passes, name))
+      return fail("unknown pass '" + name + "' in --print-ir-after; the "
+                  "pipeline's are: all, " + llvm::join(passes, ", "));
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
@@ -194,15 +202,8 @@ int compile() {
   if (failed(runLoweringPasses(*module, options)))
     return 1;
   readSharedMemory(kernels, *module);
-  {
-    PassManager pm(&context);
-    configurePrinting(pm, options);
-    pm.addPass(createLowerToLLVM());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-    if (failed(pm.run(*module)))
-      return 1;
-  }
+  if (failed(runLLVMPasses(*module, options)))
+    return 1;
   std::string llvmIR;
   FailureOr<std::string> ptx =
       emitPTX(*module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
