@@ -525,17 +525,30 @@ struct TileShapeVariants
       members.push_back({member, shape});
     }
     // Re-tile each member: the kernel by its plan, each clone (of the
-    // program as written, with values of its own) by its own analysis.
+    // program as written, with values of its own) by its own analysis. A
+    // shape the kernel did not ask for that cannot be built is dropped with
+    // a remark; one it asked for is an error.
+    SmallVector<std::pair<func::FuncOp, std::pair<int64_t, int64_t>>> built;
     for (auto &[member, shape] : members) {
       std::optional<Plan> own;
       if (member != func)
         own = Analysis(member).run(why);
       Plan *p = member == func ? &*plan : own ? &*own : nullptr;
-      if (!p || failed(retile(member, *p, shape.first, shape.second, why)))
-        return func.emitError() << "cannot compile '" << func.getSymName()
-                                << "' at tile shape " << shape.first << "x"
-                                << shape.second << ": " << why;
+      if (!p || failed(retile(member, *p, shape.first, shape.second, why))) {
+        if (requested || member == func)
+          return func.emitError() << "cannot compile '" << func.getSymName()
+                                  << "' at tile shape " << shape.first << "x"
+                                  << shape.second << ": " << why;
+        mlir::emitRemark(func.getLoc())
+            << "'" << func.getSymName() << "' is not also compiled at tile "
+            << "shape " << shape.first << "x" << shape.second << ": " << why;
+        llvm::erase(variantNames, StringAttr::get(ctx, member.getSymName()));
+        member.erase();
+        continue;
+      }
+      built.push_back({member, shape});
     }
+    members = std::move(built);
     if (variantNames.empty())
       return success();
     func->setAttr(kVariantsAttr, ArrayAttr::get(ctx, variantNames));
