@@ -61,6 +61,35 @@ std::optional<int64_t> foldedInt(Value v, int depth = 0) {
   return attr.getValue().getSExtValue();
 }
 
+/// Why `name` cannot name a kernel, or empty. Names reach PTX, the
+/// bundle, C (--emit=c: a function and a struct a kernel) and Python, so
+/// they are C identifiers, not C keywords, and short enough for the
+/// runtime with the suffixes variants add.
+std::string badKernelName(StringRef name) {
+  static constexpr llvm::StringLiteral kKeywords[] = {
+      "auto", "break", "case", "char", "const", "continue", "default", "do",
+      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+      "inline", "int", "long", "register", "restrict", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "bool", "true", "false",
+      "_Bool", "_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic",
+      "_Generic", "_Noreturn", "_Static_assert", "_Thread_local"};
+  if (name.empty())
+    return "a kernel needs a name";
+  if (name.size() > 512)
+    return "a kernel name is at most 512 characters";
+  auto alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  for (auto [i, c] : llvm::enumerate(name))
+    if (!alpha(c) && !(i > 0 && c >= '0' && c <= '9'))
+      return "a kernel name is a C identifier (letters, digits, '_', not "
+             "starting with a digit)";
+  if (llvm::is_contained(kKeywords, name))
+    return "a kernel name cannot be a C keyword";
+  return "";
+}
+
 struct TileVerifyKernels
     : public tilec::impl::TileVerifyKernelsBase<TileVerifyKernels> {
   using Base::Base;
@@ -118,6 +147,11 @@ struct TileVerifyKernels
         continue;
       }
       anyKernel = true;
+      std::string bad = badKernelName(func.getSymName());
+      if (!bad.empty()) {
+        func.emitError() << "kernel '" << func.getSymName() << "': " << bad;
+        failedAny = true;
+      }
     }
     if (!anyKernel && !failedAny) {
       // An empty file's module has no position: point at its start.

@@ -71,3 +71,32 @@ func.func @negative_step(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.
   }
   return
 }
+
+// -----
+
+// Kernel names reach PTX, the bundle, C and Python: C identifiers only.
+// expected-error @+1 {{kernel 'my-kernel x': a kernel name is a C identifier (letters, digits, '_', not starting with a digit)}}
+func.func @"my-kernel x"(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel '': a kernel needs a name}}
+func.func @""(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel 'double': a kernel name cannot be a C keyword}}
+func.func @double(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel '9lives': a kernel name is a C identifier}}
+func.func @"9lives"(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
