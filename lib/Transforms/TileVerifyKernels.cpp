@@ -90,6 +90,17 @@ std::string badKernelName(StringRef name) {
   return "";
 }
 
+/// Whether the compiler sets attribute `name` (a program may not: a hand-set
+/// one would reach the launch metadata unchecked).
+bool isInternalAttr(StringRef name) {
+  return name.starts_with("tgpu.") || name.starts_with("tile.pipeline.") ||
+         llvm::is_contained({tile::kSharedMemoryAttr, tile::kTmaFallbackAttr,
+                             tile::kPlainVariantAttr,
+                             tile::kPlainVariantOfAttr, tile::kVariantsAttr,
+                             tile::kVariantOfAttr, tile::kCostAttr},
+                            name);
+}
+
 struct TileVerifyKernels
     : public tilec::impl::TileVerifyKernelsBase<TileVerifyKernels> {
   using Base::Base;
@@ -106,6 +117,12 @@ struct TileVerifyKernels
       }
     };
     module.walk([&](Operation *op) {
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (isInternalAttr(attr.getName().getValue())) {
+          op->emitError() << "'" << attr.getName().getValue()
+                          << "' is set by the compiler, not by a program";
+          failedAny = true;
+        }
       // A constant step that is not positive never ends (0) or never
       // runs as written (scf.for's step is positive).
       if (auto loop = dyn_cast<scf::ForOp>(op)) {

@@ -100,3 +100,21 @@ func.func @double(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = 
 func.func @"9lives"(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   return
 }
+
+// -----
+
+// Attributes the compiler sets are not a program's to set: a hand-set
+// plain variant went into the launch metadata unchecked.
+// expected-error @+1 {{'tile.plain_variant' is set by the compiler, not by a program}}
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.plain_variant = "k"} {
+  return
+}
+
+// -----
+
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tgpu.tma' is set by the compiler, not by a program}}
+  %t = tile.load %x[%c0] {tgpu.tma = #tgpu.tma_copy<box = [128], swizzle = 0>} : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  return
+}
