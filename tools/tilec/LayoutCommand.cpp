@@ -113,46 +113,113 @@ LL parseConstructor(StringRef spec) {
                 "'; expected blocked, coalesced, mma_acc, mma_a, mma_b, "
                 "wgmma_acc, wgmma_a, tmem32x32b, tmem16x256b, shared, "
                 "swizzled or nvmma"};
+  // The arguments each constructor takes; anything else is a mistake.
+  static const std::map<std::string, std::set<std::string>> keys = {
+      {"blocked", {"shape", "spt", "tpw", "wpc", "order"}},
+      {"coalesced", {"shape", "bits", "warps", "order"}},
+      {"mma_acc", {"shape", "warps"}},
+      {"mma_a", {"shape", "warps", "bits"}},
+      {"mma_b", {"shape", "warps", "bits"}},
+      {"wgmma_acc", {"shape", "groups"}},
+      {"wgmma_a", {"shape", "groups"}},
+      {"tmem32x32b", {"shape", "warps"}},
+      {"tmem16x256b", {"shape", "warps"}},
+      {"shared", {"shape", "order"}},
+      {"swizzled", {"shape", "order", "vec", "per_phase", "max_phase"}},
+      {"nvmma", {"shape", "order", "bits", "swizzle"}}};
+  for (const auto &[k, v] : args)
+    if (!keys.at(name.str()).count(k))
+      throw Error{name.str() + ": unknown argument '" + k + "'"};
+  auto pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
   std::vector<int64_t> shape = get("shape");
+  if (shape.empty() || shape.size() > 4)
+    throw Error{name.str() + ": shape has 1 to 4 dims"};
   for (int64_t d : shape)
-    if (d <= 0 || (d & (d - 1)))
-      throw Error{"shape dims must be powers of two"};
+    if (!pow2(d) || d > (int64_t(1) << 20))
+      throw Error{"shape dims must be powers of two (up to 2^20)"};
+  size_t rank = shape.size();
+  // A list of one entry per dim, each a positive power of two.
+  auto perDim = [&](const char *k) {
+    std::vector<int64_t> v = get(k);
+    if (v.size() != rank)
+      throw Error{name.str() + ": '" + k + "' needs " + std::to_string(rank) +
+                  " values, one per dim"};
+    for (int64_t x : v)
+      if (!pow2(x))
+        throw Error{name.str() + ": '" + k + "' values are powers of two"};
+    return v;
+  };
+  // One value, from `allowed` if given, else a positive power of two.
+  auto one = [&](const char *k, std::optional<int64_t> dflt,
+                 std::vector<int64_t> allowed = {}) {
+    std::vector<int64_t> v = dflt ? getOr(k, {*dflt}) : get(k);
+    if (v.size() != 1)
+      throw Error{name.str() + ": '" + k + "' is one value"};
+    bool ok = allowed.empty() ? pow2(v[0])
+                              : llvm::is_contained(allowed, v[0]);
+    if (!ok) {
+      std::string want = "a power of two";
+      if (!allowed.empty()) {
+        want = "one of";
+        for (int64_t a : allowed)
+          want += " " + std::to_string(a);
+      }
+      throw Error{name.str() + ": '" + k + "' must be " + want + ", found " +
+                  std::to_string(v[0])};
+    }
+    return v[0];
+  };
   std::vector<int64_t> order = getOr("order", {});
   if (order.empty())
     for (int d = shape.size() - 1; d >= 0; --d)
       order.push_back(d);
-  if (name == "blocked")
-    return LL::blocked(shape, get("spt"), get("tpw"), get("wpc"), order);
+  std::vector<int64_t> sorted = order;
+  llvm::sort(sorted);
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted.size() != rank || sorted[i] != int64_t(i))
+      throw Error{name.str() + ": 'order' is a permutation of the dims 0.." +
+                  std::to_string(rank - 1)};
+  if (name == "blocked") {
+    std::vector<int64_t> tpw = perDim("tpw");
+    int64_t lanes = 1;
+    for (int64_t t : tpw)
+      lanes *= t;
+    if (lanes != 32)
+      throw Error{"blocked: 'tpw' covers the 32 lanes of a warp (its product "
+                  "is " + std::to_string(lanes) + ")"};
+    return LL::blocked(shape, perDim("spt"), tpw, perDim("wpc"), order);
+  }
   if (name == "coalesced")
-    return LL::coalesced(shape, get("bits")[0], getOr("warps", {4})[0],
-                         order[0]);
+    return LL::coalesced(shape, one("bits", std::nullopt, {8, 16, 32}),
+                         one("warps", 4), order[0]);
   if (shape.size() != 2 && name != "swizzled" && name != "shared")
     throw Error{name.str() + " needs a 2-D shape"};
   if (name == "mma_acc") {
-    auto w = get("warps");
-    return LL::mmaAccumulator(shape, w.at(0), w.at(1));
+    auto w = perDim("warps");
+    return LL::mmaAccumulator(shape, w[0], w[1]);
   }
   if (name == "mma_a" || name == "mma_b") {
-    auto w = get("warps");
+    auto w = perDim("warps");
     return LL::mmaOperand(name == "mma_a" ? 0 : 1, shape,
-                          getOr("bits", {16})[0], w.at(0), w.at(1));
+                          one("bits", 16, {8, 16}), w[0], w[1]);
   }
   if (name == "wgmma_acc")
-    return LL::wgmmaAccumulator(shape, getOr("groups", {1})[0]);
+    return LL::wgmmaAccumulator(shape, one("groups", 1));
   if (name == "wgmma_a")
-    return LL::wgmmaOperandA(shape, getOr("groups", {1})[0]);
+    return LL::wgmmaOperandA(shape, one("groups", 1));
   if (name == "tmem32x32b")
-    return LL::tmem32x32b(shape, getOr("warps", {4})[0]);
+    return LL::tmem32x32b(shape, one("warps", 4, {4, 8, 16}));
   if (name == "tmem16x256b")
-    return LL::tmem16x256b(shape, getOr("warps", {4})[0]);
+    return LL::tmem16x256b(shape, one("warps", 4, {4, 8, 16}));
   if (name == "shared")
     return LL::sharedUnswizzled(shape, order);
   if (name == "swizzled")
-    return LL::sharedSwizzled(shape, order, get("vec")[0],
-                              get("per_phase")[0], get("max_phase")[0]);
+    return LL::sharedSwizzled(shape, order, one("vec", std::nullopt),
+                              one("per_phase", std::nullopt),
+                              one("max_phase", std::nullopt));
   if (name == "nvmma")
-    return LL::sharedNVMMA(shape, order, getOr("bits", {16})[0],
-                           get("swizzle")[0]);
+    return LL::sharedNVMMA(shape, order, one("bits", 16, {8, 16, 32}),
+                           one("swizzle", std::nullopt, {0, 32, 64, 128}));
   throw Error{"unknown layout '" + name.str() + "'"};
 }
 
