@@ -322,6 +322,14 @@ struct TileAssignLayouts
   using Base::Base;
 
   void runOnOperation() override {
+    // The option is the warp count of kernels without tile.num_warps (which
+    // its own verifier checks): a power of two a block can hold.
+    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+      getOperation().emitError()
+          << "tile-assign-layouts: num-warps is a power of two in 1..32, found "
+          << int(numWarps);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;

@@ -145,10 +145,24 @@ int compile() {
       return fail("unknown pass '" + name + "' in --print-ir-after; the "
                   "pipeline's are: all, " + llvm::join(passes, ", "));
 
+  // Reads are bounded: a program is a regular file (or stdin) of at most
+  // 64 MiB; a device or a FIFO could be read forever.
+  constexpr uint64_t kMaxInput = 64ull << 20;
+  if (inputFile != "-") {
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(inputFile, status))
+      return fail("cannot open '" + inputFile + "': " + ec.message());
+    if (status.type() != llvm::sys::fs::file_type::regular_file)
+      return fail("'" + inputFile + "' is not a regular file");
+    if (status.getSize() > kMaxInput)
+      return fail("'" + inputFile + "' is larger than 64 MiB");
+  }
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
     return fail("cannot open '" + inputFile + "': " + errorMessage);
+  if (file->getBufferSize() > kMaxInput)
+    return fail("the input is larger than 64 MiB");
 
   DialectRegistry registry;
   registry.insert<tile::TileDialect, tgpu::TGPUDialect, func::FuncDialect, arith::ArithDialect,
