@@ -68,10 +68,7 @@ struct TileAllocateNamedBarriers
     // The block's barrier and one a group of the regions' warps.
     int32_t reserved = kMinReserved;
     func.walk([&](tgpu::WarpSpecializeOp ws) {
-      int32_t groups = 0;
-      for (Attribute a : ws.getPartitions())
-        groups += cast<tgpu::PartitionAttr>(a).getCopies();
-      reserved = std::max(reserved, 1 + groups);
+      reserved = std::max(reserved, 1 + ws.getNumGroups());
     });
     int32_t next = reserved;
     for (tgpu::NamedBarrierIdOp op : ops) {

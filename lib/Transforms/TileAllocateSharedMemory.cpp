@@ -42,11 +42,25 @@ using namespace tilec;
 
 namespace {
 
-/// A buffer's places: one a copy of its region, in layout order.
-struct Placed {
-  Operation *op;
-  SmallVector<int64_t> offsets;
-};
+/// Each copy of a buffer or barrier array (op, copy), in the order the
+/// lowering leaves the code in: program order, a tgpu.warp_specialize's
+/// regions one after the other and each region copy by copy.
+void collect(Region &region, unsigned copy,
+             SmallVectorImpl<std::pair<Operation *, unsigned>> &order) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (auto ws = dyn_cast<tgpu::WarpSpecializeOp>(op)) {
+        for (auto [i, r] : llvm::enumerate(ws.getPartitionRegions()))
+          for (int c = 0; c < ws.getPartition(i).getCopies(); ++c)
+            collect(r, c, order);
+        continue;
+      }
+      if (isa<tgpu::AllocOp, tgpu::BarriersOp>(op))
+        order.push_back({&op, copy});
+      for (Region &r : op.getRegions())
+        collect(r, copy, order);
+    }
+}
 
 struct TileAllocateSharedMemory
     : public tilec::impl::TileAllocateSharedMemoryBase<
@@ -59,65 +73,35 @@ struct TileAllocateSharedMemory
         return signalPassFailure();
   }
 
-  SmallVector<Placed> buffers, barriers;
-  DenseMap<Operation *, unsigned> index;
-  /// Each (buffer, copy) in layout order.
-  SmallVector<std::pair<Operation *, unsigned>> order;
-
-  /// Each copy of a buffer, in the order the lowering leaves the code in:
-  /// program order, a tgpu.warp_specialize's regions one after the other
-  /// and each region copy by copy.
-  void collect(Region &region, unsigned copies, unsigned copy) {
-    for (Block &block : region)
-      for (Operation &op : block) {
-        if (auto ws = dyn_cast<tgpu::WarpSpecializeOp>(op)) {
-          for (auto [i, r] : llvm::enumerate(ws.getPartitionRegions())) {
-            unsigned n = ws.getPartition(i).getCopies();
-            for (unsigned c = 0; c < n; ++c)
-              collect(r, n, c);
-          }
-          continue;
-        }
-        if (isa<tgpu::AllocOp, tgpu::BarriersOp>(op)) {
-          auto &list = isa<tgpu::AllocOp>(op) ? buffers : barriers;
-          auto [it, fresh] = index.try_emplace(&op, list.size());
-          if (fresh)
-            list.push_back({&op, SmallVector<int64_t>(copies, -1)});
-          order.push_back({&op, copy});
-        }
-        for (Region &r : op.getRegions())
-          collect(r, copies, copy);
-      }
-  }
-
   LogicalResult allocate(func::FuncOp func) {
     MLIRContext *ctx = &getContext();
-    buffers.clear();
-    barriers.clear();
-    index.clear();
-    order.clear();
-    collect(func.getBody(), 1, 0);
+    SmallVector<std::pair<Operation *, unsigned>> order;
+    collect(func.getBody(), 0, order);
 
+    // Buffers first, then barriers; an op's offsets, one a copy of its
+    // region.
+    DenseMap<Operation *, SmallVector<int64_t>> offsets;
     int64_t end = 0;
-    auto place = [&](bool isBuffer) {
+    for (bool buffers : {true, false})
       for (auto [op, copy] : order) {
         auto alloc = dyn_cast<tgpu::AllocOp>(op);
-        if (bool(alloc) != isBuffer)
+        if (bool(alloc) != buffers)
           continue;
         int64_t bytes =
             alloc ? alloc.getType().getTotalBytes()
                   : 8 * cast<tgpu::BarriersOp>(op).getType().getCount();
         end = llvm::alignTo(end, alloc ? 1024 : 8);
-        (alloc ? buffers : barriers)[index[op]].offsets[copy] = end;
+        SmallVector<int64_t> &places = offsets[op];
+        places.resize(tgpu::getRegionCopies(op));
+        places[copy] = end;
         end += bytes;
       }
-    };
-    place(/*isBuffer=*/true);
-    place(/*isBuffer=*/false);
-    for (Placed &p : buffers)
-      cast<tgpu::AllocOp>(p.op).setOffset(p.offsets);
-    for (Placed &p : barriers)
-      cast<tgpu::BarriersOp>(p.op).setOffset(p.offsets);
+    for (auto &[op, places] : offsets) {
+      if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
+        alloc.setOffset(places);
+      else
+        cast<tgpu::BarriersOp>(op).setOffset(places);
+    }
 
     // Scratch: as much as the most any op needs, once for the code
     // outside the regions and once a compute group (those run at once).

@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <numeric>
 #include <set>
 
 using namespace mlir;
@@ -173,12 +174,12 @@ LL parseConstructor(StringRef spec) {
   if (order.empty())
     for (int d = shape.size() - 1; d >= 0; --d)
       order.push_back(d);
-  std::vector<int64_t> sorted = order;
+  std::vector<int64_t> sorted = order, dims(rank);
   llvm::sort(sorted);
-  for (size_t i = 0; i < sorted.size(); ++i)
-    if (sorted.size() != rank || sorted[i] != int64_t(i))
-      throw Error{name.str() + ": 'order' is a permutation of the dims 0.." +
-                  std::to_string(rank - 1)};
+  std::iota(dims.begin(), dims.end(), 0);
+  if (sorted != dims)
+    throw Error{name.str() + ": 'order' is a permutation of the dims 0.." +
+                std::to_string(rank - 1)};
   if (name == "blocked") {
     std::vector<int64_t> tpw = perDim("tpw");
     int64_t lanes = 1;
