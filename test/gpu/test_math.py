@@ -125,8 +125,8 @@ def test_predicates(kernels, dt):
     info = torch.finfo(dtype)
     specials = torch.tensor([0.0, -0.0, 1.0, -2.5, math.inf, -math.inf,
                              math.nan, info.tiny, info.tiny / 4, info.max],
-                            dtype=torch.float64).to(dtype)
-    x = torch.cat([specials, uniform(990, -1e3, 1e3, dtype)]).to(DEV)
+                            dtype=torch.float64).to(dtype).to(DEV)
+    x = torch.cat([specials, uniform(990, -1e3, 1e3, dtype)])
     refs = {"isfinite": torch.isfinite(x), "isinf": torch.isinf(x),
             "isnan": torch.isnan(x),
             "isnormal": torch.isfinite(x) & (x.abs() >= info.tiny)}
