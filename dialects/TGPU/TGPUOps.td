@@ -409,25 +409,41 @@ def TGPU_WGMMAOp : TGPU_Op<"wgmma", [AllTypesMatch<["acc", "result"]>]> {
 }
 
 def TGPU_WGMMAWaitOp : TGPU_Op<"wgmma_wait",
-    [RangedTypesMatchWith<"results match values", "values", "results", "$_self">]> {
+    [RangedTypesMatchWith<"results match values", "values", "results", "$_self">,
+     AttrSizedOperandSegments]> {
   let summary = "wait until at most `pendings` wgmma groups are in flight";
   let description = [{
     `wgmma.wait_group`. The operands (accumulators of retired groups) are
     returned unchanged and are safe to read afterwards.
 
+    `after` lists values that are computed before the wait starts: math
+    meant to overlap the MMAs still in flight (tile-mma-pipeline records
+    the small results of the math it overlaps with the late MMA). ptxas
+    hoists a wait above independent arithmetic, which would serialize that
+    math behind the MMA; the lowering pins the wait below these values with
+    a store of them that is predicated off at run time (the kernel's
+    dynamic shared memory is never empty where a wgmma runs).
+
     ```mlir
     tgpu.wgmma_wait {pendings = 1}
-    %acc2 = tgpu.wgmma_wait %acc {pendings = 0} : tensor<128x256xf32, #acc>
+    %acc2 = tgpu.wgmma_wait %acc : tensor<128x256xf32, #acc> {pendings = 0}
+    %o = tgpu.wgmma_wait %y : tensor<128x64xf32, #acc>
+         after(%l : tensor<128xf32, #row>) {pendings = 0}
     ```
   }];
   let arguments = (ins Variadic<TGPU_Tile>:$values,
+                       Variadic<AnyType>:$after,
                        ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings);
   let results = (outs Variadic<TGPU_Tile>:$results);
-  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let assemblyFormat = [{
+    ($values^ `:` type($values))? (`after` `(` $after^ `:` type($after) `)`)?
+    attr-dict
+  }];
   let builders = [OpBuilder<(ins "::mlir::ValueRange":$values, "int":$pendings), [{
-    build($_builder, $_state, values.getTypes(), values,
+    build($_builder, $_state, values.getTypes(), values, ::mlir::ValueRange(),
           $_builder.getI32IntegerAttr(pendings));
   }]>];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

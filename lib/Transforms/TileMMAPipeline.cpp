@@ -141,6 +141,57 @@ std::optional<Plan> match(scf::ForOp loop) {
   return p;
 }
 
+/// Registers a thread holds of `v` if it can be stored as 32-bit words
+/// (tgpu.wgmma_wait's `after`), else nothing.
+std::optional<int64_t> wordsPerThread(Value v) {
+  Type t = getElementTypeOrSelf(v.getType());
+  if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 32)
+    return std::nullopt;
+  if (auto rt = dyn_cast<RankedTensorType>(v.getType()))
+    return tile::getLayout(rt).getNumRegisters();
+  return isa<ShapedType>(v.getType()) ? std::nullopt : std::optional<int64_t>(1);
+}
+
+/// The math between the first MMA's wait and the late MMA's wait overlaps
+/// the late MMA, but ptxas hoists a wait above arithmetic that does not
+/// depend on it. The late wait lists the math's small results still needed
+/// after it (a row's max and sum in attention): the lowering keeps the
+/// wait below them, and so below the math they are computed from.
+void pinOverlap(tgpu::WGMMAWaitOp first, tgpu::WGMMAWaitOp late) {
+  constexpr int64_t kMaxWordsEach = 8, kMaxWords = 16;
+  Block *block = late->getBlock();
+  SmallVector<Value> after;
+  int64_t words = 0;
+  // The math: what is computed from the first MMA's result.
+  llvm::DenseSet<Value> math(first->getResults().begin(),
+                             first->getResults().end());
+  for (Operation *op = first->getNextNode(); op != late;
+       op = op->getNextNode()) {
+    WalkResult reads = op->walk([&](Operation *inner) {
+      return llvm::any_of(inner->getOperands(),
+                          [&](Value v) { return math.contains(v); })
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (!reads.wasInterrupted())
+      continue;
+    math.insert(op->getResults().begin(), op->getResults().end());
+    for (Value r : op->getResults()) {
+      std::optional<int64_t> n = wordsPerThread(r);
+      if (!n || *n > kMaxWordsEach || words + *n > kMaxWords)
+        continue;
+      if (llvm::none_of(r.getUsers(), [&](Operation *user) {
+            Operation *top = block->findAncestorOpInBlock(*user);
+            return top && late->isBeforeInBlock(top);
+          }))
+        continue;
+      after.push_back(r);
+      words += *n;
+    }
+  }
+  late.getAfterMutable().assign(after);
+}
+
 /// Where the consumer runs on several warpgroups, they take turns at
 /// issuing their MMAs (FA3's ping-pong within a tile): warpgroup k waits
 /// for its turn on barrier k of the "warpgroup_turn" group before issuing
@@ -269,26 +320,25 @@ void rewrite(Plan &p) {
     if (k != p.accIndex)
       lm.map(loop.getRegionIterArgs()[k], nargs[k]);
   Value late;
-  bool waited = false;
+  tgpu::WGMMAWaitOp firstWait, lateWait;
   Value carried = loop.getRegionIterArgs()[p.accIndex];
   // The late MMA is done where the math first reads its result (at the
   // end if only the late MMA itself reads it); its use of the channel
   // ends there.
   auto waitLate = [&] {
-    auto w = tgpu::WGMMAWaitOp::create(lb, p.lastWait.getLoc(),
-                                       ValueRange{late}, 0);
-    lm.map(carried, w.getResult(0));
+    lateWait = tgpu::WGMMAWaitOp::create(lb, p.lastWait.getLoc(),
+                                         ValueRange{late}, 0);
+    lm.map(carried, lateWait.getResult(0));
     Value prev = arith::SubIOp::create(
         lb, loc, lm.lookup(counter),
         arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1));
     tgpu::ChannelReleaseOp::create(lb, p.release.getLoc(),
                                    p.release.getChannel(), prev);
-    waited = true;
   };
   for (Operation &op : body->without_terminator()) {
     if (skipped(&op))
       continue;
-    if (!waited && llvm::is_contained(op.getOperands(), carried))
+    if (!lateWait && llvm::is_contained(op.getOperands(), carried))
       waitLate();
     if (&op == p.first.getOperation())
       turns.wait(lb, loc);
@@ -297,12 +347,14 @@ void rewrite(Plan &p) {
       late = issueLate(lb, accsArg, aArg, slotArg);
       turns.pass(lb, loc);
     } else if (&op == p.firstWait.getOperation()) {
-      cast<tgpu::WGMMAWaitOp>(c).setPendings(1);
+      firstWait = cast<tgpu::WGMMAWaitOp>(c);
+      firstWait.setPendings(1);
     }
   }
-  if (!waited)
+  if (!lateWait)
     waitLate();
   scf::YieldOp::create(lb, yield.getLoc(), pending(lm));
+  pinOverlap(firstWait, lateWait);
 
   // The epilogue: the last iteration's late MMA.
   b.setInsertionPointAfter(nloop);

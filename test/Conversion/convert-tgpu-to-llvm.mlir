@@ -48,6 +48,14 @@
 // tgpu.wgmma_wait: the pending count; the accumulators pass through.
 // CHECK: wgmma.wait_group.sync.aligned 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
+// With `after` values, stores of their words under a predicate false at run
+// time (no dynamic shared memory) come first in the same asm: ptxas keeps
+// the wait below them. Four words a v4 store, the fifth (an i16, widened)
+// alone.
+// CHECK: %[[W:.*]] = llvm.zext %{{.*}} : i16 to i32
+// CHECK: %[[DSZ:.*]] = nvvm.read.ptx.sreg.dynamic.smem.size : i32
+// CHECK: %[[NEVER:.*]] = arith.cmpi eq, %[[DSZ]], %c0
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A@$0 st.shared.v4.b32 [$1], {$2, $3, $4, $5};\0A@$0 st.shared.b32 [$1], $6;\0Awgmma.wait_group.sync.aligned 0;\0A}", "b,r,r,r,r,r,r" %[[NEVER]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[W]]
 // tgpu.arrive: one elected lane of each warp, after the warp syncs (an
 // arrive expecting 0 bytes: NVVM's mbarrier.arrive takes no predicate).
 // CHECK: nvvm.bar.warp.sync
@@ -101,6 +109,9 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
         -> !tgpu.smem<3x64x128xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>>
     tgpu.wgmma_wait {pendings = 1 : i32}
     %r = tgpu.wgmma_wait %d : tensor<128x256xf32, #acc> {pendings = 0 : i32}
+    %f = arith.constant 2.0 : f32
+    %h = arith.constant 3 : i16
+    tgpu.wgmma_wait after(%f, %f, %f, %f, %h : f32, f32, f32, f32, i16) {pendings = 0 : i32}
     tgpu.arrive %empty[%i] : !tgpu.mbarriers<3>
     tgpu.arrive %empty[%i] cluster 2 : !tgpu.mbarriers<3>
   }

@@ -626,14 +626,57 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
   }
 };
 
+/// The PTX that keeps a wgmma wait below the computation of `after` (see
+/// tgpu.wgmma_wait): stores of their words, four a `st.shared.v4`, under a
+/// predicate that is false at run time (dynamic shared memory is empty),
+/// so the wait, which ptxas does not move above a store, comes after the
+/// math. Appends the operands ($first on: after the tied outputs and
+/// inputs) and their constraints.
+std::string pinAfter(Emitter &e, ArrayRef<ValueRange> after, unsigned first,
+                     std::string &constraints,
+                     SmallVectorImpl<Value> &operands) {
+  SmallVector<Value> words;
+  for (ValueRange r : after)
+    for (Value v : r) {
+      Value w = e.toBits(v);
+      unsigned bits = w.getType().getIntOrFloatBitWidth();
+      if (bits < 32)
+        w = LLVM::ZExtOp::create(e.b, e.loc, e.b.getI32Type(), w);
+      words.push_back(w);
+    }
+  if (words.empty())
+    return "";
+  Value size = NVVM::DynamicSmemSize::create(e.b, e.loc, e.b.getI32Type());
+  Value never = e.eq(size, e.i32(0));
+  Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI32Type(),
+                                        e.smemStart());
+  unsigned n = first;
+  auto operand = [&](Value v, const char *c) {
+    operands.push_back(v);
+    constraints += (constraints.empty() ? "" : ",") + std::string(c);
+    return "$" + std::to_string(n++);
+  };
+  std::string pred = operand(never, "b"), base = operand(addr, "r");
+  std::string text;
+  for (size_t i = 0; i < words.size();) {
+    size_t left = words.size() - i, m = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+    text += "@" + pred + " st.shared" +
+            (m == 1 ? "" : ".v" + std::to_string(m)) + ".b32 [" + base + "], ";
+    std::string list;
+    for (size_t k = 0; k < m; ++k)
+      list += (k ? ", " : "") + operand(words[i + k], "r");
+    text += (m == 1 ? list : "{" + list + "}") + ";\n";
+    i += m;
+  }
+  return text;
+}
+
 struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(WGMMAWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    std::string asmStr = "wgmma.wait_group.sync.aligned " +
-                         std::to_string(op.getPendings()) + ";";
     SmallVector<Value> flat;
     for (ValueRange r : adaptor.getValues())
       flat.append(r.begin(), r.end());
@@ -647,7 +690,14 @@ struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
     }
     for (unsigned i = 0; i < flat.size(); ++i)
       constraints += "," + std::to_string(i);
-    SmallVector<Value> out = e.ptx(asmStr, constraints, types, flat, true);
+    SmallVector<Value> operands(flat);
+    std::string asmStr = pinAfter(e, adaptor.getAfter(), 2 * flat.size(),
+                                  constraints, operands);
+    asmStr += "wgmma.wait_group.sync.aligned " +
+              std::to_string(op.getPendings()) + ";";
+    if (!adaptor.getAfter().empty())
+      asmStr = "{\n" + asmStr + "\n}";
+    SmallVector<Value> out = e.ptx(asmStr, constraints, types, operands, true);
     SmallVector<SmallVector<Value>> results;
     unsigned pos = 0;
     for (ValueRange r : adaptor.getValues()) {

@@ -709,6 +709,19 @@ LogicalResult WGMMAOp::verify() {
   return success();
 }
 
+LogicalResult WGMMAWaitOp::verify() {
+  // The lowering stores the `after` values as 32-bit words.
+  for (Value v : getAfter()) {
+    Type t = getElementTypeOrSelf(v.getType());
+    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 32 ||
+        (isa<ShapedType>(v.getType()) && !isa<RankedTensorType>(v.getType())))
+      return emitOpError("'after' takes tiles and scalars of at most 32-bit "
+                         "integers or floats, not ")
+             << v.getType();
+  }
+  return success();
+}
+
 /// A placed buffer's `offset`: one per copy of the region it is in, each
 /// aligned to `align`.
 static LogicalResult verifyOffsets(Operation *op,

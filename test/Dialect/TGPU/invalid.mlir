@@ -473,3 +473,12 @@ func.func @wgmma_register_a_slot(%p: tensor<128x64xbf16, #a>, %i: i32,
         tensor<128x256xf32, #acc>
   return
 }
+
+// -----
+
+// A wait's `after` values are stored as 32-bit words: no f64, no index.
+func.func @wgmma_wait_after_f64(%x: f64) {
+  // expected-error @+1 {{'after' takes tiles and scalars of at most 32-bit integers or floats, not 'f64'}}
+  tgpu.wgmma_wait after(%x : f64) {pendings = 0 : i32}
+  return
+}

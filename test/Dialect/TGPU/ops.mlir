@@ -53,6 +53,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
     tgpu.wgmma_wait {pendings = 1 : i32}
     // CHECK: tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> {pendings = 0 : i32}
     %r = tgpu.wgmma_wait %d : tensor<128x256xf32, #acc> {pendings = 0 : i32}
+    // CHECK: tgpu.wgmma_wait %{{.*}} : tensor<128x256xf32, #linear> after(%{{.*}} : i32) {pendings = 0 : i32}
+    %r2 = tgpu.wgmma_wait %r : tensor<128x256xf32, #acc> after(%i : i32) {pendings = 0 : i32}
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] : <3>
     tgpu.arrive %empty[%i] : !tgpu.mbarriers<3>
     // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] cluster 2 : <3>
