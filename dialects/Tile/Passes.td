@@ -162,7 +162,17 @@ def TileMMAPipeline : Pass<"tile-mma-pipeline", "mlir::ModuleOp"> {
     loop's first iteration is peeled into a prologue without the late MMA;
     an epilogue issues the last one. The carried output becomes the late
     MMA's accumulator input, carried with its register A and slot.
+
+    With `warpgroup-turns`, a consumer of several warpgroups also makes
+    them take turns at issuing their MMAs (named barriers of the group
+    "warpgroup_turn"). Off by default: with the softmax overlapping the
+    warpgroup's own P·V, the turns cost attention 3-5% on the H100
+    (bench/RESULTS.md, 2026-11-23).
   }];
+  let options = [
+    Option<"warpgroupTurns", "warpgroup-turns", "bool", /*default=*/"false",
+           "make the warpgroups of a consumer take turns at issuing MMAs">
+  ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

@@ -192,8 +192,9 @@ void pinOverlap(tgpu::WGMMAWaitOp first, tgpu::WGMMAWaitOp late) {
   late.getAfterMutable().assign(after);
 }
 
-/// Where the consumer runs on several warpgroups, they take turns at
-/// issuing their MMAs (FA3's ping-pong within a tile): warpgroup k waits
+/// With `warpgroup-turns`, where the consumer runs on several warpgroups,
+/// they take turns at issuing their MMAs (FA3's ping-pong within a tile;
+/// off by default, see the pass's description): warpgroup k waits
 /// for its turn on barrier k of the "warpgroup_turn" group before issuing
 /// and passes the turn to warpgroup k + 1 (mod n) after, so that one's softmax runs
 /// while the tensor cores work for another. The last warpgroup gives
@@ -205,10 +206,10 @@ struct Turns {
   Value mine, next; // this warpgroup's turn barrier, the next one's
   Value notLast;    // not the last warpgroup
 
-  Turns(OpBuilder &b, Location loc, tgpu::WGMMAOp mma) {
+  Turns(OpBuilder &b, Location loc, tgpu::WGMMAOp mma, bool enabled) {
     auto acc = cast<RankedTensorType>(mma.getType());
     int64_t n = tile::getLayout(acc).getNumWarps() / 4;
-    if (n < 2 || n > 4)
+    if (!enabled || n < 2 || n > 4)
       return;
     Value wg = tgpu::WarpgroupIndexOp::create(b, loc, b.getI32Type());
     auto id = [&](Value index) {
@@ -251,7 +252,7 @@ struct Turns {
   }
 };
 
-void rewrite(Plan &p) {
+void rewrite(Plan &p, bool warpgroupTurns) {
   scf::ForOp loop = p.loop;
   Location loc = loop.getLoc();
   Block *body = loop.getBody();
@@ -263,7 +264,7 @@ void rewrite(Plan &p) {
 
   // The prologue: iteration 0 without the last MMA.
   OpBuilder b(loop);
-  Turns turns(b, loc, p.first);
+  Turns turns(b, loc, p.first, warpgroupTurns);
   IRMapping pm;
   pm.map(loop.getInductionVar(), loop.getLowerBound());
   for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
@@ -389,7 +390,7 @@ struct TileMMAPipeline
     });
     for (scf::ForOp loop : loops)
       if (std::optional<Plan> p = match(loop))
-        rewrite(*p);
+        rewrite(*p, warpgroupTurns);
   }
 };
 

@@ -1,5 +1,6 @@
-// RUN: tilec-opt %s -tile-mma-pipeline | FileCheck %s
-// RUN: tilec-opt %s -tile-mma-pipeline -tile-allocate-named-barriers | FileCheck %s --check-prefix=IDS
+// RUN: tilec-opt %s -tile-mma-pipeline=warpgroup-turns | FileCheck %s
+// RUN: tilec-opt %s -tile-mma-pipeline | FileCheck %s --check-prefix=OFF
+// RUN: tilec-opt %s -tile-mma-pipeline=warpgroup-turns -tile-allocate-named-barriers | FileCheck %s --check-prefix=IDS
 
 // tile-mma-pipeline on a consumer of two warpgroups (8 warps, 128 query
 // rows) whose two MMAs read channels of their own (K's, V's) and Q's slot
@@ -11,7 +12,10 @@
 // warpgroup: the last gives warpgroup 0 its first turn (barrier 0 of the
 // group); each waits on its own before issuing and passes to the next
 // after; the last does not pass after the final P·V. The group gets ids
-// 4 and 5 (IDS).
+// 4 and 5 (IDS). Without the option (the default) no turns (OFF).
+// OFF-LABEL: func.func @turns
+// OFF-NOT: named_barrier
+// OFF-NOT: warpgroup_index
 // IDS-LABEL: func.func @turns
 // IDS-SAME: tgpu.named_barriers = {warpgroup_turn = 4 : i32}
 // IDS-NOT: named_barrier_id
