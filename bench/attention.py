@@ -9,6 +9,7 @@ Shapes (B, Hq, Hkv, S, D) are issue 11's: (4, 16, 16, 4096, 128),
 causal. bf16 in, (B, H, S, D) tensors. FLOPs: 4 B Hq S^2 D, halved when
 causal. Each kernel's output is checked against float64 on the first
 batch-head before it is timed, with the output poisoned with NaN first.
+The backends of a row are timed in turn, in rounds (bench/timing.py).
 
 tilec runs where one of examples/attention.mlir's kernels covers the shape
 (attention_d64, attention_d128, attention_d256: (B, H, S, D) views, GQA,
@@ -21,11 +22,11 @@ import sys
 
 import torch
 import torch.nn.functional as F
-import triton.testing
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import tilec  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
@@ -98,20 +99,20 @@ def main():
             scale = 1.0 / math.sqrt(d)
             flops = 4 * b * hq * s * s * d / (2 if causal else 1)
             ref = reference(q[0, 0], k[0, 0], v[0, 0], scale, causal)
-            result = {}
+            result, runs = {}, {}
             for name, run in (("cudnn", sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, scale, causal)),
                               ("fa2", sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, scale, causal)),
                               ("tilec", tilec_runner(kernels, q, k, v, scale, causal))):
+                result[name] = None
                 if run is None:
-                    result[name] = None
                     continue
                 try:
                     check(run()[0, 0], ref, f"{name} {b}x{hq}/{hkv}x{s}x{d} causal={causal}")
                 except RuntimeError as e:  # a backend that does not take the shape
                     print(f"  {name}: {str(e).splitlines()[0]}")
-                    result[name] = None
                     continue
-                ms = triton.testing.do_bench(run, warmup=50, rep=300)
+                runs[name] = run
+            for name, ms in interleaved(runs).items():
                 result[name] = flops / (ms * 1e-3) / 1e12
             rows.append(((b, hq, hkv, s, d, causal), result))
             torch.cuda.empty_cache()

@@ -16,7 +16,8 @@ output.
   scales, bf16 out) against torch._scaled_mm (cuBLASLt) and Triton with the
   same inputs.
 
-Prints TFLOP/s (2 M N K / time) and tilec's ratio to cuBLAS."""
+Prints TFLOP/s (2 M N K / time) and tilec's ratio to cuBLAS; the backends of
+a row are timed in turn, in rounds (bench/timing.py)."""
 
 import os
 import sys
@@ -24,10 +25,10 @@ import sys
 import torch
 import triton
 import triton.language as tl
-import triton.testing
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import tilec  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "examples"))
@@ -100,10 +101,6 @@ def run_triton(a, b, bias, c):
                       b.stride(0), b.stride(1), c.stride(0), c.stride(1))
 
 
-def bench(fn):
-    return triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
-
-
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
           (8192, 14336, 4096)]
 
@@ -124,7 +121,7 @@ def measure(label, m, n, kk, ref, runners, timed, dtype=torch.bfloat16):
         check(c, ref, f"{label} {name} {m}x{n}x{kk}")
     c = torch.empty((m, n), device="cuda", dtype=dtype)
     flops = 2 * m * n * kk
-    t = {name: bench(lambda fn=fn: fn(c)) for name, fn in timed}
+    t = interleaved({name: (lambda fn=fn: fn(c)) for name, fn in timed})
     return (label, f"{m}x{n}x{kk}",
             *(flops / t[x] / 1e9 for x in ("tilec", "cublas", "triton")))
 
