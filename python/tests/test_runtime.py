@@ -252,6 +252,59 @@ def test_cuda_array_interface_objects(va):
                    "parameter 0 ('x'): dtype is f16, metadata expects f32")
 
 
+def test_malformed_cuda_array_interface_is_a_tilec_error(va):
+    class Arr:
+        def __init__(self, cai):
+            self.__cuda_array_interface__ = cai
+
+    good = {"data": (0x1000, False), "shape": (64,), "typestr": "<f4", "strides": None,
+            "version": 3}
+    cases = [
+        ("not a dict", "parameter 0 ('x'): malformed __cuda_array_interface__: a list, not a "
+         "dict"),
+        ({k: v for k, v in good.items() if k != "typestr"}, "typestr None"),
+        (dict(good, typestr=4), "typestr 4"),
+        (dict(good, shape="64"), "shape '64' is not a tuple of integers"),
+        (dict(good, shape=(64.0,)), "shape (64.0,) is not a tuple of integers"),
+        ({k: v for k, v in good.items() if k != "data"}, "data None is not (address"),
+        (dict(good, data=(0x1000,)), "data (4096,) is not (address"),
+        (dict(good, strides=(4, 4)), "2 strides for 1 dimensions"),
+        (dict(good, strides=("4",)), "strides ('4',) is not a tuple of integers"),
+        (dict(good, shape=(-1,)), "extent 0 is -1, not an integer in [0, 2^63)"),
+        (dict(good, shape=(1 << 64,)), "extent 0 is 18446744073709551616"),
+        (dict(good, data=(1 << 64, False)), "address 18446744073709551616 is not a 64-bit"),
+        (dict(good, data=(-8, False)), "address -8 is not a 64-bit"),
+    ]
+    for cai, message in cases:
+        arr = Arr(["not", "a", "dict"] if cai == "not a dict" else cai)
+        expect_invalid(va, [arr, T(0x2000, (64,)), T(0x3000, (64,)), 1.0], message)
+
+
+def test_integers_ctypes_would_truncate_are_rejected(va):
+    # ctypes keeps the low 64 bits of a larger int: 2^64 + 0x1000 would have been
+    # address 0x1000.
+    expect_invalid(va, [T((1 << 64) + 0x1000, (64,)), T(0x2000, (64,)), T(0x3000, (64,)), 1.0],
+                   "address 18446744073709555712 is not a 64-bit unsigned integer")
+    expect_invalid(va, [T(0x1000, (64,), strides=(1 << 63,)), T(0x2000, (64,)),
+                        T(0x3000, (64,)), 1.0], "stride 0 is 9223372036854775808")
+    expect_invalid(va, [T(0x1000, (64,)), T(0x2000, (64,)), T(0x3000, (64,)), 10 ** 400],
+                   "parameter 3 ('alpha'): value 1000")
+
+
+def test_nul_in_a_path_or_kernel_name(tmp_path, gemm_bundle):
+    path = tmp_path / "g.tlc"
+    path.write_bytes(build_bundle(GEMM))
+    # The C API would have read "g.tlc" and found "gemm".
+    with pytest.raises(tilec.TilecError) as e:
+        tilec.load(str(path) + "\0.evil")
+    assert e.value.code == tilec.INVALID_ARGUMENT and "contains a NUL character" in str(e.value)
+    with pytest.raises(tilec.TilecError) as e:
+        gemm_bundle["gemm\0x"]
+    assert e.value.code == tilec.INVALID_ARGUMENT and "kernel name" in str(e.value)
+    with pytest.raises(TypeError):
+        gemm_bundle[3]
+
+
 # ---- ABI packing -------------------------------------------------------------------------------
 
 

@@ -89,6 +89,21 @@ class Tensor:
 DeviceInfo = collections.namedtuple("DeviceInfo", "sm_count smem_optin cc_major cc_minor")
 
 
+def _as_int(v):
+    """v as a Python int if it is an integer (not a bool, not a float), else None."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        return None
+    return int(v)
+
+
+def _c_string(text, what):
+    """`text` (str or path) as bytes for the C API; a NUL inside would cut it short."""
+    raw = os.fsencode(text) if not isinstance(text, bytes) else text
+    if b"\0" in raw:
+        raise TilecError("%s %r contains a NUL character" % (what, text), _lib.INVALID_ARGUMENT)
+    return raw
+
+
 def _s(raw):
     return raw.decode("utf-8", "replace") if raw is not None else None
 
@@ -184,18 +199,33 @@ class Kernel:
             if not isinstance(value, numbers.Real):
                 raise self._error(param, "expected a number for the %s scalar, got %s"
                                   % (param.dtype, type(value).__name__))
-            a.value.f = float(value)
+            try:
+                a.value.f = float(value)
+            except OverflowError:
+                raise self._error(param, "value %d does not fit in a double" % value)
 
     def _fill_tensor(self, param, a, ptr, shape, strides, dtype):
         if len(shape) < 1 or len(shape) > _lib.MAX_RANK:
             raise self._error(param, "rank is %d, metadata expects %d" % (len(shape), param.rank))
+        if len(strides) != len(shape):
+            raise self._error(param, "%d strides for %d dimensions" % (len(strides), len(shape)))
+        # ctypes would keep the low 64 bits of a larger integer: check first.
+        ptr = _as_int(ptr)
+        if ptr is None or not 0 <= ptr < (1 << 64):
+            raise self._error(param, "address %r is not a 64-bit unsigned integer" % (ptr,))
         a.kind = _lib.ARG_TENSOR
         a.dtype = _lib.DTYPES[dtype]
-        a.data = int(ptr) & 0xFFFFFFFFFFFFFFFF
+        a.data = ptr
         a.rank = len(shape)
         for d, (extent, stride) in enumerate(zip(shape, strides)):
-            a.shape[d] = int(extent)
-            a.strides[d] = int(stride)
+            extent, stride = _as_int(extent), _as_int(stride)
+            if extent is None or not 0 <= extent < (1 << 63):
+                raise self._error(param, "extent %d is %r, not an integer in [0, 2^63)"
+                                  % (d, shape[d]))
+            if stride is None or not -(1 << 63) <= stride < (1 << 63):
+                raise self._error(param, "stride %d is %r, not a 64-bit integer" % (d, strides[d]))
+            a.shape[d] = extent
+            a.strides[d] = stride
 
     def _tensor(self, param, value, a):
         """Fills `a`; returns the torch device of a torch tensor, else None."""
@@ -218,22 +248,45 @@ class Kernel:
             return value.device
         cai = getattr(value, "__cuda_array_interface__", None)
         if cai is not None:
-            dtype = _TYPESTRS.get(cai["typestr"][1:])
-            if dtype is None:
-                raise self._error(param, "unsupported array typestr '%s'" % cai["typestr"])
-            shape = tuple(cai["shape"])
-            size = _lib.DTYPE_SIZES[dtype]
-            if cai.get("strides") is None:
-                strides = Tensor(0, shape).strides
-            else:
-                if any(s % size for s in cai["strides"]):
-                    raise self._error(param, "byte strides %s are not multiples of the element "
-                                      "size %d" % (tuple(cai["strides"]), size))
-                strides = tuple(s // size for s in cai["strides"])
-            self._fill_tensor(param, a, cai["data"][0], shape, strides, dtype)
+            ptr, shape, strides, dtype = self._array_interface(param, cai)
+            self._fill_tensor(param, a, ptr, shape, strides, dtype)
             return None
         raise self._error(param, "expected a tensor (torch.Tensor, tilec.Tensor or an object "
                           "with __cuda_array_interface__), got %s" % type(value).__name__)
+
+    def _array_interface(self, param, cai):
+        """(address, shape, strides in elements, dtype) of a __cuda_array_interface__
+        dict; a TilecError for anything malformed."""
+        def bad(what):
+            return self._error(param, "malformed __cuda_array_interface__: " + what)
+        if not isinstance(cai, dict):
+            raise bad("a %s, not a dict" % type(cai).__name__)
+        typestr = cai.get("typestr")
+        if not isinstance(typestr, str) or len(typestr) < 2:
+            raise bad("typestr %r" % (typestr,))
+        dtype = _TYPESTRS.get(typestr[1:])
+        if dtype is None:
+            raise self._error(param, "unsupported array typestr '%s'" % typestr)
+        shape = cai.get("shape")
+        if not isinstance(shape, (tuple, list)) or any(_as_int(e) is None for e in shape):
+            raise bad("shape %r is not a tuple of integers" % (shape,))
+        data = cai.get("data")
+        if not isinstance(data, (tuple, list)) or len(data) != 2 or _as_int(data[0]) is None:
+            raise bad("data %r is not (address, read-only flag)" % (data,))
+        size = _lib.DTYPE_SIZES[dtype]
+        strides = cai.get("strides")
+        if strides is None:
+            strides = Tensor(0, tuple(shape)).strides
+        else:
+            if not isinstance(strides, (tuple, list)) or any(_as_int(e) is None for e in strides):
+                raise bad("strides %r is not a tuple of integers" % (strides,))
+            if len(strides) != len(shape):
+                raise bad("%d strides for %d dimensions" % (len(strides), len(shape)))
+            if any(st % size for st in strides):
+                raise self._error(param, "byte strides %s are not multiples of the element "
+                                  "size %d" % (tuple(strides), size))
+            strides = tuple(st // size for st in strides)
+        return data[0], tuple(shape), strides, dtype
 
     # ---- operations ----------------------------------------------------------------------
 
@@ -344,7 +397,7 @@ class Bundle:
     @classmethod
     def from_file(cls, path):
         handle = ctypes.c_void_p()
-        check(lib().tilec_bundle_load_file(os.fsencode(path), ctypes.byref(handle)))
+        check(lib().tilec_bundle_load_file(_c_string(path, "bundle path"), ctypes.byref(handle)))
         return cls(handle.value, os.fspath(path))
 
     @classmethod
@@ -356,12 +409,15 @@ class Bundle:
 
     def kernel(self, name):
         """The kernel called `name` (TilecError NOT_FOUND lists the names)."""
+        if not isinstance(name, str):
+            raise TypeError("kernel names are str, got %s" % type(name).__name__)
         k = self._kernels.get(name)
         if k is None:
             if self._handle is None:
                 raise TilecError("bundle is closed", _lib.INVALID_ARGUMENT)
             handle = ctypes.c_void_p()
-            check(lib().tilec_bundle_get_kernel(self._handle, name.encode(), ctypes.byref(handle)))
+            check(lib().tilec_bundle_get_kernel(self._handle, _c_string(name, "kernel name"),
+                                                ctypes.byref(handle)))
             k = self._kernels[name] = Kernel(self, handle.value)
         return k
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <new>
 
+#include <sys/stat.h>
+
 #ifndef TILEC_RUNTIME_VERSION
 #define TILEC_RUNTIME_VERSION "0.1.0"
 #endif
@@ -109,6 +111,9 @@ tilec_status tilec_bundle_load_memory(const void* data, size_t size, tilec_bundl
   });
 }
 
+/// The largest bundle file tilec_bundle_load_file reads (bundles are a few MiB).
+constexpr long long kMaxBundleBytes = 1LL << 30;
+
 tilec_status tilec_bundle_load_file(const char* path, tilec_bundle** out) {
   static const char* api = "tilec_bundle_load_file";
   return guard(api, [&] {
@@ -120,13 +125,23 @@ tilec_status tilec_bundle_load_file(const char* path, tilec_bundle** out) {
       fail(err == ENOENT || err == ENOTDIR ? TILEC_ERROR_NOT_FOUND : TILEC_ERROR_INVALID_ARGUMENT,
            cat(api, ": cannot open '", path, "': ", std::strerror(err)));
     }
+    // Only a regular file, of a bounded size: a device such as /dev/zero
+    // would be read until memory ran out, a FIFO could block forever.
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxBundleBytes) {
+      const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+      std::fclose(f);
+      fail(TILEC_ERROR_INVALID_ARGUMENT,
+           regular ? cat(api, ": '", path, "' is larger than ", kMaxBundleBytes >> 20, " MiB")
+                   : cat(api, ": '", path, "' is not a regular file"));
+    }
     std::vector<uint8_t> bytes;
     try {
       uint8_t chunk[65536];
       for (;;) {
         const size_t got = std::fread(chunk, 1, sizeof chunk, f);
         bytes.insert(bytes.end(), chunk, chunk + got);
-        if (got < sizeof chunk) break;
+        if (got < sizeof chunk || bytes.size() > static_cast<size_t>(kMaxBundleBytes)) break;
       }
     } catch (...) {
       std::fclose(f);

@@ -228,6 +228,13 @@ TEST(RuntimeBundle, LoadFile) {
   EXPECT_TRUE(IsError(tilec_bundle_load_file(path, &b), TILEC_ERROR_NOT_FOUND,
                       {"cannot open", path, "No such file"}));
   EXPECT_EQ(b, nullptr);
+  // Not a regular file: a device would be read until memory ran out (it
+  // was, before the check), a directory is no bundle.
+  EXPECT_TRUE(IsError(tilec_bundle_load_file("/dev/zero", &b), TILEC_ERROR_INVALID_ARGUMENT,
+                      {"tilec_bundle_load_file", "/dev/zero", "is not a regular file"}));
+  EXPECT_TRUE(IsError(tilec_bundle_load_file("/tmp", &b), TILEC_ERROR_INVALID_ARGUMENT,
+                      {"'/tmp' is not a regular file"}));
+  EXPECT_EQ(b, nullptr);
 }
 
 // ---- malformed containers ------------------------------------------------------------
