@@ -186,14 +186,13 @@ tilec_status tilec_bundle_get_kernel(tilec_bundle* b, const char* name, tilec_ke
     require(b != nullptr, api, "bundle is NULL");
     require(name != nullptr, api, "name is NULL");
     require(out != nullptr, api, "out is NULL");
-    std::string names;
-    for (auto& k : b->kernels) {
-      if (k->name == name) {
-        *out = k.get();
-        return;
-      }
-      names += (names.empty() ? "" : ", ") + k->name;
+    auto it = b->by_name.find(name);
+    if (it != b->by_name.end()) {
+      *out = it->second;
+      return;
     }
+    std::string names;
+    for (auto& k : b->kernels) names += (names.empty() ? "" : ", ") + k->name;
     fail(TILEC_ERROR_NOT_FOUND,
          cat(api, ": no kernel '", name, "' in the bundle (available: ", names, ")"));
   });

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <cstring>
+#include <unordered_set>
 
 namespace tilec_rt {
 namespace {
@@ -138,9 +139,7 @@ class MetadataParser {
       for (size_t i = 0; i < k->variant_names.size(); ++i) {
         const std::string& name = k->variant_names[i];
         const int line = k->variant_lines[i];
-        const tilec_kernel* v = nullptr;
-        for (const auto& other : b_.kernels)
-          if (other->name == name) v = other.get();
+        const tilec_kernel* v = find(name);
         const std::string where = cat("kernel '", k->name, "' variant '", name, "': ");
         if (!v || v == k.get()) error_at(line, where + "no such other kernel");
         if (!v->variant_names.empty()) error_at(line, where + "has variants itself");
@@ -158,9 +157,7 @@ class MetadataParser {
   void resolve_plain_variants() {
     for (auto& k : b_.kernels) {
       if (k->plain_name.empty()) continue;
-      const tilec_kernel* plain = nullptr;
-      for (const auto& other : b_.kernels)
-        if (other->name == k->plain_name) plain = other.get();
+      const tilec_kernel* plain = find(k->plain_name);
       const std::string where = cat("kernel '", k->name, "' plain '", k->plain_name, "': ");
       if (!plain || plain == k.get()) error_at(k->plain_line, where + "no such other kernel");
       if (!plain->plain_name.empty()) error_at(k->plain_line, where + "has a plain variant itself");
@@ -310,8 +307,8 @@ class MetadataParser {
     const std::string& name = next("a kernel name");
     if (!is_identifier(name)) error(cat("bad kernel name '", show(name), "'"));
     done();
-    for (const auto& k : b_.kernels)
-      if (k->name == name) error(cat("duplicate kernel '", name, "'"));
+    if (b_.by_name.count(name)) error(cat("duplicate kernel '", name, "'"));
+    param_names_.clear();
     kernel_ = std::make_unique<tilec_kernel>();
     kernel_->name = name;
     kernel_->line = line_;
@@ -342,8 +339,8 @@ class MetadataParser {
       error(cat("bad param kind '", show(kind), "' (expected 'tensor' or 'scalar')"));
     p.name = next("a param name");
     if (!is_identifier(p.name)) error(cat("bad param name '", show(p.name), "'"));
-    for (const auto& q : kernel_->params)
-      if (q.name == p.name) error(cat("duplicate param '", p.name, "' in kernel '", kernel_->name, "'"));
+    if (!param_names_.insert(p.name).second)
+      error(cat("duplicate param '", p.name, "' in kernel '", kernel_->name, "'"));
     p.dtype = dtype(next("a dtype"));
     const size_t index = kernel_->params.size();
     const std::string where = cat("param ", index, " ('", p.name, "')");
@@ -462,7 +459,13 @@ class MetadataParser {
     k.abi_size = off;
     k.bundle = &b_;
     k.index = b_.kernels.size();
+    b_.by_name.emplace(k.name, &k);
     b_.kernels.push_back(std::move(kernel_));
+  }
+
+  const tilec_kernel* find(const std::string& name) const {
+    auto it = b_.by_name.find(name);
+    return it == b_.by_name.end() ? nullptr : it->second;
   }
 
   const std::string& text_;
@@ -473,6 +476,7 @@ class MetadataParser {
   bool header_seen_ = false;
   std::unique_ptr<tilec_kernel> kernel_;
   bool seen_threads_ = false, seen_smem_ = false, seen_cluster_ = false, seen_grid_ = false;
+  std::unordered_set<std::string> param_names_;  // of the kernel being read
 };
 
 }  // namespace

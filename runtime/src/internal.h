@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -162,6 +163,9 @@ struct tilec_bundle {
   bool has_cubin = false;
   bool has_ptx = false;
   std::vector<std::unique_ptr<tilec_kernel>> kernels;
+  // The kernels by name: lookups and duplicate checks stay linear in the
+  // number of kernels (a bundle of 50,000 took 20 s with pairwise checks).
+  std::unordered_map<std::string, tilec_kernel*> by_name;
   std::mutex mutex;  // guards modules
   std::vector<tilec_rt::ModuleSlot> modules;
   ~tilec_bundle();
