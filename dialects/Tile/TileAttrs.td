@@ -178,6 +178,15 @@ def Tile_GridExprAttr : Tile_Attr<"GridExpr", "expr"> {
     /// What is wrong with the expression in a kernel with these argument
     /// types, or nothing.
     std::optional<std::string> check(::mlir::TypeRange argTypes) const;
+    /// The values the expression can take in a kernel with these argument
+    /// types (extents >= 0 or static, integer arguments in their type's
+    /// range, sms >= 1), as a closed interval, clamped to int64; and
+    /// whether some division divides by a constant 0 (every launch fails).
+    struct Range {
+      int64_t lo, hi;
+      bool divByZero;
+    };
+    Range range(::mlir::TypeRange argTypes) const;
     /// Parses an expression (without the `#tile.expr<>` around it).
     static GridExprAttr parseExpr(::mlir::AsmParser &parser);
     void printExpr(::llvm::raw_ostream &os, ::llvm::StringRef sep) const;

@@ -565,6 +565,25 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       if (auto err = e.check(func.getArgumentTypes()))
         return op->emitError() << "bad grid expression '" << e.str()
                                << "': " << *err;
+    // A rule every launch would reject (the runtime's limits: x in
+    // 1..2^31-1, y and z in 1..65535).
+    static constexpr char kAxis[] = {'x', 'y', 'z'};
+    static constexpr int64_t kMax[] = {INT32_MAX, 65535, 65535};
+    for (auto [i, e] : llvm::enumerate(grid.getAxes())) {
+      GridExprAttr::Range r = e.range(func.getArgumentTypes());
+      auto bad = [&]() {
+        return op->emitError()
+               << "grid " << kAxis[i] << " '" << e.str() << "' ";
+      };
+      if (r.divByZero)
+        return bad() << "divides by a constant 0: every launch would fail";
+      if (r.hi < 1)
+        return bad() << "is at most " << r.hi
+                     << " for every input: a launch needs 1.." << kMax[i];
+      if (r.lo > kMax[i])
+        return bad() << "is at least " << r.lo
+                     << " for every input: a launch needs 1.." << kMax[i];
+    }
     return success();
   }
   // An integer attribute whose value `ok` accepts.

@@ -10,6 +10,8 @@
 
 #include "mlir/IR/DialectImplementation.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -163,6 +165,76 @@ std::optional<std::string> GridExprAttr::check(TypeRange args) const {
   };
   visit(*this, visit);
   return error;
+}
+
+GridExprAttr::Range GridExprAttr::range(TypeRange args) const {
+  using I = __int128;
+  auto clamp = [](I v) -> int64_t {
+    return v < I(INT64_MIN) ? INT64_MIN : v > I(INT64_MAX) ? INT64_MAX : int64_t(v);
+  };
+  auto full = [] { return Range{INT64_MIN, INT64_MAX, false}; };
+  switch (getOp()) {
+  case GridOp::Literal:
+    return {getValue(), getValue(), false};
+  case GridOp::Sms:
+    return {1, INT64_MAX, false};
+  case GridOp::Dim: {
+    auto tv = getValue() < int64_t(args.size())
+                  ? dyn_cast<TensorViewType>(args[getValue()])
+                  : TensorViewType();
+    if (tv && getAxis() < int64_t(tv.getRank()) &&
+        !ShapedType::isDynamic(tv.getShape()[getAxis()]))
+      return {tv.getShape()[getAxis()], tv.getShape()[getAxis()], false};
+    return {0, INT64_MAX, false};
+  }
+  case GridOp::Arg: {
+    Type t = getValue() < int64_t(args.size()) ? args[getValue()] : Type();
+    if (t && t.isSignlessInteger() && t.getIntOrFloatBitWidth() < 64) {
+      unsigned w = t.getIntOrFloatBitWidth();
+      return {-(int64_t(1) << (w - 1)), (int64_t(1) << (w - 1)) - 1, false};
+    }
+    return full();
+  }
+  default:
+    break;
+  }
+  Range x = lhs().range(args), y = rhs().range(args);
+  bool zero = x.divByZero || y.divByZero;
+  auto corners = [&](auto f) {
+    I a = f(x.lo, y.lo), b = f(x.lo, y.hi), c = f(x.hi, y.lo), d = f(x.hi, y.hi);
+    return Range{clamp(std::min({a, b, c, d})), clamp(std::max({a, b, c, d})),
+                 zero};
+  };
+  switch (getOp()) {
+  case GridOp::Add:
+    return {clamp(I(x.lo) + y.lo), clamp(I(x.hi) + y.hi), zero};
+  case GridOp::Sub:
+    return {clamp(I(x.lo) - y.hi), clamp(I(x.hi) - y.lo), zero};
+  case GridOp::Mul:
+    return corners([](I a, I b) { return a * b; });
+  case GridOp::Min:
+    return {std::min(x.lo, y.lo), std::min(x.hi, y.hi), zero};
+  case GridOp::Max:
+    return {std::max(x.lo, y.lo), std::max(x.hi, y.hi), zero};
+  case GridOp::CDiv:
+  case GridOp::Div: {
+    if (y.lo == 0 && y.hi == 0)
+      return {INT64_MIN, INT64_MAX, true};
+    if (y.lo <= 0 && y.hi >= 0)
+      return {INT64_MIN, INT64_MAX, zero};
+    // Monotone in each operand for a divisor of one sign: the extremes
+    // are at the corners.
+    bool ceil = getOp() == GridOp::CDiv;
+    return corners([ceil](I a, I b) {
+      I q = a / b, r = a % b;
+      if (r != 0 && ((r > 0) == (b > 0)) == ceil)
+        q += ceil ? 1 : -1;
+      return q;
+    });
+  }
+  default:
+    return full();
+  }
 }
 
 static GridExprAttr parseExprAt(AsmParser &parser, int depth) {

@@ -399,3 +399,42 @@ module attributes {tile.target = "sm_90a"} {
 // expected-error @+1 {{failed to parse Tile_TargetAttr parameter 'value'}}
 module attributes {tile.target = #tile.target<sm_80>} {
 }
+
+// -----
+
+// Grid rules every launch would reject: a constant divisor of 0, an axis
+// that is never at least 1 or always above the runtime's limit (x up to
+// 2^31 - 1, y and z up to 65535).
+// expected-error @+1 {{grid x 'cdiv(dim(0, 0), sub(2, 2))' divides by a constant 0: every launch would fail}}
+func.func @grid_div_zero(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), sub(2, 2))>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grid x 'min(dim(0, 0), 0)' is at most 0 for every input: a launch needs 1..2147483647}}
+func.func @grid_never_positive(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<min(dim(0, 0), 0)>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grid y 'mul(arg(1), 0)' is at most 0 for every input: a launch needs 1..65535}}
+func.func @grid_zero_y(%x: !tile.tensor<?xf32>, %n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1, mul(arg(1), 0)>} {
+  return
+}
+
+// -----
+
+// A static extent counts as its value: 70000 rows of 1 is above y's limit.
+// expected-error @+1 {{grid y 'dim(0, 0)' is at least 70000 for every input: a launch needs 1..65535}}
+func.func @grid_static_too_large(%x: !tile.tensor<70000xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1, dim(0, 0)>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grid x 'mul(2147483648, 2)' is at least 4294967296 for every input: a launch needs 1..2147483647}}
+func.func @grid_too_large(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<mul(2147483648, 2)>} {
+  return
+}
