@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 
 #define DEBUG_TYPE "tile-verify-kernels"
 
@@ -132,6 +133,19 @@ struct TileVerifyKernels
                            << "; scf.for needs a positive step";
           failedAny = true;
         }
+      }
+      // Kernels do not call: the lowering has no device functions (a call
+      // of a kernel, itself included, failed deep in the LLVM conversion).
+      if (isa<CallOpInterface>(op)) {
+        InFlightDiagnostic d = op->emitError() << "calls are not supported in a kernel";
+        if (auto call = dyn_cast<func::CallOp>(op)) {
+          auto in = op->getParentOfType<func::FuncOp>();
+          d << " ('" << (in ? in.getSymName() : StringRef("?")) << "' calls '"
+            << call.getCallee() << "'"
+            << (in && in.getSymName() == call.getCallee() ? ", itself" : "")
+            << "): write the callee's ops in the kernel";
+        }
+        failedAny = true;
       }
       if (isa<math::MathDialect>(op->getDialect())) {
         StringRef name = op->getName().stripDialect();

@@ -118,3 +118,24 @@ func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile
   %t = tile.load %x[%c0] {tgpu.tma = #tgpu.tma_copy<box = [128], swizzle = 0>} : !tile.tensor<?xf32> -> !tile.tile<128xf32>
   return
 }
+
+// -----
+
+// Kernels do not call (no device functions); calling itself was a
+// legalization failure deep in the LLVM conversion.
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  // expected-error @+1 {{calls are not supported in a kernel ('k' calls 'k', itself): write the callee's ops in the kernel}}
+  func.call @k(%x) : (!tile.tensor<?xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @j(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  // expected-error @+1 {{calls are not supported in a kernel ('k' calls 'j')}}
+  func.call @j(%x) : (!tile.tensor<?xf32>) -> ()
+  return
+}
