@@ -57,6 +57,11 @@ void validate_tensor(const tilec_kernel& k, size_t i, const tilec_arg& a, const 
   if (a.rank != p.rank) bad(cat("rank is ", a.rank, ", metadata expects ", p.rank));
   for (int d = 0; d < p.rank; ++d) {
     if (a.shape[d] < 0) bad(cat("extent ", d, " is ", a.shape[d], " (negative)"));
+    // Kernels index with 32-bit integers (tile.dim is an i32): a larger
+    // extent would be cut short in the kernel.
+    if (a.shape[d] > INT32_MAX)
+      bad(cat("extent ", d, " is ", a.shape[d], ": kernels index with 32-bit integers, at most ",
+              INT32_MAX));
     if (p.shape[d] != TILEC_DYNAMIC && a.shape[d] != p.shape[d])
       bad(cat("extent ", d, " is ", a.shape[d], ", metadata expects ", p.shape[d]));
     // A dim of extent 0 or 1 is never stepped over, so its stride cannot matter.

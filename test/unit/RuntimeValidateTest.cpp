@@ -146,6 +146,18 @@ TEST(RuntimeValidate, NegativeExtent) {
   EXPECT_TRUE(invalid(f, args, {"parameter 1 ('y'): extent 0 is -10 (negative)"}));
 }
 
+TEST(RuntimeValidate, ExtentBeyond32Bits) {
+  // Kernels read extents as i32: 2^31 would have been -2^31 in the kernel.
+  Fixture f = load_kernel(vector_add_meta(), "vector_add");
+  auto args = vector_add_args(10);
+  args[2].shape[0] = int64_t{1} << 31;
+  EXPECT_TRUE(invalid(f, args, {"parameter 2 ('out'): extent 0 is 2147483648: kernels index with "
+                                "32-bit integers, at most 2147483647"}));
+  args[2].shape[0] = INT32_MAX;
+  args[0].shape[0] = args[1].shape[0] = INT32_MAX;
+  EXPECT_TRUE(IsOk(tilec_kernel_validate(f.kernel, args.data(), args.size())));
+}
+
 TEST(RuntimeValidate, NullPointer) {
   Fixture f = load_kernel(vector_add_meta(), "vector_add");
   auto args = vector_add_args(10);

@@ -311,9 +311,15 @@ TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (strides.size() != shape.size())
     return emitError() << "expected " << shape.size()
                        << " strides (one per dim), found " << strides.size();
-  for (int64_t d : shape)
+  for (int64_t d : shape) {
     if (!ShapedType::isDynamic(d) && d < 0)
       return emitError() << "expected non-negative dims, found " << d;
+    // Kernels index with 32-bit integers (tile.dim is an i32).
+    if (!ShapedType::isDynamic(d) && d > INT32_MAX)
+      return emitError() << "dim " << d
+                         << " does not fit the 32-bit indices of a kernel (at "
+                            "most 2147483647)";
+  }
   for (int64_t s : strides)
     if (!ShapedType::isDynamic(s) && s < 0)
       return emitError() << "expected non-negative strides, found " << s;

@@ -438,3 +438,11 @@ func.func @grid_static_too_large(%x: !tile.tensor<70000xf32>) attributes {tile.k
 func.func @grid_too_large(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<mul(2147483648, 2)>} {
   return
 }
+
+// -----
+
+// Kernels index with 32-bit integers: a static extent of 2^33 would be cut.
+// expected-error @+1 {{dim 8589934592 does not fit the 32-bit indices of a kernel (at most 2147483647)}}
+func.func @huge_extent(%x: !tile.tensor<8589934592xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  return
+}
