@@ -94,6 +94,12 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   using Base::Base;
 
   void runOnOperation() override {
+    // A ring needs two slots to overlap anything.
+    if (maxStages < 2) {
+      getOperation().emitError()
+          << "tile-pipeline: max-stages is at least 2, found " << int(maxStages);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;

@@ -37,6 +37,12 @@ struct TilePipelineSchedule
   using Base::Base;
 
   void runOnOperation() override {
+    // A ring needs two slots to overlap anything.
+    if (maxStages < 2) {
+      getOperation().emitError()
+          << "tile-pipeline-schedule: max-stages is at least 2, found " << int(maxStages);
+      return signalPassFailure();
+    }
     if (!hasTMA(getTarget(getOperation())))
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
