@@ -144,12 +144,11 @@ std::optional<Plan> match(scf::ForOp loop) {
 /// Registers a thread holds of `v` if it can be stored as 32-bit words
 /// (tgpu.wgmma_wait's `after`), else nothing.
 std::optional<int64_t> wordsPerThread(Value v) {
-  Type t = getElementTypeOrSelf(v.getType());
-  if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 32)
+  if (!tgpu::isWaitAfterType(v.getType()))
     return std::nullopt;
   if (auto rt = dyn_cast<RankedTensorType>(v.getType()))
     return tile::getLayout(rt).getNumRegisters();
-  return isa<ShapedType>(v.getType()) ? std::nullopt : std::optional<int64_t>(1);
+  return 1;
 }
 
 /// The math between the first MMA's wait and the late MMA's wait overlaps

@@ -207,8 +207,6 @@ class Kernel:
     def _fill_tensor(self, param, a, ptr, shape, strides, dtype):
         if len(shape) < 1 or len(shape) > _lib.MAX_RANK:
             raise self._error(param, "rank is %d, metadata expects %d" % (len(shape), param.rank))
-        if len(strides) != len(shape):
-            raise self._error(param, "%d strides for %d dimensions" % (len(strides), len(shape)))
         # ctypes would keep the low 64 bits of a larger integer: check first.
         ptr = _as_int(ptr)
         if ptr is None or not 0 <= ptr < (1 << 64):

@@ -128,8 +128,8 @@ tilec_status tilec_bundle_load_file(const char* path, tilec_bundle** out) {
     // Only a regular file, of a bounded size: a device such as /dev/zero
     // would be read until memory ran out, a FIFO could block forever.
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxBundleBytes) {
-      const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (!regular || st.st_size > kMaxBundleBytes) {
       std::fclose(f);
       fail(TILEC_ERROR_INVALID_ARGUMENT,
            regular ? cat(api, ": '", path, "' is larger than ", kMaxBundleBytes >> 20, " MiB")

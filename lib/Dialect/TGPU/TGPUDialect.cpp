@@ -709,16 +709,18 @@ LogicalResult WGMMAOp::verify() {
   return success();
 }
 
+bool tgpu::isWaitAfterType(Type type) {
+  Type t = getElementTypeOrSelf(type);
+  return t.isIntOrFloat() && t.getIntOrFloatBitWidth() <= 32 &&
+         (!isa<ShapedType>(type) || isa<RankedTensorType>(type));
+}
+
 LogicalResult WGMMAWaitOp::verify() {
-  // The lowering stores the `after` values as 32-bit words.
-  for (Value v : getAfter()) {
-    Type t = getElementTypeOrSelf(v.getType());
-    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 32 ||
-        (isa<ShapedType>(v.getType()) && !isa<RankedTensorType>(v.getType())))
+  for (Value v : getAfter())
+    if (!isWaitAfterType(v.getType()))
       return emitOpError("'after' takes tiles and scalars of at most 32-bit "
                          "integers or floats, not ")
              << v.getType();
-  }
   return success();
 }
 

@@ -86,6 +86,11 @@ constexpr llvm::StringLiteral kLaunchWarpsAttr = "tgpu.launch_warps";
 /// regions (or kLaunchWarpsAttr once lowered), else tile.num_warps.
 int getLaunchWarps(mlir::Operation *kernel);
 
+/// Whether values of `type` can be tgpu.wgmma_wait's `after` operands (the
+/// lowering stores them as 32-bit words): scalars and tiles of integers or
+/// floats of at most 32 bits.
+bool isWaitAfterType(mlir::Type type);
+
 /// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
 /// for 8-bit inputs).
 int64_t wgmmaK(mlir::Type elementType);
