@@ -3,18 +3,36 @@
 // Inputs are tile-warp-specialize's output for kernels
 // tile-partition-schedule marked tgpu.persistent.
 
-// Both regions walk the program's tiles (t = program_id, + num_programs,
-// ... < gx * gy, in groups of 8 rows of tiles); program ids become the
-// tile's coordinates; each region's use counter (%i0) becomes its tile
-// loop's running count; the grid becomes min(sms, tiles); the store wait
-// stays after the tile loop.
+// Both regions walk the program's tiles by their ordinal w: whole waves
+// (tiles / P) and one in the last if the program's place there is below
+// tiles % P; tile t = w * P + p, or w * P + P - 1 - p when w is odd, in
+// groups of 8 rows of tiles; program ids become the tile's coordinates;
+// each region's use counter (%i0) becomes its tile loop's running count;
+// the grid becomes min(sms, tiles); the store wait stays after the tile
+// loop.
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
 // CHECK-NOT: tgpu.persistent
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
-// CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]] iter_args(%[[PU:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[TILES:.*]] = arith.muli
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[NP]], %c1_i32
+// CHECK-NEXT: %[[MIRROR:.*]] = arith.subi %[[LAST]], %[[PID]]
+// CHECK-NEXT: %[[WAVES:.*]] = arith.divui %[[TILES]], %[[NP]]
+// CHECK-NEXT: %[[LEFT:.*]] = arith.remui %[[TILES]], %[[NP]]
+// CHECK: %[[WODD:.*]] = arith.andi %[[WAVES]], %c1
+// CHECK-NEXT: %[[WNE:.*]] = arith.cmpi ne, %[[WODD]]
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.select %[[WNE]], %[[MIRROR]], %[[PID]]
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[LSLOT]], %[[LEFT]]
+// CHECK-NEXT: %[[EXT:.*]] = arith.extui %[[IN]] : i1 to i32
+// CHECK-NEXT: %[[COUNT:.*]] = arith.addi %[[WAVES]], %[[EXT]]
+// CHECK: scf.for %[[W:.*]] = %c0_i32 to %[[COUNT]] step %c1{{.*}} iter_args(%[[PU:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[ODD:.*]] = arith.andi %[[W]], %c1
+// CHECK-NEXT: %[[NE:.*]] = arith.cmpi ne, %[[ODD]]
+// CHECK-NEXT: %[[SLOT:.*]] = arith.select %[[NE]], %[[MIRROR]], %[[PID]]
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[W]], %[[NP]]
+// CHECK-NEXT: %[[T:.*]] = arith.addi %[[BASE]], %[[SLOT]]
 // CHECK: arith.constant 8 : i32
 // CHECK-NOT: tile.program_id
 // CHECK: %[[PL:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PU]]) -> (i32)
@@ -114,7 +132,8 @@ module {
 
 // -----
 
-// Ping-pong: consumer copy c takes the program's tiles c, c + 2, ...; its
+// Ping-pong: consumer copy c takes the program's tiles c, c + 2, ...
+// (ordinals w from c by 2 up to the program's count); its
 // counter starts at (2m + c) * iterations; it waits for its main-loop turn
 // (barrier c of group "pingpong_mma") before the loop and passes it on
 // after, and the same for the epilogue ("pingpong_epilogue").
@@ -125,9 +144,9 @@ module {
 // CHECK-NEXT: tgpu.alloc
 // CHECK-NEXT: %[[C:.*]] = tgpu.consumer_index : i32
 // CHECK: %[[NP:.*]] = tile.num_programs x
-// CHECK: %[[OFF:.*]] = arith.muli %[[C]], %[[NP]]
-// CHECK: %[[STEP:.*]] = arith.muli %[[NP]], %c2_i32
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] iter_args(%[[M:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[COUNT:.*]] = arith.addi
+// CHECK-NEXT: %[[STEP:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: scf.for %{{.*}} = %[[C]] to %[[COUNT]] step %[[STEP]] iter_args(%[[M:.*]] = %{{.*}}) -> (i32)
 // CHECK: %[[M2:.*]] = arith.muli %[[M]], %{{.*}}
 // CHECK-NEXT: %[[G:.*]] = arith.addi %[[M2]], %[[C]]
 // CHECK: %[[START:.*]] = arith.muli %[[G]], %{{.*}}
@@ -321,20 +340,17 @@ module {
 
 // -----
 
-// Attention's shape: the tiles copied once (Q) are use t of their channel
-// (the tile's ordinal among the program's tiles) on both sides.
+// Attention's shape: the tiles copied once (Q) are use w of their channel
+// (the tile's ordinal among the program's tiles, the tile loop's induction
+// variable) on both sides.
 // CHECK-LABEL: func.func @chain(
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
-// CHECK: scf.for %[[T:.*]] = %[[PID]] to %{{.*}} step %[[NP]]
-// CHECK-NEXT: %[[D:.*]] = arith.subi %[[T]], %[[PID]]
-// CHECK-NEXT: %[[ORD:.*]] = arith.divui %[[D]], %[[NP]]
+// CHECK: scf.for %[[ORD:.*]] = %c0_i32 to
 // CHECK: tgpu.channel_acquire %{{.*}}[%[[ORD]]]
 // CHECK: }, {
-// CHECK: scf.for %[[CT:.*]] = %[[CPID:.*]] to %{{.*}} step %[[CNP:[^ ]*]]
-// CHECK-NEXT: %[[CD:.*]] = arith.subi %[[CT]], %[[CPID]]
-// CHECK-NEXT: %[[CORD:.*]] = arith.divui %[[CD]], %[[CNP]]
+// CHECK: scf.for %[[CORD:.*]] = %c0_i32 to
 // CHECK: tgpu.channel_wait %{{.*}}[%[[CORD]]]
 // CHECK: tgpu.channel_release %{{.*}}[%[[CORD]]]
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>

@@ -78,7 +78,10 @@
 // PERSIST: tgpu.warp_specialize [#tgpu.partition<load
 // PERSIST:   %[[P:.*]] = tile.program_id x
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
-// PERSIST:   scf.for %{{.*}} = %[[P]] to %{{.*}} step %[[NP]] iter_args(%[[T:.*]] = %c0_i32)
+// PERSIST:   %[[LAST:.*]] = arith.subi %[[NP]], %c1_i32
+// PERSIST:   arith.subi %[[LAST]], %[[P]]
+// PERSIST:   scf.for %[[W:.*]] = %c0_i32 to %{{.*}} step %c1{{.*}} iter_args(%[[T:.*]] = %c0_i32)
+// PERSIST:     arith.muli %[[W]], %[[NP]]
 // PERSIST:     scf.for {{.*}} iter_args(%{{.*}} = %[[T]]) -> (i32)
 // PERSIST:       tgpu.tma_load
 // PERSIST: }, {
@@ -251,10 +254,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 // PERSIST:   tgpu.alloc : <2x128x64xbf16
 // PERSIST:   %[[COPY:.*]] = tgpu.consumer_index : i32
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
-// PERSIST:   %[[OFF:.*]] = arith.muli %[[COPY]], %[[NP]]
-// PERSIST:   %[[FIRST:.*]] = arith.addi %{{.*}}, %[[OFF]]
-// PERSIST:   %[[STEP:.*]] = arith.muli %[[NP]], %c2_i32
-// PERSIST:   scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STEP]] iter_args(%[[M:.*]] = %c0_i32)
+// PERSIST:   scf.for %{{.*}} = %[[COPY]] to %{{.*}} step %c2_i32 iter_args(%[[M:.*]] = %c0_i32)
 // PERSIST:     %[[M2:.*]] = arith.muli %[[M]], %c2_i32
 // PERSIST:     %[[G:.*]] = arith.addi %[[M2]], %[[COPY]]
 // PERSIST:     scf.if
@@ -360,8 +360,10 @@ func.func @pingpong_8_warps(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf1
 // PERSIST:   %[[NP:.*]] = tile.num_programs x
 // PERSIST:   %[[RANK:.*]] = arith.remui %[[PID]], %c2_i32
 // PERSIST:   %[[PAIR:.*]] = arith.divui %[[PID]], %c2_i32
-// PERSIST:   %[[STEP:.*]] = arith.divui %[[NP]], %c2_i32
-// PERSIST:   scf.for %{{.*}} = %[[PAIR]] to %{{.*}} step %[[STEP]]
+// PERSIST:   %[[PAIRS:.*]] = arith.divui %[[NP]], %c2_i32
+// PERSIST:   %[[LAST:.*]] = arith.subi %[[PAIRS]], %c1_i32
+// PERSIST:   arith.subi %[[LAST]], %[[PAIR]]
+// PERSIST:   scf.for
 // PERSIST:     tgpu.tma_load %arg0
 // PERSIST-NOT: multicast
 // PERSIST:     tgpu.tma_load %arg1{{.*}} multicast 2 :
