@@ -75,6 +75,46 @@ def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">
   let assemblyFormat = "$value";
 }
 
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write operation", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"UMax", 3, "umax">,
+    I32EnumAttrCase<"UMin", 4, "umin">,
+    I32EnumAttrCase<"And", 5, "and">,
+    I32EnumAttrCase<"Or", 6, "or">,
+    I32EnumAttrCase<"Xor", 7, "xor">,
+    I32EnumAttrCase<"Xchg", 8, "xchg">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic_kind"> {
+  let assemblyFormat = "$value";
+}
+
+def Tile_MemSemantics : I32EnumAttr<"MemSemantics", "memory ordering of an atomic", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">,
+    I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">,
+    I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_MemSemanticsAttr : EnumAttr<Tile_Dialect, Tile_MemSemantics, "sem"> {
+  let assemblyFormat = "$value";
+}
+
+def Tile_MemScope : I32EnumAttr<"MemScope", "the threads an atomic is atomic and ordered with", [
+    I32EnumAttrCase<"CTA", 0, "cta">,
+    I32EnumAttrCase<"GPU", 1, "gpu">,
+    I32EnumAttrCase<"Sys", 2, "sys">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_MemScopeAttr : EnumAttr<Tile_Dialect, Tile_MemScope, "scope"> {
+  let assemblyFormat = "$value";
+}
+
 def Tile_Target : I32EnumAttr<"Target", "the GPU architecture a module is compiled for", [
     I32EnumAttrCase<"SM90a", 0, "sm_90a">,
     I32EnumAttrCase<"SM100a", 1, "sm_100a">]> {

@@ -103,6 +103,133 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [MemoryEffects<[MemRead]>,
+                                       AttrSizedOperandSegments]> {
+  let summary = "load the elements at per-element indices";
+  let description = [{
+    Element e of the result is the view's element at (indices[0][e], ...,
+    indices[r-1][e]): one i32 index tile per view dim, each of the result's
+    shape. Elements whose index is outside the view, or whose `mask` is
+    false, read as `padding` (zero by default).
+
+    ```mlir
+    // Rows of an embedding table: row ids broadcast along the columns.
+    %rows = tile.broadcast %ids2 : !tile.tile<64x1xi32> -> !tile.tile<64x128xi32>
+    %cols = tile.broadcast %iota2 : !tile.tile<1x128xi32> -> !tile.tile<64x128xi32>
+    %e = tile.gather %table[%rows, %cols] mask(%ok : !tile.tile<64x128xi1>)
+        : !tile.tensor<?x128xbf16>, !tile.tile<64x128xi32>, !tile.tile<64x128xi32>
+          -> !tile.tile<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor,
+                       Variadic<Tile_Tile>:$indices,
+                       Optional<Tile_Tile>:$mask,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
+    `:` qualified(type($tensor)) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [MemoryEffects<[MemWrite]>,
+                                         AttrSizedOperandSegments]> {
+  let summary = "store elements at per-element indices";
+  let description = [{
+    Writes element e of `value` to the view's element at (indices[0][e],
+    ..., indices[r-1][e]); elements whose index is outside the view, or
+    whose `mask` is false, are dropped. Where two elements have the same
+    index, one of them is written (which one is unspecified).
+
+    ```mlir
+    tile.scatter %v, %out[%rows, %cols] : !tile.tile<64x128xf32>,
+        !tile.tensor<?x?xf32>, !tile.tile<64x128xi32>, !tile.tile<64x128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$tensor,
+                       Variadic<Tile_Tile>:$indices,
+                       Optional<Tile_Tile>:$mask);
+  let assemblyFormat = [{
+    $value `,` $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($value) `,` qualified(type($tensor)) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>,
+                                              AllTypesMatch<["value", "result"]>,
+                                              AttrSizedOperandSegments]> {
+  let summary = "atomic read-modify-write of global memory, per element";
+  let description = [{
+    For each element e of `value`, atomically replaces the view's element x
+    at (indices[0][e], ...) with `x kind value[e]` and returns x (the old
+    value; elements outside the view or masked off return zero and touch
+    nothing). Kinds: `add` (f32, f16, bf16, i32), `max` and `min` (i32
+    signed, f32), `umax` and `umin` (i32 unsigned), `and`, `or`, `xor`
+    (i32), `xchg` (i32, f32). Each element is one atomic operation, done
+    once however many threads hold a copy of it. `sem` orders it with the
+    thread's other memory accesses (`relaxed`, `acquire`, `release`,
+    `acq_rel`, the default) and `scope` says which threads it is atomic and
+    ordered with (`cta`, `gpu`, the default, `sys`). A result nobody uses
+    becomes a reduction (PTX `red`) where one exists.
+
+    ```mlir
+    // Split-K: each program adds its partial product into C.
+    %old = tile.atomic_rmw add %part, %c[%rows, %cols] sem relaxed
+        : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>,
+          !tile.tile<128x128xi32>, !tile.tile<128x128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_Tile:$value,
+                       Tile_TensorViewType:$tensor,
+                       Variadic<Tile_Tile>:$indices,
+                       Optional<Tile_Tile>:$mask,
+                       DefaultValuedAttr<Tile_MemSemanticsAttr,
+                                         "::tilec::tile::MemSemantics::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScopeAttr,
+                                         "::tilec::tile::MemScope::GPU">:$scope);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $tensor `[` $indices `]`
+    (`mask` `(` $mask^ `:` type($mask) `)`)? (`sem` $sem^)? (`scope` $scope^)?
+    attr-dict `:` type($value) `,` qualified(type($tensor)) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>,
+                                              AllTypesMatch<["cmp", "value", "result"]>,
+                                              AttrSizedOperandSegments]> {
+  let summary = "atomic compare-and-swap of global memory, per element";
+  let description = [{
+    For each element e, atomically: x = the view's element at (indices[0][e],
+    ...); if x == cmp[e] it becomes value[e]; returns x. 32-bit elements
+    (i32, f32; floats compare bit for bit). Masks, bounds, `sem` and
+    `scope` as in tile.atomic_rmw.
+
+    ```mlir
+    %old = tile.atomic_cas %lock[%i], %zeros, %ones
+        : !tile.tensor<?xi32>, !tile.tile<128xi32>, !tile.tile<128xi32> -> !tile.tile<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor,
+                       Variadic<Tile_Tile>:$indices,
+                       Tile_Tile:$cmp, Tile_Tile:$value,
+                       Optional<Tile_Tile>:$mask,
+                       DefaultValuedAttr<Tile_MemSemanticsAttr,
+                                         "::tilec::tile::MemSemantics::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScopeAttr,
+                                         "::tilec::tile::MemScope::GPU">:$scope);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $tensor `[` $indices `]` `,` $cmp `,` $value
+    (`mask` `(` $mask^ `:` type($mask) `)`)? (`sem` $sem^)? (`scope` $scope^)?
+    attr-dict `:` qualified(type($tensor)) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//

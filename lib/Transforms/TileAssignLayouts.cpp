@@ -135,6 +135,44 @@ private:
         require(op, 0, coalesced);
       return success();
     }
+    // Element-wise addressing: the index tiles and the mask take the
+    // layout of the value (a gather's result: the coalesced layout of its
+    // shape; a compare-and-swap's: its `cmp`'s).
+    auto alignOperands = [&](MutableArrayRef<OpOperand> operands,
+                             const LinearLayout &l) {
+      for (OpOperand &o : operands)
+        require(op, o.getOperandNumber(), l);
+    };
+    auto alignIndexed = [&](MutableOperandRange indices,
+                            MutableOperandRange mask, const LinearLayout &l) {
+      alignOperands(indices, l);
+      alignOperands(mask, l);
+    };
+    if (auto g = dyn_cast<GatherOp>(op)) {
+      if (needs(g.getResult()))
+        setLayout(g.getResult(), defaultLayout(g.getType()));
+      alignIndexed(g.getIndicesMutable(), g.getMaskMutable(),
+                   getLayout(g.getType()));
+      return success();
+    }
+    if (auto sc = dyn_cast<ScatterOp>(op)) {
+      alignIndexed(sc.getIndicesMutable(), sc.getMaskMutable(),
+                   getLayout(sc.getValue().getType()));
+      return success();
+    }
+    if (auto rmw = dyn_cast<AtomicRMWOp>(op)) {
+      LinearLayout l = getLayout(rmw.getValue().getType());
+      setLayout(rmw.getResult(), l);
+      alignIndexed(rmw.getIndicesMutable(), rmw.getMaskMutable(), l);
+      return success();
+    }
+    if (auto cas = dyn_cast<AtomicCASOp>(op)) {
+      LinearLayout l = getLayout(cas.getCmp().getType());
+      setLayout(cas.getResult(), l);
+      alignOperands(cas.getValueMutable(), l);
+      alignIndexed(cas.getIndicesMutable(), cas.getMaskMutable(), l);
+      return success();
+    }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
       if (isWgmmaCandidate(dot)) {

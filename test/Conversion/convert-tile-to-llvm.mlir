@@ -222,3 +222,37 @@ func.func @stmatrix(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xbf16>)
   tile.store %o, %c[%c0, %c0] : !tile.tile<64x64xbf16>, !tile.tensor<?x?xbf16>
   return
 }
+
+// -----
+
+// Element-wise addressing. A gather loads each element under its bounds
+// check, the padding in its place otherwise. An atomic nobody reads with
+// relaxed order is a `red`; f32 max runs max.s32 on non-negative values and
+// min.u32 on negative ones. A read atomic is an `atom` giving 0 where
+// masked off; 16 elements in 4 warps repeat across threads, so only the
+// thread whose free lane and warp bits are zero touches memory, and the
+// old values reach the other copies through shared memory (the kernel's
+// scratch: 16 x 4 bytes).
+// CHECK-LABEL: func.func @indexed
+// CHECK-SAME: tile.shared_memory = 64 : i64
+// CHECK: mov.b32 $0, $3;\0A@p ld.global.b32 $0, [$2];
+// CHECK: setp.ge.and.s32 q, $2, 0, p;\0Asetp.lt.and.s32 n, $2, 0, p;\0A@q red.relaxed.gpu.global.max.s32 [$1], $2;\0A@n red.relaxed.gpu.global.min.u32 [$1], $2;
+// CHECK: %[[OWN:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: mov.b32 $0, 0;\0A@p atom.acq_rel.gpu.global.add.u32 $0, [$2], $3;
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: scf.if %[[OWN]] {
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+func.func @indexed(%t: !tile.tensor<?xf32>, %c: !tile.tensor<?xi32>, %o: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %i = tile.iota : !tile.tile<16xi32>
+  %g = tile.gather %t[%i] {padding = 2.0 : f32} : !tile.tensor<?xf32>, !tile.tile<16xi32> -> !tile.tile<16xf32>
+  %r = tile.atomic_rmw max %g, %t[%i] sem relaxed : !tile.tile<16xf32>, !tile.tensor<?xf32>, !tile.tile<16xi32>
+  %one = arith.constant dense<1> : !tile.tile<16xi32>
+  %z = arith.constant dense<0> : !tile.tile<16xi32>
+  %old = tile.atomic_rmw add %one, %c[%z] : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
+  %c0 = arith.constant 0 : i32
+  tile.store %old, %o[%c0] : !tile.tile<16xi32>, !tile.tensor<?xi32>
+  return
+}

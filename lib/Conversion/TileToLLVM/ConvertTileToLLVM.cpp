@@ -308,6 +308,7 @@ struct ConvertTileToLLVM
                  DimOpLowering, ConstantLowering>(converter, ctx);
     patterns.add<ElementwiseLowering>(converter, ctx);
     populateTileMemoryPatterns(converter, patterns);
+    populateTileIndexedPatterns(converter, patterns);
     populateTileReducePatterns(converter, patterns);
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);

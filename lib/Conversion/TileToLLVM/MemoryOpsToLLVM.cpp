@@ -19,23 +19,11 @@ using namespace tilec::tile;
 
 namespace {
 
-/// A tensor view argument after conversion: pointer, extents, strides.
-struct View {
-  Value base;
-  SmallVector<Value> sizes, strides;
-  View(ValueRange values, unsigned rank) : base(values[0]) {
-    for (unsigned d = 0; d < rank; ++d) {
-      sizes.push_back(values[1 + d]);
-      strides.push_back(values[1 + rank + d]);
-    }
-  }
-};
-
 /// Shared by loads and stores: addresses and masks of the elements a thread
 /// accesses, `vec` elements at a time.
 struct Access {
   Emitter &e;
-  View view;
+  ViewValues view;
   SmallVector<Value> offsets; // i64
   LinearLayout layout;
   Type elementType;
@@ -142,10 +130,7 @@ Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
     offsets.push_back(e.sext64(o.front()));
   int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
                                         : tt.getRank() - 1;
-  // A TMA view's values start with its descriptor.
-  if (view.isTMA())
-    viewValues = viewValues.drop_front();
-  return Access{e, View(viewValues, view.getRank()), offsets, getLayout(tt),
+  return Access{e, ViewValues(view, viewValues), offsets, getLayout(tt),
                 tt.getElementType(), cd};
 }
 
@@ -192,30 +177,10 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     auto emitPath = [&](int64_t vec) {
       SmallVector<Value> results;
       ThreadCoords coords(e, acc.layout);
-      int64_t bytes = vec * storageBytes(elt);
-      int nwords = std::max<int64_t>(1, bytes / 4);
-      SmallVector<Value> pad = paddingWords(e, op.getPaddingAttr(), elt, bytes);
-      std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                           std::to_string(nwords) + ", 0;\n";
-      for (int w = 0; w < nwords; ++w)
-        asmStr += "mov.b32 $" + std::to_string(w) + ", $" +
-                  std::to_string(nwords + 2 + w) + ";\n";
-      asmStr += "@p " + memInstr("ld", bytes) + " " + regList(0, nwords) +
-                ", [$" + std::to_string(nwords + 1) + "];\n}";
-      std::string constraints;
-      for (int w = 0; w < nwords; ++w)
-        constraints += "=r,";
-      constraints += "r,l";
-      for (int w = 0; w < nwords; ++w)
-        constraints += ",r";
-      SmallVector<Type> wordTys(nwords, rewriter.getI32Type());
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
-        SmallVector<Value> operands{pred, addr};
-        operands.append(pad);
-        SmallVector<Value> words =
-            e.ptx(asmStr, constraints, wordTys, operands, /*sideEffects=*/true);
-        results.append(e.unpackWords(words, elt, vec));
+        results.append(
+            predicatedLoad(e, addr, pred, elt, vec, op.getPaddingAttr()));
       }
       return results;
     };
@@ -243,19 +208,9 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 
     auto emitPath = [&](int64_t vec) {
       ThreadCoords coords(e, acc.layout);
-      int64_t bytes = vec * storageBytes(acc.elementType);
-      int nwords = std::max<int64_t>(1, bytes / 4);
-      std::string asmStr =
-          "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " +
-          memInstr("st", bytes) + " [$1], " + regList(2, nwords) + ";\n}";
-      std::string constraints = "r,l";
-      for (int w = 0; w < nwords; ++w)
-        constraints += ",r";
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
-        SmallVector<Value> operands{pred, addr};
-        operands.append(e.packWords(values.slice(r, vec)));
-        e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+        predicatedStore(e, addr, pred, values.slice(r, vec));
       }
       return SmallVector<Value>();
     };
@@ -267,6 +222,48 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 };
 
 } // namespace
+
+SmallVector<Value> tilec::predicatedLoad(Emitter &e, Value addr, Value pred,
+                                         Type elt, int64_t vec,
+                                         Attribute padding) {
+  int64_t bytes = vec * storageBytes(elt);
+  int nwords = std::max<int64_t>(1, bytes / 4);
+  SmallVector<Value> pad = paddingWords(e, padding, elt, bytes);
+  std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                       std::to_string(nwords) + ", 0;\n";
+  for (int w = 0; w < nwords; ++w)
+    asmStr += "mov.b32 $" + std::to_string(w) + ", $" +
+              std::to_string(nwords + 2 + w) + ";\n";
+  asmStr += "@p " + memInstr("ld", bytes) + " " + regList(0, nwords) + ", [$" +
+            std::to_string(nwords + 1) + "];\n}";
+  std::string constraints;
+  for (int w = 0; w < nwords; ++w)
+    constraints += "=r,";
+  constraints += "r,l";
+  for (int w = 0; w < nwords; ++w)
+    constraints += ",r";
+  SmallVector<Type> wordTys(nwords, e.b.getI32Type());
+  SmallVector<Value> operands{pred, addr};
+  operands.append(pad);
+  SmallVector<Value> words =
+      e.ptx(asmStr, constraints, wordTys, operands, /*sideEffects=*/true);
+  return e.unpackWords(words, elt, vec);
+}
+
+void tilec::predicatedStore(Emitter &e, Value addr, Value pred,
+                            ValueRange elements) {
+  int64_t bytes = elements.size() * storageBytes(elements.front().getType());
+  int nwords = std::max<int64_t>(1, bytes / 4);
+  std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " +
+                       memInstr("st", bytes) + " [$1], " +
+                       regList(2, nwords) + ";\n}";
+  std::string constraints = "r,l";
+  for (int w = 0; w < nwords; ++w)
+    constraints += ",r";
+  SmallVector<Value> operands{pred, addr};
+  operands.append(e.packWords(elements));
+  e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+}
 
 void tilec::populateTileMemoryPatterns(TypeConverter &converter,
                                        RewritePatternSet &patterns) {

@@ -115,6 +115,18 @@ Value Emitter::sharedBase() {
   return base;
 }
 
+ViewValues::ViewValues(tile::TensorViewType type, ValueRange values) {
+  // A TMA view's values start with its descriptor.
+  if (type.isTMA())
+    values = values.drop_front();
+  unsigned rank = type.getRank();
+  base = values[0];
+  for (unsigned d = 0; d < rank; ++d) {
+    sizes.push_back(values[1 + d]);
+    strides.push_back(values[1 + rank + d]);
+  }
+}
+
 Type tilec::storageType(Type t) {
   return IntegerType::get(t.getContext(), storageBytes(t) * 8);
 }

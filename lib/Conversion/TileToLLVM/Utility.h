@@ -94,6 +94,25 @@ private:
   llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
 };
 
+/// A tensor view argument after conversion: its pointer, extents and
+/// strides (i64; a TMA view's descriptor dropped).
+struct ViewValues {
+  mlir::Value base;
+  llvm::SmallVector<mlir::Value> sizes, strides;
+  ViewValues(tile::TensorViewType type, mlir::ValueRange values);
+};
+
+/// Global loads and stores of `vec` consecutive elements at `addr` (i64)
+/// under `pred` (i32, non-zero: access); a load gives copies of `padding`
+/// (an element attribute, zero if null) where `pred` is zero.
+llvm::SmallVector<mlir::Value> predicatedLoad(Emitter &e, mlir::Value addr,
+                                              mlir::Value pred,
+                                              mlir::Type elementType,
+                                              int64_t vec,
+                                              mlir::Attribute padding);
+void predicatedStore(Emitter &e, mlir::Value addr, mlir::Value pred,
+                     mlir::ValueRange elements);
+
 /// Writes `values`, the registers of a tile, to shared memory at `base`
 /// (!llvm.ptr<3>) as `store` (from analyzeSharedAccess of the tile's layout
 /// against the shared layout) says: stmatrix where the offsets are its
@@ -131,6 +150,8 @@ void lowerWarpSpecialize(mlir::func::FuncOp func);
 /// Populate the patterns for each family of tile ops.
 void populateTileMemoryPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+void populateTileIndexedPatterns(mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 void populateTileReducePatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileLayoutPatterns(mlir::TypeConverter &converter,

@@ -117,6 +117,114 @@ LogicalResult StoreOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// GatherOp / ScatterOp / AtomicRMWOp / AtomicCASOp
+//===----------------------------------------------------------------------===//
+
+/// The ops that address a view element by element: `value` (the result or
+/// the stored tile) of the view's element type, one i32 index tile per view
+/// dim and an optional i1 mask, all of `value`'s shape (and layout, where
+/// they have one).
+static LogicalResult verifyIndexed(Operation *op, TensorViewType tensor,
+                                   Value value, ValueRange indices,
+                                   Value mask) {
+  if (failed(verifyTile(op, value, "value")))
+    return failure();
+  RankedTensorType vt = tileType(value);
+  if (indices.size() != tensor.getRank())
+    return op->emitOpError() << "expected " << tensor.getRank()
+                             << " index tiles (one per tensor dim), found "
+                             << indices.size();
+  if (vt.getElementType() != tensor.getElementType())
+    return op->emitOpError() << "expected element type "
+                             << tensor.getElementType()
+                             << " like the tensor, found "
+                             << vt.getElementType();
+  auto sameShape = [&](Value v, Type elt, StringRef what) -> LogicalResult {
+    if (failed(verifyTile(op, v, what)))
+      return failure();
+    RankedTensorType t = tileType(v);
+    if (t.getElementType() != elt || t.getShape() != vt.getShape())
+      return op->emitOpError()
+             << "expected " << what << " of " << elt << " elements and shape "
+             << vt.getShape() << " like the value, found " << t;
+    if (t.getEncoding() && vt.getEncoding() &&
+        t.getEncoding() != vt.getEncoding())
+      return op->emitOpError() << what << " has another layout than the value";
+    return success();
+  };
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  for (auto [d, idx] : llvm::enumerate(indices))
+    if (failed(sameShape(idx, i32, "index tile " + std::to_string(d))))
+      return failure();
+  if (mask &&
+      failed(sameShape(mask, IntegerType::get(op->getContext(), 1), "mask")))
+    return failure();
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifyIndexed(*this, getTensor().getType(), getResult(),
+                           getIndices(), getMask())))
+    return failure();
+  if (auto pad = getPaddingAttr())
+    if (pad.getType() != getTensor().getType().getElementType())
+      return emitOpError() << "expected padding of type "
+                           << getTensor().getType().getElementType()
+                           << ", found " << pad.getType();
+  return success();
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyIndexed(*this, getTensor().getType(), getValue(), getIndices(),
+                       getMask());
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyIndexed(*this, getTensor().getType(), getValue(),
+                           getIndices(), getMask())))
+    return failure();
+  Type t = getTensor().getType().getElementType();
+  bool i32 = t.isInteger(32), f32 = t.isF32();
+  bool ok = false;
+  StringRef types;
+  switch (getKind()) {
+  case AtomicKind::Add:
+    ok = i32 || f32 || t.isF16() || t.isBF16();
+    types = "f32, f16, bf16 and i32";
+    break;
+  case AtomicKind::Max:
+  case AtomicKind::Min:
+    ok = i32 || f32;
+    types = "i32 (signed) and f32";
+    break;
+  case AtomicKind::Xchg:
+    ok = i32 || f32;
+    types = "i32 and f32";
+    break;
+  default:
+    ok = i32;
+    types = "i32";
+    break;
+  }
+  if (!ok)
+    return emitOpError() << "atomic " << stringifyAtomicKind(getKind())
+                         << " is not supported on " << t << " (it takes "
+                         << types << ")";
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  if (failed(verifyIndexed(*this, getTensor().getType(), getValue(),
+                           getIndices(), getMask())))
+    return failure();
+  Type t = getTensor().getType().getElementType();
+  if (!t.isInteger(32) && !t.isF32())
+    return emitOpError() << "compare-and-swap is not supported on " << t
+                         << " (it takes i32 and f32)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DotOp
 //===----------------------------------------------------------------------===//
 

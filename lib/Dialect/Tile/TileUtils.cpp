@@ -160,6 +160,16 @@ int64_t tile::getScratchBytes(Operation *op) {
     Type elt = cast<RankedTensorType>(st).getElementType();
     return warpsAlong * numel * std::max(4u, storageBytes(elt));
   }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op) && !op->getResult(0).use_empty()) {
+    // Old values passed to the copies of elements threads share.
+    auto t = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!getLayoutAttr(t))
+      return 0;
+    auto masks = getLayout(t).getFreeVariableMasks();
+    if (!masks["lane"] && !masks["warp"])
+      return 0;
+    return t.getNumElements() * storageBytes(t.getElementType());
+  }
   return 0;
 }
 

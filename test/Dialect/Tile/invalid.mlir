@@ -446,3 +446,67 @@ func.func @grid_too_large(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile
 func.func @huge_extent(%x: !tile.tensor<8589934592xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   return
 }
+
+// -----
+
+func.func @gather_indices(%x: !tile.tensor<?x?xf32>, %i: !tile.tile<64xi32>) {
+  // expected-error @+1 {{expected 2 index tiles (one per tensor dim), found 1}}
+  %t = tile.gather %x[%i] : !tile.tensor<?x?xf32>, !tile.tile<64xi32> -> !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_shape(%x: !tile.tensor<?xf32>, %i: !tile.tile<32xi32>) {
+  // expected-error @+1 {{expected index tile 0 of 'i32' elements and shape 64 like the value, found 'tensor<32xi32>'}}
+  %t = tile.gather %x[%i] : !tile.tensor<?xf32>, !tile.tile<32xi32> -> !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%x: !tile.tensor<?xf32>, %i: !tile.tile<64xi64>) {
+  // expected-error @+1 {{expected index tile 0 of 'i32' elements}}
+  %t = tile.gather %x[%i] : !tile.tensor<?xf32>, !tile.tile<64xi64> -> !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_mask(%x: !tile.tensor<?xf32>, %i: !tile.tile<64xi32>, %v: !tile.tile<64xf32>, %m: !tile.tile<64xi32>) {
+  // expected-error @+1 {{expected mask of 'i1' elements and shape 64 like the value, found 'tensor<64xi32>'}}
+  tile.scatter %v, %x[%i] mask(%m : !tile.tile<64xi32>) : !tile.tile<64xf32>, !tile.tensor<?xf32>, !tile.tile<64xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_element(%x: !tile.tensor<?xf32>, %i: !tile.tile<64xi32>, %v: !tile.tile<64xf16>) {
+  // expected-error @+1 {{expected element type 'f32' like the tensor, found 'f16'}}
+  tile.scatter %v, %x[%i] : !tile.tile<64xf16>, !tile.tensor<?xf32>, !tile.tile<64xi32>
+  return
+}
+
+// -----
+
+func.func @atomic_kind_type(%x: !tile.tensor<?xf32>, %i: !tile.tile<64xi32>, %v: !tile.tile<64xf32>) {
+  // expected-error @+1 {{atomic xor is not supported on 'f32' (it takes i32)}}
+  %o = tile.atomic_rmw xor %v, %x[%i] : !tile.tile<64xf32>, !tile.tensor<?xf32>, !tile.tile<64xi32>
+  return
+}
+
+// -----
+
+func.func @atomic_add_i64(%x: !tile.tensor<?xi64>, %i: !tile.tile<64xi32>, %v: !tile.tile<64xi64>) {
+  // expected-error @+1 {{atomic add is not supported on 'i64' (it takes f32, f16, bf16 and i32)}}
+  %o = tile.atomic_rmw add %v, %x[%i] : !tile.tile<64xi64>, !tile.tensor<?xi64>, !tile.tile<64xi32>
+  return
+}
+
+// -----
+
+func.func @cas_type(%x: !tile.tensor<?xf16>, %i: !tile.tile<64xi32>, %v: !tile.tile<64xf16>) {
+  // expected-error @+1 {{compare-and-swap is not supported on 'f16' (it takes i32 and f32)}}
+  %o = tile.atomic_cas %x[%i], %v, %v : !tile.tensor<?xf16>, !tile.tile<64xi32> -> !tile.tile<64xf16>
+  return
+}

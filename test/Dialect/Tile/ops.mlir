@@ -86,3 +86,27 @@ func.func @shared_attr(%x: !tile.tile<4x4xf32>) {
   %r = tile.convert_layout %x {shared = #tile.shared<offset = [[0, 1], [0, 2], [1, 1], [2, 2]]>} : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
   return
 }
+
+// Element-wise addressing: gather, scatter, atomics.
+// CHECK-LABEL: func.func @indexed
+func.func @indexed(%t: !tile.tensor<?x?xf32>, %n: !tile.tensor<?xi32>,
+                   %h: !tile.tensor<?xbf16>, %i: !tile.tile<64xi32>,
+                   %j: !tile.tile<64xi32>, %m: !tile.tile<64xi1>,
+                   %v: !tile.tile<64xf32>, %w: !tile.tile<64xi32>,
+                   %b: !tile.tile<64xbf16>) {
+  // CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] : !tile.tensor<?x?xf32>, tensor<64xi32>, tensor<64xi32> -> tensor<64xf32>
+  %g = tile.gather %t[%i, %j] : !tile.tensor<?x?xf32>, !tile.tile<64xi32>, !tile.tile<64xi32> -> !tile.tile<64xf32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<64xi1>) {padding = 1.000000e+00 : f32}
+  %g2 = tile.gather %t[%i, %j] mask(%m : !tile.tile<64xi1>) {padding = 1.0 : f32} : !tile.tensor<?x?xf32>, !tile.tile<64xi32>, !tile.tile<64xi32> -> !tile.tile<64xf32>
+  // CHECK: tile.scatter %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<64xi1>) : tensor<64xf32>, !tile.tensor<?x?xf32>, tensor<64xi32>, tensor<64xi32>
+  tile.scatter %v, %t[%i, %j] mask(%m : !tile.tile<64xi1>) : !tile.tile<64xf32>, !tile.tensor<?x?xf32>, !tile.tile<64xi32>, !tile.tile<64xi32>
+  // CHECK: tile.atomic_rmw add %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<64xf32>
+  %o = tile.atomic_rmw add %v, %t[%i, %j] : !tile.tile<64xf32>, !tile.tensor<?x?xf32>, !tile.tile<64xi32>, !tile.tile<64xi32>
+  // CHECK: tile.atomic_rmw umax %{{.*}}, %{{.*}}[%{{.*}}] mask(%{{.*}} : tensor<64xi1>) sem relaxed scope cta : tensor<64xi32>
+  %o2 = tile.atomic_rmw umax %w, %n[%i] mask(%m : !tile.tile<64xi1>) sem relaxed scope cta : !tile.tile<64xi32>, !tile.tensor<?xi32>, !tile.tile<64xi32>
+  // CHECK: tile.atomic_rmw add %{{.*}}, %{{.*}}[%{{.*}}] sem release : tensor<64xbf16>
+  %o3 = tile.atomic_rmw add %b, %h[%i] sem release : !tile.tile<64xbf16>, !tile.tensor<?xbf16>, !tile.tile<64xi32>
+  // CHECK: tile.atomic_cas %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} scope sys : !tile.tensor<?xi32>, tensor<64xi32> -> tensor<64xi32>
+  %c = tile.atomic_cas %n[%i], %w, %w scope sys : !tile.tensor<?xi32>, !tile.tile<64xi32> -> !tile.tile<64xi32>
+  return
+}

@@ -137,7 +137,8 @@ void setArgumentType(mlir::func::FuncOp func, mlir::BlockArgument arg,
                      mlir::Type type);
 /// The shared-memory scratch (bytes) lowering `op` needs, 0 if none: a
 /// layout conversion that is neither a register permutation nor a warp
-/// shuffle, or a reduction across warps.
+/// shuffle, a reduction across warps, or an atomic whose old values go to
+/// elements that several threads hold.
 int64_t getScratchBytes(mlir::Operation *op);
 /// The most scratch any op nested in `root` takes (one area serves them
 /// all).

@@ -1,0 +1,355 @@
+//===- IndexedOpsToLLVM.cpp - gather, scatter and atomics to PTX ----------===//
+//
+// The ops that address a view element by element (tile.gather,
+// tile.scatter, tile.atomic_rmw, tile.atomic_cas). Register r's element is
+// at base + sum(index_d[r] * stride_d), accessed under a predicate: every
+// index inside its extent (compared unsigned, so negative ones are out) and
+// the mask's register, if any.
+//
+// A layout may give one element to several registers or threads (a
+// broadcast). Scatters and atomics write each element once: only threads
+// whose free lane and warp bits (LinearLayout::getFreeVariableMasks) are
+// zero access memory, and within a thread only the first register holding
+// an element; the other registers take its result. An atomic whose result
+// is used and whose layout repeats elements across threads passes the old
+// values to every copy through shared memory (its scratch, see
+// tile::getScratchBytes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Address (i64) and access predicate (i32) of register `reg` of an
+/// element-wise access.
+std::pair<Value, Value> indexedElement(Emitter &e, const ViewValues &view,
+                                       ArrayRef<ValueRange> indices,
+                                       ValueRange mask, Type elt,
+                                       int64_t reg) {
+  Value linear, ok;
+  for (auto [d, idx] : llvm::enumerate(indices)) {
+    Value i = e.sext64(idx[reg]);
+    Value in = e.ult(i, view.sizes[d]);
+    ok = ok ? e.andI(ok, in) : in;
+    Value term = e.mul(i, view.strides[d]);
+    linear = linear ? e.add(linear, term) : term;
+  }
+  if (!mask.empty())
+    ok = e.andI(ok, mask[reg]);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+  Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, storageType(elt),
+                                  view.base, ValueRange{linear});
+  Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+  return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+}
+
+/// Which copies of each element access memory (see the file comment).
+struct Owners {
+  /// Per register: the first register of the thread holding its element.
+  SmallVector<int64_t> first;
+  /// Whether the thread is the one that holds its elements (i1), null when
+  /// no element is held by two threads.
+  Value thread;
+
+  Owners(Emitter &e, const LinearLayout &l) {
+    std::map<LinearLayout::Coords, int64_t> seen;
+    for (int64_t r = 0; r < l.getNumRegisters(); ++r)
+      first.push_back(seen.try_emplace(l.applyIn(InDim::Register, r), r)
+                          .first->second);
+    auto masks = l.getFreeVariableMasks();
+    int64_t laneMask = masks["lane"], warpMask = masks["warp"];
+    auto zeroBits = [&](Value id, int64_t m) {
+      return e.eq(e.andI(id, e.i32(m)), e.i32(0));
+    };
+    if (laneMask)
+      thread = zeroBits(e.laneId(), laneMask);
+    if (warpMask) {
+      Value w = zeroBits(e.warpId(), warpMask);
+      thread = thread ? e.andI(thread, w) : w;
+    }
+  }
+
+  /// `pred` (i32) restricted to the owning thread.
+  Value restrict(Emitter &e, Value pred) const {
+    if (!thread)
+      return pred;
+    return e.andI(pred,
+                  arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), thread));
+  }
+};
+
+struct GatherOpLowering : public OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    ViewValues view(op.getTensor().getType(), adaptor.getTensor());
+    Type elt = op.getType().getElementType();
+    int64_t numRegs = getLayout(op.getType()).getNumRegisters();
+    ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < numRegs; ++r) {
+      auto [addr, pred] =
+          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+      results.append(predicatedLoad(e, addr, pred, elt, 1, op.getPaddingAttr()));
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct ScatterOpLowering : public OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    ViewValues view(op.getTensor().getType(), adaptor.getTensor());
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    Owners owners(e, getLayout(vt));
+    ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
+    ValueRange values = adaptor.getValue();
+    for (int64_t r = 0; r < int64_t(values.size()); ++r) {
+      if (owners.first[r] != r)
+        continue;
+      auto [addr, pred] = indexedElement(e, view, adaptor.getIndices(), mask,
+                                         vt.getElementType(), r);
+      predicatedStore(e, addr, owners.restrict(e, pred), values.slice(r, 1));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+StringRef semName(MemSemantics s) {
+  switch (s) {
+  case MemSemantics::Relaxed:
+    return ".relaxed";
+  case MemSemantics::Acquire:
+    return ".acquire";
+  case MemSemantics::Release:
+    return ".release";
+  case MemSemantics::AcqRel:
+    return ".acq_rel";
+  }
+  llvm_unreachable("memory semantics");
+}
+
+/// The PTX operation and type of an atomic on `elt` (for f32 max/min, the
+/// integer operation on non-negative values; see floatMinMax).
+std::string atomicOp(AtomicKind kind, Type elt) {
+  switch (kind) {
+  case AtomicKind::Add:
+    return elt.isF32()    ? "add.f32"
+           : elt.isF16()  ? "add.noftz.f16"
+           : elt.isBF16() ? "add.noftz.bf16"
+                          : "add.u32";
+  case AtomicKind::Max:
+    return "max.s32";
+  case AtomicKind::Min:
+    return "min.s32";
+  case AtomicKind::UMax:
+    return "max.u32";
+  case AtomicKind::UMin:
+    return "min.u32";
+  case AtomicKind::And:
+    return "and.b32";
+  case AtomicKind::Or:
+    return "or.b32";
+  case AtomicKind::Xor:
+    return "xor.b32";
+  case AtomicKind::Xchg:
+    return "exch.b32";
+  }
+  llvm_unreachable("atomic kind");
+}
+
+/// The old values of one element-wise atomic, given per register the PTX
+/// to run (operands: $0 the old value, $1 the predicate, $2 the address,
+/// then `extra`'s), or no value when `asResult` is false (then the PTX has
+/// no $0 and the rest shift down by one).
+struct AtomicEmitter {
+  Emitter &e;
+  Type elt;
+  bool wide; // 32-bit (else 16-bit) operands
+
+  std::string reg() const { return wide ? "r" : "h"; }
+
+  /// Runs `body` ("@p ..." lines, `p` the access predicate) per register.
+  Value run(StringRef body, Value pred, Value addr, ValueRange extra,
+            bool withResult) {
+    std::string bits = wide ? "b32" : "b16";
+    std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                         std::string(withResult ? "1" : "0") + ", 0;\n";
+    if (withResult)
+      asmStr += "mov." + bits + " $0, 0;\n";
+    asmStr += body.str() + "\n}";
+    std::string constraints = withResult ? "=" + reg() + ",r,l" : "r,l";
+    for (size_t i = 0; i < extra.size(); ++i)
+      constraints += "," + reg();
+    SmallVector<Value> operands{pred, addr};
+    for (Value v : extra)
+      operands.push_back(e.toBits(v));
+    Type bitsTy = storageType(elt);
+    SmallVector<Value> out =
+        e.ptx(asmStr, constraints, withResult ? TypeRange{bitsTy} : TypeRange{},
+              operands, /*sideEffects=*/true);
+    return withResult ? e.fromBits(out.front(), elt) : Value();
+  }
+};
+
+/// f32 max/min on the bits: for a non-negative value the signed integer
+/// order is the float order; for a negative one the unsigned order is its
+/// reverse. `ops` is the pair of PTX operations (value >= +0, value < 0).
+std::pair<std::string, std::string> floatMinMax(AtomicKind kind) {
+  if (kind == AtomicKind::Max)
+    return {"max.s32", "min.u32"};
+  return {"min.s32", "max.u32"};
+}
+
+/// Old values of every register from the owning copies' `old` (see the
+/// file comment), through shared memory when threads share elements.
+SmallVector<Value> shareOldValues(Emitter &e, const Owners &owners,
+                                  const LinearLayout &l, Type elt,
+                                  SmallVector<Value> old) {
+  for (size_t r = 0; r < old.size(); ++r)
+    old[r] = old[owners.first[r]];
+  if (!owners.thread)
+    return old;
+  ThreadCoords coords(e, l);
+  Value base = e.sharedBase();
+  Type bits = storageType(elt);
+  auto at = [&](int64_t r) {
+    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+    return LLVM::GEPOp::create(e.b, e.loc, ptrTy, bits, base,
+                               ValueRange{coords.flatIndex(r)});
+  };
+  e.barrier();
+  {
+    // The owning threads write their elements' old values.
+    auto ifOp = scf::IfOp::create(e.b, e.loc, TypeRange{}, owners.thread,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(e.b);
+    e.b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (size_t r = 0; r < old.size(); ++r)
+      if (owners.first[r] == int64_t(r))
+        LLVM::StoreOp::create(e.b, e.loc, e.toBits(old[r]), at(r));
+  }
+  e.barrier();
+  SmallVector<Value> out;
+  for (size_t r = 0; r < old.size(); ++r) {
+    Value v = LLVM::LoadOp::create(e.b, e.loc, bits, at(r));
+    out.push_back(e.fromBits(v, elt));
+  }
+  return out;
+}
+
+struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    ViewValues view(op.getTensor().getType(), adaptor.getTensor());
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    Type elt = vt.getElementType();
+    LinearLayout l = getLayout(vt);
+    Owners owners(e, l);
+    ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
+    ValueRange values = adaptor.getValue();
+    AtomicKind kind = op.getKind();
+    bool used = !op.getResult().use_empty();
+    // A result nobody reads: `red`, which has no acquire ordering.
+    MemSemantics sem = op.getSem();
+    bool red = !used && kind != AtomicKind::Xchg &&
+               (sem == MemSemantics::Relaxed || sem == MemSemantics::Release);
+    std::string prefix = (red ? "red" : "atom") + semName(sem).str() + "." +
+                         stringifyMemScope(op.getScope()).str() + ".global.";
+    // Operand numbers: old value (atom only), predicate, address, value.
+    std::string args = red ? " [$1], $2;" : " $0, [$2], $3;";
+    bool fminmax = elt.isF32() && (kind == AtomicKind::Max ||
+                                   kind == AtomicKind::Min);
+    std::string body;
+    if (fminmax) {
+      auto [pos, neg] = floatMinMax(kind);
+      std::string v = red ? "$2" : "$3";
+      body = ".reg .pred q, n;\nsetp.ge.and.s32 q, " + v +
+             ", 0, p;\nsetp.lt.and.s32 n, " + v + ", 0, p;\n@q " + prefix +
+             pos + args + "\n@n " + prefix + neg + args;
+    } else {
+      body = "@p " + prefix + atomicOp(kind, elt) + args;
+    }
+    AtomicEmitter ae{e, elt, storageBytes(elt) == 4};
+    SmallVector<Value> old(values.size());
+    for (int64_t r = 0; r < int64_t(values.size()); ++r) {
+      if (owners.first[r] != r)
+        continue;
+      auto [addr, pred] =
+          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+      old[r] = ae.run(body, owners.restrict(e, pred), addr, values[r], !red);
+    }
+    if (red) {
+      // No result to give (nobody reads it).
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.replaceOpWithMultiple(
+        op, {shareOldValues(e, owners, l, elt, std::move(old))});
+    return success();
+  }
+};
+
+struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    ViewValues view(op.getTensor().getType(), adaptor.getTensor());
+    auto vt = cast<RankedTensorType>(op.getType());
+    Type elt = vt.getElementType();
+    LinearLayout l = getLayout(vt);
+    Owners owners(e, l);
+    ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
+    std::string body = "@p atom" + semName(op.getSem()).str() + "." +
+                       stringifyMemScope(op.getScope()).str() +
+                       ".global.cas.b32 $0, [$2], $3, $4;";
+    AtomicEmitter ae{e, elt, true};
+    SmallVector<Value> old(l.getNumRegisters());
+    for (int64_t r = 0; r < int64_t(old.size()); ++r) {
+      if (owners.first[r] != r)
+        continue;
+      auto [addr, pred] =
+          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+      old[r] = ae.run(body, owners.restrict(e, pred), addr,
+                      ValueRange{adaptor.getCmp()[r], adaptor.getValue()[r]},
+                      true);
+    }
+    rewriter.replaceOpWithMultiple(
+        op, {shareOldValues(e, owners, l, elt, std::move(old))});
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateTileIndexedPatterns(TypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<GatherOpLowering,    // tile.gather
+               ScatterOpLowering,   // tile.scatter
+               AtomicRMWOpLowering, // tile.atomic_rmw
+               AtomicCASOpLowering  // tile.atomic_cas
+               >(converter, patterns.getContext());
+}

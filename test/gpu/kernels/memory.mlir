@@ -1,0 +1,152 @@
+// Kernels for test/gpu/test_memory.py: gather, scatter and atomics.
+
+// out[i, :] = table[ids[i], :]; rows past the table (or negative ids) read
+// as -1. 32 rows x 64 columns a program.
+func.func @gather_rows(%table: !tile.tensor<?x?xf32>, %ids: !tile.tensor<?xi32>,
+                       %out: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(1, 0), 32), cdiv(dim(0, 1), 64)>} {
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %r0 = arith.muli %px, %c32 : i32
+  %c0 = arith.muli %py, %c64 : i32
+  %id = tile.load %ids[%r0] : !tile.tensor<?xi32> -> !tile.tile<32xi32>
+  %id2 = tile.expand_dims %id axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %id2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %iota = tile.iota : !tile.tile<64xi32>
+  %c0t = tile.splat %c0 : i32 -> !tile.tile<64xi32>
+  %col = arith.addi %iota, %c0t : !tile.tile<64xi32>
+  %col2 = tile.expand_dims %col axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cols = tile.broadcast %col2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %g = tile.gather %table[%rows, %cols] {padding = -1.0 : f32}
+      : !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32> -> !tile.tile<32x64xf32>
+  tile.store %g, %out[%r0, %c0] : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// out[perm[i]] = x[i] where x[i] > 0; other elements of out are kept.
+func.func @scatter_positive(%x: !tile.tensor<?xf32>, %perm: !tile.tensor<?xi32>,
+                            %out: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
+  %c256 = arith.constant 256 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c256 : i32
+  %v = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %p = tile.load %perm[%off] {padding = -1 : i32} : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+  %zero = arith.constant dense<0.0> : !tile.tile<256xf32>
+  %pos = arith.cmpf ogt, %v, %zero : !tile.tile<256xf32>
+  tile.scatter %v, %out[%p] mask(%pos : !tile.tile<256xi1>)
+      : !tile.tile<256xf32>, !tile.tensor<?xf32>, !tile.tile<256xi32>
+  return
+}
+
+// bins[keys[i]] += 1 for the keys in range (the old values unused: red).
+func.func @histogram(%keys: !tile.tensor<?xi32>, %bins: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 512)>} {
+  %c512 = arith.constant 512 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c512 : i32
+  %k = tile.load %keys[%off] {padding = -1 : i32} : !tile.tensor<?xi32> -> !tile.tile<512xi32>
+  %one = arith.constant dense<1> : !tile.tile<512xi32>
+  %old = tile.atomic_rmw add %one, %bins[%k] sem relaxed
+      : !tile.tile<512xi32>, !tile.tensor<?xi32>, !tile.tile<512xi32>
+  return
+}
+
+// 16 elements a program in a 4-warp kernel (each element held by 8
+// threads): every element takes a ticket, old[i] = counter++, so the
+// tickets are 0 .. n-1 once each.
+func.func @tickets(%counter: !tile.tensor<?xi32>, %old: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(1, 0), 16)>} {
+  %c16 = arith.constant 16 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c16 : i32
+  %n = tile.dim %old, 0 : !tile.tensor<?xi32>
+  %iota = tile.iota : !tile.tile<16xi32>
+  %offt = tile.splat %off : i32 -> !tile.tile<16xi32>
+  %i = arith.addi %iota, %offt : !tile.tile<16xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<16xi32>
+  %in = arith.cmpi slt, %i, %nt : !tile.tile<16xi32>
+  %zero = arith.constant dense<0> : !tile.tile<16xi32>
+  %one = arith.constant dense<1> : !tile.tile<16xi32>
+  %t = tile.atomic_rmw add %one, %counter[%zero] mask(%in : !tile.tile<16xi1>)
+      : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
+  tile.store %t, %old[%off] : !tile.tile<16xi32>, !tile.tensor<?xi32>
+  return
+}
+
+// table[idx[i]] = op(table[idx[i]], x[i]) for each op, the old values to
+// old_*; f32 add, max and min, bf16 add, i32 max, umin, and, or, xor, xchg.
+func.func @rmw_f32(%x: !tile.tensor<?xf32>, %idx: !tile.tensor<?xi32>,
+                   %add: !tile.tensor<?xf32>, %max: !tile.tensor<?xf32>,
+                   %min: !tile.tensor<?xf32>, %xchg: !tile.tensor<?xf32>,
+                   %old_max: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
+  %c256 = arith.constant 256 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c256 : i32
+  %v = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %i = tile.load %idx[%off] {padding = -1 : i32} : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+  %a = tile.atomic_rmw add %v, %add[%i] sem relaxed : !tile.tile<256xf32>, !tile.tensor<?xf32>, !tile.tile<256xi32>
+  %m = tile.atomic_rmw max %v, %max[%i] : !tile.tile<256xf32>, !tile.tensor<?xf32>, !tile.tile<256xi32>
+  tile.store %m, %old_max[%off] : !tile.tile<256xf32>, !tile.tensor<?xf32>
+  %n = tile.atomic_rmw min %v, %min[%i] sem relaxed : !tile.tile<256xf32>, !tile.tensor<?xf32>, !tile.tile<256xi32>
+  %e = tile.atomic_rmw xchg %v, %xchg[%i] : !tile.tile<256xf32>, !tile.tensor<?xf32>, !tile.tile<256xi32>
+  return
+}
+
+func.func @rmw_bf16(%x: !tile.tensor<?xbf16>, %idx: !tile.tensor<?xi32>, %add: !tile.tensor<?xbf16>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
+  %c256 = arith.constant 256 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c256 : i32
+  %v = tile.load %x[%off] : !tile.tensor<?xbf16> -> !tile.tile<256xbf16>
+  %i = tile.load %idx[%off] {padding = -1 : i32} : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+  %a = tile.atomic_rmw add %v, %add[%i] sem relaxed : !tile.tile<256xbf16>, !tile.tensor<?xbf16>, !tile.tile<256xi32>
+  return
+}
+
+func.func @rmw_i32(%x: !tile.tensor<?xi32>, %idx: !tile.tensor<?xi32>,
+                   %max: !tile.tensor<?xi32>, %umin: !tile.tensor<?xi32>,
+                   %and: !tile.tensor<?xi32>, %or: !tile.tensor<?xi32>,
+                   %xor: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
+  %c256 = arith.constant 256 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c256 : i32
+  %v = tile.load %x[%off] : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+  %i = tile.load %idx[%off] {padding = -1 : i32} : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+  %a = tile.atomic_rmw max %v, %max[%i] sem relaxed : !tile.tile<256xi32>, !tile.tensor<?xi32>, !tile.tile<256xi32>
+  %b = tile.atomic_rmw umin %v, %umin[%i] sem relaxed : !tile.tile<256xi32>, !tile.tensor<?xi32>, !tile.tile<256xi32>
+  %c = tile.atomic_rmw and %v, %and[%i] sem relaxed : !tile.tile<256xi32>, !tile.tensor<?xi32>, !tile.tile<256xi32>
+  %d = tile.atomic_rmw or %v, %or[%i] sem relaxed : !tile.tile<256xi32>, !tile.tensor<?xi32>, !tile.tile<256xi32>
+  %e = tile.atomic_rmw xor %v, %xor[%i] sem relaxed : !tile.tile<256xi32>, !tile.tensor<?xi32>, !tile.tile<256xi32>
+  return
+}
+
+// Each element i tries to claim slot[i % slots] (0 -> i + 1); won[i] is
+// the old value (0 for the one winner of each slot).
+func.func @claim(%slot: !tile.tensor<?xi32>, %won: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(1, 0), 128)>} {
+  %c128 = arith.constant 128 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c128 : i32
+  %n = tile.dim %won, 0 : !tile.tensor<?xi32>
+  %s = tile.dim %slot, 0 : !tile.tensor<?xi32>
+  %iota = tile.iota : !tile.tile<128xi32>
+  %offt = tile.splat %off : i32 -> !tile.tile<128xi32>
+  %i = arith.addi %iota, %offt : !tile.tile<128xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<128xi32>
+  %in = arith.cmpi slt, %i, %nt : !tile.tile<128xi32>
+  %st = tile.splat %s : i32 -> !tile.tile<128xi32>
+  %which = arith.remsi %i, %st : !tile.tile<128xi32>
+  %zero = arith.constant dense<0> : !tile.tile<128xi32>
+  %one = arith.constant dense<1> : !tile.tile<128xi32>
+  %mine = arith.addi %i, %one : !tile.tile<128xi32>
+  %old = tile.atomic_cas %slot[%which], %zero, %mine mask(%in : !tile.tile<128xi1>)
+      : !tile.tensor<?xi32>, !tile.tile<128xi32> -> !tile.tile<128xi32>
+  tile.store %old, %won[%off] : !tile.tile<128xi32>, !tile.tensor<?xi32>
+  return
+}

@@ -1,0 +1,146 @@
+"""GPU tests of element-wise addressing (test/gpu/kernels/memory.mlir):
+tile.gather, tile.scatter, tile.atomic_rmw and tile.atomic_cas. Fresh random
+inputs, poisoned outputs, lengths off the tile grid, indices out of range
+and colliding; skipped without a GPU."""
+
+import pytest
+
+from gpu_common import DEV, load, torch
+
+
+@pytest.fixture(scope="module")
+def mem():
+    return load("memory")
+
+
+@pytest.mark.parametrize("rows,n,d", [(50, 1, 64), (1000, 77, 100), (7, 300, 129)])
+def test_gather_rows(mem, rows, n, d):
+    table = torch.randn(rows, d, device=DEV)
+    ids = torch.randint(-3, rows + 3, (n,), device=DEV, dtype=torch.int32)
+    out = torch.full((n, d), float("nan"), device=DEV)
+    mem["gather_rows"](table, ids, out)
+    torch.cuda.synchronize()
+    ok = (ids >= 0) & (ids < rows)
+    ref = torch.full((n, d), -1.0, device=DEV)
+    ref[ok] = table[ids[ok].long()]
+    assert torch.equal(out, ref)
+
+
+@pytest.mark.parametrize("n", [1, 255, 1000, 4099])
+def test_scatter_positive(mem, n):
+    x = torch.randn(n, device=DEV)
+    perm = torch.randperm(n, device=DEV).to(torch.int32)
+    out = torch.full((n,), 12345.0, device=DEV)
+    mem["scatter_positive"](x, perm, out)
+    torch.cuda.synchronize()
+    ref = torch.full((n,), 12345.0, device=DEV)
+    pos = x > 0
+    ref[perm[pos].long()] = x[pos]
+    assert torch.equal(out, ref)
+
+
+@pytest.mark.parametrize("n,bins", [(1, 4), (1000, 7), (100003, 300)])
+def test_histogram(mem, n, bins):
+    keys = torch.randint(-2, bins + 2, (n,), device=DEV, dtype=torch.int32)
+    hist = torch.zeros(bins, device=DEV, dtype=torch.int32)
+    mem["histogram"](keys, hist)
+    torch.cuda.synchronize()
+    ok = keys[(keys >= 0) & (keys < bins)].long()
+    ref = torch.bincount(ok, minlength=bins).to(torch.int32)
+    assert torch.equal(hist, ref)
+
+
+@pytest.mark.parametrize("n", [1, 17, 1000])
+def test_tickets(mem, n):
+    # A 16-element tile in a 4-warp kernel: 8 threads hold each element,
+    # one takes the ticket and all see it.
+    counter = torch.zeros(1, device=DEV, dtype=torch.int32)
+    old = torch.full((n,), -7, device=DEV, dtype=torch.int32)
+    mem["tickets"](counter, old)
+    torch.cuda.synchronize()
+    assert counter.item() == n
+    assert torch.equal(old.sort().values, torch.arange(n, device=DEV, dtype=torch.int32))
+
+
+@pytest.mark.parametrize("n,slots", [(1, 1), (1000, 13), (20001, 64)])
+def test_rmw_f32(mem, n, slots):
+    x = torch.randn(n, device=DEV)
+    idx = torch.randint(-1, slots + 1, (n,), device=DEV, dtype=torch.int32)
+    init = torch.randn(slots, device=DEV)
+    add, mx, mn, xchg = init.clone(), init.clone(), init.clone(), init.clone()
+    old_max = torch.full((n,), float("nan"), device=DEV)
+    mem["rmw_f32"](x, idx, add, mx, mn, xchg, old_max)
+    torch.cuda.synchronize()
+    ok = (idx >= 0) & (idx < slots)
+    i, v = idx[ok].long(), x[ok]
+    ref_add = init.double().index_add(0, i, v.double())
+    assert (add.double() - ref_add).abs().max().item() < 1e-4 * (1 + n ** 0.5)
+    assert torch.equal(mx, init.scatter_reduce(0, i, v, "amax"))
+    assert torch.equal(mn, init.scatter_reduce(0, i, v, "amin"))
+    # xchg: each slot ends with one of the values sent to it (or its own).
+    for s in range(slots):
+        sent = v[i == s]
+        cand = sent if len(sent) else init[s:s + 1]
+        assert (cand == xchg[s]).any()
+    # The old values of max: what the slot held before, never above the end
+    # value; out-of-range elements give 0.
+    assert torch.all(old_max[ok] <= mx[idx[ok].long()])
+    assert torch.all(old_max[~ok] == 0)
+
+
+@pytest.mark.parametrize("n,slots", [(1000, 8), (30001, 256)])
+def test_rmw_bf16(mem, n, slots):
+    # Values -1, 0, 1 and at most a few hundred a slot: every partial sum
+    # is an integer bf16 holds exactly, so the result must be exact.
+    x = torch.randint(-1, 2, (n,), device=DEV).to(torch.bfloat16)
+    idx = torch.randint(-1, slots + 1, (n,), device=DEV, dtype=torch.int32)
+    add = torch.zeros(slots, device=DEV, dtype=torch.bfloat16)
+    mem["rmw_bf16"](x, idx, add)
+    torch.cuda.synchronize()
+    ok = (idx >= 0) & (idx < slots)
+    ref = torch.zeros(slots, device=DEV, dtype=torch.float64).index_add(
+        0, idx[ok].long(), x[ok].double())
+    assert torch.equal(add.double(), ref)
+
+
+@pytest.mark.parametrize("n,slots", [(1, 3), (1000, 13), (20001, 64)])
+def test_rmw_i32(mem, n, slots):
+    x = torch.randint(-2 ** 31, 2 ** 31 - 1, (n,), device=DEV, dtype=torch.int32)
+    idx = torch.randint(-1, slots + 1, (n,), device=DEV, dtype=torch.int32)
+    init = torch.randint(-2 ** 31, 2 ** 31 - 1, (slots,), device=DEV, dtype=torch.int32)
+    tabs = [init.clone() for _ in range(5)]
+    mem["rmw_i32"](x, idx, *tabs)
+    torch.cuda.synchronize()
+    ok = (idx >= 0) & (idx < slots)
+    i, v = idx[ok].long().cpu(), x[ok].cpu()
+    base = init.cpu()
+    u = lambda t: t.long() & 0xFFFFFFFF  # noqa: E731
+    ref_max = base.scatter_reduce(0, i, v, "amax")
+    ref_umin = u(base).scatter_reduce(0, i, u(v), "amin")
+    ref_and, ref_or, ref_xor = base.clone(), base.clone(), base.clone()
+    for s, val in zip(i.tolist(), v.tolist()):
+        ref_and[s] &= val
+        ref_or[s] |= val
+        ref_xor[s] ^= val
+    assert torch.equal(tabs[0].cpu(), ref_max)
+    assert torch.equal(u(tabs[1].cpu()), ref_umin)
+    assert torch.equal(tabs[2].cpu(), ref_and)
+    assert torch.equal(tabs[3].cpu(), ref_or)
+    assert torch.equal(tabs[4].cpu(), ref_xor)
+
+
+@pytest.mark.parametrize("n,slots", [(1, 1), (1000, 13), (5000, 4096)])
+def test_claim(mem, n, slots):
+    slot = torch.zeros(slots, device=DEV, dtype=torch.int32)
+    won = torch.full((n,), -7, device=DEV, dtype=torch.int32)
+    mem["claim"](slot, won)
+    torch.cuda.synchronize()
+    i = torch.arange(n, device=DEV)
+    winners = i[won == 0]
+    # One winner per slot that anyone asked for, and the slot holds it + 1.
+    asked = torch.unique(i % slots)
+    assert torch.equal(torch.sort(winners % slots).values, asked)
+    assert torch.equal(slot[(winners % slots)].long(), winners + 1)
+    # Losers saw the winner's claim.
+    lose = won != 0
+    assert torch.equal(won[lose].long(), slot[(i[lose] % slots)].long())
