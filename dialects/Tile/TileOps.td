@@ -59,24 +59,31 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 // Memory
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
+                                   AttrSizedOperandSegments]> {
   let summary = "load a tile from a tensor view";
   let description = [{
     Reads the tile whose first element is at `offsets` (in elements, one per
-    dim). Elements outside the view read as `padding` (zero by default).
+    dim). Elements outside the view, and those whose `mask` (an i1 tile of
+    the tile's shape) is false, read as `padding` (zero by default) and are
+    not accessed.
 
     ```mlir
     %t = tile.load %a[%m, %k] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
     %u = tile.load %x[%i] {padding = 0xFF80 : bf16}
         : !tile.tensor<?xbf16> -> !tile.tile<1024xbf16>
+    %w = tile.load %x[%i] mask(%keep : !tile.tile<1024xi1>)
+        : !tile.tensor<?xbf16> -> !tile.tile<1024xbf16>
     ```
   }];
   let arguments = (ins Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
+                       Optional<Tile_Tile>:$mask,
                        OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $tensor `[` $offsets `]` attr-dict `:` qualified(type($tensor)) `->` type($result)
+    $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
+    `:` qualified(type($tensor)) `->` type($result)
   }];
   let extraClassDeclaration = [{
     /// Whether elements outside the view read as zero (no padding, or a
@@ -86,19 +93,25 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+                                     AttrSizedOperandSegments]> {
   let summary = "store a tile into a tensor view";
   let description = [{
-    Writes the tile at `offsets`; elements outside the view are dropped.
+    Writes the tile at `offsets`; elements outside the view, and those whose
+    `mask` is false, are dropped.
 
     ```mlir
     tile.store %c, %out[%m, %n] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+    tile.store %c, %out[%m, %n] mask(%upper : !tile.tile<128x128xi1>)
+        : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
     ```
   }];
   let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$tensor,
-                       Variadic<I32>:$offsets);
+                       Variadic<I32>:$offsets,
+                       Optional<Tile_Tile>:$mask);
   let assemblyFormat = [{
-    $value `,` $tensor `[` $offsets `]` attr-dict `:` type($value) `,` qualified(type($tensor))
+    $value `,` $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($value) `,` qualified(type($tensor))
   }];
   let hasVerifier = 1;
 }

@@ -119,6 +119,9 @@ private:
         setLayout(load.getResult(),
                   defaultLayout(load.getType(),
                                 load.getTensor().getType().getContiguousDim()));
+      if (load.getMask())
+        require(op, load.getMaskMutable()[0].getOperandNumber(),
+                getLayout(load.getType()));
       return success();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
@@ -133,6 +136,9 @@ private:
       LinearLayout current = getLayout(t);
       if (current.getContiguity(cd) < coalesced.getContiguity(cd))
         require(op, 0, coalesced);
+      if (store.getMask())
+        require(op, store.getMaskMutable()[0].getOperandNumber(),
+                getLayout(store.getValue().getType()));
       return success();
     }
     // Element-wise addressing: the index tiles and the mask take the

@@ -129,7 +129,9 @@ struct StoreSmallTileAsIs : public OpRewritePattern<StoreOp> {
                                 PatternRewriter &rewriter) const override {
     auto func = store->getParentOfType<func::FuncOp>();
     auto ty = cast<RankedTensorType>(store.getValue().getType());
-    if (!func || ty.getNumElements() >= int64_t(getNumWarps(func)) * 32)
+    // (A mask keeps the value's layout: it would need converting too.)
+    if (!func || store.getMask() ||
+        ty.getNumElements() >= int64_t(getNumWarps(func)) * 32)
       return failure();
     Value v = store.getValue();
     auto rs = v.getDefiningOp<ReshapeOp>();

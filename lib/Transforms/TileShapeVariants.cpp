@@ -47,6 +47,16 @@ using namespace tilec::tile;
 
 namespace {
 
+/// A load or store with a mask (the mask's tile would need the new shape
+/// too).
+bool hasMask(Operation *op) {
+  if (auto l = dyn_cast<LoadOp>(op))
+    return bool(l.getMask());
+  if (auto st = dyn_cast<StoreOp>(op))
+    return bool(st.getMask());
+  return false;
+}
+
 /// Union-find over the dims of a kernel's tiles: (value, dim) pairs whose
 /// sizes must stay equal.
 class DimClasses {
@@ -236,8 +246,10 @@ private:
             first = v;
         }
     } else if (!isa<LoadOp, StoreOp, SplatOp, IotaOp, ProgramIdOp, DimOp,
-                    scf::YieldOp, func::ReturnOp>(op)) {
-      // Reshape, and anything this pass does not know: keep as written.
+                    scf::YieldOp, func::ReturnOp>(op) ||
+               hasMask(op)) {
+      // Reshape, masked accesses, and anything this pass does not know:
+      // keep as written.
       for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
         if (isa<RankedTensorType>(v.getType()))
           pinned.push_back(v);

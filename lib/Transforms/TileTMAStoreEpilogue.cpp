@@ -64,6 +64,10 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     why = "the view is not a kernel argument with a unit inner stride";
     return std::nullopt;
   }
+  if (store.getMask()) {
+    why = "the store has a mask (TMA writes whole boxes)";
+    return std::nullopt;
+  }
   if (llvm::any_of(view.getUsers(),
                    [&](Operation *u) { return u != store.getOperation() &&
                                               !isa<DimOp>(u); })) {

@@ -256,3 +256,26 @@ func.func @indexed(%t: !tile.tensor<?xf32>, %c: !tile.tensor<?xi32>, %o: !tile.t
   tile.store %old, %o[%c0] : !tile.tile<16xi32>, !tile.tensor<?xi32>
   return
 }
+
+// -----
+
+// A masked load and store go element by element (no vector path), the
+// mask in each element's predicate.
+// CHECK-LABEL: func.func @masked
+// CHECK-NOT: scf.if
+// CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[P:.*]] = arith.extui %[[IN]] : i1 to i32
+// CHECK: ld.global.b32 $0, [$2];{{.*}}%[[P]]
+// CHECK-NOT: ld.global.v
+// CHECK: st.global.b32
+// CHECK-NOT: st.global.v
+func.func @masked(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %i = tile.iota : !tile.tile<128xi32>
+  %three = arith.constant dense<3> : !tile.tile<128xi32>
+  %m = arith.cmpi sgt, %i, %three : !tile.tile<128xi32>
+  %t = tile.load %x[%c0] mask(%m : !tile.tile<128xi1>) : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  tile.store %t, %y[%c0] mask(%m : !tile.tile<128xi1>) : !tile.tile<128xf32>, !tile.tensor<?xf32>
+  return
+}

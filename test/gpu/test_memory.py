@@ -144,3 +144,28 @@ def test_claim(mem, n, slots):
     # Losers saw the winner's claim.
     lose = won != 0
     assert torch.equal(won[lose].long(), slot[(i[lose] % slots)].long())
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (77, 100), (300, 129)])
+def test_masked_tril(mem, m, n):
+    x = torch.randn(m, n, device=DEV)
+    y = torch.full((m, n), 12345.0, device=DEV)
+    mem["masked_tril"](x, y)
+    torch.cuda.synchronize()
+    cols = torch.arange(n, device=DEV).expand(m, n)
+    rows = torch.arange(m, device=DEV)[:, None].expand(m, n)
+    loaded = torch.where(cols % 2 == 0, x, torch.full_like(x, 7.0))
+    ref = torch.where(cols <= rows, loaded + 1, torch.full_like(x, 12345.0))
+    assert torch.equal(y, ref)
+
+
+@pytest.mark.parametrize("m,n,k,kv", [(128, 128, 64, 64), (200, 130, 192, 100), (70, 300, 128, 1)])
+def test_gemm_masked_k(mem, m, n, k, kv):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    mem["gemm_masked_k"](a, b, c, kv)
+    torch.cuda.synchronize()
+    ref = a[:, :kv].double() @ b[:kv].double()
+    err = (c.double() - ref).norm().item() / max(ref.norm().item(), 1e-30)
+    assert err < 1e-2

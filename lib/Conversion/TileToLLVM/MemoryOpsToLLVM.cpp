@@ -28,9 +28,13 @@ struct Access {
   LinearLayout layout;
   Type elementType;
   int contigDim;
+  ValueRange mask; // i1 per register, or empty
 
-  /// The largest vector (elements) the layout allows along contigDim.
+  /// The largest vector (elements) the layout allows along contigDim (a
+  /// mask is applied element by element).
   int64_t maxVector() const {
+    if (!mask.empty())
+      return 1;
     int64_t bytes = storageBytes(elementType);
     int64_t vec = std::min<int64_t>(layout.getContiguity(contigDim),
                                     std::max<int64_t>(1, 16 / bytes));
@@ -68,6 +72,8 @@ struct Access {
       Value term = e.mul(idx, view.strides[d]);
       linear = linear ? e.add(linear, term) : term;
     }
+    if (!mask.empty())
+      inBounds = e.andI(inBounds, mask[reg]);
     auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
     Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy,
                                     storageType(elementType), view.base,
@@ -123,7 +129,8 @@ SmallVector<Value> paddingWords(Emitter &e, Attribute padding, Type elt,
 /// The access of `tile` at `offsets` into a view, vectorized along the
 /// view's contiguous dim (the last dim if no stride is statically 1).
 Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
-                  ArrayRef<ValueRange> offsetValues, Type tile) {
+                  ArrayRef<ValueRange> offsetValues, Type tile,
+                  ValueRange mask) {
   auto tt = cast<RankedTensorType>(tile);
   SmallVector<Value> offsets;
   for (ValueRange o : offsetValues)
@@ -131,7 +138,7 @@ Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
   int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
                                         : tt.getRank() - 1;
   return Access{e, ViewValues(view, viewValues), offsets, getLayout(tt),
-                tt.getElementType(), cd};
+                tt.getElementType(), cd, mask};
 }
 
 /// Emits `path(vec)` for the widest vector the access allows under a uniform
@@ -170,7 +177,8 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     Location loc = op.getLoc();
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                            adaptor.getOffsets(), op.getType());
+                            adaptor.getOffsets(), op.getType(),
+                            op.getMask() ? adaptor.getMask() : ValueRange{});
     Type elt = acc.elementType;
     int64_t numRegs = acc.layout.getNumRegisters();
 
@@ -202,7 +210,8 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
     Location loc = op.getLoc();
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                            adaptor.getOffsets(), op.getValue().getType());
+                            adaptor.getOffsets(), op.getValue().getType(),
+                            op.getMask() ? adaptor.getMask() : ValueRange{});
     ValueRange values = adaptor.getValue();
     int64_t numRegs = acc.layout.getNumRegisters();
 

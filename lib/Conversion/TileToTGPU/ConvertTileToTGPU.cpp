@@ -72,6 +72,10 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
     why = "the padding is not zero";
     return failure();
   }
+  if (load.getMask()) {
+    why = "the load has a mask (TMA copies whole boxes)";
+    return failure();
+  }
   if (!llvm::all_of(load.getOffsets(),
                     [&](Value o) { return isScalarIndex(o, loop); })) {
     why = "the indices are not scalars of the induction variable";

@@ -89,9 +89,26 @@ static LogicalResult verifyAccess(Operation *op, TensorViewType tensor,
   return success();
 }
 
+/// A load's or store's mask: an i1 tile of the tile's shape (and layout,
+/// where both have one).
+static LogicalResult verifyMask(Operation *op, Value tile, Value mask) {
+  if (!mask)
+    return success();
+  if (failed(verifyTile(op, mask, "mask")))
+    return failure();
+  RankedTensorType t = tileType(tile), m = tileType(mask);
+  if (!m.getElementType().isInteger(1) || m.getShape() != t.getShape())
+    return op->emitOpError() << "expected a mask of i1 elements and shape "
+                             << t.getShape() << " like the tile, found " << m;
+  if (m.getEncoding() && t.getEncoding() && m.getEncoding() != t.getEncoding())
+    return op->emitOpError() << "mask has another layout than the tile";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyAccess(*this, getTensor().getType(), getResult(),
-                          getOffsets().size())))
+                          getOffsets().size())) ||
+      failed(verifyMask(*this, getResult(), getMask())))
     return failure();
   if (auto pad = getPaddingAttr())
     if (pad.getType() != getTensor().getType().getElementType())
@@ -112,8 +129,10 @@ bool LoadOp::padsWithZero() {
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyAccess(*this, getTensor().getType(), getValue(),
-                      getOffsets().size());
+  if (failed(verifyAccess(*this, getTensor().getType(), getValue(),
+                          getOffsets().size())))
+    return failure();
+  return verifyMask(*this, getValue(), getMask());
 }
 
 //===----------------------------------------------------------------------===//

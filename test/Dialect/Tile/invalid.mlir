@@ -510,3 +510,19 @@ func.func @cas_type(%x: !tile.tensor<?xf16>, %i: !tile.tile<64xi32>, %v: !tile.t
   %o = tile.atomic_cas %x[%i], %v, %v : !tile.tensor<?xf16>, !tile.tile<64xi32> -> !tile.tile<64xf16>
   return
 }
+
+// -----
+
+func.func @load_mask_shape(%x: !tile.tensor<?xf32>, %i: i32, %m: !tile.tile<32xi1>) {
+  // expected-error @+1 {{expected a mask of i1 elements and shape 64 like the tile, found 'tensor<32xi1>'}}
+  %t = tile.load %x[%i] mask(%m : !tile.tile<32xi1>) : !tile.tensor<?xf32> -> !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @store_mask_type(%x: !tile.tensor<?xf32>, %i: i32, %v: !tile.tile<64xf32>, %m: !tile.tile<64xi8>) {
+  // expected-error @+1 {{expected a mask of i1 elements and shape 64 like the tile, found 'tensor<64xi8>'}}
+  tile.store %v, %x[%i] mask(%m : !tile.tile<64xi8>) : !tile.tile<64xf32>, !tile.tensor<?xf32>
+  return
+}

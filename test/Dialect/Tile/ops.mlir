@@ -110,3 +110,12 @@ func.func @indexed(%t: !tile.tensor<?x?xf32>, %n: !tile.tensor<?xi32>,
   %c = tile.atomic_cas %n[%i], %w, %w scope sys : !tile.tensor<?xi32>, !tile.tile<64xi32> -> !tile.tile<64xi32>
   return
 }
+
+// CHECK-LABEL: func.func @masked
+func.func @masked(%t: !tile.tensor<?x?xf32>, %m: !tile.tile<16x16xi1>, %i: i32) {
+  // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<16x16xi1>) {padding = 3.000000e+00 : f32} : !tile.tensor<?x?xf32> -> tensor<16x16xf32>
+  %x = tile.load %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) {padding = 3.0 : f32} : !tile.tensor<?x?xf32> -> !tile.tile<16x16xf32>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<16x16xi1>) : tensor<16x16xf32>, !tile.tensor<?x?xf32>
+  tile.store %x, %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) : !tile.tile<16x16xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -150,3 +150,70 @@ func.func @claim(%slot: !tile.tensor<?xi32>, %won: !tile.tensor<?xi32>)
   tile.store %old, %won[%off] : !tile.tile<128xi32>, !tile.tensor<?xi32>
   return
 }
+
+// Masked load and store: y[i, j] = x[i, j] + 1 on and below the diagonal
+// (j <= i); x's odd columns read as 7 (masked off); y above the diagonal
+// is kept. 32 x 64 a program.
+func.func @masked_tril(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 32), cdiv(dim(0, 1), 64)>} {
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %r0 = arith.muli %px, %c32 : i32
+  %c0 = arith.muli %py, %c64 : i32
+  %ri = tile.iota : !tile.tile<32xi32>
+  %r0t = tile.splat %r0 : i32 -> !tile.tile<32xi32>
+  %r = arith.addi %ri, %r0t : !tile.tile<32xi32>
+  %r2 = tile.expand_dims %r axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %r2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %ci = tile.iota : !tile.tile<64xi32>
+  %c0t = tile.splat %c0 : i32 -> !tile.tile<64xi32>
+  %c = arith.addi %ci, %c0t : !tile.tile<64xi32>
+  %c2 = tile.expand_dims %c axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cols = tile.broadcast %c2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %two = arith.constant dense<2> : !tile.tile<32x64xi32>
+  %zero = arith.constant dense<0> : !tile.tile<32x64xi32>
+  %par = arith.remsi %cols, %two : !tile.tile<32x64xi32>
+  %even = arith.cmpi eq, %par, %zero : !tile.tile<32x64xi32>
+  %t = tile.load %x[%r0, %c0] mask(%even : !tile.tile<32x64xi1>) {padding = 7.0 : f32}
+      : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
+  %one = arith.constant dense<1.0> : !tile.tile<32x64xf32>
+  %s = arith.addf %t, %one : !tile.tile<32x64xf32>
+  %low = arith.cmpi sle, %cols, %rows : !tile.tile<32x64xi32>
+  tile.store %s, %y[%r0, %c0] mask(%low : !tile.tile<32x64xi1>) : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// C = A · B with B's rows past k_valid masked off (read as zero): a GEMM
+// whose B load has a mask keeps the plain path (no TMA) and stays right.
+func.func @gemm_masked_k(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                         %c: !tile.tensor<?x?xf32>, %k_valid: i32)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %m0 = arith.muli %px, %c128 : i32
+  %n0 = arith.muli %py, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %kv = tile.splat %k_valid : i32 -> !tile.tile<64x128xi32>
+  %ki = tile.iota : !tile.tile<64xi32>
+  %ki2 = tile.expand_dims %ki axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
+  %kib = tile.broadcast %ki2 : !tile.tile<64x1xi32> -> !tile.tile<64x128xi32>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero) -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %k0t = tile.splat %k0 : i32 -> !tile.tile<64x128xi32>
+    %krow = arith.addi %kib, %k0t : !tile.tile<64x128xi32>
+    %ok = arith.cmpi slt, %krow, %kv : !tile.tile<64x128xi32>
+    %tb = tile.load %b[%k0, %n0] mask(%ok : !tile.tile<64x128xi1>) : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
