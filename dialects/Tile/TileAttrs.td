@@ -115,6 +115,16 @@ def Tile_MemScopeAttr : EnumAttr<Tile_Dialect, Tile_MemScope, "scope"> {
   let assemblyFormat = "$value";
 }
 
+def Tile_RandomDistribution : I32EnumAttr<"RandomDistribution", "distribution of tile.rand", [
+    I32EnumAttrCase<"Uniform", 0, "uniform">,
+    I32EnumAttrCase<"Normal", 1, "normal">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_RandomDistributionAttr : EnumAttr<Tile_Dialect, Tile_RandomDistribution, "distribution"> {
+  let assemblyFormat = "$value";
+}
+
 def Tile_Target : I32EnumAttr<"Target", "the GPU architecture a module is compiled for", [
     I32EnumAttrCase<"SM90a", 0, "sm_90a">,
     I32EnumAttrCase<"SM100a", 1, "sm_100a">]> {

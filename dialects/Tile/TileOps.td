@@ -366,6 +366,55 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_PhiloxOp : Tile_Op<"philox", [Pure,
+    AllTypesMatch<["c0", "c1", "c2", "c3", "r0", "r1", "r2", "r3"]>]> {
+  let summary = "the Philox4x32-10 counter-based generator, element-wise";
+  let description = [{
+    Element e of the results is Philox4x32 with 10 rounds (Salmon et al.,
+    SC'11; bit for bit the Random123 reference) of the counter (c0[e],
+    c1[e], c2[e], c3[e]) under the key (k0, k1): four independent uniform
+    32-bit words. Same key and counter, same words, on any GPU and grid.
+
+    ```mlir
+    %r:4 = tile.philox %ctr, %zero, %zero, %zero key %seed_lo, %seed_hi
+        : !tile.tile<1024xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$c0, Tile_Tile:$c1, Tile_Tile:$c2,
+                       Tile_Tile:$c3, I32:$k0, I32:$k1);
+  let results = (outs Tile_Tile:$r0, Tile_Tile:$r1, Tile_Tile:$r2,
+                      Tile_Tile:$r3);
+  let assemblyFormat = [{
+    $c0 `,` $c1 `,` $c2 `,` $c3 `key` $k0 `,` $k1 attr-dict `:` type($c0)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_RandOp : Tile_Op<"rand", [Pure]> {
+  let summary = "uniform or normal f32 random numbers from a seed and offsets";
+  let description = [{
+    Element e is drawn from Philox4x32-10 (tile.philox) with the counter
+    (offsets[e], 0, 0, 0) and the key (k0, k1): `uniform` in [0, 1) as
+    (r0 >> 8) * 2^-24 (24 random bits, every float a multiple of 2^-24);
+    `normal` (mean 0, variance 1) by Box-Muller from r0 and r1,
+    sqrt(-2 ln u1) cos(2 pi u2) with u1 = ((r0 >> 8) + 1) * 2^-24 in
+    (0, 1] and u2 = (r1 >> 8) * 2^-24 (the SFU's lg2, cos and sqrt
+    approximations). Different offsets give independent numbers; the same
+    seed and offsets, the same numbers.
+
+    ```mlir
+    %u = tile.rand uniform %offs key %seed, %c0 : !tile.tile<1024xi32> -> !tile.tile<1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_RandomDistributionAttr:$distribution,
+                       Tile_Tile:$offsets, I32:$k0, I32:$k1);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $distribution $offsets `key` $k0 `,` $k1 attr-dict `:` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let summary = "move a tile's elements to another layout";
   let description = [{

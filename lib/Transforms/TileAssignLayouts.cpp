@@ -276,6 +276,18 @@ private:
         setLayout(cv.getResult(), getLayout(cv.getSrc().getType()));
       return success();
     }
+    if (auto ph = dyn_cast<PhiloxOp>(op)) {
+      LinearLayout l = getLayout(ph.getC0().getType());
+      for (unsigned i = 1; i < 4; ++i)
+        require(op, i, l);
+      for (Value r : ph.getResults())
+        setLayout(r, l);
+      return success();
+    }
+    if (auto rand = dyn_cast<RandOp>(op)) {
+      setLayout(rand.getResult(), getLayout(rand.getOffsets().getType()));
+      return success();
+    }
     if (isa<SplatOp, IotaOp>(op)) {
       if (needs(op->getResult(0)))
         setLayout(op->getResult(0), defaultLayout(op->getResult(0).getType()));

@@ -279,3 +279,28 @@ func.func @masked(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
   tile.store %t, %y[%c0] mask(%m : !tile.tile<128xi1>) : !tile.tile<128xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// Philox4x32-10 per register: two 32x32->64 products a round (the
+// multipliers 0xD2511F53 and 0xCD9E8D57), the key bumped by the Weyl
+// constants (0x9E3779B9, 0xBB67AE85 as i32) between rounds; uniform
+// floats from the top 24 bits of the first word.
+// CHECK-LABEL: func.func @rand
+// CHECK: arith.muli %{{.*}}, %c3528531795_i64 : i64
+// CHECK: arith.muli %{{.*}}, %c3449720151_i64 : i64
+// CHECK: arith.constant -1640531527 : i32
+// CHECK: arith.constant -1150833019 : i32
+// CHECK-COUNT-9: arith.muli %{{.*}}, %c3528531795_i64_{{[0-9]+}} : i64
+// CHECK-NOT: arith.muli %{{.*}}, %c3528531795_i64
+// CHECK: arith.shrui %{{.*}}, %c8_i32
+// CHECK: arith.uitofp
+// CHECK: arith.constant 5.96046448E-8 : f32
+func.func @rand(%u: !tile.tensor<?xf32>, %k: i32)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %i = tile.iota : !tile.tile<32xi32>
+  %r = tile.rand uniform %i key %k, %k : !tile.tile<32xi32> -> !tile.tile<32xf32>
+  tile.store %r, %u[%c0] : !tile.tile<32xf32>, !tile.tensor<?xf32>
+  return
+}

@@ -169,3 +169,86 @@ def test_gemm_masked_k(mem, m, n, k, kv):
     ref = a[:, :kv].double() @ b[:kv].double()
     err = (c.double() - ref).norm().item() / max(ref.norm().item(), 1e-30)
     assert err < 1e-2
+
+
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+
+
+def philox_ref(c, k):
+    """Philox4x32-10 (Salmon et al., SC'11) on Python ints."""
+    c = list(c)
+    k0, k1 = k
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + W0) & 0xFFFFFFFF, (k1 + W1) & 0xFFFFFFFF
+        p0, p1 = M0 * c[0], M1 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & 0xFFFFFFFF, (p0 >> 32) ^ c[3] ^ k1, p0 & 0xFFFFFFFF]
+    return c
+
+
+# Random123's known-answer vectors for philox4x32-10 (kat_vectors).
+KAT = [
+    ([0, 0, 0, 0], [0, 0], [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]),
+    ([0xFFFFFFFF] * 4, [0xFFFFFFFF] * 2, [0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]),
+    ([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344], [0xA4093822, 0x299F31D0],
+     [0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]),
+]
+
+
+def i32(words):
+    return torch.tensor([w - (1 << 32) if w >= 1 << 31 else w for w in words],
+                        dtype=torch.int32, device=DEV)
+
+
+def signed(w):
+    return w - (1 << 32) if w >= 1 << 31 else w
+
+
+@pytest.mark.parametrize("case", range(len(KAT)))
+def test_philox_known_answers(mem, case):
+    ctr, key, want = KAT[case]
+    assert philox_ref(ctr, key) == want  # the reference itself
+    cols = [i32([w]) for w in ctr]
+    r = torch.full((1, 4), 7, dtype=torch.int32, device=DEV)
+    mem["philox"](*cols, r, signed(key[0]), signed(key[1]))
+    torch.cuda.synchronize()
+    assert [x & 0xFFFFFFFF for x in r[0].tolist()] == want
+
+
+@pytest.mark.parametrize("n", [1, 300, 4097])
+def test_philox_random_counters(mem, n):
+    g = torch.Generator().manual_seed(n)
+    ctr = torch.randint(0, 1 << 32, (4, n), generator=g, dtype=torch.int64)
+    key = torch.randint(0, 1 << 32, (2,), generator=g, dtype=torch.int64).tolist()
+    cols = [i32(ctr[j].tolist()) for j in range(4)]
+    r = torch.full((n, 4), 7, dtype=torch.int32, device=DEV)
+    mem["philox"](*cols, r, signed(key[0]), signed(key[1]))
+    torch.cuda.synchronize()
+    got = (r.cpu().long() & 0xFFFFFFFF).tolist()
+    for i in range(0, n, max(1, n // 50)):
+        assert got[i] == philox_ref([ctr[j][i].item() for j in range(4)], key)
+
+
+@pytest.mark.parametrize("n", [1000, 1 << 20])
+def test_rand(mem, n):
+    u = torch.full((n,), float("nan"), device=DEV)
+    z = torch.full((n,), float("nan"), device=DEV)
+    mem["rand"](u, z, 5, 1234, -99)
+    torch.cuda.synchronize()
+    # The exact values: uniform = (r0 >> 8) * 2^-24 of the reference.
+    for i in range(0, n, max(1, n // 40)):
+        r0 = philox_ref([5 + i, 0, 0, 0], [1234, (-99) & 0xFFFFFFFF])[0]
+        assert u[i].item() == (r0 >> 8) * 2.0 ** -24
+    assert torch.all((u >= 0) & (u < 1)) and torch.all(torch.isfinite(z))
+    if n >= 1 << 20:
+        # Moments within several standard errors, and a different seed or
+        # offset gives different numbers.
+        assert abs(u.double().mean().item() - 0.5) < 5 * (1 / 12 / n) ** 0.5
+        assert abs(z.double().mean().item()) < 5 / n ** 0.5
+        assert abs(z.double().var().item() - 1) < 5 * (2 / n) ** 0.5
+        assert abs((z.double() ** 3).mean().item()) < 5 * (15 / n) ** 0.5
+        assert abs((z.double() > 1.96).double().mean().item() - 0.025) < 0.001
+        u2 = torch.empty_like(u)
+        mem["rand"](u2, torch.empty_like(z), 5, 1235, -99)
+        torch.cuda.synchronize()
+        assert (u2 == u).double().mean().item() < 1e-3

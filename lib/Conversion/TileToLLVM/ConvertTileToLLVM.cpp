@@ -309,6 +309,7 @@ struct ConvertTileToLLVM
     patterns.add<ElementwiseLowering>(converter, ctx);
     populateTileMemoryPatterns(converter, patterns);
     populateTileIndexedPatterns(converter, patterns);
+    populateTileRandomPatterns(converter, patterns);
     populateTileReducePatterns(converter, patterns);
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);

@@ -152,6 +152,8 @@ void populateTileMemoryPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileIndexedPatterns(mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+void populateTileRandomPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 void populateTileReducePatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileLayoutPatterns(mlir::TypeConverter &converter,

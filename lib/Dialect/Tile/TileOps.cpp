@@ -244,6 +244,32 @@ LogicalResult AtomicCASOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PhiloxOp / RandOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyCounter(Operation *op, Value v, StringRef what) {
+  if (failed(verifyTile(op, v, what)))
+    return failure();
+  if (!tileType(v).getElementType().isInteger(32))
+    return op->emitOpError() << "expected " << what << " of i32 elements, found "
+                             << tileType(v);
+  return success();
+}
+
+LogicalResult PhiloxOp::verify() { return verifyCounter(*this, getC0(), "counters"); }
+
+LogicalResult RandOp::verify() {
+  if (failed(verifyCounter(*this, getOffsets(), "offsets")) ||
+      failed(verifyTile(*this, getResult(), "result")))
+    return failure();
+  RankedTensorType r = tileType(getResult()), o = tileType(getOffsets());
+  if (!r.getElementType().isF32() || r.getShape() != o.getShape())
+    return emitOpError() << "expected an f32 result of the offsets' shape "
+                         << o.getShape() << ", found " << r;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DotOp
 //===----------------------------------------------------------------------===//
 

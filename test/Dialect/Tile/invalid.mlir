@@ -526,3 +526,19 @@ func.func @store_mask_type(%x: !tile.tensor<?xf32>, %i: i32, %v: !tile.tile<64xf
   tile.store %v, %x[%i] mask(%m : !tile.tile<64xi8>) : !tile.tile<64xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @philox_counters(%c: !tile.tile<64xi64>, %k: i32) {
+  // expected-error @+1 {{expected counters of i32 elements, found 'tensor<64xi64>'}}
+  %r:4 = tile.philox %c, %c, %c, %c key %k, %k : !tile.tile<64xi64>
+  return
+}
+
+// -----
+
+func.func @rand_result(%c: !tile.tile<64xi32>, %k: i32) {
+  // expected-error @+1 {{expected an f32 result of the offsets' shape 64, found 'tensor<64xf16>'}}
+  %u = tile.rand uniform %c key %k, %k : !tile.tile<64xi32> -> !tile.tile<64xf16>
+  return
+}

@@ -119,3 +119,14 @@ func.func @masked(%t: !tile.tensor<?x?xf32>, %m: !tile.tile<16x16xi1>, %i: i32) 
   tile.store %x, %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) : !tile.tile<16x16xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// CHECK-LABEL: func.func @random
+func.func @random(%c: !tile.tile<64xi32>, %k: i32) {
+  // CHECK: tile.philox %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} key %{{.*}}, %{{.*}} : tensor<64xi32>
+  %r:4 = tile.philox %c, %c, %c, %c key %k, %k : !tile.tile<64xi32>
+  // CHECK: tile.rand uniform %{{.*}} key %{{.*}}, %{{.*}} : tensor<64xi32> -> tensor<64xf32>
+  %u = tile.rand uniform %c key %k, %k : !tile.tile<64xi32> -> !tile.tile<64xf32>
+  // CHECK: tile.rand normal
+  %z = tile.rand normal %c key %k, %k : !tile.tile<64xi32> -> !tile.tile<64xf32>
+  return
+}

@@ -217,3 +217,50 @@ func.func @gemm_masked_k(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// Philox4x32-10 words of counters (c0[i], c1[i], c2[i], c3[i]) under the
+// key (k0, k1), to r (n x 4, row i the four words).
+func.func @philox(%c0: !tile.tensor<?xi32>, %c1: !tile.tensor<?xi32>,
+                  %c2: !tile.tensor<?xi32>, %c3: !tile.tensor<?xi32>,
+                  %r: !tile.tensor<?x4xi32>, %k0: i32, %k1: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>} {
+  %c128 = arith.constant 128 : i32
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c128 : i32
+  %a = tile.load %c0[%off] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %b = tile.load %c1[%off] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %c = tile.load %c2[%off] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %d = tile.load %c3[%off] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %w:4 = tile.philox %a, %b, %c, %d key %k0, %k1 : !tile.tile<128xi32>
+  %w0 = tile.reshape %w#0 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %w1 = tile.reshape %w#1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %w2 = tile.reshape %w#2 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %w3 = tile.reshape %w#3 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  tile.store %w0, %r[%off, %z] : !tile.tile<128x1xi32>, !tile.tensor<?x4xi32>
+  tile.store %w1, %r[%off, %one] : !tile.tile<128x1xi32>, !tile.tensor<?x4xi32>
+  tile.store %w2, %r[%off, %two] : !tile.tile<128x1xi32>, !tile.tensor<?x4xi32>
+  tile.store %w3, %r[%off, %three] : !tile.tile<128x1xi32>, !tile.tensor<?x4xi32>
+  return
+}
+
+// u[i] and z[i]: uniform and normal numbers at offset base + i.
+func.func @rand(%u: !tile.tensor<?xf32>, %z: !tile.tensor<?xf32>, %base: i32,
+                %k0: i32, %k1: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 1024)>} {
+  %c1024 = arith.constant 1024 : i32
+  %pid = tile.program_id x
+  %off = arith.muli %pid, %c1024 : i32
+  %start = arith.addi %off, %base : i32
+  %iota = tile.iota : !tile.tile<1024xi32>
+  %s = tile.splat %start : i32 -> !tile.tile<1024xi32>
+  %offs = arith.addi %iota, %s : !tile.tile<1024xi32>
+  %un = tile.rand uniform %offs key %k0, %k1 : !tile.tile<1024xi32> -> !tile.tile<1024xf32>
+  %nr = tile.rand normal %offs key %k0, %k1 : !tile.tile<1024xi32> -> !tile.tile<1024xf32>
+  tile.store %un, %u[%off] : !tile.tile<1024xf32>, !tile.tensor<?xf32>
+  tile.store %nr, %z[%off] : !tile.tile<1024xf32>, !tile.tensor<?xf32>
+  return
+}
