@@ -304,3 +304,24 @@ func.func @rand(%u: !tile.tensor<?xf32>, %k: i32)
   tile.store %r, %u[%c0] : !tile.tile<32xf32>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// An unused acq_rel atomic on elements threads share: no scratch and no
+// sharing, but a barrier before the owners' atomics (their release covers
+// the copies' earlier accesses) and one after (their acquire precedes
+// the copies' later ones).
+// CHECK-LABEL: func.func @unused_acq_rel
+// CHECK-SAME: tile.shared_memory = 0 : i64
+// CHECK: nvvm.barrier0
+// CHECK: atom.acq_rel.gpu.global.add.u32
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK: return
+func.func @unused_acq_rel(%c: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %one = arith.constant dense<1> : !tile.tile<16xi32>
+  %z = arith.constant dense<0> : !tile.tile<16xi32>
+  %old = tile.atomic_rmw add %one, %c[%z] : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
+  return
+}

@@ -13,7 +13,9 @@
 // an element; the other registers take its result. An atomic whose result
 // is used and whose layout repeats elements across threads passes the old
 // values to every copy through shared memory (its scratch, see
-// tile::getScratchBytes).
+// tile::getScratchBytes); one whose result is unused shares nothing. An
+// owner acts for the copies in other threads, so release and acquire
+// orderings get a barrier before and after (see finishAtomic).
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +256,33 @@ SmallVector<Value> shareOldValues(Emitter &e, const Owners &owners,
   return out;
 }
 
+/// Runs `issue` (the owners' atomics) with the ordering `sem` promises
+/// for every copy of the elements, then gives the op its results (the old
+/// values shared with the copies) or, unused, erases it. When threads
+/// share elements, the owner acts for the others: a barrier before
+/// release makes their earlier accesses precede it (release is
+/// cumulative), and one after acquire (and the sharing's barriers) makes
+/// it precede their later ones.
+template <typename OpTy>
+void finishAtomic(ConversionPatternRewriter &rewriter, Emitter &e, OpTy op,
+                  const Owners &owners, const LinearLayout &l, Type elt,
+                  MemSemantics sem,
+                  function_ref<SmallVector<Value>()> issue) {
+  bool shared = bool(owners.thread);
+  if (shared && (sem == MemSemantics::Release || sem == MemSemantics::AcqRel))
+    e.barrier();
+  SmallVector<Value> old = issue();
+  if (op.getResult().use_empty()) {
+    if (shared &&
+        (sem == MemSemantics::Acquire || sem == MemSemantics::AcqRel))
+      e.barrier();
+    rewriter.eraseOp(op);
+    return;
+  }
+  rewriter.replaceOpWithMultiple(
+      op, {shareOldValues(e, owners, l, elt, std::move(old))});
+}
+
 struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -291,21 +320,18 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
       body = "@p " + prefix + atomicOp(kind, elt) + args;
     }
     AtomicEmitter ae{e, elt, storageBytes(elt) == 4};
-    SmallVector<Value> old(values.size());
-    for (int64_t r = 0; r < int64_t(values.size()); ++r) {
-      if (owners.first[r] != r)
-        continue;
-      auto [addr, pred] =
-          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
-      old[r] = ae.run(body, owners.restrict(e, pred), addr, values[r], !red);
-    }
-    if (red) {
-      // No result to give (nobody reads it).
-      rewriter.eraseOp(op);
-      return success();
-    }
-    rewriter.replaceOpWithMultiple(
-        op, {shareOldValues(e, owners, l, elt, std::move(old))});
+    finishAtomic<AtomicRMWOp>(rewriter, e, op, owners, l, elt, sem, [&] {
+      SmallVector<Value> old(values.size());
+      for (int64_t r = 0; r < int64_t(values.size()); ++r) {
+        if (owners.first[r] != r)
+          continue;
+        auto [addr, pred] =
+            indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+        old[r] =
+            ae.run(body, owners.restrict(e, pred), addr, values[r], !red);
+      }
+      return old;
+    });
     return success();
   }
 };
@@ -327,18 +353,19 @@ struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
                        stringifyMemScope(op.getScope()).str() +
                        ".global.cas.b32 $0, [$2], $3, $4;";
     AtomicEmitter ae{e, elt, true};
-    SmallVector<Value> old(l.getNumRegisters());
-    for (int64_t r = 0; r < int64_t(old.size()); ++r) {
-      if (owners.first[r] != r)
-        continue;
-      auto [addr, pred] =
-          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
-      old[r] = ae.run(body, owners.restrict(e, pred), addr,
-                      ValueRange{adaptor.getCmp()[r], adaptor.getValue()[r]},
-                      true);
-    }
-    rewriter.replaceOpWithMultiple(
-        op, {shareOldValues(e, owners, l, elt, std::move(old))});
+    finishAtomic<AtomicCASOp>(rewriter, e, op, owners, l, elt, op.getSem(), [&] {
+      SmallVector<Value> old(l.getNumRegisters());
+      for (int64_t r = 0; r < int64_t(old.size()); ++r) {
+        if (owners.first[r] != r)
+          continue;
+        auto [addr, pred] =
+            indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+        old[r] = ae.run(
+            body, owners.restrict(e, pred), addr,
+            ValueRange{adaptor.getCmp()[r], adaptor.getValue()[r]}, true);
+      }
+      return old;
+    });
     return success();
   }
 };

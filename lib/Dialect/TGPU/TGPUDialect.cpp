@@ -155,6 +155,9 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
     if (!load || !copy)
       return op->emitError() << "'" << name
                              << "' is a tile.load's #tgpu.tma_copy<...>";
+    if (load.getMask())
+      return op->emitError() << "'" << name
+                             << "' on a masked load (TMA copies whole boxes)";
     if (int64_t(copy.getBox().size()) !=
         cast<RankedTensorType>(load.getType()).getRank())
       return op->emitError() << "'" << name << "': the box has "

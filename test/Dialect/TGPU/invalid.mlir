@@ -482,3 +482,12 @@ func.func @wgmma_wait_after_f64(%x: f64) {
   tgpu.wgmma_wait after(%x : f64) {pendings = 0 : i32}
   return
 }
+
+// -----
+
+func.func @tma_masked(%x: !tile.tensor<?x?xbf16>, %m: !tile.tile<64x64xi1>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tgpu.tma' on a masked load (TMA copies whole boxes)}}
+  %t = tile.load %x[%c0, %c0] mask(%m : !tile.tile<64x64xi1>) {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
+  return
+}
