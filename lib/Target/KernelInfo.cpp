@@ -30,35 +30,48 @@ static std::string dtypeName(Type t) {
   return "f64";
 }
 
-/// The identifier after '%' at `loc` in the source, if there is one.
-static std::string nameAt(Location loc, const llvm::SourceMgr *sources) {
-  auto fl = dyn_cast<FileLineColLoc>(loc);
-  if (!sources || !fl || sources->getNumBuffers() == 0)
-    return {};
-  const llvm::MemoryBuffer *buf =
-      sources->getMemoryBuffer(sources->getMainFileID());
-  StringRef text = buf->getBuffer();
-  unsigned line = fl.getLine(), col = fl.getColumn();
-  size_t pos = 0;
-  for (unsigned l = 1; l < line && pos != StringRef::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != StringRef::npos)
-      ++pos;
+namespace {
+/// The main source buffer with the offsets of its lines, found once (a
+/// scan from the start of the file for every argument made 10,000
+/// kernels quadratic).
+struct SourceLines {
+  StringRef text;
+  std::vector<size_t> starts; // starts[l - 1]: offset of line l
+
+  explicit SourceLines(const llvm::SourceMgr *sources) {
+    if (!sources || sources->getNumBuffers() == 0)
+      return;
+    text = sources->getMemoryBuffer(sources->getMainFileID())->getBuffer();
+    starts.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n')
+        starts.push_back(i + 1);
   }
-  if (pos == StringRef::npos || pos + col - 1 >= text.size())
-    return {};
-  StringRef rest = text.drop_front(pos + col - 1);
-  if (!rest.consume_front("%"))
-    return {};
-  size_t n = 0;
-  while (n < rest.size() && (isalnum(rest[n]) || rest[n] == '_'))
-    ++n;
-  return rest.take_front(n).str();
-}
+
+  /// The identifier after '%' at `loc` in the source, if there is one.
+  std::string nameAt(Location loc) const {
+    auto fl = dyn_cast<FileLineColLoc>(loc);
+    if (!fl || fl.getLine() == 0 || fl.getLine() > starts.size() ||
+        fl.getColumn() == 0)
+      return {};
+    size_t pos = starts[fl.getLine() - 1] + fl.getColumn() - 1;
+    if (pos >= text.size())
+      return {};
+    StringRef rest = text.drop_front(pos);
+    if (!rest.consume_front("%"))
+      return {};
+    size_t n = 0;
+    while (n < rest.size() && (isalnum(rest[n]) || rest[n] == '_'))
+      ++n;
+    return rest.take_front(n).str();
+  }
+};
+} // namespace
 
 std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
                                                  const llvm::SourceMgr *sources) {
   std::vector<KernelInfo> kernels;
+  SourceLines lines(sources);
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func->hasAttr(tile::kKernelAttr))
       continue;
@@ -80,7 +93,7 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       k.grid.push_back(grid.axis(i).toText());
     for (BlockArgument arg : func.getArguments()) {
       ParamInfo p;
-      p.name = nameAt(arg.getLoc(), sources);
+      p.name = lines.nameAt(arg.getLoc());
       if (p.name.empty())
         p.name = "arg" + std::to_string(arg.getArgNumber());
       if (auto tv = dyn_cast<tile::TensorViewType>(arg.getType())) {
