@@ -35,21 +35,8 @@ std::pair<Value, Value> indexedElement(Emitter &e, const ViewValues &view,
                                        ArrayRef<ValueRange> indices,
                                        ValueRange mask, Type elt,
                                        int64_t reg) {
-  Value linear, ok;
-  for (auto [d, idx] : llvm::enumerate(indices)) {
-    Value i = e.sext64(idx[reg]);
-    Value in = e.ult(i, view.sizes[d]);
-    ok = ok ? e.andI(ok, in) : in;
-    Value term = e.mul(i, view.strides[d]);
-    linear = linear ? e.add(linear, term) : term;
-  }
-  if (!mask.empty())
-    ok = e.andI(ok, mask[reg]);
-  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
-  Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, storageType(elt),
-                                  view.base, ValueRange{linear});
-  Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
-  return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+  auto index = [&](unsigned d) { return e.sext64(indices[d][reg]); };
+  return view.element(e, index, elt, mask.empty() ? Value() : mask[reg]);
 }
 
 /// Which copies of each element access memory (see the file comment).

@@ -62,25 +62,13 @@ struct Access {
 
   /// Address (as i64) and in-bounds predicate (i32) of register `reg`.
   std::pair<Value, Value> element(ThreadCoords &coords, int64_t reg) {
-    Value linear, inBounds;
-    for (unsigned d = 0; d < view.sizes.size(); ++d) {
+    auto index = [&](unsigned d) {
       Value c = arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(),
                                        coords.get(reg, d));
-      Value idx = e.add(offsets[d], c);
-      Value in = e.ult(idx, view.sizes[d]);
-      inBounds = inBounds ? e.andI(inBounds, in) : in;
-      Value term = e.mul(idx, view.strides[d]);
-      linear = linear ? e.add(linear, term) : term;
-    }
-    if (!mask.empty())
-      inBounds = e.andI(inBounds, mask[reg]);
-    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
-    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy,
-                                    storageType(elementType), view.base,
-                                    ValueRange{linear});
-    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
-    Value pred = arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), inBounds);
-    return {addr, pred};
+      return e.add(offsets[d], c);
+    };
+    return view.element(e, index, elementType,
+                        mask.empty() ? Value() : mask[reg]);
   }
 };
 

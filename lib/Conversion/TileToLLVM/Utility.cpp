@@ -127,6 +127,26 @@ ViewValues::ViewValues(tile::TensorViewType type, ValueRange values) {
   }
 }
 
+std::pair<Value, Value>
+ViewValues::element(Emitter &e, function_ref<Value(unsigned)> index,
+                    Type elementType, Value mask) const {
+  Value linear, ok;
+  for (unsigned d = 0; d < sizes.size(); ++d) {
+    Value i = index(d);
+    Value in = e.ult(i, sizes[d]);
+    ok = ok ? e.andI(ok, in) : in;
+    Value term = e.mul(i, strides[d]);
+    linear = linear ? e.add(linear, term) : term;
+  }
+  if (mask)
+    ok = e.andI(ok, mask);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+  Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, storageType(elementType),
+                                  base, ValueRange{linear});
+  Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+  return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+}
+
 Type tilec::storageType(Type t) {
   return IntegerType::get(t.getContext(), storageBytes(t) * 8);
 }

@@ -100,6 +100,14 @@ struct ViewValues {
   mlir::Value base;
   llvm::SmallVector<mlir::Value> sizes, strides;
   ViewValues(tile::TensorViewType type, mlir::ValueRange values);
+
+  /// Address (i64) of the element at index(d) along each dim d (i64, built
+  /// as each dim is reached) and the predicate (i32) that accesses it:
+  /// every index below its extent (compared unsigned, so negative ones are
+  /// out) and `mask` (i1), if given.
+  std::pair<mlir::Value, mlir::Value>
+  element(Emitter &e, llvm::function_ref<mlir::Value(unsigned)> index,
+          mlir::Type elementType, mlir::Value mask) const;
 };
 
 /// Global loads and stores of `vec` consecutive elements at `addr` (i64)

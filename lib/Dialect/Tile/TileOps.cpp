@@ -105,17 +105,22 @@ static LogicalResult verifyMask(Operation *op, Value tile, Value mask) {
   return success();
 }
 
+/// A load's or gather's padding, if any: of the view's element type.
+static LogicalResult verifyPadding(Operation *op, TypedAttr pad,
+                                   TensorViewType tensor) {
+  if (pad && pad.getType() != tensor.getElementType())
+    return op->emitOpError() << "expected padding of type "
+                             << tensor.getElementType() << ", found "
+                             << pad.getType();
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyAccess(*this, getTensor().getType(), getResult(),
                           getOffsets().size())) ||
       failed(verifyMask(*this, getResult(), getMask())))
     return failure();
-  if (auto pad = getPaddingAttr())
-    if (pad.getType() != getTensor().getType().getElementType())
-      return emitOpError() << "expected padding of type "
-                           << getTensor().getType().getElementType()
-                           << ", found " << pad.getType();
-  return success();
+  return verifyPadding(*this, getPaddingAttr(), getTensor().getType());
 }
 
 bool LoadOp::padsWithZero() {
@@ -185,12 +190,7 @@ LogicalResult GatherOp::verify() {
   if (failed(verifyIndexed(*this, getTensor().getType(), getResult(),
                            getIndices(), getMask())))
     return failure();
-  if (auto pad = getPaddingAttr())
-    if (pad.getType() != getTensor().getType().getElementType())
-      return emitOpError() << "expected padding of type "
-                           << getTensor().getType().getElementType()
-                           << ", found " << pad.getType();
-  return success();
+  return verifyPadding(*this, getPaddingAttr(), getTensor().getType());
 }
 
 LogicalResult ScatterOp::verify() {
