@@ -14,6 +14,15 @@ def TileVerifyKernels : Pass<"tile-verify-kernels", "mlir::ModuleOp"> {
   }];
 }
 
+def TileStripDebugOps : Pass<"tile-strip-debug-ops", "mlir::ModuleOp"> {
+  let summary = "remove tile.print and tile.assert unless debugging";
+  let description = [{
+    Without `tile.debug` on the module (`tilec compile --debug` sets it),
+    each tile.print and tile.assert that is not marked `always` is erased,
+    so that debugging code costs nothing in a release build.
+  }];
+}
+
 def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
   let summary = "compile GEMM-like kernels at other output tile shapes";
   let description = [{

@@ -10,6 +10,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 def Tile_Tile : Type<AnyRankedTensor.predicate, "tile", "::mlir::RankedTensorType">;
 
@@ -286,6 +287,96 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "prefix sums (or max, min, or a user's combiner) along a dim";
+  let description = [{
+    Element i along `dim` of the result combines the elements 0..i of the
+    source along that dim (`exclusive`: 0..i-1, the identity for i = 0:
+    0, -inf or +inf, the type's smallest or largest integer). The combiner
+    is `sum`, `max` or `min`, or a region of two scalars that yields one
+    (`a` the earlier part, `b` the later): it must be associative, and it is
+    applied in a tree (log2 of the dim's size deep), so a non-associative
+    one (or float rounding) gives results that depend on the layout.
+    `exclusive` needs a named combiner (a region has no identity).
+
+    ```mlir
+    %c = tile.scan sum %x dim 1 : !tile.tile<64x128xf32>
+    %e = tile.scan sum %x dim 0 exclusive : !tile.tile<1024xi32>
+    %p = tile.scan %x dim 1 combine {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.mulf %a, %b : f32
+      tile.yield %m : f32
+    } : !tile.tile<16x256xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Tile_ReduceKindAttr>:$kind,
+                       Tile_Tile:$src, I32Attr:$dim, UnitAttr:$exclusive);
+  let results = (outs Tile_Tile:$result);
+  let regions = (region AnyRegion:$combiner);
+  let assemblyFormat = [{
+    custom<OptionalReduceKind>($kind) $src `dim` $dim
+    (`exclusive` $exclusive^)? (`combine` $combiner^)? attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    HasParent<"ScanOp">]> {
+  let summary = "the value a combiner region gives";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Tile_SortOp : Tile_Op<"sort", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "sort a tile along a dim, carrying other tiles along";
+  let description = [{
+    Sorts each line of `keys` along `dim` (at most 1024 elements) in
+    ascending order, or `descending`; each of `values` (tiles of the same
+    shape) is permuted as its keys are. A bitonic network: equal keys keep
+    no particular order (not stable); float NaNs compare as by
+    `arith.cmpf olt`, so their place is unspecified.
+
+    ```mlir
+    %k, %i = tile.sort %scores, %idx dim 1 descending
+        : !tile.tile<16x64xf32>, !tile.tile<16x64xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$keys, Variadic<Tile_Tile>:$values,
+                       I32Attr:$dim, UnitAttr:$descending);
+  let results = (outs Tile_Tile:$sortedKeys, Variadic<Tile_Tile>:$sortedValues);
+  let assemblyFormat = [{
+    $keys (`,` $values^)? `dim` $dim (`descending` $descending^)? attr-dict
+    `:` type($keys) (`,` type($values)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TopKOp : Tile_Op<"topk", [Pure]> {
+  let summary = "the k largest (or smallest) elements along a dim, sorted";
+  let description = [{
+    Along `dim` (at most 1024 elements), the k largest keys in descending
+    order (`smallest`: the k smallest, ascending), with the matching
+    elements of each of `values`. The results have `dim` of size k (a power
+    of two, at most the dim's size); ties keep no particular order.
+
+    ```mlir
+    %v, %i = tile.topk %logits, %idx dim 1 k 8
+        : !tile.tile<16x128xf32>, !tile.tile<16x128xi32>
+        -> !tile.tile<16x8xf32>, !tile.tile<16x8xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$keys, Variadic<Tile_Tile>:$values,
+                       I32Attr:$dim, I32Attr:$k, UnitAttr:$smallest);
+  let results = (outs Tile_Tile:$topKeys, Variadic<Tile_Tile>:$topValues);
+  let assemblyFormat = [{
+    $keys (`,` $values^)? `dim` $dim `k` $k (`smallest` $smallest^)? attr-dict
+    `:` type($keys) (`,` type($values)^)? `->` type($topKeys)
+    (`,` type($topValues)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let summary = "repeat a tile along its size-1 dims";
   let description = [{
@@ -411,6 +502,54 @@ def Tile_RandOp : Tile_Op<"rand", [Pure]> {
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $distribution $offsets `key` $k0 `,` $k1 attr-dict `:` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "print values with their coordinates from the device";
+  let description = [{
+    Each element of each operand (a tile or a scalar) is printed on a line
+    of its own by the thread that holds it (once, however many threads
+    hold copies): the program id, the prefix, the operand's number, the
+    element's coordinates and its value. From every program, or only from
+    `program [x, y, z]`. Compiled in only with `tilec compile --debug`
+    (elsewhere the op is removed), or always with `always`.
+
+    ```mlir
+    tile.print "acc" %acc program [0, 0, 0] : !tile.tile<16x16xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<AnyType>:$args,
+                       OptionalAttr<DenseI32ArrayAttr>:$program,
+                       UnitAttr:$always);
+  let assemblyFormat = [{
+    $prefix ($args^)? (`program` $program^)? (`always` $always^)? attr-dict
+    (`:` type($args)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert"> {
+  let summary = "abort the kernel where a condition is false";
+  let description = [{
+    Where an element of `cond` (an i1 tile or scalar) is false, the thread
+    holding it prints the message, the source location, the element's
+    coordinates and the program id, and the kernel stops with a
+    device-side assertion (the launch's error, CUDA_ERROR_ASSERT).
+    Compiled in only with `tilec compile --debug`, or always with `always`.
+
+    ```mlir
+    tile.assert %in_range, "index out of range" : !tile.tile<128xi1>
+    ```
+  }];
+  let arguments = (ins AnyType:$cond, StrAttr:$message, UnitAttr:$always);
+  let assemblyFormat = [{
+    $cond `,` $message (`always` $always^)? attr-dict `:` type($cond)
   }];
   let hasVerifier = 1;
 }

@@ -162,8 +162,10 @@ LinearLayout LinearLayout::mmaOperand(int opIdx,
                                       const std::vector<int64_t> &shape,
                                       unsigned elementBits, int warpsM,
                                       int warpsN) {
-  assert((elementBits == 16 || elementBits == 8) && "unsupported mma input");
-  // Element pairs (16-bit) or quads (8-bit) along K fill one 32-bit register.
+  assert((elementBits == 32 || elementBits == 16 || elementBits == 8) &&
+         "unsupported mma input");
+  // One element (tf32), pairs (16-bit) or quads (8-bit) along K fill one
+  // 32-bit register.
   int64_t perReg = 32 / elementBits;
   int kDim = opIdx == 0 ? 1 : 0;
   int otherDim = opIdx == 0 ? 0 : 1;
@@ -224,6 +226,57 @@ LinearLayout LinearLayout::reduceDim(int dim) const {
       nb[in].push_back(eraseDim(c, dim));
     }
   return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+LinearLayout LinearLayout::truncateDim(int dim, int64_t size) const {
+  std::vector<int64_t> newShape = getShape();
+  newShape[dim] = std::min(newShape[dim], size);
+  Bases nb[3];
+  for (int in = 0; in < 3; ++in)
+    for (const Coords &c : getBases(InDim(in))) {
+      if (c[dim] < size) {
+        nb[in].push_back(c);
+      } else if (in != int(InDim::Register)) {
+        Coords z = c;
+        z[dim] = 0;
+        nb[in].push_back(z);
+      }
+    }
+  return LinearLayout(newShape, nb[0], nb[1], nb[2]);
+}
+
+std::optional<std::vector<std::pair<InDim, unsigned>>>
+LinearLayout::bitSources(int dim) const {
+  int64_t n = getShape()[dim];
+  std::vector<std::pair<InDim, unsigned>> sources;
+  std::vector<int> found;
+  for (int64_t k = 0; (int64_t(1) << k) < n; ++k) {
+    sources.push_back({InDim::Register, 0});
+    found.push_back(0);
+  }
+  for (int in = 0; in < 3; ++in) {
+    const Bases &bases = getBases(InDim(in));
+    for (unsigned i = 0; i < bases.size(); ++i) {
+      const Coords &c = bases[i];
+      if (c[dim] == 0)
+        continue;
+      int64_t v = c[dim];
+      bool single = (v & (v - 1)) == 0;
+      for (unsigned d = 0; d < c.size(); ++d)
+        single &= d == unsigned(dim) || c[d] == 0;
+      if (!single)
+        return std::nullopt;
+      unsigned k = 0;
+      while ((int64_t(1) << k) < v)
+        ++k;
+      if (k >= found.size() || found[k]++)
+        return std::nullopt;
+      sources[k] = {InDim(in), i};
+    }
+  }
+  if (std::count(found.begin(), found.end(), 0))
+    return std::nullopt;
+  return sources;
 }
 
 LinearLayout

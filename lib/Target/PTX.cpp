@@ -222,7 +222,8 @@ static std::optional<std::string> findPtxas() {
 }
 
 FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
-                                          int optLevel, std::string &errors) {
+                                          int optLevel, std::string &errors,
+                                          std::string *info) {
   std::optional<std::string> ptxas = findPtxas();
   if (!ptxas) {
     errors = "ptxas not found (set TILEC_PTXAS, put it on PATH, or install "
@@ -244,6 +245,8 @@ FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
   std::string archFlag = "-arch=" + arch.str();
   std::string optFlag = "-O" + std::to_string(std::clamp(optLevel, 0, 3));
   SmallVector<StringRef> args{*ptxas, archFlag, optFlag, in, "-o", out};
+  if (info)
+    args.push_back("-v");
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};
   std::string execError;
@@ -259,6 +262,9 @@ FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
       errors += ":\n" + (*buf)->getBuffer().str();
   } else if (auto buf = llvm::MemoryBuffer::getFile(out, /*IsText=*/false)) {
     result = (*buf)->getBuffer().str();
+    if (info)
+      if (auto text = llvm::MemoryBuffer::getFile(log))
+        *info = (*text)->getBuffer().str();
   } else {
     errors = "cannot read the cubin ptxas wrote";
   }

@@ -240,6 +240,31 @@ private:
         setLayout(red.getResult(), src.reduceDim(red.getDim()));
       return success();
     }
+    // Scans, sorts and top-k pair elements whose coordinates along the dim
+    // differ in one bit: each bit needs a basis of its own.
+    auto lineLayout = [&](Value v, int dim) {
+      LinearLayout l = getLayout(v.getType());
+      if (!l.bitSources(dim)) {
+        l = defaultLayout(v.getType());
+        require(op, 0, l);
+      }
+      return l;
+    };
+    if (auto scan = dyn_cast<ScanOp>(op)) {
+      setLayout(scan.getResult(), lineLayout(scan.getSrc(), scan.getDim()));
+      return success();
+    }
+    if (isa<SortOp, TopKOp>(op)) {
+      int dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+      LinearLayout l = lineLayout(op->getOperand(0), dim);
+      for (unsigned i = 1; i < op->getNumOperands(); ++i)
+        require(op, i, l);
+      if (auto topk = dyn_cast<TopKOp>(op))
+        l = l.truncateDim(dim, topk.getK());
+      for (Value r : op->getResults())
+        setLayout(r, l);
+      return success();
+    }
     if (auto ed = dyn_cast<ExpandDimsOp>(op)) {
       setLayout(ed.getResult(),
                 getLayout(ed.getSrc().getType()).expandDims(ed.getAxis()));
@@ -339,7 +364,7 @@ private:
     }
     if (isa<scf::YieldOp, func::ReturnOp>(op))
       return success();
-    if (op->getNumRegions() != 0) {
+    if (op->getNumRegions() != 0 && !isa<ScanOp>(op)) {
       if (llvm::any_of(op->getResultTypes(),
                        [](Type t) { return isa<TensorType>(t); }))
         return op->emitOpError() << "is not supported on tiles";

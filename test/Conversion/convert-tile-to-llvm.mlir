@@ -325,3 +325,114 @@ func.func @unused_acq_rel(%c: !tile.tensor<?xi32>)
   %old = tile.atomic_rmw add %one, %c[%z] : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
   return
 }
+
+// -----
+
+// A scan over 1,024 elements in 4 warps: coordinate bits 0-1 and 9 are
+// registers, 2-6 lanes (a butterfly shuffle each, once a distinct block
+// total: 2 a step), 7-8 warps (through the scratch area, 4 KiB, two
+// barriers a step).
+// CHECK-LABEL: func.func @scan_warps
+// CHECK-SAME: tile.shared_memory = 4096 : i64
+// CHECK-COUNT-10: shfl.sync.bfly.b32
+// CHECK-NOT: shfl.sync.bfly.b32
+// CHECK-COUNT-4: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: return
+func.func @scan_warps(%x: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<1024xf32>
+  %s = tile.scan sum %t dim 0 : !tile.tile<1024xf32>
+  tile.store %s, %x[%c0] : !tile.tile<1024xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// A user's combiner is cloned at each join, the earlier part first.
+// CHECK-LABEL: func.func @scan_region
+// CHECK: arith.subf
+// CHECK-NOT: tile.yield
+func.func @scan_region(%x: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<32xf32>
+  %s = tile.scan %t dim 0 combine {
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %b, %a : f32
+    tile.yield %d : f32
+  } : !tile.tile<32xf32>
+  tile.store %s, %x[%c0] : !tile.tile<32xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// A bitonic sort of 64 keys in one warp: compare-exchanges on signed
+// compares, no shared memory.
+// CHECK-LABEL: func.func @sort_lanes
+// CHECK-SAME: tile.shared_memory = 0 : i64
+// CHECK: arith.cmpi slt
+// CHECK: shfl.sync.bfly.b32
+// CHECK: arith.select
+func.func @sort_lanes(%x: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xi32> -> !tile.tile<64xi32>
+  %s = tile.sort %t dim 0 descending : !tile.tile<64xi32>
+  tile.store %s, %x[%c0] : !tile.tile<64xi32>, !tile.tensor<?xi32>
+  return
+}
+
+// -----
+
+// Top-2 of 128: the result keeps two registers of the operand's four
+// (truncateDim: lanes hold copies), one two-element store (the
+// one-element ones are for a ragged end).
+// CHECK-LABEL: func.func @topk
+// CHECK: arith.cmpf olt
+// CHECK: st.global.v2.b32
+// CHECK: return
+func.func @topk(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+  %s = tile.topk %t dim 0 k 2 : !tile.tile<128xf32> -> !tile.tile<2xf32>
+  tile.store %s, %y[%c0] : !tile.tile<2xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+// Print: a format string a line ('%' escaped), vprintf under an scf.if on
+// the program; an f32 is passed as f64.
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("pid (%d, %d, %d) t%% arg0[%d] = %.9g\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("pid (%d, %d, %d) t%% arg1 = %d\0A\00")
+// CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-LABEL: func.func @print
+// CHECK: scf.if
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: llvm.call @vprintf
+func.func @print(%x: !tile.tensor<?xf32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<32xf32>
+  tile.print "t%" %t, %n program [0, 0, 1] always : !tile.tile<32xf32>, i32
+  return
+}
+
+// -----
+
+// Assert: the message with the source line, then __assertfail.
+// CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
+// CHECK-DAG: ("{{.*}}convert-tile-to-llvm.mlir:{{[0-9]+}}: pid (%d, %d, %d): assertion failed: c holds\0A\00")
+// CHECK-LABEL: func.func @assert
+// CHECK: scf.if
+// CHECK: llvm.call @vprintf
+// CHECK: llvm.call @__assertfail
+func.func @assert(%c: i1)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  tile.assert %c, "c holds" always : i1
+  return
+}

@@ -28,6 +28,7 @@ void tilec::configurePrinting(PassManager &pm, const CompileOptions &options) {
 
 /// The tile passes, to --emit=mlir.
 static void addTilePasses(OpPassManager &pm) {
+  pm.addPass(createTileStripDebugOps());
   pm.addPass(createTileVerifyKernels());
   pm.addPass(createTileShapeVariants());
   pm.addPass(createCanonicalizerPass());

@@ -2,10 +2,13 @@
 
 #include "Report.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/BankConflicts.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -64,4 +67,76 @@ int64_t tilec::reportBankConflicts(ModuleOp module, llvm::raw_ostream &os) {
   os << count << " conversions through shared memory, " << excess
      << " excess wavefronts\n";
   return excess;
+}
+
+std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
+  std::vector<KernelPath> paths;
+  bool wgmmaTarget = hasWGMMA(getTarget(module));
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(kKernelAttr))
+      continue;
+    KernelPath p{func.getSymName().str(), func.getLoc(), "", false,
+                 func->hasAttr(kVariantOfAttr) ||
+                     func->hasAttr(kPlainVariantOfAttr),
+                 func->hasAttr(kPlainVariantOfAttr)};
+    bool ws = false, wgmma = false, mmaSync = false, tma = false;
+    func.walk([&](Operation *op) {
+      ws |= isa<tgpu::WarpSpecializeOp>(op);
+      wgmma |= isa<tgpu::WGMMAOp>(op);
+      mmaSync |= isa<DotOp>(op);
+      tma |= isa<tgpu::TMALoadOp>(op) || op->hasAttr(tgpu::kTMAAttr);
+    });
+    std::string d;
+    auto stages = func->getAttrOfType<IntegerAttr>(kNumStagesAttr);
+    if (ws) {
+      d = std::string("warp-specialized TMA + ") +
+          (wgmma ? "wgmma" : "mma.sync");
+      if (auto sched = func->getAttr(kScheduleAttr)) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        sched.print(os);
+        d += ", " + text;
+      }
+      if (stages)
+        d += ", " + std::to_string(stages.getInt()) + " stages";
+      if (func->hasAttr(tgpu::kPersistentAttr))
+        d += ", persistent";
+      if (auto c = func->getAttrOfType<IntegerAttr>(kClusterAttr))
+        d += ", cluster of " + std::to_string(c.getInt());
+    } else if (stages) {
+      d = "pipelined (" + std::string(tma ? "TMA ring, " : "") +
+          std::to_string(stages.getInt()) + " stages)";
+    } else {
+      d = "plain";
+    }
+    if (mmaSync && !ws)
+      d += ", dots on mma.sync";
+    p.missedFastPath = mmaSync && wgmmaTarget && !p.isTwin;
+    p.description = d;
+    paths.push_back(std::move(p));
+  }
+  return paths;
+}
+
+std::map<std::string, PtxasStats> tilec::parsePtxasInfo(StringRef log) {
+  std::map<std::string, PtxasStats> stats;
+  llvm::Regex function("Compiling entry function '([^']+)'"),
+      frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, "
+            "([0-9]+) bytes spill loads"),
+      used("Used ([0-9]+) registers");
+  PtxasStats *current = nullptr;
+  SmallVector<StringRef> lines, m;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (function.match(line, &m)) {
+      current = &stats[m[1].str()];
+    } else if (current && frame.match(line, &m)) {
+      m[1].getAsInteger(10, current->stackBytes);
+      m[2].getAsInteger(10, current->spillStores);
+      m[3].getAsInteger(10, current->spillLoads);
+    } else if (current && used.match(line, &m)) {
+      m[1].getAsInteger(10, current->registers);
+    }
+  }
+  return stats;
 }

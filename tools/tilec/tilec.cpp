@@ -72,6 +72,17 @@ cl::opt<Report> report(
                           "wavefronts of each shared-memory access against "
                           "the ideal")),
     cl::cat(category));
+cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("report how each kernel was compiled (path, stages, shared "
+             "memory, threads, registers, spills) and every remark of the "
+             "passes (why a loop or dot missed the fast path)"),
+    cl::cat(category));
+cl::opt<bool> debugOps(
+    "debug",
+    cl::desc("compile tile.print and tile.assert in (otherwise only those "
+             "marked `always` are)"),
+    cl::cat(category));
 cl::list<std::string> printAfter(
     "print-ir-after",
     cl::desc("print the IR after these passes (pass arguments, or 'all'), "
@@ -91,6 +102,7 @@ void printUsage() {
       << "                [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]\n"
       << "                [--print-ir-after=PASS,...|all] "
          "[--report=bank-conflicts]\n"
+      << "                [--remarks] [--debug]\n"
       << "  tilec layout show|apply|compose|invert-compose|conflicts ...\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
@@ -125,6 +137,47 @@ bool writeOutput(llvm::StringRef data, llvm::StringRef dflt) {
                      : !dflt.empty()     ? dflt.str()
                                          : "-";
   return writeFile(path, data);
+}
+
+/// One remark per kernel (with --remarks; by default only the kernels the
+/// user wrote), and a warning for each that spills.
+void summarize(SourceMgrDiagnosticHandler &diagnostics,
+               const std::vector<KernelPath> &paths,
+               const std::vector<KernelInfo> &kernels,
+               const std::map<std::string, PtxasStats> &ptxas) {
+  for (const KernelPath &p : paths) {
+    auto info = llvm::find_if(
+        kernels, [&](const KernelInfo &k) { return k.name == p.name; });
+    auto st = ptxas.find(p.name);
+    std::string figures;
+    llvm::raw_string_ostream os(figures);
+    if (info != kernels.end())
+      os << ", " << info->threads << " threads, " << info->sharedMemory
+         << " bytes of shared memory";
+    if (st != ptxas.end()) {
+      os << ", " << st->second.registers << " registers";
+      int64_t spills = st->second.spillStores + st->second.spillLoads;
+      os << (spills ? ", spills" : ", no spills");
+      if (spills && !p.isTwin)
+        emitWarning(p.loc)
+            << "kernel '" << p.name << "' spills registers to local memory ("
+            << st->second.spillStores << " bytes of spill stores, "
+            << st->second.spillLoads << " bytes of spill loads, "
+            << st->second.registers << " registers a thread): use smaller "
+            << "tiles or more warps (tile.num_warps), or fewer stages";
+    }
+    if (!remarks && p.generated)
+      continue;
+    std::string hint = !remarks && p.missedFastPath
+                           ? " (--remarks says why dots miss wgmma)"
+                           : "";
+    // One line each: the kernel's source line is no news.
+    diagnostics.emitDiagnostic(p.loc,
+                               "kernel '" + p.name + "': " + p.description +
+                                   figures + hint,
+                               DiagnosticSeverity::Remark,
+                               /*displaySourceLine=*/false);
+  }
 }
 
 int compile() {
@@ -176,6 +229,13 @@ int compile() {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Without --remarks, the passes' remarks are held back; the per-kernel
+  // summary below says where there is something to read.
+  bool showRemarks = remarks;
+  context.getDiagEngine().registerHandler([&](Diagnostic &d) {
+    return success(d.getSeverity() == DiagnosticSeverity::Remark &&
+                   !showRemarks);
+  });
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
@@ -194,10 +254,13 @@ int compile() {
         << " but --arch=" << arch << " was given";
     return 1;
   }
+  if (debugOps)
+    (*module)->setAttr(tile::kDebugAttr, UnitAttr::get(&context));
   std::string target =
       tile::stringifyTarget(tile::getTarget(*module)).str();
   if (failed(runTilePasses(*module, options)))
     return 1;
+  std::vector<KernelPath> paths = describeKernelPaths(*module);
   std::vector<KernelInfo> kernels = collectKernelInfo(*module, &sourceMgr);
   if (report == Report::BankConflicts) {
     // To stdout unless the compiled output goes there.
@@ -227,11 +290,13 @@ int compile() {
     return writeOutput(llvmIR, "") ? 0 : 1;
   if (emit == Emit::PTX)
     return writeOutput(*ptx, "") ? 0 : 1;
-  std::string ptxasErrors;
+  std::string ptxasErrors, ptxasInfo;
   FailureOr<std::string> cubin =
-      assemblePTX(*ptx, target, optLevel, ptxasErrors);
+      assemblePTX(*ptx, target, optLevel, ptxasErrors, &ptxasInfo);
   if (failed(cubin))
     return fail(ptxasErrors);
+  showRemarks = true;
+  summarize(diagnostics, paths, kernels, parsePtxasInfo(ptxasInfo));
   if (emit == Emit::Cubin)
     return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
   std::string bundle = writeBundle(writeMetadata(target, kernels), *cubin, *ptx);

@@ -193,6 +193,16 @@ public:
   /// The layout of a reduction along `dim`: that dim is removed; register
   /// bases along it are dropped and lane/warp bases along it become zero.
   LinearLayout reduceDim(int dim) const;
+  /// The layout of the first `size` elements along `dim` (a power of two)
+  /// when they sit where this layout puts them: register bases at or
+  /// beyond `size` along `dim` are dropped, lane and warp ones become zero.
+  LinearLayout truncateDim(int dim, int64_t size) const;
+  /// Where each bit of the coordinate along `dim` comes from: for bit k,
+  /// the input dim and basis index whose basis is 2^k along `dim` and 0
+  /// elsewhere. None if some bit has no such basis, or several, or another
+  /// basis moves along `dim`.
+  std::optional<std::vector<std::pair<InDim, unsigned>>>
+  bitSources(int dim) const;
   /// The operand layout a broadcast along `dims` (size 1 in the operand)
   /// needs when its result has this layout.
   LinearLayout broadcastOperand(const std::vector<int> &dims) const;

@@ -59,10 +59,12 @@ mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
                                      llvm::StringRef arch, int optLevel,
                                      std::string *llvmIR = nullptr);
 
-/// Runs ptxas on `ptx`; on failure `errors` holds its output.
+/// Runs ptxas on `ptx`; on failure `errors` holds its output. `info`, if
+/// given, receives ptxas -v's report (registers, spills per function).
 mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
                                          llvm::StringRef arch, int optLevel,
-                                         std::string &errors);
+                                         std::string &errors,
+                                         std::string *info = nullptr);
 
 /// The bundle container of docs/BUNDLE.md.
 std::string writeBundle(llvm::StringRef metadata, llvm::StringRef cubin,

@@ -311,6 +311,8 @@ struct ConvertTileToLLVM
     populateTileIndexedPatterns(converter, patterns);
     populateTileRandomPatterns(converter, patterns);
     populateTileReducePatterns(converter, patterns);
+    populateTileScanSortPatterns(converter, patterns);
+    populateTileDebugPatterns(converter, patterns);
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);
     populateTGPUPatterns(converter, patterns);

@@ -19,14 +19,18 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The mma.sync of an m16n8 fragment: K = 8 (tf32), 16 (16-bit) or 32
+/// (8-bit) a step.
 std::string mmaInstr(Type in, Type acc) {
-  bool fp8 = in.getIntOrFloatBitWidth() == 8;
-  std::string t = isa<BFloat16Type>(in)          ? "bf16"
-                  : isa<Float16Type>(in)         ? "f16"
-                  : isa<Float8E4M3FNType>(in)    ? "e4m3"
-                                                 : "e5m2";
-  std::string a = acc.isF32() ? "f32" : "f16";
-  return std::string("mma.sync.aligned.") + (fp8 ? "m16n8k32" : "m16n8k16") +
+  unsigned bits = in.getIntOrFloatBitWidth();
+  std::string t = isa<BFloat16Type>(in)       ? "bf16"
+                  : isa<Float16Type>(in)      ? "f16"
+                  : isa<Float8E4M3FNType>(in) ? "e4m3"
+                  : isa<Float8E5M2Type>(in)   ? "e5m2"
+                  : in.isInteger(8)           ? "s8"
+                                              : "tf32";
+  std::string a = acc.isF32() ? "f32" : acc.isF16() ? "f16" : "s32";
+  return "mma.sync.aligned.m16n8k" + std::to_string(256 / bits) +
          ".row.col." + a + "." + t + "." + t + "." + a;
 }
 
@@ -62,12 +66,20 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
     if (!matched)
       return op.emitOpError() << "operands must be in mma.sync layouts; run "
                                  "tile-assign-layouts first";
-    ValueRange a = adaptor.getA(), b = adaptor.getB();
+    SmallVector<Value> a(adaptor.getA().begin(), adaptor.getA().end());
+    SmallVector<Value> b(adaptor.getB().begin(), adaptor.getB().end());
+    // f32 inputs run as tf32, rounded to nearest (mma.sync would drop the
+    // low 13 bits of the mantissa), once per register.
+    if (in.isF32())
+      for (SmallVector<Value> *regs : {&a, &b})
+        for (Value &v : *regs)
+          v = e.ptx("cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                    {rewriter.getI32Type()}, {v})[0];
     SmallVector<Value> c(adaptor.getAcc().begin(), adaptor.getAcc().end());
 
     // Fragment origins held by lane 0 of warp 0; other threads hold the
     // same registers at their own offsets.
-    int64_t kStep = bits == 8 ? 32 : 16;
+    int64_t kStep = 256 / bits;
     std::set<int64_t> ms, ns, ks;
     for (int64_t r = 0; r < lc.getNumRegisters(); ++r) {
       auto co = lc.applyIn(InDim::Register, r);
@@ -101,8 +113,10 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
         instr + (f16Acc ? " {$0, $1}, {$2, $3, $4, $5}, {$6, $7}, {$8, $9};"
                         : " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
                           "{$10, $11, $12, $13};");
-    std::string constraints = f16Acc ? "=r,=r,r,r,r,r,r,r,0,1"
-                                     : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+    bool s32Acc = accTy.isInteger(32);
+    std::string constraints = f16Acc   ? "=r,=r,r,r,r,r,r,r,0,1"
+                              : s32Acc ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3"
+                                       : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
     for (int64_t k0 : ks)
       for (int64_t m0 : ms)
         for (int64_t n0 : ns) {
@@ -125,9 +139,9 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
           } else {
             for (int64_t i : ci)
               operands.push_back(c[i]);
-            Type f32 = rewriter.getF32Type();
+            Type t = accTy;
             SmallVector<Value> d =
-                e.ptx(asmStr, constraints, {f32, f32, f32, f32}, operands);
+                e.ptx(asmStr, constraints, {t, t, t, t}, operands);
             for (int i = 0; i < 4; ++i)
               c[ci[i]] = d[i];
           }

@@ -39,41 +39,6 @@ std::pair<Value, Value> indexedElement(Emitter &e, const ViewValues &view,
   return view.element(e, index, elt, mask.empty() ? Value() : mask[reg]);
 }
 
-/// Which copies of each element access memory (see the file comment).
-struct Owners {
-  /// Per register: the first register of the thread holding its element.
-  SmallVector<int64_t> first;
-  /// Whether the thread is the one that holds its elements (i1), null when
-  /// no element is held by two threads.
-  Value thread;
-
-  Owners(Emitter &e, const LinearLayout &l) {
-    std::map<LinearLayout::Coords, int64_t> seen;
-    for (int64_t r = 0; r < l.getNumRegisters(); ++r)
-      first.push_back(seen.try_emplace(l.applyIn(InDim::Register, r), r)
-                          .first->second);
-    auto masks = l.getFreeVariableMasks();
-    int64_t laneMask = masks["lane"], warpMask = masks["warp"];
-    auto zeroBits = [&](Value id, int64_t m) {
-      return e.eq(e.andI(id, e.i32(m)), e.i32(0));
-    };
-    if (laneMask)
-      thread = zeroBits(e.laneId(), laneMask);
-    if (warpMask) {
-      Value w = zeroBits(e.warpId(), warpMask);
-      thread = thread ? e.andI(thread, w) : w;
-    }
-  }
-
-  /// `pred` (i32) restricted to the owning thread.
-  Value restrict(Emitter &e, Value pred) const {
-    if (!thread)
-      return pred;
-    return e.andI(pred,
-                  arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), thread));
-  }
-};
-
 struct GatherOpLowering : public OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
 

@@ -16,22 +16,6 @@ using namespace tilec::tile;
 
 namespace {
 
-Value combine(Emitter &e, ReduceKind kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (kind) {
-  case ReduceKind::Sum:
-    return isFloat ? Value(arith::AddFOp::create(e.b, e.loc, x, y))
-                   : Value(arith::AddIOp::create(e.b, e.loc, x, y));
-  case ReduceKind::Max:
-    return isFloat ? Value(arith::MaximumFOp::create(e.b, e.loc, x, y))
-                   : Value(arith::MaxSIOp::create(e.b, e.loc, x, y));
-  case ReduceKind::Min:
-    return isFloat ? Value(arith::MinimumFOp::create(e.b, e.loc, x, y))
-                   : Value(arith::MinSIOp::create(e.b, e.loc, x, y));
-  }
-  llvm_unreachable("unknown reduce kind");
-}
-
 /// Spreads the bits of `compact` over the bit positions in `positions`.
 int64_t expandBits(int64_t compact, ArrayRef<unsigned> positions) {
   int64_t r = 0;
@@ -73,7 +57,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
       while (level.size() > 1) {
         SmallVector<Value> next;
         for (size_t i = 0; i < level.size(); i += 2)
-          next.push_back(combine(e, kind, level[i], level[i + 1]));
+          next.push_back(combineReduce(e, kind, level[i], level[i + 1]));
         level = std::move(next);
       }
       acc.push_back(level.front());
@@ -84,7 +68,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     for (unsigned i = 0; i < lanes.size(); ++i)
       if (lanes[i][dim] != 0)
         for (Value &a : acc)
-          a = combine(e, kind, a, e.shuffleXor(a, 1 << i));
+          a = combineReduce(e, kind, a, e.shuffleXor(a, 1 << i));
 
     // 3. Across warps, through shared memory.
     const auto &warps = layout.getBases(InDim::Warp);
@@ -127,7 +111,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
           Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
                                           ValueRange{idx});
           Value v = e.fromBits(LLVM::LoadOp::create(e.b, e.loc, st, ptr), elt);
-          a = q == 0 ? v : combine(e, kind, a, v);
+          a = q == 0 ? v : combineReduce(e, kind, a, v);
         }
       }
     }

@@ -4,6 +4,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tilec;
 
@@ -115,6 +117,31 @@ Value Emitter::sharedBase() {
   return base;
 }
 
+Owners::Owners(Emitter &e, const LinearLayout &l) {
+  std::map<LinearLayout::Coords, int64_t> seen;
+  for (int64_t r = 0; r < l.getNumRegisters(); ++r)
+    first.push_back(
+        seen.try_emplace(l.applyIn(InDim::Register, r), r).first->second);
+  auto masks = l.getFreeVariableMasks();
+  int64_t laneMask = masks["lane"], warpMask = masks["warp"];
+  auto zeroBits = [&](Value id, int64_t m) {
+    return e.eq(e.andI(id, e.i32(m)), e.i32(0));
+  };
+  if (laneMask)
+    thread = zeroBits(e.laneId(), laneMask);
+  if (warpMask) {
+    Value w = zeroBits(e.warpId(), warpMask);
+    thread = thread ? e.andI(thread, w) : w;
+  }
+}
+
+Value Owners::restrict(Emitter &e, Value pred) const {
+  if (!thread)
+    return pred;
+  return e.andI(pred,
+                arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), thread));
+}
+
 ViewValues::ViewValues(tile::TensorViewType type, ValueRange values) {
   // A TMA view's values start with its descriptor.
   if (type.isTMA())
@@ -145,6 +172,39 @@ ViewValues::element(Emitter &e, function_ref<Value(unsigned)> index,
                                   base, ValueRange{linear});
   Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
   return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+}
+
+Value tilec::combineReduce(Emitter &e, tile::ReduceKind kind, Value x,
+                           Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case tile::ReduceKind::Sum:
+    return isFloat ? Value(arith::AddFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::AddIOp::create(e.b, e.loc, x, y));
+  case tile::ReduceKind::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::MaxSIOp::create(e.b, e.loc, x, y));
+  case tile::ReduceKind::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(e.b, e.loc, x, y))
+                   : Value(arith::MinSIOp::create(e.b, e.loc, x, y));
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+Value tilec::reduceIdentity(Emitter &e, tile::ReduceKind kind, Type type) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    APFloat v = kind == tile::ReduceKind::Sum
+                    ? APFloat::getZero(ft.getFloatSemantics())
+                    : APFloat::getInf(ft.getFloatSemantics(),
+                                      kind == tile::ReduceKind::Max);
+    return arith::ConstantFloatOp::create(e.b, e.loc, ft, v);
+  }
+  unsigned w = type.getIntOrFloatBitWidth();
+  APInt v = kind == tile::ReduceKind::Sum   ? APInt::getZero(w)
+            : kind == tile::ReduceKind::Max ? APInt::getSignedMinValue(w)
+                                            : APInt::getSignedMaxValue(w);
+  return arith::ConstantOp::create(e.b, e.loc, type,
+                                   e.b.getIntegerAttr(type, v));
 }
 
 Type tilec::storageType(Type t) {

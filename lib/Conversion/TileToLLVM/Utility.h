@@ -94,6 +94,21 @@ private:
   llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
 };
 
+/// The copies of a tile's elements that act for all (writes, atomics,
+/// prints): one register per element in a thread, and among threads
+/// holding the same elements, the one whose free lane and warp bits are 0.
+struct Owners {
+  /// Per register: the first register of the thread holding its element.
+  llvm::SmallVector<int64_t> first;
+  /// Whether the thread is the one that holds its elements (i1), null when
+  /// no element is held by two threads.
+  mlir::Value thread;
+
+  Owners(Emitter &e, const LinearLayout &l);
+  /// `pred` (i32) restricted to the owning thread.
+  mlir::Value restrict(Emitter &e, mlir::Value pred) const;
+};
+
 /// A tensor view argument after conversion: its pointer, extents and
 /// strides (i64; a TMA view's descriptor dropped).
 struct ViewValues {
@@ -135,6 +150,13 @@ llvm::SmallVector<mlir::Value> loadFromShared(Emitter &e, int64_t numRegisters,
                                               const SharedAccess &load,
                                               mlir::Value base);
 
+/// x (+, max, min) y, as tile.reduce and tile.scan combine elements.
+mlir::Value combineReduce(Emitter &e, tile::ReduceKind kind, mlir::Value x,
+                          mlir::Value y);
+/// The identity of `kind` on `type`: 0, -inf or +inf, the smallest or the
+/// largest signed integer.
+mlir::Value reduceIdentity(Emitter &e, tile::ReduceKind kind, mlir::Type type);
+
 using tile::storageBytes;
 /// The integer type a tile element is stored as.
 mlir::Type storageType(mlir::Type t);
@@ -162,6 +184,10 @@ void populateTileIndexedPatterns(mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateTileRandomPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+void populateTileDebugPatterns(mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+void populateTileScanSortPatterns(mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateTileReducePatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileLayoutPatterns(mlir::TypeConverter &converter,

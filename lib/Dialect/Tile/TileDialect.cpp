@@ -530,6 +530,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' is a module's #tile.target<sm_90a|sm_100a>";
     return success();
   }
+  if (name == kDebugAttr) {
+    if (!isa<ModuleOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' is a module's unit attribute";
+    return success();
+  }
   auto func = dyn_cast<func::FuncOp>(op);
   if (name == kKernelAttr || name == kGridAttr || name == kNumWarpsAttr) {
     if (!func)

@@ -2,7 +2,9 @@
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -29,6 +31,23 @@ static ParseResult parseAxis(OpAsmParser &parser, IntegerAttr &axis) {
 
 static void printAxis(OpAsmPrinter &p, Operation *, IntegerAttr axis) {
   p << "xyz"[axis.getInt()];
+}
+
+/// An optional `sum`, `max` or `min` keyword.
+static ParseResult parseOptionalReduceKind(OpAsmParser &parser,
+                                           ReduceKindAttr &kind) {
+  for (ReduceKind k : {ReduceKind::Sum, ReduceKind::Max, ReduceKind::Min})
+    if (succeeded(parser.parseOptionalKeyword(stringifyReduceKind(k)))) {
+      kind = ReduceKindAttr::get(parser.getContext(), k);
+      return success();
+    }
+  return success();
+}
+
+static void printOptionalReduceKind(OpAsmPrinter &p, Operation *,
+                                    ReduceKindAttr kind) {
+  if (kind)
+    p << stringifyReduceKind(kind.getValue());
 }
 
 /// Checks that `v` is a tile; reports on `op` otherwise.
@@ -298,15 +317,20 @@ LogicalResult DotOp::verify() {
   if (ea != eb)
     return emitOpError() << "expected a and b of one element type, found "
                          << ea << " and " << eb;
-  if (!isa<BFloat16Type, Float16Type, Float8E4M3FNType, Float8E5M2Type>(ea))
-    return emitOpError() << "expected bf16, f16, f8E4M3FN or f8E5M2 inputs, "
-                            "found "
+  bool int8 = ea.isInteger(8), tf32 = ea.isF32();
+  if (!isa<BFloat16Type, Float16Type, Float8E4M3FNType, Float8E5M2Type>(ea) &&
+      !int8 && !tf32)
+    return emitOpError() << "expected bf16, f16, f8E4M3FN, f8E5M2, i8 or f32 "
+                            "(tf32) inputs, found "
                          << ea;
-  if (!ec.isF32() && !(ec.isF16() && ea.isF16()))
+  if (int8 && !ec.isInteger(32))
+    return emitOpError() << "expected an i32 accumulator for i8 inputs, found "
+                         << ec;
+  if (!int8 && !ec.isF32() && !(ec.isF16() && ea.isF16()))
     return emitOpError() << "expected an f32 accumulator (or f16 for f16 "
                             "inputs), found "
                          << ec;
-  int64_t minK = ea.getIntOrFloatBitWidth() == 8 ? 32 : 16;
+  int64_t minK = 256 / ea.getIntOrFloatBitWidth();
   if (m < 16 || n < 8 || k < minK)
     return emitOpError() << "expected M >= 16, N >= 8 and K >= " << minK
                          << ", found " << m << "x" << n << "x" << k;
@@ -342,6 +366,197 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "expected result "
                          << RankedTensorType::get(shape, elt) << ", found "
                          << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScanOp / SortOp / TopKOp
+//===----------------------------------------------------------------------===//
+
+/// `dim` is a dim of `t`; elements are not 8-bit floats (no arithmetic).
+static LogicalResult verifyAlongDim(Operation *op, Value src, int64_t dim) {
+  if (failed(verifyTile(op, src, "source")))
+    return failure();
+  RankedTensorType t = tileType(src);
+  if (dim < 0 || dim >= t.getRank())
+    return op->emitOpError() << "dim " << dim << " is out of range for rank "
+                             << t.getRank();
+  Type elt = t.getElementType();
+  if (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 8)
+    return op->emitOpError() << "cannot work on " << elt
+                             << " tiles; extend them first";
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyAlongDim(*this, getSrc(), int32_t(getDim()))))
+    return failure();
+  Type elt = tileType(getSrc()).getElementType();
+  bool hasRegion = !getCombiner().empty();
+  if (getKind().has_value() == hasRegion)
+    return emitOpError() << "expects either a combiner kind (sum, max, min) "
+                            "or a `combine` region, not "
+                         << (hasRegion ? "both" : "neither");
+  if (elt.isInteger(1) && getKind())
+    return emitOpError() << "cannot " << stringifyReduceKind(*getKind())
+                         << "-scan i1 tiles; extend them first";
+  if (!hasRegion)
+    return success();
+  if (getExclusive())
+    return emitOpError() << "an exclusive scan needs a named combiner (sum, "
+                            "max, min): a region has no identity";
+  Region &r = getCombiner();
+  if (!r.hasOneBlock())
+    return emitOpError() << "expects the combiner to be one block";
+  Block &b = r.front();
+  if (b.getNumArguments() != 2 || b.getArgument(0).getType() != elt ||
+      b.getArgument(1).getType() != elt)
+    return emitOpError() << "expects the combiner to take two " << elt
+                         << " arguments";
+  auto yield = dyn_cast<YieldOp>(b.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != elt)
+    return emitOpError() << "expects the combiner to end in tile.yield of one "
+                         << elt;
+  for (Operation &op : b.without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        op.getNumRegions() != 0)
+      return op.emitOpError()
+             << "is not allowed in a scan combiner (arith and math ops only)";
+    for (Type t : llvm::concat<const Type>(op.getOperandTypes(),
+                                           op.getResultTypes()))
+      if (isa<ShapedType>(t))
+        return op.emitOpError() << "works on scalars in a scan combiner, "
+                                   "found "
+                                << t;
+  }
+  return success();
+}
+
+/// Keys and values: tiles of one shape, at most 1024 along `dim`.
+static LogicalResult verifySortOperands(Operation *op, Value keys,
+                                        ValueRange values, int64_t dim) {
+  if (failed(verifyAlongDim(op, keys, dim)))
+    return failure();
+  RankedTensorType kt = tileType(keys);
+  if (kt.getElementType().isInteger(1))
+    return op->emitOpError() << "cannot sort i1 keys; extend them first";
+  if (kt.getDimSize(dim) > 1024)
+    return op->emitOpError() << "sorts at most 1024 elements along a dim, "
+                                "found "
+                             << kt.getDimSize(dim);
+  for (Value v : values) {
+    if (failed(verifyTile(op, v, "value")))
+      return failure();
+    if (tileType(v).getShape() != kt.getShape())
+      return op->emitOpError() << "expects values of the keys' shape "
+                               << RankedTensorType::get(kt.getShape(),
+                                                        tileType(v)
+                                                            .getElementType())
+                               << ", found " << v.getType();
+  }
+  return success();
+}
+
+LogicalResult SortOp::verify() {
+  return verifySortOperands(*this, getKeys(), getValues(), int32_t(getDim()));
+}
+
+LogicalResult SortOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  for (Value v : operands)
+    inferred.push_back(v.getType());
+  return success();
+}
+
+LogicalResult TopKOp::verify() {
+  int64_t dim = int32_t(getDim());
+  if (failed(verifySortOperands(*this, getKeys(), getValues(), dim)))
+    return failure();
+  int64_t n = tileType(getKeys()).getDimSize(dim);
+  int64_t k = int32_t(getK());
+  if (k < 1 || k > n || (k & (k - 1)))
+    return emitOpError() << "k is a power of two in 1.." << n
+                         << " (the dim's size), found " << k;
+  if (getTopValues().size() != getValues().size())
+    return emitOpError() << "expects " << getValues().size()
+                         << " value results, found "
+                         << getTopValues().size();
+  for (auto [in, out] : llvm::zip(
+           llvm::concat<Value>(ValueRange{getKeys()}, getValues()),
+           llvm::concat<Value>(ValueRange{getTopKeys()}, getTopValues()))) {
+    SmallVector<int64_t> shape(tileType(in).getShape());
+    shape[dim] = k;
+    auto want = RankedTensorType::get(shape, tileType(in).getElementType());
+    auto got = dyn_cast<RankedTensorType>(out.getType());
+    if (!got || got.getShape() != want.getShape() ||
+        got.getElementType() != want.getElementType())
+      return emitOpError() << "expected result " << want << ", found "
+                           << out.getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PrintOp / AssertOp
+//===----------------------------------------------------------------------===//
+
+/// A string that fits a printf format once '%' is escaped: printable.
+static LogicalResult verifyDebugText(Operation *op, StringRef text,
+                                     StringRef what) {
+  if (text.size() > 256)
+    return op->emitOpError() << what << " is at most 256 characters, found "
+                             << text.size();
+  for (char c : text)
+    if (c == 0 || c == '\n' || c == '\r')
+      return op->emitOpError() << what
+                               << " cannot hold NUL or line breaks";
+  return success();
+}
+
+/// Element types printf can print (scalar or tile).
+static bool isPrintable(Type t) {
+  Type e = getElementTypeOrSelf(t);
+  return isa<IntegerType, IndexType>(e) ||
+         (isa<FloatType>(e) && e.getIntOrFloatBitWidth() >= 16);
+}
+
+LogicalResult PrintOp::verify() {
+  if (failed(verifyDebugText(*this, getPrefix(), "the prefix")))
+    return failure();
+  for (Value v : getArgs()) {
+    if (isa<RankedTensorType>(v.getType()) &&
+        failed(verifyTile(*this, v, "operand")))
+      return failure();
+    if (!isa<RankedTensorType>(v.getType()) && isa<ShapedType>(v.getType()))
+      return emitOpError() << "prints tiles and scalars, found "
+                           << v.getType();
+    if (!isPrintable(v.getType()))
+      return emitOpError() << "cannot print " << v.getType()
+                           << "; integers, f16, bf16, f32 and f64 print "
+                              "(extend 8-bit floats first)";
+  }
+  if (auto p = getProgram()) {
+    if (p->size() != 3 || llvm::any_of(*p, [](int32_t x) { return x < 0; }))
+      return emitOpError() << "expects `program [x, y, z]` with three "
+                              "non-negative program ids";
+  }
+  return success();
+}
+
+LogicalResult AssertOp::verify() {
+  if (failed(verifyDebugText(*this, getMessage(), "the message")))
+    return failure();
+  Type t = getCond().getType();
+  if (isa<RankedTensorType>(t) && failed(verifyTile(*this, getCond(),
+                                                    "condition")))
+    return failure();
+  if (!getElementTypeOrSelf(t).isInteger(1) ||
+      (isa<ShapedType>(t) && !isa<RankedTensorType>(t)))
+    return emitOpError() << "expects an i1 condition (scalar or tile), found "
+                         << t;
   return success();
 }
 

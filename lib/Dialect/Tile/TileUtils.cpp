@@ -160,6 +160,22 @@ int64_t tile::getScratchBytes(Operation *op) {
     Type elt = cast<RankedTensorType>(st).getElementType();
     return warpsAlong * numel * std::max(4u, storageBytes(elt));
   }
+  if (isa<ScanOp, SortOp, TopKOp>(op)) {
+    // Partners in other warps meet in shared memory, one operand at a time.
+    Type st = op->getOperand(0).getType();
+    if (!getLayoutAttr(st))
+      return 0;
+    int dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+    if (llvm::none_of(getLayout(st).getBases(InDim::Warp),
+                      [&](const auto &c) { return c[dim] != 0; }))
+      return 0;
+    int64_t bytes = 0;
+    for (Value v : op->getOperands())
+      bytes = std::max<int64_t>(
+          bytes, storageBytes(cast<RankedTensorType>(v.getType())
+                                  .getElementType()));
+    return cast<RankedTensorType>(st).getNumElements() * bytes;
+  }
   if (isa<AtomicRMWOp, AtomicCASOp>(op) && !op->getResult(0).use_empty()) {
     // Old values passed to the copies of elements threads share.
     auto t = cast<RankedTensorType>(op->getResult(0).getType());

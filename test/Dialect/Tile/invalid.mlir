@@ -56,9 +56,9 @@ func.func @dot_acc(%a: !tile.tile<64x32xbf16>, %b: !tile.tile<32x64xbf16>, %c: !
 
 // -----
 
-func.func @dot_f32_inputs(%a: !tile.tile<64x32xf32>, %b: !tile.tile<32x64xf32>, %c: !tile.tile<64x64xf32>) {
-  // expected-error @+1 {{expected bf16, f16, f8E4M3FN or f8E5M2 inputs, found 'f32'}}
-  %d = tile.dot %a, %b, %c : !tile.tile<64x32xf32>, !tile.tile<32x64xf32> -> !tile.tile<64x64xf32>
+func.func @dot_i32_inputs(%a: !tile.tile<64x32xi32>, %b: !tile.tile<32x64xi32>, %c: !tile.tile<64x64xi32>) {
+  // expected-error @+1 {{expected bf16, f16, f8E4M3FN, f8E5M2, i8 or f32 (tf32) inputs, found 'i32'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xi32>, !tile.tile<32x64xi32> -> !tile.tile<64x64xi32>
   return
 }
 
@@ -540,5 +540,146 @@ func.func @philox_counters(%c: !tile.tile<64xi64>, %k: i32) {
 func.func @rand_result(%c: !tile.tile<64xi32>, %k: i32) {
   // expected-error @+1 {{expected an f32 result of the offsets' shape 64, found 'tensor<64xf16>'}}
   %u = tile.rand uniform %c key %k, %k : !tile.tile<64xi32> -> !tile.tile<64xf16>
+  return
+}
+
+// -----
+
+func.func @scan_both(%x: !tile.tile<64xf32>) {
+  // expected-error @+1 {{expects either a combiner kind (sum, max, min) or a `combine` region, not both}}
+  %s = tile.scan sum %x dim 0 combine {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  } : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_neither(%x: !tile.tile<64xf32>) {
+  // expected-error @+1 {{expects either a combiner kind (sum, max, min) or a `combine` region, not neither}}
+  %s = tile.scan %x dim 0 : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_dim(%x: !tile.tile<64xf32>) {
+  // expected-error @+1 {{dim 1 is out of range for rank 1}}
+  %s = tile.scan sum %x dim 1 : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_exclusive_region(%x: !tile.tile<64xf32>) {
+  // expected-error @+1 {{an exclusive scan needs a named combiner (sum, max, min): a region has no identity}}
+  %s = tile.scan %x dim 0 exclusive combine {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  } : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_region_args(%x: !tile.tile<64xf32>) {
+  // expected-error @+1 {{expects the combiner to take two 'f32' arguments}}
+  %s = tile.scan %x dim 0 combine {
+  ^bb0(%a: f32, %b: i32):
+    tile.yield %a : f32
+  } : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_region_op(%x: !tile.tile<64xf32>, %t: !tile.tensor<?xf32>) {
+  %s = tile.scan %x dim 0 combine {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{is not allowed in a scan combiner (arith and math ops only)}}
+    %n = tile.dim %t, 0 : !tile.tensor<?xf32>
+    tile.yield %a : f32
+  } : !tile.tile<64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_fp8(%x: !tile.tile<64xf8E4M3FN>) {
+  // expected-error @+1 {{cannot work on 'f8E4M3FN' tiles; extend them first}}
+  %s = tile.scan sum %x dim 0 : !tile.tile<64xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @sort_long(%x: !tile.tile<2048xf32>) {
+  // expected-error @+1 {{sorts at most 1024 elements along a dim, found 2048}}
+  %s = tile.sort %x dim 0 : !tile.tile<2048xf32>
+  return
+}
+
+// -----
+
+func.func @sort_values(%x: !tile.tile<16x64xf32>, %v: !tile.tile<64x16xi32>) {
+  // expected-error @+1 {{expects values of the keys' shape 'tensor<16x64xi32>', found 'tensor<64x16xi32>'}}
+  %s, %t = tile.sort %x, %v dim 1 : !tile.tile<16x64xf32>, !tile.tile<64x16xi32>
+  return
+}
+
+// -----
+
+func.func @topk_k(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{k is a power of two in 1..64 (the dim's size), found 128}}
+  %s = tile.topk %x dim 1 k 128 : !tile.tile<16x64xf32> -> !tile.tile<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @topk_result(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{expected result 'tensor<16x8xf32>', found 'tensor<8x64xf32>'}}
+  %s = tile.topk %x dim 1 k 8 : !tile.tile<16x64xf32> -> !tile.tile<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @print_fp8(%x: !tile.tile<16xf8E4M3FN>) {
+  // expected-error @+1 {{cannot print 'tensor<16xf8E4M3FN>'; integers, f16, bf16, f32 and f64 print (extend 8-bit floats first)}}
+  tile.print "x" %x : !tile.tile<16xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @print_program(%x: i32) {
+  // expected-error @+1 {{expects `program [x, y, z]` with three non-negative program ids}}
+  tile.print "x" %x program [0, 1] : i32
+  return
+}
+
+// -----
+
+func.func @assert_type(%x: !tile.tile<16xi32>) {
+  // expected-error @+1 {{expects an i1 condition (scalar or tile), found 'tensor<16xi32>'}}
+  tile.assert %x, "bad" : !tile.tile<16xi32>
+  return
+}
+
+// -----
+
+func.func @dot_i8_acc(%a: !tile.tile<64x32xi8>, %b: !tile.tile<32x64xi8>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected an i32 accumulator for i8 inputs, found 'f32'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xi8>, !tile.tile<32x64xi8> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_tf32_k(%a: !tile.tile<64x4xf32>, %b: !tile.tile<4x64xf32>, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{expected M >= 16, N >= 8 and K >= 8, found 64x64x4}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x4xf32>, !tile.tile<4x64xf32> -> !tile.tile<64x64xf32>
   return
 }

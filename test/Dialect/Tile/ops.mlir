@@ -130,3 +130,51 @@ func.func @random(%c: !tile.tile<64xi32>, %k: i32) {
   %z = tile.rand normal %c key %k, %k : !tile.tile<64xi32> -> !tile.tile<64xf32>
   return
 }
+
+// CHECK-LABEL: func.func @lines
+func.func @lines(%x: !tile.tile<16x64xf32>, %i: !tile.tile<16x64xi32>) {
+  // CHECK: tile.scan sum %{{.*}} dim 1 : tensor<16x64xf32>
+  %s = tile.scan sum %x dim 1 : !tile.tile<16x64xf32>
+  // CHECK: tile.scan max %{{.*}} dim 0 exclusive : tensor<16x64xi32>
+  %e = tile.scan max %i dim 0 exclusive : !tile.tile<16x64xi32>
+  // CHECK: tile.scan %{{.*}} dim 1 combine {
+  // CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+  // CHECK:   %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
+  // CHECK:   tile.yield %[[M]] : f32
+  // CHECK: } : tensor<16x64xf32>
+  %p = tile.scan %x dim 1 combine {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    tile.yield %m : f32
+  } : !tile.tile<16x64xf32>
+  // CHECK: tile.sort %{{.*}}, %{{.*}} dim 1 descending : tensor<16x64xf32>, tensor<16x64xi32>
+  %k, %v = tile.sort %x, %i dim 1 descending : !tile.tile<16x64xf32>, !tile.tile<16x64xi32>
+  // CHECK: tile.sort %{{.*}} dim 0 : tensor<16x64xi32>
+  %k2 = tile.sort %i dim 0 : !tile.tile<16x64xi32>
+  // CHECK: tile.topk %{{.*}}, %{{.*}} dim 1 k 8 : tensor<16x64xf32>, tensor<16x64xi32> -> tensor<16x8xf32>, tensor<16x8xi32>
+  %t, %ti = tile.topk %x, %i dim 1 k 8 : !tile.tile<16x64xf32>, !tile.tile<16x64xi32> -> !tile.tile<16x8xf32>, !tile.tile<16x8xi32>
+  // CHECK: tile.topk %{{.*}} dim 0 k 4 smallest : tensor<16x64xf32> -> tensor<4x64xf32>
+  %l = tile.topk %x dim 0 k 4 smallest : !tile.tile<16x64xf32> -> !tile.tile<4x64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @debugging
+func.func @debugging(%x: !tile.tile<16x64xf32>, %c: !tile.tile<16x64xi1>, %n: i32) {
+  // CHECK: tile.print "x" %{{.*}}, %{{.*}} program [0, 1, 0] : tensor<16x64xf32>, i32
+  tile.print "x" %x, %n program [0, 1, 0] : !tile.tile<16x64xf32>, i32
+  // CHECK: tile.print "here" always
+  tile.print "here" always
+  // CHECK: tile.assert %{{.*}}, "positive" always : tensor<16x64xi1>
+  tile.assert %c, "positive" always : !tile.tile<16x64xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @int_and_tf32_dots
+func.func @int_and_tf32_dots(%a: !tile.tile<64x32xi8>, %b: !tile.tile<32x64xi8>, %c: !tile.tile<64x64xi32>,
+                %fa: !tile.tile<64x8xf32>, %fb: !tile.tile<8x64xf32>, %fc: !tile.tile<64x64xf32>) {
+  // CHECK: tile.dot {{.*}} : tensor<64x32xi8>, tensor<32x64xi8> -> tensor<64x64xi32>
+  %d = tile.dot %a, %b, %c : !tile.tile<64x32xi8>, !tile.tile<32x64xi8> -> !tile.tile<64x64xi32>
+  // CHECK: tile.dot {{.*}} : tensor<64x8xf32>, tensor<8x64xf32> -> tensor<64x64xf32>
+  %e = tile.dot %fa, %fb, %fc : !tile.tile<64x8xf32>, !tile.tile<8x64xf32> -> !tile.tile<64x64xf32>
+  return
+}

@@ -10,6 +10,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Layout/LinearLayout.h"
 
@@ -33,6 +34,9 @@ namespace tilec::tile {
 
 /// The module attribute naming the target (a TargetAttr).
 constexpr llvm::StringLiteral kTargetAttr = "tile.target";
+/// The module attribute (unit) that keeps tile.print and tile.assert
+/// (tilec compile --debug).
+constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
 
 /// The target of the module that holds `op`: its `tile.target`, sm_90a if
 /// it has none.
