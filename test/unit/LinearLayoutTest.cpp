@@ -133,6 +133,53 @@ TEST(LinearLayout, ReduceDimDropsRegistersAndReplicatesThreads) {
   EXPECT_TRUE(r.isSurjective());
 }
 
+TEST(LinearLayout, BitSourcesNameOneBasisPerCoordinateBit) {
+  // 1024 elements in 4 warps: bits 0-1 registers, 2-6 lanes, 7-8 warps,
+  // 9 the third register basis.
+  LinearLayout l = LinearLayout::coalesced({1024}, 32, 4, 0);
+  auto s = l.bitSources(0);
+  ASSERT_TRUE(s.has_value());
+  ASSERT_EQ(s->size(), 10u);
+  for (unsigned k = 0; k < s->size(); ++k) {
+    auto [in, i] = (*s)[k];
+    EXPECT_EQ(l.getBases(in)[i], (Coords{int64_t(1) << k}));
+  }
+  // A basis mixing two dims, or two bases for one bit: none.
+  LinearLayout mixed({4, 4}, {{1, 1}, {2, 0}, {0, 2}}, {{0, 1}}, {});
+  EXPECT_FALSE(mixed.bitSources(0).has_value());
+  LinearLayout twice({4}, {{1}, {2}}, {{1}}, {});
+  EXPECT_FALSE(twice.bitSources(0).has_value());
+  // A size-1 dim has no bits.
+  EXPECT_TRUE(LinearLayout::coalesced({1, 64}, 32, 1, 1).bitSources(0)->empty());
+}
+
+TEST(LinearLayout, TruncateDimKeepsTheFirstElements) {
+  LinearLayout l = LinearLayout::coalesced({16, 128}, 32, 4, 1);
+  LinearLayout t = l.truncateDim(1, 8);
+  EXPECT_EQ(t.getShape(), (std::vector<int64_t>{16, 8}));
+  EXPECT_TRUE(t.isSurjective());
+  // Every element of the truncated layout sits where the full layout puts
+  // the same coordinates, for each thread (registers renumbered in order).
+  std::vector<unsigned> kept;
+  const Bases &regs = l.getBases(InDim::Register);
+  for (unsigned i = 0; i < regs.size(); ++i)
+    if (regs[i][1] < 8)
+      kept.push_back(i);
+  for (int64_t r = 0; r < t.getNumRegisters(); ++r) {
+    int64_t full = 0;
+    for (unsigned j = 0; j < kept.size(); ++j)
+      if (r & (int64_t(1) << j))
+        full |= int64_t(1) << kept[j];
+    for (int64_t lane = 0; lane < 32; lane += 5)
+      for (int64_t warp = 0; warp < 4; ++warp) {
+        Coords c = l.apply(full, lane, warp), ct = t.apply(r, lane, warp);
+        // Lanes and warps beyond 8 hold copies of the element 8 (or 16, ...)
+        // before.
+        EXPECT_EQ(ct, (Coords{c[0], c[1] & 7}));
+      }
+  }
+}
+
 TEST(LinearLayout, BroadcastOperandIsExpandedReduction) {
   LinearLayout l = LinearLayout::coalesced({16, 128}, 32, 4, 1);
   EXPECT_EQ(l.broadcastOperand({1}), l.reduceDim(1).expandDims(1));

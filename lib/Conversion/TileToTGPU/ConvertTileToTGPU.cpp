@@ -175,6 +175,12 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
     return mmaSync;
   }
   auto acc = cast<RankedTensorType>(dot.getType());
+  Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  if (in.isInteger(8) || in.isF32()) {
+    why = std::string("wgmma is used for 16-bit and fp8 operands; ") +
+          (in.isF32() ? "tf32 (f32)" : "i8") + " dots run on mma.sync";
+    return mmaSync;
+  }
   std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
   if (numWarps % 4 || !getLayoutAttr(acc) ||
       getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
