@@ -1,5 +1,5 @@
 // RUN: not tilec compile %s 2>&1 | FileCheck %s
-// CHECK: type-mismatch.mlir:8:19: error: use of value '%t' expects different type than prior uses: 'tensor<16xf16>' vs 'tensor<16xf32>'
+// CHECK: type-mismatch.mlir:8:19: error: use of value '%t' expects different type than prior uses: '!tile.tile<16xf16>' vs '!tile.tile<16xf32>'
 func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<16xf32>

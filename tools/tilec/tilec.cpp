@@ -139,6 +139,26 @@ bool writeOutput(llvm::StringRef data, llvm::StringRef dflt) {
   return writeFile(path, data);
 }
 
+/// `text` with each `tensor<...>` (brackets balanced) spelled
+/// `!tile.tile<...>`.
+std::string spellTiles(llvm::StringRef text) {
+  std::string out;
+  size_t i = 0;
+  while (true) {
+    size_t at = text.find("tensor<", i);
+    // Not the tail of a longer word (`!tile.tensor<`, `xtensor<`).
+    while (at != llvm::StringRef::npos && at > 0 &&
+           (llvm::isAlnum(text[at - 1]) || text[at - 1] == '.' ||
+            text[at - 1] == '_'))
+      at = text.find("tensor<", at + 1);
+    if (at == llvm::StringRef::npos)
+      break;
+    out += text.slice(i, at).str() + "!tile.tile<";
+    i = at + strlen("tensor<");
+  }
+  return out + text.drop_front(i).str();
+}
+
 /// One remark per kernel (with --remarks; by default only the kernels the
 /// user wrote), and a warning for each that spills.
 void summarize(SourceMgrDiagnosticHandler &diagnostics,
@@ -230,11 +250,23 @@ int compile() {
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   // Without --remarks, the passes' remarks are held back; the per-kernel
-  // summary below says where there is something to read.
+  // summary below says where there is something to read. Tiles are
+  // tensors in the IR; a program that spells them !tile.tile<...> reads
+  // them so in diagnostics too.
   bool showRemarks = remarks;
+  bool tileSpelling = sourceMgr.getMemoryBuffer(1)->getBuffer().contains(
+      "!tile.tile<");
   context.getDiagEngine().registerHandler([&](Diagnostic &d) {
-    return success(d.getSeverity() == DiagnosticSeverity::Remark &&
-                   !showRemarks);
+    if (d.getSeverity() == DiagnosticSeverity::Remark && !showRemarks)
+      return success();
+    if (!tileSpelling)
+      return failure();
+    diagnostics.emitDiagnostic(d.getLocation(), spellTiles(d.str()),
+                               d.getSeverity());
+    for (Diagnostic &note : d.getNotes())
+      diagnostics.emitDiagnostic(note.getLocation(), spellTiles(note.str()),
+                                 note.getSeverity());
+    return success();
   });
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
