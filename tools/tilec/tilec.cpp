@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -165,13 +166,15 @@ void summarize(SourceMgrDiagnosticHandler &diagnostics,
                const std::vector<KernelPath> &paths,
                const std::vector<KernelInfo> &kernels,
                const std::map<std::string, PtxasStats> &ptxas) {
+  // By name, once: a lookup per kernel would be quadratic in their number.
+  llvm::StringMap<const KernelInfo *> byName;
+  for (const KernelInfo &k : kernels)
+    byName[k.name] = &k;
   for (const KernelPath &p : paths) {
-    auto info = llvm::find_if(
-        kernels, [&](const KernelInfo &k) { return k.name == p.name; });
     auto st = ptxas.find(p.name);
     std::string figures;
     llvm::raw_string_ostream os(figures);
-    if (info != kernels.end())
+    if (const KernelInfo *info = byName.lookup(p.name))
       os << ", " << info->threads << " threads, " << info->sharedMemory
          << " bytes of shared memory";
     if (st != ptxas.end()) {

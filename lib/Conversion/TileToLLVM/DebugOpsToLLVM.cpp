@@ -244,10 +244,10 @@ struct AssertOpLowering : public OpConversionPattern<AssertOp> {
       Value failed = arith::XOrIOp::create(
           e.b, e.loc, regs[r],
           arith::ConstantIntOp::create(e.b, e.loc, e.b.getI1Type(), 1));
-      if (owners && owners->thread)
-        failed = e.andI(failed, owners->thread);
-      if (!tt) // a scalar: the first thread reports
-        failed = e.andI(failed, e.eq(e.threadId(), e.i32(0)));
+      // A scalar: the first thread reports.
+      failed = andMaybe(e, failed,
+                        owners ? owners->thread
+                               : Value(e.eq(e.threadId(), e.i32(0))));
       guarded(e, failed, [&] {
         SmallVector<Value> args(pid);
         std::string at =

@@ -176,11 +176,17 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
     // The prefix, if known to exist (null: none yet), and where it is only
     // known at run time, the i1 that says it exists (null: it does).
     SmallVector<Value> prefix(value.size()), has(value.size());
+    // `withPrefix` where register r's prefix exists, else `without`.
+    auto ifHas = [&](size_t r, Value withPrefix, Value without) -> Value {
+      if (!has[r])
+        return withPrefix;
+      return arith::SelectOp::create(e.b, e.loc, has[r], withPrefix, without);
+    };
     for (unsigned k = 0; k < net->numBits(); ++k) {
       SmallVector<Value> other = net->partner(total, k);
-      // A pair of registers shares one joined total (a later lane or warp
-      // step then exchanges it once).
-      // Registers with one total and partner total join them once.
+      // Registers with one total and partner total join them once (a pair
+      // of registers shares its total, and a later lane or warp step
+      // exchanges it once).
       DenseMap<std::pair<Value, Value>, Value> joined;
       SmallVector<Value> pairTotal(value.size());
       if (net->isRegisterBit(k))
@@ -196,12 +202,7 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
         Value p = other[r];
         // The upper block: p comes first.
         auto upperPrefix = [&]() -> Value {
-          if (!prefix[r])
-            return p;
-          Value joined = combine(p, prefix[r]);
-          return has[r] ? Value(arith::SelectOp::create(e.b, e.loc, has[r],
-                                                        joined, p))
-                        : joined;
+          return prefix[r] ? ifHas(r, combine(p, prefix[r]), p) : p;
         };
         if (b.known) {
           if (*b.known) {
@@ -235,19 +236,12 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
     for (size_t r = 0; r < value.size(); ++r) {
       if (op.getExclusive()) {
         Value id = reduceIdentity(e, *kind, elt);
-        Value v = prefix[r] ? prefix[r] : id;
-        if (prefix[r] && has[r])
-          v = arith::SelectOp::create(e.b, e.loc, has[r], prefix[r], id);
-        results.push_back(v);
+        results.push_back(prefix[r] ? ifHas(r, prefix[r], id) : id);
         continue;
       }
       Value v = value[r];
-      if (prefix[r]) {
-        Value joined = combine(prefix[r], value[r]);
-        v = has[r] ? Value(arith::SelectOp::create(e.b, e.loc, has[r], joined,
-                                                   value[r]))
-                   : joined;
-      }
+      if (prefix[r])
+        v = ifHas(r, combine(prefix[r], value[r]), value[r]);
       results.push_back(v);
     }
     rewriter.replaceOpWithMultiple(op, {results});
@@ -277,27 +271,16 @@ void bitonicSort(Emitter &e, LineNetwork &net,
       for (auto &t : tiles)
         other.push_back(net.partner(t, j));
       for (size_t r = 0; r < numRegs; ++r) {
-        // The lower element of a pair keeps the smaller key in a block
-        // sorted ascending (bit s clear; the last block always), the
-        // larger one in a block sorted descending.
+        // The lower element of a pair (bit j clear) keeps the smaller key
+        // in a block sorted ascending (bit s clear; the last block
+        // always), the larger one in a block sorted descending: it keeps
+        // the smaller key where bits j and s agree (ascending overall).
         Bit lower = net.bit(r, j);
-        Bit up = s == m ? Bit{true, Value()} : net.bit(r, s);
-        if (lower.known)
-          lower.known = !*lower.known;
-        else
-          lower.value = arith::XOrIOp::create(
-              e.b, e.loc, lower.value,
-              arith::ConstantIntOp::create(e.b, e.loc, e.b.getI1Type(), 1));
-        if (up.known && s != m)
-          up.known = !*up.known;
-        else if (!up.known)
-          up.value = arith::XOrIOp::create(
-              e.b, e.loc, up.value,
-              arith::ConstantIntOp::create(e.b, e.loc, e.b.getI1Type(), 1));
+        Bit up = s == m ? Bit{false, Value()} : net.bit(r, s);
         Value mine = tiles[0][r], theirs = other[0][r];
         Value takeSmaller = lessThan(e, theirs, mine);
         Value takeLarger = lessThan(e, mine, theirs);
-        // keepMin = (lower == up) xor descending.
+        // keepMin = (bit j == bit s) xor descending.
         Value take;
         if (lower.known && up.known) {
           bool keepMin = (*lower.known == *up.known) != descending;
@@ -323,11 +306,17 @@ void bitonicSort(Emitter &e, LineNetwork &net,
   }
 }
 
-/// The operands of a sort or top-k as register lists.
-SmallVector<SmallVector<Value>> registers(ArrayRef<ValueRange> operands) {
+/// The registers of `keys` and each of `values`, sorted along the
+/// network's dim by the keys.
+SmallVector<SmallVector<Value>> sortedRegisters(Emitter &e, LineNetwork &net,
+                                                ValueRange keys,
+                                                ArrayRef<ValueRange> values,
+                                                bool descending) {
   SmallVector<SmallVector<Value>> tiles;
-  for (ValueRange v : operands)
+  tiles.emplace_back(keys.begin(), keys.end());
+  for (ValueRange v : values)
     tiles.emplace_back(v.begin(), v.end());
+  bitonicSort(e, net, tiles, descending);
   return tiles;
 }
 
@@ -342,12 +331,9 @@ struct SortOpLowering : public OpConversionPattern<SortOp> {
     auto net = network(op, e, layout, op.getDim());
     if (failed(net))
       return failure();
-    SmallVector<ValueRange> operands{adaptor.getKeys()};
-    llvm::append_range(operands, adaptor.getValues());
-    auto tiles = registers(operands);
-    bitonicSort(e, *net, tiles, op.getDescending());
-    SmallVector<SmallVector<Value>> results(tiles.begin(), tiles.end());
-    rewriter.replaceOpWithMultiple(op, results);
+    rewriter.replaceOpWithMultiple(
+        op, sortedRegisters(e, *net, adaptor.getKeys(), adaptor.getValues(),
+                            op.getDescending()));
     return success();
   }
 };
@@ -364,10 +350,8 @@ struct TopKOpLowering : public OpConversionPattern<TopKOp> {
     auto net = network(op, e, layout, dim);
     if (failed(net))
       return failure();
-    SmallVector<ValueRange> operands{adaptor.getKeys()};
-    llvm::append_range(operands, adaptor.getValues());
-    auto tiles = registers(operands);
-    bitonicSort(e, *net, tiles, !op.getSmallest());
+    auto tiles = sortedRegisters(e, *net, adaptor.getKeys(),
+                                 adaptor.getValues(), !op.getSmallest());
     // Bits at and above log2(k): a lane or warp that holds an element
     // beyond k takes the one 2^j before it (its place in the truncated
     // layout); registers beyond k are dropped.
