@@ -68,24 +68,33 @@ private:
 
   /// Whether a dot can run as wgmma: B loaded from a view (possibly
   /// transposed; TMA can bring it into shared memory), A loaded too or a
-  /// 16-bit value computed in registers (wgmma's register A), 8- or 16-bit
-  /// inputs with f32 accumulation, whole warpgroups each holding 64-row
-  /// blocks, N a multiple of 8 up to 256.
+  /// 16-bit value computed in registers (wgmma's register A), 16-bit or
+  /// fp8 inputs with f32 accumulation, i8 with i32, f32 (as tf32) with
+  /// f32; whole warpgroups each holding 64-row blocks, N a multiple of 8
+  /// up to 256.
   bool isWgmmaCandidate(DotOp dot) {
     auto shape = shapeOf(dot.getType());
+    Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+    Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
     unsigned bits = bitsOf(dot.getA().getType());
+    bool types = in.isInteger(8) ? acc.isInteger(32)
+                                 : acc.isF32() && (bits == 16 || bits == 8 ||
+                                                   in.isF32());
+    // 8-bit and tf32 operands are read K-major only: A loaded as is, B
+    // loaded as NxK and transposed (convert-tile-to-tgpu says so in a remark
+    // when they are not; their accumulator keeps the mma.sync layout).
+    bool anyMajor = bits == 16;
     return hopper && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
-           shape[1] % 8 == 0 && shape[1] <= 256 &&
-           (bits == 16 || bits == 8) &&
-           cast<RankedTensorType>(dot.getType()).getElementType().isF32() &&
-           (bits == 16 || isLoaded(dot.getA())) && isLoaded(dot.getB());
+           shape[1] % 8 == 0 && shape[1] <= 256 && types &&
+           (anyMajor ? isLoaded(dot.getB())
+                     : isLoaded(dot.getA(), false) && isLoaded(dot.getB(), true));
   }
 
   /// A tile loaded from a view (through reshapes dropping unit dims),
-  /// possibly transposed.
-  static bool isLoaded(Value v) {
-    bool transposed;
-    return bool(operandLoad(v, transposed));
+  /// possibly transposed; transposed or not as `transposed` asks if given.
+  static bool isLoaded(Value v, std::optional<bool> transposed = {}) {
+    bool t;
+    return operandLoad(v, t) && (!transposed || t == *transposed);
   }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {

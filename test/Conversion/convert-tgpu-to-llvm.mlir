@@ -239,3 +239,33 @@ func.func @wgmma_register_a(%p: tensor<128x64xbf16, #a>, %i: i32,
         tensor<128x256xf32, #acc>
   return
 }
+
+// -----
+
+// tgpu.wgmma on i8 (k-steps of 32, s32 accumulators in "r" registers,
+// only scale-d: integer wgmma has no input negation or transposes) and on
+// f32 read as tf32 (k-steps of 8, both K-major, no transpose immediates).
+// CHECK-LABEL: func.func @wgmma_i8_tf32
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 {{{.*}}}, da, db, 1;\0A}", "=r,=r,
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{{.*}}}, da, db, 1, 1, 1;\0A}", "=f,=f,
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+// 128x128 i8, K contiguous (A); its transpose view for B (N x K rows).
+#sa8 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb8 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+// 128x32 f32, K contiguous (A); 32x128 f32 with K contiguous (B).
+#sa32 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb32 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [4, 1], [8, 2], [16, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+func.func @wgmma_i8_tf32(%i: i32, %acc: tensor<128x128xi32, #acc>,
+                         %facc: tensor<128x128xf32, #acc>) {
+  %ra = tgpu.alloc : !tgpu.smem<2x128x128xi8, #sa8>
+  %rb = tgpu.alloc : !tgpu.smem<2x128x128xi8, #sb8>
+  %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
+      : !tgpu.smem<2x128x128xi8, #sa8>, !tgpu.smem<2x128x128xi8, #sb8>,
+        tensor<128x128xi32, #acc>
+  %fa = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sa32>
+  %fb = tgpu.alloc : !tgpu.smem<2x32x128xf32, #sb32>
+  %e = tgpu.wgmma %fa[%i], %fb[%i], %facc
+      : !tgpu.smem<2x128x32xf32, #sa32>, !tgpu.smem<2x32x128xf32, #sb32>,
+        tensor<128x128xf32, #acc>
+  return
+}

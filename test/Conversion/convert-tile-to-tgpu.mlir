@@ -336,3 +336,40 @@ module attributes {tile.target = #tile.target<sm_90a>} {
   }
 }
 
+
+// -----
+
+// i8 with both operands K-major (A MxK, Bt NxK transposed): TMA copies both
+// and the dot runs on wgmma (s32 accumulation).
+// CHECK-LABEL: func.func @i8_k_major
+// CHECK-COUNT-2: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 128], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} : {{.*}} -> tensor<128x128xi32
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @i8_k_major(%arg0: !tile.tensor<?x?xi8>, %arg1: !tile.tensor<?x?xi8>, %arg2: !tile.tensor<?x?xi32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0> : tensor<128x128xi32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xi8>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c128_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xi32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xi8> -> tensor<128x128xi8, #linear1>
+      %4 = tile.load %arg1[%c0_i32, %arg3] : !tile.tensor<?x?xi8> -> tensor<128x128xi8, #linear1>
+      %5 = tile.transpose %4 [1, 0] : tensor<128x128xi8, #linear1> -> tensor<128x128xi8, #linear2>
+      %6 = tile.convert_layout %3 {shared = #shared} : tensor<128x128xi8, #linear1> -> tensor<128x128xi8, #linear3>
+      %7 = tile.convert_layout %5 {shared = #shared1} : tensor<128x128xi8, #linear2> -> tensor<128x128xi8, #linear4>
+      %8 = tile.dot %6, %7, %arg4 : tensor<128x128xi8, #linear3>, tensor<128x128xi8, #linear4> -> tensor<128x128xi32, #linear>
+      scf.yield %8 : tensor<128x128xi32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x128xi32, #linear> -> tensor<128x128xi32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x128xi32, #linear5>, !tile.tensor<?x?xi32>
+    return
+  }
+}

@@ -237,6 +237,65 @@ def test_gemm_fp8(m, n, k, dtype, member):
     check(c, ref, 1e-2, f"gemm_{dtype} member {member}")
 
 
+
+# i8 and tf32 on wgmma (A row-major, B column-major: the kernel reads Bt).
+# Members: 128x256, 128x128 and 128x64 (TMA + wgmma), at shapes whose rows
+# TMA reads (K and N of 16-byte multiples); the `twin` cases launch as a
+# user does, and rows TMA cannot read (K = 100 i8, 70 f32; N = 130 of i32
+# or f32) make the runtime take the plain (mma.sync) twin.
+def i8_problem(m, n, k):
+    a = torch.randint(-128, 128, (m, k), device=DEV, dtype=torch.int8)
+    bt = torch.randint(-128, 128, (n, k), device=DEV, dtype=torch.int8)
+    return a, bt, torch.full((m, n), -7, device=DEV, dtype=torch.int32)
+
+
+def check_i8(a, bt, c, what):
+    torch.cuda.synchronize()
+    # Exact: |sum| < 2^31 at these K.
+    assert torch.equal(c.long(), (a.double() @ bt.double().T).long()), what
+
+
+def tf32_problem(m, n, k):
+    return (torch.randn(m, k, device=DEV), torch.randn(n, k, device=DEV),
+            poisoned(m, n, dtype=torch.float32))
+
+
+def check_tf32(a, bt, c, what):
+    torch.cuda.synchronize()
+    # tf32 keeps 10 mantissa bits (wgmma drops the rest; mma.sync rounds).
+    check(c, a.double() @ bt.double().T, 4e-3, what)
+
+
+@pytest.mark.parametrize("m,n,k", [(128, 256, 128), (300, 136, 272), (65, 520, 1024)])
+@pytest.mark.parametrize("member", [0, 1, 2])
+def test_gemm_i8(m, n, k, member):
+    a, bt, c = i8_problem(m, n, k)
+    forced(load("gemm_i8_tf32"), "gemm_i8")[member](a, bt, c)
+    check_i8(a, bt, c, f"gemm_i8 member {member}")
+
+
+@pytest.mark.parametrize("m,n,k", [(77, 200, 100), (300, 130, 272), (1, 8, 16)])
+def test_gemm_i8_twin(m, n, k):
+    a, bt, c = i8_problem(m, n, k)
+    load("gemm_i8_tf32")["gemm_i8"](a, bt, c)
+    check_i8(a, bt, c, "gemm_i8")
+
+
+@pytest.mark.parametrize("m,n,k", [(128, 256, 32), (300, 136, 200), (65, 520, 1024)])
+@pytest.mark.parametrize("member", [0, 1, 2])
+def test_gemm_tf32(m, n, k, member):
+    a, bt, c = tf32_problem(m, n, k)
+    forced(load("gemm_i8_tf32"), "gemm_tf32")[member](a, bt, c)
+    check_tf32(a, bt, c, f"gemm_tf32 member {member}")
+
+
+@pytest.mark.parametrize("m,n,k", [(77, 200, 70), (300, 130, 200), (1, 8, 4)])
+def test_gemm_tf32_twin(m, n, k):
+    a, bt, c = tf32_problem(m, n, k)
+    load("gemm_i8_tf32")["gemm_tf32"](a, bt, c)
+    check_tf32(a, bt, c, "gemm_tf32")
+
+
 def attention_reference(q, k, v, scale, causal):
     """float64 O and LSE of (B, Hq, S, D) q and (B, Hkv, Skv, D) k, v."""
     group = q.shape[1] // k.shape[1]

@@ -105,3 +105,4 @@ def test_dot_tf32(lines, m, n, k):
     torch.cuda.synchronize()
     # tf32 keeps 10 mantissa bits: about 5e-4 relative per product.
     assert rel_err(c, a.double() @ b.double()) < 2e-3
+

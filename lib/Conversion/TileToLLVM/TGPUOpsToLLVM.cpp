@@ -430,6 +430,10 @@ std::string ptxTypeName(Type t) {
     return "f16";
   if (isa<Float8E4M3FNType>(t))
     return "e4m3";
+  if (t.isInteger(8))
+    return "s8";
+  if (t.isF32())
+    return "tf32";
   return "e5m2";
 }
 
@@ -517,15 +521,17 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     };
 
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
-    int64_t perInstr = n / 2; // f32 registers per thread of one m64nN
+    int64_t perInstr = n / 2; // accumulator registers a thread of one m64nN
+    bool integer = elt.isInteger(8); // s32 accumulators, no input scales
     std::string shape = "m64n" + std::to_string(n) + "k" + std::to_string(kStep);
     std::string tname = ptxTypeName(elt);
-    std::string asmInstr = "wgmma.mma_async.sync.aligned." + shape + ".f32." +
-                           tname + "." + tname + " {";
+    std::string asmInstr = "wgmma.mma_async.sync.aligned." + shape +
+                           (integer ? ".s32." : ".f32.") + tname + "." +
+                           tname + " {";
     std::string constraints;
     for (int64_t i = 0; i < perInstr; ++i) {
       asmInstr += (i ? ", $" : "$") + std::to_string(i);
-      constraints += (i ? ",=f" : "=f");
+      constraints += std::string(i ? "," : "") + (integer ? "=r" : "=f");
     }
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
@@ -553,7 +559,8 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     }
     constraints += ",r";
     bOp = next++;
-    asmInstr += ", db, 1, 1, 1";
+    // scale-d, then the input negations (not for integers).
+    asmInstr += integer ? ", db, 1" : ", db, 1, 1, 1";
     // The transpose immediates (16-bit inputs): A's only for a shared A.
     if (elt.getIntOrFloatBitWidth() == 16) {
       if (aT)
@@ -577,7 +584,7 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     if (aT)
       aWord0 = uniform(baseWord(e.add(aBase, wgOffset), *aDesc));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
-    SmallVector<Type> f32s(perInstr, rewriter.getF32Type());
+    SmallVector<Type> accTypes(perInstr, accT.getElementType());
     for (int64_t rep = 0; rep < m / rowsPerRep; ++rep) {
       // Registers of this rep in wgmma's order: d[i] is row
       // 8 * (i / 2 % 2), column 8 * (i / 4) + i % 2 of lane 0's fragment.
@@ -614,8 +621,8 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
         operands.push_back(bWord0);
         asmStr += descAsm("db", bOp, slotByteOffset(bT, {kk * kStep, 0}),
                           descWords(*bDesc).second);
-        SmallVector<Value> out = e.ptx(asmStr + asmInstr, constraints, f32s,
-                                       operands, /*sideEffects=*/true);
+        SmallVector<Value> out = e.ptx(asmStr + asmInstr, constraints,
+                                       accTypes, operands, /*sideEffects=*/true);
         for (auto [i, v] : llvm::zip(index, out))
           regs[i] = v;
       }

@@ -175,10 +175,21 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
     return mmaSync;
   }
   auto acc = cast<RankedTensorType>(dot.getType());
-  Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
-  if (in.isInteger(8) || in.isF32()) {
-    why = std::string("wgmma is used for 16-bit and fp8 operands; ") +
-          (in.isF32() ? "tf32 (f32)" : "i8") + " dots run on mma.sync";
+  // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major when
+  // loaded as is, B (KxN) when loaded as NxK and transposed. 8-bit and tf32
+  // wgmma read K-major operands only (said first: assign-layouts gave such
+  // a dot no wgmma accumulator either).
+  unsigned bits =
+      getElementTypeOrSelf(dot.getA().getType()).getIntOrFloatBitWidth();
+  for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+    bool transposed;
+    if (bits == 16 || !operandLoad(v, transposed) ||
+        (idx == 0) != transposed)
+      continue;
+    why = std::string(bits == 8 ? "8-bit" : "tf32") +
+          " wgmma reads K-major operands only; " +
+          (idx == 0 ? "A is loaded as KxM and transposed"
+                    : "B is loaded as KxN (load Bt as NxK and transpose it)");
     return mmaSync;
   }
   std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
@@ -203,17 +214,6 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
         return mmaSync;
       }
       why = "B is not a load TMA copies";
-      return mmaSync;
-    }
-    // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major when
-    // loaded as is, B (KxN) when loaded as NxK and transposed.
-    bool kMajor = (idx == 0) != transposed;
-    unsigned bits = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
-    if (bits == 8 && !kMajor) {
-      why = std::string("8-bit wgmma reads K-major operands only; ") +
-            (idx == 0 ? "A is loaded as KxM and transposed"
-                      : "B is loaded as KxN (load Bt as NxK and transpose "
-                        "it)");
       return mmaSync;
     }
   }

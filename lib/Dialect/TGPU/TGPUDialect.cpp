@@ -378,7 +378,8 @@ LinearLayout SharedBufferType::getSlotLayout() const {
 //===----------------------------------------------------------------------===//
 
 int64_t tgpu::wgmmaK(Type elementType) {
-  return bitsOf(elementType) == 8 ? 32 : 16;
+  // 32 bytes of K: k32 for 8-bit inputs, k16 for 16-bit, k8 for tf32.
+  return 256 / bitsOf(elementType);
 }
 
 int64_t tgpu::slotByteOffset(SharedBufferType buffer, ArrayRef<int64_t> coords) {
@@ -681,8 +682,10 @@ LogicalResult WGMMAOp::verify() {
                          << acc.getShape()[0] << "x" << acc.getShape()[1];
   if (aElt != b.getElementType())
     return emitOpError() << "operand element types differ";
-  if (!acc.getElementType().isF32())
-    return emitOpError() << "accumulates in f32 only";
+  if (aElt.isInteger(8) ? !acc.getElementType().isInteger(32)
+                        : !acc.getElementType().isF32())
+    return emitOpError() << "accumulates " << aElt << " in "
+                         << (aElt.isInteger(8) ? "i32" : "f32") << " only";
   if (m % 64 != 0 || n % 8 != 0 || n > 256 || k % wgmmaK(aElt))
     return emitOpError() << "needs M a multiple of 64, N a multiple of 8 up "
                             "to 256 and K a multiple of "
@@ -707,7 +710,7 @@ LogicalResult WGMMAOp::verify() {
       return emitOpError() << "operand " << (i == 0 ? "A" : "B")
                            << " is not in an NVMMA-swizzled shared layout";
     if (!d->kMajor && bitsOf(aElt) != 16)
-      return emitOpError() << "8-bit operands must be K-major";
+      return emitOpError() << "8-bit and tf32 operands must be K-major";
   }
   return success();
 }

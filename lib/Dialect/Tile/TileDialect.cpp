@@ -283,6 +283,16 @@ TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayRef<int64_t> shape, Type elementType,
                        ArrayRef<int64_t> strides, ArrayRef<int64_t> box,
                        int64_t swizzle) {
+  if (shape.empty() || shape.size() > 5)
+    return emitError() << "expected a tensor of rank 1 to 5, found rank "
+                       << shape.size();
+  if (!isTileElementType(elementType))
+    return emitError() << "unsupported tensor element type " << elementType
+                       << "; expected " << kElementTypes;
+  if (strides.size() != shape.size())
+    return emitError() << "expected " << shape.size()
+                       << " strides (one per dim), found " << strides.size();
+  // The box last: it needs a ranked view of a tile element type.
   if (!box.empty()) {
     if (box.size() != shape.size())
       return emitError() << "expected a TMA box of rank " << shape.size()
@@ -302,15 +312,6 @@ TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " bytes) must be a multiple of 16 and at most "
                             "the swizzle span";
   }
-  if (shape.empty() || shape.size() > 5)
-    return emitError() << "expected a tensor of rank 1 to 5, found rank "
-                       << shape.size();
-  if (!isTileElementType(elementType))
-    return emitError() << "unsupported tensor element type " << elementType
-                       << "; expected " << kElementTypes;
-  if (strides.size() != shape.size())
-    return emitError() << "expected " << shape.size()
-                       << " strides (one per dim), found " << strides.size();
   for (int64_t d : shape) {
     if (!ShapedType::isDynamic(d) && d < 0)
       return emitError() << "expected non-negative dims, found " << d;

@@ -491,3 +491,36 @@ func.func @tma_masked(%x: !tile.tensor<?x?xbf16>, %m: !tile.tile<64x64xi1>) {
   %t = tile.load %x[%c0, %c0] mask(%m : !tile.tile<64x64xi1>) {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
   return
 }
+
+// -----
+
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sa8 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb8 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+
+func.func @wgmma_i8_f32_acc(%acc: tensor<128x128xf32, #acc>, %i: i32) {
+  %ra = tgpu.alloc : !tgpu.smem<2x128x128xi8, #sa8>
+  %rb = tgpu.alloc : !tgpu.smem<2x128x128xi8, #sb8>
+  // expected-error @+1 {{accumulates 'i8' in i32 only}}
+  %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
+      : !tgpu.smem<2x128x128xi8, #sa8>, !tgpu.smem<2x128x128xi8, #sb8>,
+        tensor<128x128xf32, #acc>
+  return
+}
+
+// -----
+
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sa32 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+// 32x128 f32 with N contiguous: MN-major, which tf32 wgmma cannot read.
+#sbn = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [0, 32], [0, 64]]>
+
+func.func @wgmma_tf32_mn_major(%acc: tensor<128x128xf32, #acc>, %i: i32) {
+  %fa = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sa32>
+  %fb = tgpu.alloc : !tgpu.smem<2x32x128xf32, #sbn>
+  // expected-error @+1 {{8-bit and tf32 operands must be K-major}}
+  %e = tgpu.wgmma %fa[%i], %fb[%i], %acc
+      : !tgpu.smem<2x128x32xf32, #sa32>, !tgpu.smem<2x32x128xf32, #sbn>,
+        tensor<128x128xf32, #acc>
+  return
+}
