@@ -484,9 +484,10 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
                                           "partitions">:$partitions,
                        OptionalAttr<DenseI64ArrayAttr>:$scratch);
   let regions = (region VariadicRegion<SizedRegion<1>>:$partitionRegions);
-  let assemblyFormat = [{
-    $partitions (`scratch` $scratch^)? $partitionRegions attr-dict
-  }];
+  // `$partitions [scratch [..]] {REGION}, {REGION}... attr-dict`, parsed by
+  // hand so that the regions belong to the operation state while they are
+  // parsed (see TGPUDialect.cpp: WarpSpecializeOp::parse).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The partition region `i` runs.

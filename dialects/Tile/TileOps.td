@@ -313,10 +313,10 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, AllTypesMatch<["src", "result"]>]> {
                        Tile_Tile:$src, I32Attr:$dim, UnitAttr:$exclusive);
   let results = (outs Tile_Tile:$result);
   let regions = (region AnyRegion:$combiner);
-  let assemblyFormat = [{
-    custom<OptionalReduceKind>($kind) $src `dim` $dim
-    (`exclusive` $exclusive^)? (`combine` $combiner^)? attr-dict `:` type($src)
-  }];
+  // `[sum|max|min] $src dim N [exclusive] [combine REGION] attr-dict :
+  // type`, parsed by hand so that the region belongs to the operation state
+  // while it is parsed (see TileOps.cpp: ScanOp::parse).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

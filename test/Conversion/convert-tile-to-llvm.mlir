@@ -259,6 +259,55 @@ func.func @indexed(%t: !tile.tensor<?xf32>, %c: !tile.tensor<?xi32>, %o: !tile.t
 
 // -----
 
+// A gather whose column index counts up along the rows of the layout (an
+// embedding lookup: row ids broadcast along the columns, c0 + iota along
+// them) loads 4 f32 a vector under the uniform check (unit inner stride,
+// aligned base, extent and row stride), element by element otherwise; the
+// mask (rows in range) is the same along a run. The scatter back writes
+// vectors the same way. Columns 2 * iota are not consecutive: one element
+// at a time only.
+// CHECK-LABEL: func.func @gather_rows_vector
+// CHECK: scf.if
+// CHECK-COUNT-4: @p ld.global.v4.b32
+// CHECK: } else {
+// CHECK-COUNT-16: @p ld.global.b32
+// CHECK: scf.if
+// CHECK-COUNT-4: @p st.global.v4.b32
+// CHECK: } else {
+// CHECK-COUNT-16: @p st.global.b32
+// CHECK-NOT: ld.global.v4
+// CHECK: return
+func.func @gather_rows_vector(%table: !tile.tensor<?x?xf32>, %ids: !tile.tensor<?xi32>,
+                              %out: !tile.tensor<?x?xf32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %p = tile.program_id x
+  %col0 = arith.muli %p, %c64 : i32
+  %id = tile.load %ids[%c0] : !tile.tensor<?xi32> -> !tile.tile<32xi32>
+  %id2 = tile.expand_dims %id axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %id2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %iota = tile.iota : !tile.tile<64xi32>
+  %c0t = tile.splat %col0 : i32 -> !tile.tile<64xi32>
+  %col = arith.addi %iota, %c0t : !tile.tile<64xi32>
+  %col2 = tile.expand_dims %col axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cols = tile.broadcast %col2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<32x64xi32>
+  %ok = arith.cmpi slt, %rows, %nt : !tile.tile<32x64xi32>
+  %g = tile.gather %table[%rows, %cols] mask(%ok : !tile.tile<32x64xi1>)
+      : !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32> -> !tile.tile<32x64xf32>
+  tile.scatter %g, %out[%rows, %cols]
+      : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32>
+  %two = arith.constant dense<2> : !tile.tile<32x64xi32>
+  %odd = arith.muli %cols, %two : !tile.tile<32x64xi32>
+  %s = tile.gather %table[%rows, %odd]
+      : !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32> -> !tile.tile<32x64xf32>
+  tile.store %s, %out[%c0, %c0] : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
 // A masked load and store go element by element (no vector path), the
 // mask in each element's predicate.
 // CHECK-LABEL: func.func @masked

@@ -13,9 +13,13 @@ def mem():
     return load("memory")
 
 
-@pytest.mark.parametrize("rows,n,d", [(50, 1, 64), (1000, 77, 100), (7, 300, 129)])
-def test_gather_rows(mem, rows, n, d):
-    table = torch.randn(rows, d, device=DEV)
+# Vector loads where the table allows (d a multiple of 4, aligned rows);
+# element by element where it does not (d = 129, a table starting one
+# element into its storage).
+@pytest.mark.parametrize("rows,n,d,shifted", [(50, 1, 64, False), (1000, 77, 100, False),
+                                              (7, 300, 129, False), (40, 70, 64, True)])
+def test_gather_rows(mem, rows, n, d, shifted):
+    table = torch.randn(rows, d + shifted, device=DEV)[:, int(shifted):]
     ids = torch.randint(-3, rows + 3, (n,), device=DEV, dtype=torch.int32)
     out = torch.full((n, d), float("nan"), device=DEV)
     mem["gather_rows"](table, ids, out)
@@ -23,6 +27,20 @@ def test_gather_rows(mem, rows, n, d):
     ok = (ids >= 0) & (ids < rows)
     ref = torch.full((n, d), -1.0, device=DEV)
     ref[ok] = table[ids[ok].long()]
+    assert torch.equal(out, ref)
+
+
+@pytest.mark.parametrize("n,rows,d,shifted", [(1, 3, 64, False), (77, 200, 100, False),
+                                              (50, 60, 130, False), (33, 40, 64, True)])
+def test_scatter_rows(mem, n, rows, d, shifted):
+    x = torch.randn(n, d, device=DEV)
+    ids = torch.randperm(rows, device=DEV)[:n].to(torch.int32)
+    storage = torch.full((rows, d + shifted), 12345.0, device=DEV)
+    out = storage[:, int(shifted):]
+    mem["scatter_rows"](x, ids, out)
+    torch.cuda.synchronize()
+    ref = torch.full((rows, d), 12345.0, device=DEV)
+    ref[ids.long()] = x
     assert torch.equal(out, ref)
 
 

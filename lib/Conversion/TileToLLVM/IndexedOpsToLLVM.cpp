@@ -17,9 +17,19 @@
 // owner acts for the copies in other threads, so release and acquire
 // orderings get a barrier before and after (see finishAtomic).
 //
+// Gathers and scatters access a run of a thread's registers as one vector
+// (up to 16 bytes) where AxisInfo proves that, along the tile dim the
+// registers run, the index into the view's contiguous dim counts up by one
+// from a multiple of the run's length and every other index and the mask
+// stay the same (an embedding row `table[ids[i], c0 + iota]`, a paged-KV
+// block); a uniform run-time check (vectorViewOk: unit stride, aligned
+// base, extent and strides) picks that path, else each element alone.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+
+#include "tilec/Dialect/Tile/AxisInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -39,6 +49,37 @@ std::pair<Value, Value> indexedElement(Emitter &e, const ViewValues &view,
   return view.element(e, index, elt, mask.empty() ? Value() : mask[reg]);
 }
 
+/// The widest run of registers (elements) of `tile`, the gathered or
+/// scattered tile, that one vector access may cover (see the file comment),
+/// and the view dim it runs along. `indices` and `mask` are the op's own
+/// (unconverted) operands.
+std::pair<int64_t, int> indexedVector(TensorViewType view,
+                                      RankedTensorType tile,
+                                      ValueRange indices, Value mask) {
+  int vd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
+                                        : view.getRank() - 1;
+  LinearLayout layout = getLayout(tile);
+  int64_t widest = std::max<int64_t>(1, 16 / storageBytes(tile.getElementType()));
+  SmallVector<AxisInfo> infos;
+  for (Value i : indices)
+    infos.push_back(AxisInfo::get(i));
+  std::optional<AxisInfo> maskInfo;
+  if (mask)
+    maskInfo = AxisInfo::get(mask);
+  int64_t best = 1;
+  for (unsigned td = 0; td < tile.getRank(); ++td) {
+    int64_t vec = std::min(widest, layout.getContiguity(td));
+    vec = std::min({vec, infos[vd].contiguity[td], infos[vd].divisibility[td]});
+    for (unsigned d = 0; d < infos.size(); ++d)
+      if (int(d) != vd)
+        vec = std::min(vec, infos[d].constancy[td]);
+    if (maskInfo)
+      vec = std::min(vec, maskInfo->constancy[td]);
+    best = std::max(best, vec);
+  }
+  return {best, vd};
+}
+
 struct GatherOpLowering : public OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -50,12 +91,22 @@ struct GatherOpLowering : public OpConversionPattern<GatherOp> {
     Type elt = op.getType().getElementType();
     int64_t numRegs = getLayout(op.getType()).getNumRegisters();
     ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
-    SmallVector<Value> results;
-    for (int64_t r = 0; r < numRegs; ++r) {
-      auto [addr, pred] =
-          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
-      results.append(predicatedLoad(e, addr, pred, elt, 1, op.getPaddingAttr()));
-    }
+    auto [vec, vd] = indexedVector(op.getTensor().getType(), op.getType(),
+                                   op.getIndices(), op.getMask());
+    auto path = [&](int64_t width) {
+      SmallVector<Value> results;
+      for (int64_t r = 0; r < numRegs; r += width) {
+        auto [addr, pred] =
+            indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+        results.append(
+            predicatedLoad(e, addr, pred, elt, width, op.getPaddingAttr()));
+      }
+      return results;
+    };
+    SmallVector<Type> types(numRegs, elt);
+    SmallVector<Value> results = emitVectorOrScalar(
+        rewriter, e.loc, vec,
+        vec > 1 ? vectorViewOk(e, view, vd, vec, elt) : Value(), types, path);
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
@@ -73,13 +124,25 @@ struct ScatterOpLowering : public OpConversionPattern<ScatterOp> {
     Owners owners(e, getLayout(vt));
     ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
     ValueRange values = adaptor.getValue();
-    for (int64_t r = 0; r < int64_t(values.size()); ++r) {
-      if (owners.first[r] != r)
-        continue;
-      auto [addr, pred] = indexedElement(e, view, adaptor.getIndices(), mask,
-                                         vt.getElementType(), r);
-      predicatedStore(e, addr, owners.restrict(e, pred), values.slice(r, 1));
-    }
+    auto [vec, vd] = indexedVector(op.getTensor().getType(), vt,
+                                   op.getIndices(), op.getMask());
+    // A run's registers hold distinct elements (its register bases are
+    // unit steps), so a run is owned or repeated as a whole.
+    auto path = [&](int64_t width) {
+      for (int64_t r = 0; r < int64_t(values.size()); r += width) {
+        if (owners.first[r] != r)
+          continue;
+        auto [addr, pred] = indexedElement(e, view, adaptor.getIndices(),
+                                           mask, vt.getElementType(), r);
+        predicatedStore(e, addr, owners.restrict(e, pred),
+                        values.slice(r, width));
+      }
+      return SmallVector<Value>();
+    };
+    emitVectorOrScalar(
+        rewriter, e.loc, vec,
+        vec > 1 ? vectorViewOk(e, view, vd, vec, vt.getElementType()) : Value(),
+        TypeRange{}, path);
     rewriter.eraseOp(op);
     return success();
   }

@@ -44,20 +44,9 @@ struct Access {
   /// Uniform check that `vec`-wide accesses are aligned and never straddle
   /// the edge of the view.
   Value vectorOk(int64_t vec) {
-    Value ok = e.eq(view.strides[contigDim], e.i64(1));
-    auto aligned = [&](Value v, int64_t n) {
-      return e.eq(e.andI(v, e.i64(n - 1)), e.i64(0));
-    };
-    int64_t bytes = vec * storageBytes(elementType);
-    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(),
-                                          view.base);
-    ok = e.andI(ok, aligned(addr, bytes));
-    ok = e.andI(ok, aligned(offsets[contigDim], vec));
-    ok = e.andI(ok, aligned(view.sizes[contigDim], vec));
-    for (unsigned d = 0; d < view.strides.size(); ++d)
-      if (int(d) != contigDim)
-        ok = e.andI(ok, aligned(view.strides[d], vec));
-    return ok;
+    Value ok = vectorViewOk(e, view, contigDim, vec, elementType);
+    return e.andI(ok, e.eq(e.andI(offsets[contigDim], e.i64(vec - 1)),
+                           e.i64(0)));
   }
 
   /// Address (as i64) and in-bounds predicate (i32) of register `reg`.
@@ -129,31 +118,14 @@ Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
                 tt.getElementType(), cd, mask};
 }
 
-/// Emits `path(vec)` for the widest vector the access allows under a uniform
-/// run-time check, and `path(1)` otherwise; returns what the paths produce
-/// (values of `types`).
+/// The widest vector the access allows under its uniform run-time check.
 SmallVector<Value>
-emitVectorOrScalar(ConversionPatternRewriter &rewriter, Access &acc,
-                   TypeRange types,
-                   function_ref<SmallVector<Value>(int64_t)> path) {
+emitAccess(ConversionPatternRewriter &rewriter, Access &acc, TypeRange types,
+           function_ref<SmallVector<Value>(int64_t)> path) {
   int64_t vec = acc.maxVector();
-  if (vec == 1)
-    return path(1);
-  Location loc = acc.e.loc;
-  auto ifOp = scf::IfOp::create(rewriter, loc, types, acc.vectorOk(vec),
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard g(rewriter);
-  for (auto [block, width] : {std::pair{ifOp.thenBlock(), vec},
-                              std::pair{ifOp.elseBlock(), int64_t(1)}}) {
-    if (types.empty()) {
-      rewriter.setInsertionPoint(block->getTerminator());
-      path(width);
-    } else {
-      rewriter.setInsertionPointToStart(block);
-      scf::YieldOp::create(rewriter, loc, path(width));
-    }
-  }
-  return SmallVector<Value>(ifOp.getResults());
+  return tilec::emitVectorOrScalar(rewriter, acc.e.loc, vec,
+                            vec > 1 ? acc.vectorOk(vec) : Value(), types,
+                            path);
 }
 
 struct LoadOpLowering : public OpConversionPattern<LoadOp> {
@@ -183,7 +155,7 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
 
     SmallVector<Type> types(numRegs, elt);
     SmallVector<Value> results =
-        emitVectorOrScalar(rewriter, acc, types, emitPath);
+        emitAccess(rewriter, acc, types, emitPath);
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
@@ -212,13 +184,52 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
       return SmallVector<Value>();
     };
 
-    emitVectorOrScalar(rewriter, acc, TypeRange{}, emitPath);
+    emitAccess(rewriter, acc, TypeRange{}, emitPath);
     rewriter.eraseOp(op);
     return success();
   }
 };
 
 } // namespace
+
+Value tilec::vectorViewOk(Emitter &e, const ViewValues &view, int contigDim,
+                          int64_t vec, Type elementType) {
+  Value ok = e.eq(view.strides[contigDim], e.i64(1));
+  auto aligned = [&](Value v, int64_t n) {
+    return e.eq(e.andI(v, e.i64(n - 1)), e.i64(0));
+  };
+  int64_t bytes = vec * storageBytes(elementType);
+  Value addr =
+      LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), view.base);
+  ok = e.andI(ok, aligned(addr, bytes));
+  ok = e.andI(ok, aligned(view.sizes[contigDim], vec));
+  for (unsigned d = 0; d < view.strides.size(); ++d)
+    if (int(d) != contigDim)
+      ok = e.andI(ok, aligned(view.strides[d], vec));
+  return ok;
+}
+
+SmallVector<Value>
+tilec::emitVectorOrScalar(ConversionPatternRewriter &rewriter, Location loc,
+                          int64_t vec, Value ok, TypeRange types,
+                          function_ref<SmallVector<Value>(int64_t)> path) {
+  if (vec == 1)
+    return path(1);
+  auto ifOp = scf::IfOp::create(rewriter, loc, types, ok,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(rewriter);
+  for (auto [block, width] : {std::pair{ifOp.thenBlock(), vec},
+                              std::pair{ifOp.elseBlock(), int64_t(1)}}) {
+    if (types.empty()) {
+      rewriter.setInsertionPoint(block->getTerminator());
+      path(width);
+    } else {
+      rewriter.setInsertionPointToStart(block);
+      scf::YieldOp::create(rewriter, loc, path(width));
+    }
+  }
+  return SmallVector<Value>(ifOp.getResults());
+}
 
 SmallVector<Value> tilec::predicatedLoad(Emitter &e, Value addr, Value pred,
                                          Type elt, int64_t vec,

@@ -125,6 +125,21 @@ struct ViewValues {
           mlir::Type elementType, mlir::Value mask) const;
 };
 
+/// The uniform run-time condition (i1) under which `vec`-element vector
+/// accesses along `contigDim` of a view are aligned and never straddle its
+/// edge: a unit stride there, the base aligned to the vector's bytes, the
+/// extent there and every other stride multiples of `vec` (the indices'
+/// own alignment is the caller's to show).
+mlir::Value vectorViewOk(Emitter &e, const ViewValues &view, int contigDim,
+                         int64_t vec, mlir::Type elementType);
+
+/// Emits `path(vec)` under `ok` and `path(1)` otherwise (only `path(1)`
+/// where `vec` is 1); returns what the paths produce (values of `types`).
+llvm::SmallVector<mlir::Value> emitVectorOrScalar(
+    mlir::ConversionPatternRewriter &rewriter, mlir::Location loc, int64_t vec,
+    mlir::Value ok, mlir::TypeRange types,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(int64_t)> path);
+
 /// Global loads and stores of `vec` consecutive elements at `addr` (i64)
 /// under `pred` (i32, non-zero: access); a load gives copies of `padding`
 /// (an element attribute, zero if null) where `pred` is zero.

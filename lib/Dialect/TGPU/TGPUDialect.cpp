@@ -857,6 +857,52 @@ int WarpSpecializeOp::getTotalWarps() {
   return warps;
 }
 
+// The partition regions belong to the operation state while they are
+// parsed (see ScanOp::parse in TileOps.cpp for why).
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  auto &props = result.getOrAddProperties<Properties>();
+  ArrayAttr partitions;
+  if (parser.parseAttribute(partitions))
+    return failure();
+  props.partitions = partitions;
+  if (succeeded(parser.parseOptionalKeyword("scratch"))) {
+    auto scratch = dyn_cast_or_null<DenseI64ArrayAttr>(
+        DenseI64ArrayAttr::parse(parser, Type()));
+    if (!scratch)
+      return failure();
+    props.scratch = scratch;
+  }
+  Region *region = result.addRegion();
+  OptionalParseResult first = parser.parseOptionalRegion(*region);
+  if (first.has_value()) {
+    if (failed(*first))
+      return failure();
+    while (succeeded(parser.parseOptionalComma()))
+      if (parser.parseRegion(*result.addRegion()))
+        return failure();
+  } else {
+    result.regions.pop_back();
+  }
+  for (auto &r : result.regions)
+    if (r->empty())
+      r->emplaceBlock();
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printAttributeWithoutType(getPartitionsAttr());
+  if (getScratchAttr()) {
+    p << " scratch ";
+    p.printStrippedAttrOrType(getScratchAttr());
+  }
+  p << ' ';
+  llvm::interleaveComma(getPartitionRegions(), p,
+                        [&](Region &r) { p.printRegion(r); });
+  p.printOptionalAttrDict((*this)->getAttrs(), {"partitions", "scratch"});
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   if (getPartitions().empty())
     return emitOpError() << "needs at least one partition";

@@ -50,6 +50,53 @@ static void printOptionalReduceKind(OpAsmPrinter &p, Operation *,
     p << stringifyReduceKind(kind.getValue());
 }
 
+// Regions an op parses belong to its operation state from the start: the
+// parser's cleanup after a failure (CleanupOpStateRegions) then drops the
+// uses of their values, which forward references made elsewhere may have
+// resolved to. ODS-generated parsers hold regions in locals until the end
+// and free them on failure with those uses still live (a use after free
+// found by scripts/fuzz.py; test/fuzz/region-forward-reference.mlir).
+ParseResult ScanOp::parse(OpAsmParser &parser, OperationState &result) {
+  Region *combiner = result.addRegion();
+  auto &props = result.getOrAddProperties<Properties>();
+  ReduceKindAttr kind;
+  OpAsmParser::UnresolvedOperand src;
+  IntegerAttr dim;
+  RankedTensorType type;
+  if (parseOptionalReduceKind(parser, kind) || parser.parseOperand(src) ||
+      parser.parseKeyword("dim") ||
+      parser.parseAttribute(dim, parser.getBuilder().getI32Type()))
+    return failure();
+  props.kind = kind;
+  props.dim = dim;
+  if (succeeded(parser.parseOptionalKeyword("exclusive")))
+    props.exclusive = parser.getBuilder().getUnitAttr();
+  if (succeeded(parser.parseOptionalKeyword("combine")) &&
+      parser.parseRegion(*combiner))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseCustomTypeWithFallback(type))
+    return failure();
+  result.addTypes(type);
+  return parser.resolveOperand(src, type, result.operands);
+}
+
+void ScanOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  printOptionalReduceKind(p, *this, getKindAttr());
+  p << ' ' << getSrc() << " dim ";
+  p.printAttributeWithoutType(getDimAttr());
+  if (getExclusive())
+    p << " exclusive";
+  if (!getCombiner().empty()) {
+    p << " combine ";
+    p.printRegion(getCombiner());
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(), {"kind", "dim", "exclusive"});
+  p << " : ";
+  p.printStrippedAttrOrType(cast<RankedTensorType>(getSrc().getType()));
+}
+
 /// Checks that `v` is a tile; reports on `op` otherwise.
 static LogicalResult verifyTile(Operation *op, Value v, StringRef what) {
   if (auto err = checkTileType(v.getType()))

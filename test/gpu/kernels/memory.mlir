@@ -26,6 +26,40 @@ func.func @gather_rows(%table: !tile.tensor<?x?xf32>, %ids: !tile.tensor<?xi32>,
   return
 }
 
+// out[ids[i], :] = x[i, :] for the rows i < n (ids distinct): the row
+// scatter of an embedding update, by vectors where the view allows.
+func.func @scatter_rows(%x: !tile.tensor<?x?xf32>, %ids: !tile.tensor<?xi32>,
+                        %out: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 32), cdiv(dim(0, 1), 64)>} {
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %px = tile.program_id x
+  %py = tile.program_id y
+  %r0 = arith.muli %px, %c32 : i32
+  %c0 = arith.muli %py, %c64 : i32
+  %n = tile.dim %x, 0 : !tile.tensor<?x?xf32>
+  %v = tile.load %x[%r0, %c0] : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
+  %id = tile.load %ids[%r0] : !tile.tensor<?xi32> -> !tile.tile<32xi32>
+  %id2 = tile.expand_dims %id axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %id2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %ri = tile.iota : !tile.tile<32xi32>
+  %r0t = tile.splat %r0 : i32 -> !tile.tile<32xi32>
+  %r = arith.addi %ri, %r0t : !tile.tile<32xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<32xi32>
+  %in = arith.cmpi slt, %r, %nt : !tile.tile<32xi32>
+  %in2 = tile.expand_dims %in axis 1 : !tile.tile<32xi1> -> !tile.tile<32x1xi1>
+  %mask = tile.broadcast %in2 : !tile.tile<32x1xi1> -> !tile.tile<32x64xi1>
+  %iota = tile.iota : !tile.tile<64xi32>
+  %c0t = tile.splat %c0 : i32 -> !tile.tile<64xi32>
+  %col = arith.addi %iota, %c0t : !tile.tile<64xi32>
+  %col2 = tile.expand_dims %col axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cols = tile.broadcast %col2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  tile.scatter %v, %out[%rows, %cols] mask(%mask : !tile.tile<32x64xi1>)
+      : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32>
+  return
+}
+
 // out[perm[i]] = x[i] where x[i] > 0; other elements of out are kept.
 func.func @scatter_positive(%x: !tile.tensor<?xf32>, %perm: !tile.tensor<?xi32>,
                             %out: !tile.tensor<?xf32>)
