@@ -19,15 +19,22 @@ static void appendSection(std::string &out, llvm::StringRef tag,
     out.push_back('\0');
 }
 
-std::string tilec::writeBundle(llvm::StringRef metadata, llvm::StringRef cubin,
-                               llvm::StringRef ptx) {
+std::string tilec::writeBundle(llvm::StringRef metadata,
+                               llvm::ArrayRef<CodeModule> modules) {
+  // Version 2: the code sections repeat, one CUBN and one 'PTX ' per module.
+  // A bundle of one module is written as version 1, as it always was.
   std::string out = "TILECBN1";
-  appendLE(out, 1, 4);
-  appendLE(out, 1 + !cubin.empty() + !ptx.empty(), 4);
+  appendLE(out, modules.size() > 1 ? 2 : 1, 4);
+  uint32_t sections = 1;
+  for (const CodeModule &m : modules)
+    sections += !m.cubin.empty() + !m.ptx.empty();
+  appendLE(out, sections, 4);
   appendSection(out, "META", metadata);
-  if (!cubin.empty())
-    appendSection(out, "CUBN", cubin);
-  if (!ptx.empty())
-    appendSection(out, "PTX ", ptx);
+  for (const CodeModule &m : modules) {
+    if (!m.cubin.empty())
+      appendSection(out, "CUBN", m.cubin);
+    if (!m.ptx.empty())
+      appendSection(out, "PTX ", m.ptx);
+  }
   return out;
 }

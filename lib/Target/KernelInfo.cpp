@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -127,8 +128,10 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
 
 void tilec::readSharedMemory(std::vector<KernelInfo> &kernels,
                              ModuleOp module) {
+  // One table: a lookup in the module is a scan of it.
+  SymbolTable symbols(module);
   for (KernelInfo &k : kernels) {
-    Operation *op = module.lookupSymbol(k.name);
+    Operation *op = symbols.lookup(k.name);
     if (!op)
       continue;
     if (auto a = op->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
@@ -155,6 +158,8 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
     os << "smem " << k.sharedMemory << "\n";
     os << "cluster " << k.cluster[0] << " " << k.cluster[1] << " "
        << k.cluster[2] << "\n";
+    if (k.module)
+      os << "module " << k.module << "\n";
     if (!k.plainVariant.empty())
       os << "plain " << k.plainVariant << "\n";
     for (const std::string &v : k.variants)

@@ -122,6 +122,14 @@ static LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module,
   return success();
 }
 
+void tilec::prepareTranslation(MLIRContext *context) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  context->appendDialectRegistry(registry);
+}
+
 FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
                                       int optLevel, std::string *llvmIR) {
   static bool initialized = [] {
@@ -140,12 +148,7 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
   }();
   (void)initialized;
 
-  DialectRegistry registry;
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerNVVMDialectTranslation(registry);
-  module.getContext()->appendDialectRegistry(registry);
-
+  prepareTranslation(module.getContext());
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "tilec");

@@ -86,15 +86,15 @@ private:
     bool anyMajor = bits == 16;
     return hopper && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
            shape[1] % 8 == 0 && shape[1] <= 256 && types &&
-           (anyMajor ? isLoaded(dot.getB())
-                     : isLoaded(dot.getA(), false) && isLoaded(dot.getB(), true));
+           isLoaded(dot.getB()) &&
+           (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
   }
 
   /// A tile loaded from a view (through reshapes dropping unit dims),
-  /// possibly transposed; transposed or not as `transposed` asks if given.
-  static bool isLoaded(Value v, std::optional<bool> transposed = {}) {
-    bool t;
-    return operandLoad(v, t) && (!transposed || t == *transposed);
+  /// possibly transposed.
+  static bool isLoaded(Value v) {
+    bool transposed;
+    return bool(operandLoad(v, transposed));
   }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {

@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 import tilec
-from tilec_test_util import GEMM, VECTOR_ADD, build_bundle
+from tilec_test_util import FAKE_CUBIN, GEMM, VECTOR_ADD, build_bundle
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -78,6 +78,22 @@ def test_load_bytes_reads_every_field():
     ]
 
 
+def test_bundle_of_several_modules():
+    # Format version 2: a CUBN per module; the second kernel is in module 1.
+    meta = VECTOR_ADD + VECTOR_ADD.split("\n", 2)[2].replace(
+        "kernel vector_add", "kernel second").replace("cluster 1 1 1", "cluster 1 1 1\nmodule 1")
+    two = build_bundle(sections=[(b"META", meta.encode()), (b"CUBN", FAKE_CUBIN),
+                                 (b"CUBN", FAKE_CUBIN)], version=2)
+    b = tilec.load(two)
+    assert b.kernels == ["vector_add", "second"]
+    assert b.num_modules == 2 and b.has_cubin
+    assert tilec.load(build_bundle(VECTOR_ADD)).num_modules == 1
+    one = build_bundle(sections=[(b"META", meta.encode()), (b"CUBN", FAKE_CUBIN)], version=2)
+    with pytest.raises(tilec.TilecError) as e:
+        tilec.load(one)
+    assert "kernel 'second' is in module 1 but the bundle has 1 module" in str(e.value)
+
+
 def test_load_file(tmp_path):
     path = tmp_path / "va.tlc"
     path.write_bytes(build_bundle(VECTOR_ADD, ptx=".version 8.0\n"))
@@ -108,7 +124,7 @@ def test_tma_cluster_and_static_dims(gemm_bundle):
     (b"", "truncated header: 0 bytes"),
     (b"TILECBN1\x01\x00", "truncated header"),
     (build_bundle(VECTOR_ADD, magic=b"NOTABNDL"), "bad magic"),
-    (build_bundle(VECTOR_ADD, version=2), "unsupported bundle format version 2"),
+    (build_bundle(VECTOR_ADD, version=3), "unsupported bundle format version 3 (expected 1 to 2)"),
     (build_bundle(sections=[(b"CUBN", b"x" * 8)]), "no META section"),
     (build_bundle(VECTOR_ADD, cubin=None), "no CUBN or 'PTX ' section"),
     (build_bundle(VECTOR_ADD)[:40], "runs past the end of the data"),

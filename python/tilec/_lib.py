@@ -150,6 +150,7 @@ def _declare(lib):
     fn("tilec_bundle_metadata", c.c_char_p, c.c_void_p)
     fn("tilec_bundle_has_cubin", c.c_int, c.c_void_p)
     fn("tilec_bundle_has_ptx", c.c_int, c.c_void_p)
+    fn("tilec_bundle_num_modules", c.c_size_t, c.c_void_p)
     fn("tilec_bundle_num_kernels", c.c_size_t, c.c_void_p)
     fn("tilec_bundle_kernel_name", c.c_char_p, c.c_void_p, c.c_size_t)
     fn("tilec_bundle_get_kernel", status, c.c_void_p, c.c_char_p, p(c.c_void_p))

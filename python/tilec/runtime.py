@@ -388,6 +388,7 @@ class Bundle:
         self.metadata = _s(L.tilec_bundle_metadata(handle))
         self.has_cubin = bool(L.tilec_bundle_has_cubin(handle))
         self.has_ptx = bool(L.tilec_bundle_has_ptx(handle))
+        self.num_modules = int(L.tilec_bundle_num_modules(handle))
         self.kernels = [_s(L.tilec_bundle_kernel_name(handle, i))
                         for i in range(L.tilec_bundle_num_kernels(handle))]
         self._kernels = {}

@@ -173,6 +173,8 @@ int tilec_bundle_has_cubin(const tilec_bundle* b) { return b && b->has_cubin ? 1
 
 int tilec_bundle_has_ptx(const tilec_bundle* b) { return b && b->has_ptx ? 1 : 0; }
 
+size_t tilec_bundle_num_modules(const tilec_bundle* b) { return b ? b->module_count() : 0; }
+
 size_t tilec_bundle_num_kernels(const tilec_bundle* b) { return b ? b->kernels.size() : 0; }
 
 const char* tilec_bundle_kernel_name(const tilec_bundle* b, size_t index) {

@@ -8,7 +8,8 @@ namespace tilec_rt {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'I', 'L', 'E', 'C', 'B', 'N', '1'};
-constexpr uint32_t kFormatVersion = 1;
+// Version 2: the CUBN and 'PTX ' sections repeat, one of each per module.
+constexpr uint32_t kFormatVersion = 2;
 constexpr size_t kHeaderSize = 16;
 constexpr size_t kSectionHeaderSize = 16;
 
@@ -222,7 +223,7 @@ class MetadataParser {
     if (kw == "kernel") return kernel_line();
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
                               kw == "grid" || kw == "param" || kw == "plain" || kw == "variant" ||
-                              kw == "cost" || kw == "end";
+                              kw == "cost" || kw == "module" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -237,6 +238,11 @@ class MetadataParser {
       once(seen_cluster_, "cluster");
       for (int i = 0; i < 3; ++i)
         kernel_->cluster[i] = static_cast<uint32_t>(integer("cluster dimension", 1, 65535));
+      done();
+    } else if (kw == "module") {
+      once(seen_module_, "module");
+      kernel_->module = static_cast<uint32_t>(integer("module index", 0, 65535));
+      kernel_->module_line = line_;
       done();
     } else if (kw == "grid") {
       once(seen_grid_, "grid");
@@ -312,7 +318,7 @@ class MetadataParser {
     kernel_ = std::make_unique<tilec_kernel>();
     kernel_->name = name;
     kernel_->line = line_;
-    seen_threads_ = seen_smem_ = seen_cluster_ = seen_grid_ = false;
+    seen_threads_ = seen_smem_ = seen_cluster_ = seen_grid_ = seen_module_ = false;
   }
 
   int dtype(const std::string& t) {
@@ -475,7 +481,8 @@ class MetadataParser {
   size_t cur_ = 0;
   bool header_seen_ = false;
   std::unique_ptr<tilec_kernel> kernel_;
-  bool seen_threads_ = false, seen_smem_ = false, seen_cluster_ = false, seen_grid_ = false;
+  bool seen_threads_ = false, seen_smem_ = false, seen_cluster_ = false, seen_grid_ = false,
+       seen_module_ = false;
   std::unordered_set<std::string> param_names_;  // of the kernel being read
 };
 
@@ -493,9 +500,9 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
   if (std::memcmp(data, kMagic, sizeof(kMagic)) != 0)
     fail(TILEC_ERROR_BAD_BUNDLE, "bad magic (not a tilec bundle: expected 'TILECBN1')");
   const uint32_t version = read_le32(data + 8);
-  if (version != kFormatVersion)
-    fail(TILEC_ERROR_BAD_BUNDLE,
-         cat("unsupported bundle format version ", version, " (expected ", kFormatVersion, ")"));
+  if (version < 1 || version > kFormatVersion)
+    fail(TILEC_ERROR_BAD_BUNDLE, cat("unsupported bundle format version ", version,
+                                     " (expected 1 to ", kFormatVersion, ")"));
   const uint32_t num_sections = read_le32(data + 12);
   auto b = std::make_unique<tilec_bundle>();
   bool has_meta = false;
@@ -525,22 +532,33 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
                  static_cast<const uint8_t*>(nul) - p));
       b->metadata.assign(reinterpret_cast<const char*>(p), n);
     } else if (tag == "CUBN") {
-      if (b->has_cubin) fail(TILEC_ERROR_BAD_BUNDLE, "more than one CUBN section");
+      if (b->has_cubin && version == 1)
+        fail(TILEC_ERROR_BAD_BUNDLE, "more than one CUBN section (format version 1)");
       if (n == 0) fail(TILEC_ERROR_BAD_BUNDLE, "empty CUBN section");
       b->has_cubin = true;
-      b->cubin.assign(p, p + n);
+      b->cubins.emplace_back(p, p + n);
     } else if (tag == "PTX ") {
-      if (b->has_ptx) fail(TILEC_ERROR_BAD_BUNDLE, "more than one 'PTX ' section");
+      if (b->has_ptx && version == 1)
+        fail(TILEC_ERROR_BAD_BUNDLE, "more than one 'PTX ' section (format version 1)");
       if (n == 0) fail(TILEC_ERROR_BAD_BUNDLE, "empty 'PTX ' section");
       b->has_ptx = true;
-      b->ptx.assign(reinterpret_cast<const char*>(p), n);
+      b->ptxs.emplace_back(reinterpret_cast<const char*>(p), n);
     }  // unknown tags are skipped
     off = body + n;
     off += (8 - off % 8) % 8;  // padding
   }
   if (!has_meta) fail(TILEC_ERROR_BAD_BUNDLE, "no META section");
   if (!b->has_cubin && !b->has_ptx) fail(TILEC_ERROR_BAD_BUNDLE, "no CUBN or 'PTX ' section");
+  if (b->has_cubin && b->has_ptx && b->cubins.size() != b->ptxs.size())
+    fail(TILEC_ERROR_BAD_BUNDLE, cat(b->cubins.size(), " CUBN sections but ", b->ptxs.size(),
+                                     " 'PTX ' sections (one of each per module)"));
   parse_metadata(b->metadata, *b);
+  const size_t modules = b->module_count();
+  for (const auto& k : b->kernels)
+    if (k->module >= modules)
+      fail(TILEC_ERROR_BAD_BUNDLE,
+           cat("metadata line ", k->module_line, ": kernel '", k->name, "' is in module ",
+               k->module, " but the bundle has ", modules, modules == 1 ? " module" : " modules"));
   return b;
 }
 

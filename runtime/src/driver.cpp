@@ -59,10 +59,24 @@ std::string device_cc_text(Driver& d) {
   return cat(major, ".", minor);
 }
 
-ModuleSlot& slot_for(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
+ModuleSlot& slot_for(tilec_bundle& b, CUcontext ctx) {
   for (ModuleSlot& s : b.modules)
     if (s.ctx == ctx) return s;
-  CUmodule module = nullptr;
+  ModuleSlot s;
+  s.ctx = ctx;
+  s.modules.assign(b.module_count(), nullptr);
+  s.functions.assign(b.kernels.size(), nullptr);
+  s.smem_set.assign(b.kernels.size(), 0);
+  b.modules.push_back(std::move(s));
+  return b.modules.back();
+}
+
+// Code module `index` of the bundle in the slot's context, loaded on first
+// use: the cubin, else the PTX through the driver's JIT.
+CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
+                   const char* api) {
+  CUmodule& module = slot.modules[index];
+  if (module) return module;
   std::string errors;
   CUresult last = CUDA_SUCCESS;
   auto describe = [&](CUresult r) {
@@ -73,7 +87,7 @@ ModuleSlot& slot_for(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api)
     return cat(name ? name : "CUDA error", " (", str ? str : cat("code ", r), ")");
   };
   if (b.has_cubin) {
-    last = d.cuModuleLoadData(&module, b.cubin.data());
+    last = d.cuModuleLoadData(&module, b.cubins[index].data());
     if (last != CUDA_SUCCESS) {
       module = nullptr;
       errors = cat("cuModuleLoadData (cubin) failed: ", describe(last));
@@ -83,7 +97,7 @@ ModuleSlot& slot_for(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api)
     std::vector<char> log(16384, '\0');
     int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(log.size() - 1))};
-    last = d.cuModuleLoadDataEx(&module, b.ptx.c_str(), 2, options, values);
+    last = d.cuModuleLoadDataEx(&module, b.ptxs[index].c_str(), 2, options, values);
     if (last != CUDA_SUCCESS) {
       module = nullptr;
       log.back() = '\0';
@@ -92,30 +106,23 @@ ModuleSlot& slot_for(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api)
       if (log[0]) errors += cat("; JIT log: ", log.data());
     }
   }
-  if (!module)
+  if (!module) {
+    const std::string which =
+        b.module_count() > 1 ? cat(" module ", index, " of ", b.module_count()) : "";
     fail(TILEC_ERROR_DRIVER,
-         cat(api, ": cannot load the bundle (arch ", b.arch, ") on this device (compute capability ",
-             device_cc_text(d), "): ", errors),
+         cat(api, ": cannot load the bundle", which, " (arch ", b.arch,
+             ") on this device (compute capability ", device_cc_text(d), "): ", errors),
          last);
-  ModuleSlot s;
-  s.ctx = ctx;
-  s.module = module;
-  s.functions.assign(b.kernels.size(), nullptr);
-  s.smem_set.assign(b.kernels.size(), 0);
-  try {
-    b.modules.push_back(std::move(s));
-  } catch (...) {
-    d.cuModuleUnload(module);
-    throw;
   }
-  return b.modules.back();
+  return module;
 }
 
 CUfunction function_in(Driver& d, tilec_kernel& k, ModuleSlot& slot, const char* api) {
   CUfunction& f = slot.functions[k.index];
   if (!f) {
+    CUmodule module = module_in(d, *k.bundle, slot, k.module, api);
     CUfunction found = nullptr;
-    check_cu(d, d.cuModuleGetFunction(&found, slot.module, k.name.c_str()), "cuModuleGetFunction",
+    check_cu(d, d.cuModuleGetFunction(&found, module, k.name.c_str()), "cuModuleGetFunction",
              kernel_prefix(k, api) + " (is the kernel in the bundle's machine code?)");
     f = found;
   }
@@ -211,7 +218,7 @@ CUdevice current_device(Driver& d, const char* api) {
 
 void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api) {
   std::lock_guard<std::mutex> lock(b.mutex);
-  ModuleSlot& slot = slot_for(d, b, ctx, api);
+  ModuleSlot& slot = slot_for(b, ctx);
   for (auto& k : b.kernels) function_in(d, *k, slot, api);
 }
 
@@ -260,7 +267,7 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
   {
     tilec_bundle& b = *k.bundle;
     std::lock_guard<std::mutex> lock(b.mutex);
-    ModuleSlot& slot = slot_for(d, b, ctx, api);
+    ModuleSlot& slot = slot_for(b, ctx);
     f = function_in(d, k, slot, api);
     if (k.smem > kDefaultSmemLimit && slot.smem_set[k.index] != k.smem) {
       if (slot.smem_optin < 0) {
@@ -372,12 +379,15 @@ void unload_modules(tilec_bundle& b) noexcept {
   for (ModuleSlot& s : b.modules) {
     CUcontext cur = nullptr;
     if (d->cuCtxGetCurrent(&cur) != CUDA_SUCCESS) continue;
+    auto unload = [&] {
+      d->cuCtxSynchronize();
+      for (CUmodule m : s.modules)
+        if (m) d->cuModuleUnload(m);
+    };
     if (cur == s.ctx) {
-      d->cuCtxSynchronize();
-      d->cuModuleUnload(s.module);
+      unload();
     } else if (d->cuCtxPushCurrent(s.ctx) == CUDA_SUCCESS) {
-      d->cuCtxSynchronize();
-      d->cuModuleUnload(s.module);
+      unload();
       CUcontext popped = nullptr;
       d->cuCtxPopCurrent(&popped);
     }

@@ -114,10 +114,11 @@ struct Param {
   size_t abi_first = 0;  // index of its first ABI parameter
 };
 
-// A driver module loaded for one context.
+// The bundle's driver modules in one context, each loaded on the first
+// launch of one of its kernels.
 struct ModuleSlot {
   CUcontext ctx = nullptr;
-  CUmodule module = nullptr;
+  std::vector<CUmodule> modules;      // per code module; null: not loaded
   std::vector<CUfunction> functions;  // per kernel, lazily resolved
   std::vector<uint32_t> smem_set;     // dynamic smem attribute set so far
   int smem_optin = -1;                // the device's opt-in limit, once read
@@ -139,6 +140,8 @@ struct tilec_kernel {
   std::vector<size_t> abi_sizes;
   size_t abi_size = 0;
   int line = 0;  // metadata line of `kernel`
+  uint32_t module = 0;  // `module N`: the code module holding its machine code
+  int module_line = 0;
   // `plain NAME`: the same kernel without TMA, launched instead when a TMA
   // view cannot be encoded (resolved after parsing).
   std::string plain_name;
@@ -158,10 +161,13 @@ struct tilec_kernel {
 struct tilec_bundle {
   std::string arch;
   std::string metadata;
-  std::vector<uint8_t> cubin;
-  std::string ptx;  // NUL-terminated by std::string
+  // Per code module (format version 2 repeats the sections; version 1 has
+  // one module): its cubin and PTX, where the bundle has them.
+  std::vector<std::vector<uint8_t>> cubins;
+  std::vector<std::string> ptxs;  // NUL-terminated by std::string
   bool has_cubin = false;
   bool has_ptx = false;
+  size_t module_count() const { return has_cubin ? cubins.size() : ptxs.size(); }
   std::vector<std::unique_ptr<tilec_kernel>> kernels;
   // The kernels by name: lookups and duplicate checks stay linear in the
   // number of kernels (a bundle of 50,000 took 20 s with pairwise checks).
@@ -232,11 +238,11 @@ void check_cu(Driver& d, CUresult r, const char* call, const std::string& what);
 CUcontext ensure_context(Driver& d, const char* api);
 // Device of the current context.
 CUdevice current_device(Driver& d, const char* api);
-// Loads the bundle's module into `ctx` (once) and resolves every kernel.
+// Loads the bundle's modules into `ctx` (once) and resolves every kernel.
 void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api);
 void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api);
-// Unloads every module of the bundle; never throws.
+// Unloads every loaded module of the bundle; never throws.
 void unload_modules(tilec_bundle& b) noexcept;
 
 }  // namespace tilec_rt

@@ -66,6 +66,12 @@ def kernels():
     return load("math")
 
 
+def test_bundle_has_several_modules(kernels):
+    # 114 kernels at tilec's default of 8 a module: the tests below launch
+    # kernels of every module, each loaded on its first launch.
+    assert kernels.num_modules > 1
+
+
 def uniform(n, lo, hi, dtype):
     return (torch.rand(n, device=DEV, dtype=torch.float64) * (hi - lo) + lo).to(dtype)
 

@@ -255,8 +255,10 @@ TEST(RuntimeBundleContainer, BadMagic) {
 }
 
 TEST(RuntimeBundleContainer, WrongVersion) {
-  std::string bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 2);
-  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 2 (expected 1)"}));
+  std::string bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 3);
+  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 3 (expected 1 to 2)"}));
+  bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 0);
+  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 0 (expected 1 to 2)"}));
 }
 
 TEST(RuntimeBundleContainer, SectionHeaderPastEnd) {
@@ -293,6 +295,59 @@ TEST(RuntimeBundleContainer, NoMachineCode) {
 TEST(RuntimeBundleContainer, EmptyCubin) {
   EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", ""}}),
                           {"empty CUBN section"}));
+}
+
+// ---- bundles of several code modules (format version 2) ---------------------------
+
+TEST(RuntimeBundleContainer, SeveralModules) {
+  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
+                                              {"CUBN", fake_cubin_named("FAKECUB0")},
+                                              {"PTX ", "// module 0"},
+                                              {"CUBN", fake_cubin_named("FAKECUB1")},
+                                              {"PTX ", "// module 1"}},
+                                             2));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(tilec_bundle_num_modules(b.get()), 2u);
+  EXPECT_EQ(tilec_bundle_has_cubin(b.get()), 1);
+  EXPECT_EQ(tilec_bundle_has_ptx(b.get()), 1);
+  EXPECT_EQ(tilec_bundle_num_kernels(b.get()), 2u);
+  EXPECT_EQ(tilec_bundle_num_modules(nullptr), 0u);
+  BundlePtr one = load_ok(make_bundle(vector_add_meta()));
+  EXPECT_EQ(tilec_bundle_num_modules(one.get()), 1u);
+}
+
+TEST(RuntimeBundleContainer, ModuleIndexBeyondTheModules) {
+  EXPECT_TRUE(IsBadBundle(make_bundle(two_module_meta()),
+                          {"metadata line 17: kernel 'second' is in module 1 but the bundle "
+                           "has 1 module"}));
+  EXPECT_TRUE(load_ok(
+      make_bundle_sections({{"META", two_module_meta()}, {"PTX ", "// 0"}, {"PTX ", "// 1"}}, 2)));
+}
+
+TEST(RuntimeBundleContainer, ModuleSectionCountsDiffer) {
+  EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", two_module_meta()},
+                                                {"CUBN", fake_cubin()},
+                                                {"CUBN", fake_cubin()},
+                                                {"PTX ", "// only one"}},
+                                               2),
+                          {"2 CUBN sections but 1 'PTX ' sections (one of each per module)"}));
+}
+
+TEST(RuntimeBundleContainer, RepeatedCodeSectionsNeedVersion2) {
+  EXPECT_TRUE(IsBadBundle(
+      make_bundle_sections({{"META", two_module_meta()}, {"CUBN", fake_cubin()}, {"CUBN", fake_cubin()}}),
+      {"more than one CUBN section (format version 1)"}));
+}
+
+TEST(RuntimeBundleMetadata, BadModuleLine) {
+  std::string meta = vector_add_meta();
+  EXPECT_TRUE(IsBadBundle(make_bundle(replace(meta, "cluster 1 1 1\n", "cluster 1 1 1\nmodule x\n")),
+                          {"metadata line 7: bad module index 'x'"}));
+  EXPECT_TRUE(IsBadBundle(
+      make_bundle(replace(meta, "cluster 1 1 1\n", "cluster 1 1 1\nmodule 0\nmodule 0\n")),
+      {"metadata line 8: duplicate 'module' in kernel 'vector_add'"}));
+  EXPECT_TRUE(IsBadBundle(make_bundle(replace(meta, "cluster 1 1 1\n", "cluster 1 1 1\nmodule -1\n")),
+                          {"bad module index '-1' (expected an integer in 0..65535)"}));
 }
 
 TEST(RuntimeBundleContainer, NulInMetadata) {

@@ -27,6 +27,7 @@ CUcontext const kPrimary = reinterpret_cast<CUcontext>(&g_primary_ctx_storage);
 
 struct FakeModule {
   bool ptx;
+  std::string image;  // as module_loads recorded it
 };
 
 void record_launch(FakeLaunch& l, CUfunction f, void** params) {
@@ -156,7 +157,7 @@ FAKE_API CUresult cuCtxSynchronize() {
 FAKE_API CUresult cuModuleLoadData(CUmodule* m, const void* image) {
   g_state.module_loads.push_back("cubin:" + std::string(static_cast<const char*>(image), 8));
   if (g_state.cubin_load_result) return g_state.cubin_load_result;
-  *m = reinterpret_cast<CUmodule>(new FakeModule{false});
+  *m = reinterpret_cast<CUmodule>(new FakeModule{false, g_state.module_loads.back()});
   return 0;
 }
 
@@ -177,12 +178,13 @@ FAKE_API CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned n,
     }
     return g_state.ptx_load_result;
   }
-  *m = reinterpret_cast<CUmodule>(new FakeModule{true});
+  *m = reinterpret_cast<CUmodule>(new FakeModule{true, g_state.module_loads.back()});
   return 0;
 }
 
-FAKE_API CUresult cuModuleGetFunction(CUfunction* f, CUmodule, const char* name) {
+FAKE_API CUresult cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
   g_state.get_function_calls.push_back(name);
+  g_state.function_modules.push_back(reinterpret_cast<FakeModule*>(m)->image);
   if (!g_state.known_functions.empty()) {
     bool found = false;
     for (const auto& n : g_state.known_functions) found = found || n == name;

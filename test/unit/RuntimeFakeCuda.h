@@ -58,6 +58,7 @@ struct FakeCudaState {
   std::vector<std::string> module_loads;  // "cubin:<first 8 bytes>" or "ptx:<text>"
   int module_unloads = 0;
   std::vector<std::string> get_function_calls;
+  std::vector<std::string> function_modules;  // per get_function call: its module's load record
   std::vector<FakeFuncAttr> func_attrs;
   std::vector<FakeLaunch> launches;
   std::vector<FakeEncode> encodes;

@@ -421,6 +421,57 @@ TEST_F(RuntimeLaunch, PtxFallbackWhenTheCubinDoesNotLoad) {
   EXPECT_EQ(fake->launches.size(), 1u);
 }
 
+TEST_F(RuntimeLaunch, EachModuleLoadsOnTheFirstLaunchOfOneOfItsKernels) {
+  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
+                                              {"CUBN", fake_cubin_named("FAKECUB0")},
+                                              {"CUBN", fake_cubin_named("FAKECUB1")}},
+                                             2));
+  auto args = vector_add_args(64);
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "second"), nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->module_loads.size(), 1u);
+  EXPECT_EQ(fake->module_loads[0], "cubin:FAKECUB1");
+  ASSERT_EQ(fake->function_modules.size(), 1u);
+  EXPECT_EQ(fake->function_modules[0], "cubin:FAKECUB1");
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "first"), nullptr, args.data(), args.size())));
+  ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "second"), nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->module_loads.size(), 2u);
+  EXPECT_EQ(fake->module_loads[1], "cubin:FAKECUB0");
+  ASSERT_EQ(fake->function_modules.size(), 2u);
+  EXPECT_EQ(fake->function_modules[1], "cubin:FAKECUB0");
+  ASSERT_EQ(fake->launches.size(), 3u);
+  EXPECT_EQ(fake->launches[0].function, "second");
+  EXPECT_EQ(fake->launches[1].function, "first");
+  b.reset();
+  EXPECT_EQ(fake->module_unloads, 2);
+}
+
+TEST_F(RuntimeLaunch, LoadModuleLoadsEveryModule) {
+  BundlePtr b = load_ok(make_bundle_sections(
+      {{"META", two_module_meta()}, {"PTX ", "// module 0"}, {"PTX ", "// module 1"}}, 2));
+  ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
+  ASSERT_EQ(fake->module_loads.size(), 2u);
+  EXPECT_EQ(fake->module_loads[0], "ptx:// module 0");
+  EXPECT_EQ(fake->module_loads[1], "ptx:// module 1");
+  EXPECT_EQ(fake->function_modules,
+            (std::vector<std::string>{"ptx:// module 0", "ptx:// module 1"}));
+}
+
+TEST_F(RuntimeLaunch, ModuleLoadFailureNamesTheModule) {
+  fake->cubin_load_result = 209;
+  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
+                                              {"CUBN", fake_cubin_named("FAKECUB0")},
+                                              {"CUBN", fake_cubin_named("FAKECUB1")}},
+                                             2));
+  auto args = vector_add_args(64);
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "second"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_DRIVER,
+                      {"tilec_launch: cannot load the bundle module 1 of 2 (arch sm_90a)",
+                       "cuModuleLoadData (cubin) failed"}));
+  // Not cached: a later launch tries again.
+  fake->cubin_load_result = 0;
+  EXPECT_TRUE(IsOk(tilec_launch(kernel(b.get(), "second"), nullptr, args.data(), args.size())));
+}
+
 TEST_F(RuntimeLaunch, PtxOnlyBundle) {
   BundlePtr b = load_ok(make_bundle(vector_add_meta(), false, ".version 8.0"));
   ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));

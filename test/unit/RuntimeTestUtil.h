@@ -76,6 +76,23 @@ inline const char* vector_add_meta() {
          "end\n";
 }
 
+/// Two copies of the doc example's kernel, `first` (module 0) and `second`
+/// (`module 1`), for bundles of two code modules.
+inline std::string two_module_meta() {
+  std::string k = vector_add_meta();
+  k = k.substr(k.find("kernel "));
+  std::string second = k;
+  second.replace(second.find("vector_add"), 10, "second");
+  second.replace(second.find("cluster 1 1 1\n"), 14, "cluster 1 1 1\nmodule 1\n");
+  k.replace(k.find("vector_add"), 10, "first");
+  return "tilec-bundle 1\narch sm_90a\n" + k + second;
+}
+
+/// A fake cubin whose first 8 bytes (what the fake driver records) name it.
+inline std::string fake_cubin_named(const std::string& tag8) {
+  return tag8.substr(0, 8) + std::string(24, '\x7f');
+}
+
 /// A GEMM-like kernel using everything: TMA, cluster, big smem, static dims.
 inline const char* gemm_meta() {
   return "tilec-bundle 1\n"

@@ -45,6 +45,9 @@ namespace {
 
 enum class Emit { MLIR, LLVM, PTX, Cubin, Bundle, C };
 
+// Kernel families are kept whole, so a module may hold more.
+constexpr unsigned KERNELS_PER_MODULE_DEFAULT = 8;
+
 cl::OptionCategory category("tilec compile options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir | ->"),
                                cl::cat(category));
@@ -65,6 +68,11 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("optimization level 0-3 (default 3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
+cl::opt<unsigned> kernelsPerModule(
+    "kernels-per-module",
+    cl::desc("a bundle's kernels go into machine-code modules of at most "
+             "this many, compiled in parallel (0: one module)"),
+    cl::init(KERNELS_PER_MODULE_DEFAULT), cl::Hidden, cl::cat(category));
 enum class Report { None, BankConflicts };
 cl::opt<Report> report(
     "report", cl::desc("print a report after the tile passes"),
@@ -316,25 +324,38 @@ int compile() {
   readSharedMemory(kernels, *module);
   if (failed(runLLVMPasses(*module, options)))
     return 1;
-  std::string llvmIR;
-  FailureOr<std::string> ptx =
-      emitPTX(*module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
-  if (failed(ptx))
-    return 1;
-  if (emit == Emit::LLVM)
-    return writeOutput(llvmIR, "") ? 0 : 1;
-  if (emit == Emit::PTX)
-    return writeOutput(*ptx, "") ? 0 : 1;
-  std::string ptxasErrors, ptxasInfo;
-  FailureOr<std::string> cubin =
-      assemblePTX(*ptx, target, optLevel, ptxasErrors, &ptxasInfo);
-  if (failed(cubin))
-    return fail(ptxasErrors);
+  if (emit == Emit::LLVM || emit == Emit::PTX || emit == Emit::Cubin) {
+    // One module: what these write is one file of one module.
+    std::string llvmIR;
+    FailureOr<std::string> ptx = emitPTX(
+        *module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
+    if (failed(ptx))
+      return 1;
+    if (emit == Emit::LLVM)
+      return writeOutput(llvmIR, "") ? 0 : 1;
+    if (emit == Emit::PTX)
+      return writeOutput(*ptx, "") ? 0 : 1;
+    std::string ptxasErrors, ptxasInfo;
+    FailureOr<std::string> cubin =
+        assemblePTX(*ptx, target, optLevel, ptxasErrors, &ptxasInfo);
+    if (failed(cubin))
+      return fail(ptxasErrors);
+    showRemarks = true;
+    summarize(diagnostics, paths, kernels, parsePtxasInfo(ptxasInfo));
+    return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
+  }
+  unsigned count = assignModules(kernels, kernelsPerModule);
+  std::string errors;
+  FailureOr<std::vector<CodeModule>> code =
+      compileModules(*module, kernels, count, target, optLevel, errors);
+  if (failed(code))
+    return errors.empty() ? 1 : fail(errors);
+  std::string ptxasInfo;
+  for (const CodeModule &m : *code)
+    ptxasInfo += m.ptxasInfo;
   showRemarks = true;
   summarize(diagnostics, paths, kernels, parsePtxasInfo(ptxasInfo));
-  if (emit == Emit::Cubin)
-    return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
-  std::string bundle = writeBundle(writeMetadata(target, kernels), *cubin, *ptx);
+  std::string bundle = writeBundle(writeMetadata(target, kernels), *code);
   if (emit == Emit::Bundle)
     return writeOutput(bundle, stem + ".tlc") ? 0 : 1;
   // C: -o names the stem (a trailing .c or .h is dropped).

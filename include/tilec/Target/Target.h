@@ -36,6 +36,14 @@ struct KernelInfo {
   std::string plainVariant;        // kernel to run where TMA cannot be used
   std::vector<std::string> variants; // the same program at other tile shapes
   std::string cost;                // the launch's estimated time (grid expr)
+  unsigned module = 0;             // the machine-code module it is in
+};
+
+/// One machine-code module of a bundle.
+struct CodeModule {
+  std::string ptx;
+  std::string cubin;
+  std::string ptxasInfo;           // ptxas -v's report
 };
 
 /// The targets tilec compiles for.
@@ -53,6 +61,10 @@ void readSharedMemory(std::vector<KernelInfo> &kernels, mlir::ModuleOp module);
 std::string writeMetadata(llvm::StringRef arch,
                           llvm::ArrayRef<KernelInfo> kernels);
 
+/// Registers the translations to LLVM IR with `context`; emitPTX does it,
+/// and it must be done before modules are translated on several threads.
+void prepareTranslation(mlir::MLIRContext *context);
+
 /// Translates an LLVM-dialect module to LLVM IR, optimizes it at `optLevel`
 /// and emits PTX for `arch`. `llvmIR`, if given, receives the optimized IR.
 mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
@@ -66,9 +78,26 @@ mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
                                          std::string &errors,
                                          std::string *info = nullptr);
 
-/// The bundle container of docs/BUNDLE.md.
-std::string writeBundle(llvm::StringRef metadata, llvm::StringRef cubin,
-                        llvm::StringRef ptx);
+/// Puts kernel families (a kernel with its variants and its plain twin) in
+/// order into modules of at most `perModule` kernels (a larger family
+/// alone; 0: one module), sets each KernelInfo::module and returns the
+/// number of modules. The split depends on the kernels alone.
+unsigned assignModules(llvm::MutableArrayRef<KernelInfo> kernels,
+                       unsigned perModule);
+
+/// Compiles the LLVM-dialect `module` into `count` machine-code modules,
+/// module i holding the kernels whose KernelInfo::module is i with what
+/// they call and read; the modules are emitted and assembled in parallel.
+/// On failure either a diagnostic was emitted or `errors` says why.
+mlir::FailureOr<std::vector<CodeModule>>
+compileModules(mlir::ModuleOp module, llvm::ArrayRef<KernelInfo> kernels,
+               unsigned count, llvm::StringRef arch, int optLevel,
+               std::string &errors);
+
+/// The bundle container of docs/BUNDLE.md: the metadata and, per module,
+/// its cubin and PTX (either may be empty in all modules).
+std::string writeBundle(llvm::StringRef metadata,
+                        llvm::ArrayRef<CodeModule> modules);
 
 /// A C header and source with the bundle embedded and one typed launch
 /// function per kernel. `stem` names the files and prefixes the symbols.

@@ -175,17 +175,11 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
     return mmaSync;
   }
   auto acc = cast<RankedTensorType>(dot.getType());
-  // Slots keep the loaded tile's contiguous dim; A (MxK) is K-major when
-  // loaded as is, B (KxN) when loaded as NxK and transposed. 8-bit and tf32
-  // wgmma read K-major operands only (said first: assign-layouts gave such
-  // a dot no wgmma accumulator either).
+  // 8-bit and tf32 wgmma read K-major operands only (said first:
+  // assign-layouts gave such a dot no wgmma accumulator either).
   unsigned bits =
       getElementTypeOrSelf(dot.getA().getType()).getIntOrFloatBitWidth();
-  for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
-    bool transposed;
-    if (bits == 16 || !operandLoad(v, transposed) ||
-        (idx == 0) != transposed)
-      continue;
+  if (int idx = bits == 16 ? -1 : nonKMajorOperand(dot); idx >= 0) {
     why = std::string(bits == 8 ? "8-bit" : "tf32") +
           " wgmma reads K-major operands only; " +
           (idx == 0 ? "A is loaded as KxM and transposed"

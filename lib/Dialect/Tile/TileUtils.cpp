@@ -100,6 +100,17 @@ LoadOp tile::operandLoad(Value v, bool &transposed) {
   return v.getDefiningOp<LoadOp>();
 }
 
+int tile::nonKMajorOperand(DotOp dot) {
+  // Slots keep the loaded tile's contiguous dim: A (MxK) is K-major when
+  // loaded as is, B (KxN) when loaded as NxK and transposed.
+  for (auto [idx, v] : llvm::enumerate(ValueRange{dot.getA(), dot.getB()})) {
+    bool transposed;
+    if (operandLoad(v, transposed) && (idx == 0) == transposed)
+      return int(idx);
+  }
+  return -1;
+}
+
 bool tile::isScalarPure(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
          llvm::none_of(op->getResultTypes(),

@@ -137,10 +137,14 @@ TILEC_API void tilec_bundle_free(tilec_bundle* bundle);
 TILEC_API const char* tilec_bundle_arch(const tilec_bundle* bundle);
 /// The full metadata text (NUL-terminated copy of the META section).
 TILEC_API const char* tilec_bundle_metadata(const tilec_bundle* bundle);
-/// 1 if the bundle has a CUBN section.
+/// 1 if the bundle has CUBN sections (a cubin for each module).
 TILEC_API int tilec_bundle_has_cubin(const tilec_bundle* bundle);
-/// 1 if the bundle has a `PTX ` section.
+/// 1 if the bundle has `PTX ` sections (PTX for each module).
 TILEC_API int tilec_bundle_has_ptx(const tilec_bundle* bundle);
+/// Number of machine-code modules (tilec puts the kernels of a large
+/// bundle into several, loaded each on the first launch of one of its
+/// kernels); 0 for NULL.
+TILEC_API size_t tilec_bundle_num_modules(const tilec_bundle* bundle);
 /// Number of kernels in the metadata.
 TILEC_API size_t tilec_bundle_num_kernels(const tilec_bundle* bundle);
 /// Name of kernel `index` (metadata order); NULL if out of range.

@@ -214,6 +214,7 @@ class Bundle {
   std::string metadata() const { return tilec_bundle_metadata(b_.get()); }
   bool has_cubin() const { return tilec_bundle_has_cubin(b_.get()) != 0; }
   bool has_ptx() const { return tilec_bundle_has_ptx(b_.get()) != 0; }
+  size_t num_modules() const { return tilec_bundle_num_modules(b_.get()); }
   std::vector<std::string> kernel_names() const {
     std::vector<std::string> names;
     for (size_t i = 0; i < tilec_bundle_num_kernels(b_.get()); ++i)

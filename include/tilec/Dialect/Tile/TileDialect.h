@@ -120,6 +120,10 @@ int layoutWeight(mlir::Value v);
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
 /// 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
+/// The first operand of `dot` (0: A, 1: B) loaded from a view but not
+/// K-major (A loaded as KxM and transposed, B loaded as KxN as it is), or
+/// -1. 8-bit and tf32 wgmma read K-major operands only.
+int nonKMajorOperand(DotOp dot);
 
 /// Scalar code any partition may run on its own: no memory effects, no
 /// regions, no tile results.

@@ -1,0 +1,152 @@
+//===- Modules.cpp - a bundle's kernels in several machine-code modules ---===//
+//
+// ptxas's time per kernel grows with the module (7.0 ms a kernel in a
+// module of 1,000, 8.4 in one of 10,000), and one module is one ptxas
+// process on one core. A bundle of many kernels is therefore compiled as
+// several modules: kernel families (a kernel with its variants and its
+// plain twin) are packed in order into groups of about `perModule` kernels;
+// each group is cut out of the LLVM-dialect module with the functions and
+// globals it reaches, and translated, optimized, emitted and assembled on
+// its own thread. The split depends on the kernels alone (never on the
+// machine's cores), so a bundle's bytes do not depend on where it was made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace tilec;
+
+unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
+                              unsigned perModule) {
+  if (kernels.empty())
+    return 1;
+  llvm::StringMap<unsigned> index;
+  for (auto [i, k] : llvm::enumerate(kernels))
+    index[k.name] = i;
+  // Families: a kernel, its variants and its plain twin (and theirs).
+  llvm::EquivalenceClasses<unsigned> families;
+  for (auto [i, k] : llvm::enumerate(kernels)) {
+    families.insert(i);
+    auto join = [&](const std::string &other) {
+      auto it = index.find(other);
+      if (it != index.end())
+        families.unionSets(unsigned(i), it->second);
+    };
+    join(k.plainVariant);
+    for (const std::string &v : k.variants)
+      join(v);
+  }
+  // Families in order of their first kernel; a family is never cut.
+  std::vector<int> moduleOfLeader(kernels.size(), -1);
+  std::vector<unsigned> familySize(kernels.size(), 0);
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    ++familySize[families.getLeaderValue(i)];
+  unsigned current = 0, filled = 0;
+  for (unsigned i = 0; i < kernels.size(); ++i) {
+    unsigned leader = families.getLeaderValue(i);
+    if (moduleOfLeader[leader] < 0) {
+      if (filled && perModule && filled + familySize[leader] > perModule) {
+        ++current;
+        filled = 0;
+      }
+      moduleOfLeader[leader] = int(current);
+      filled += familySize[leader];
+    }
+    kernels[i].module = unsigned(moduleOfLeader[leader]);
+  }
+  return current + 1;
+}
+
+/// The kernels of module `which` with every function and global they reach,
+/// in the order of `module` (declarations and definitions as they are),
+/// and the top-level operations that are not symbols.
+static OwningOpRef<ModuleOp> cutModule(ModuleOp module,
+                                       const SymbolTable &symbols,
+                                       ArrayRef<KernelInfo> kernels,
+                                       unsigned which) {
+  llvm::DenseSet<Operation *> wanted;
+  SmallVector<Operation *> work;
+  auto want = [&](Operation *op) {
+    if (op && wanted.insert(op).second)
+      work.push_back(op);
+  };
+  for (const KernelInfo &k : kernels)
+    if (k.module == which)
+      want(symbols.lookup(k.name));
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (auto uses = SymbolTable::getSymbolUses(op))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        want(symbols.lookup(use.getSymbolRef().getRootReference()));
+  }
+  OpBuilder builder(module.getContext());
+  OwningOpRef<ModuleOp> part = ModuleOp::create(module.getLoc());
+  (*part)->setAttrs(module->getAttrDictionary());
+  builder.setInsertionPointToEnd(part->getBody());
+  for (Operation &op : *module.getBody())
+    if (wanted.contains(&op) || !isa<SymbolOpInterface>(op))
+      builder.clone(op);
+  return part;
+}
+
+FailureOr<std::vector<CodeModule>>
+tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
+                      unsigned count, StringRef arch, int optLevel,
+                      std::string &errors) {
+  prepareTranslation(module.getContext());
+  // Built once and only read by the threads.
+  std::optional<SymbolTable> symbols;
+  if (count > 1)
+    symbols.emplace(module);
+  std::vector<CodeModule> out(count);
+  std::vector<std::string> failures(count);
+  std::vector<char> broken(count, 0);
+  auto compileOne = [&](unsigned i) {
+    OwningOpRef<ModuleOp> part;
+    ModuleOp target = module;
+    if (symbols) {
+      part = cutModule(module, *symbols, kernels, i);
+      target = *part;
+    }
+    FailureOr<std::string> ptx = emitPTX(target, arch, optLevel);
+    if (failed(ptx)) {
+      broken[i] = 1;
+      return;
+    }
+    out[i].ptx = std::move(*ptx);
+    FailureOr<std::string> cubin = assemblePTX(out[i].ptx, arch, optLevel,
+                                               failures[i], &out[i].ptxasInfo);
+    if (failed(cubin)) {
+      broken[i] = 1;
+      return;
+    }
+    out[i].cubin = std::move(*cubin);
+  };
+  if (count == 1) {
+    compileOne(0);
+  } else {
+    unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+    llvm::DefaultThreadPool pool(
+        llvm::hardware_concurrency(std::min(count, std::max(cores, 1u))));
+    for (unsigned i = 0; i < count; ++i)
+      pool.async([&, i] { compileOne(i); });
+    pool.wait();
+  }
+  for (unsigned i = 0; i < count; ++i)
+    if (broken[i]) {
+      errors = failures[i];
+      return failure();
+    }
+  return out;
+}

@@ -1,0 +1,68 @@
+// How tilec puts a bundle's kernels into machine-code modules
+// (tilec::assignModules): families whole, in order, at most the asked
+// number of kernels a module unless one family is larger.
+#include "tilec/Target/Target.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+
+namespace {
+
+KernelInfo kernel(std::string name, std::string plain = "",
+                  std::vector<std::string> variants = {}) {
+  KernelInfo k;
+  k.name = std::move(name);
+  k.plainVariant = std::move(plain);
+  k.variants = std::move(variants);
+  return k;
+}
+
+std::vector<unsigned> modulesOf(const std::vector<KernelInfo> &kernels) {
+  std::vector<unsigned> m;
+  for (const KernelInfo &k : kernels)
+    m.push_back(k.module);
+  return m;
+}
+
+} // namespace
+
+TEST(AssignModules, FixedSizeGroupsInOrder) {
+  std::vector<KernelInfo> ks;
+  for (int i = 0; i < 7; ++i)
+    ks.push_back(kernel("k" + std::to_string(i)));
+  EXPECT_EQ(assignModules(ks, 3), 3u);
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 0, 0, 1, 1, 1, 2}));
+  EXPECT_EQ(assignModules(ks, 7), 1u);
+  EXPECT_EQ(modulesOf(ks), std::vector<unsigned>(7, 0));
+  EXPECT_EQ(assignModules(ks, 0), 1u); // 0: one module
+  EXPECT_EQ(modulesOf(ks), std::vector<unsigned>(7, 0));
+  EXPECT_EQ(assignModules(ks, 1), 7u);
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(AssignModules, FamiliesStayWhole) {
+  // gemm's family: gemm, its variant gemm__64x64 (listed later) and their
+  // plain twin gemm__plain; a, b and c alone.
+  std::vector<KernelInfo> ks{
+      kernel("a"),
+      kernel("gemm", "gemm__plain", {"gemm__64x64"}),
+      kernel("b"),
+      kernel("gemm__plain"),
+      kernel("c"),
+      kernel("gemm__64x64", "gemm__plain"),
+  };
+  EXPECT_EQ(assignModules(ks, 2), 3u);
+  // a | gemm, gemm__plain, gemm__64x64 (3 > 2: alone, whole) | b, c.
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1, 2, 1, 2, 1}));
+  EXPECT_EQ(assignModules(ks, 4), 2u);
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 0, 1, 0, 1, 0}));
+}
+
+TEST(AssignModules, NamesOutsideTheBundleAreIgnored) {
+  std::vector<KernelInfo> ks{kernel("x", "missing", {"gone"}), kernel("y")};
+  EXPECT_EQ(assignModules(ks, 1), 2u);
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1}));
+  std::vector<KernelInfo> none;
+  EXPECT_EQ(assignModules(none, 4), 1u);
+}
