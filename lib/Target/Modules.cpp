@@ -68,22 +68,42 @@ unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
   return current + 1;
 }
 
+namespace {
+/// What every cut reads of the whole module, built once: its symbols, the
+/// position of each top-level operation, the operations that are not
+/// symbols (every module gets them) and the kernels of each module.
+struct Whole {
+  explicit Whole(ModuleOp module, ArrayRef<KernelInfo> kernels, unsigned count)
+      : symbols(module), kernelsOf(count) {
+    for (auto [i, op] : llvm::enumerate(*module.getBody())) {
+      position[&op] = i;
+      if (!isa<SymbolOpInterface>(op))
+        shared.push_back(&op);
+    }
+    for (const KernelInfo &k : kernels)
+      kernelsOf[k.module].push_back(k.name);
+  }
+  SymbolTable symbols;
+  llvm::DenseMap<Operation *, unsigned> position;
+  SmallVector<Operation *> shared;
+  std::vector<std::vector<std::string>> kernelsOf;
+};
+} // namespace
+
 /// The kernels of module `which` with every function and global they reach,
 /// in the order of `module` (declarations and definitions as they are),
 /// and the top-level operations that are not symbols.
-static OwningOpRef<ModuleOp> cutModule(ModuleOp module,
-                                       const SymbolTable &symbols,
-                                       ArrayRef<KernelInfo> kernels,
+static OwningOpRef<ModuleOp> cutModule(ModuleOp module, const Whole &whole,
                                        unsigned which) {
+  const SymbolTable &symbols = whole.symbols;
   llvm::DenseSet<Operation *> wanted;
   SmallVector<Operation *> work;
   auto want = [&](Operation *op) {
     if (op && wanted.insert(op).second)
       work.push_back(op);
   };
-  for (const KernelInfo &k : kernels)
-    if (k.module == which)
-      want(symbols.lookup(k.name));
+  for (const std::string &name : whole.kernelsOf[which])
+    want(symbols.lookup(name));
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     if (auto uses = SymbolTable::getSymbolUses(op))
@@ -94,9 +114,14 @@ static OwningOpRef<ModuleOp> cutModule(ModuleOp module,
   OwningOpRef<ModuleOp> part = ModuleOp::create(module.getLoc());
   (*part)->setAttrs(module->getAttrDictionary());
   builder.setInsertionPointToEnd(part->getBody());
-  for (Operation &op : *module.getBody())
-    if (wanted.contains(&op) || !isa<SymbolOpInterface>(op))
-      builder.clone(op);
+  // In the module's order; linear in what the part holds.
+  SmallVector<Operation *> ops(wanted.begin(), wanted.end());
+  ops.append(whole.shared.begin(), whole.shared.end());
+  llvm::sort(ops, [&](Operation *a, Operation *b) {
+    return whole.position.lookup(a) < whole.position.lookup(b);
+  });
+  for (Operation *op : ops)
+    builder.clone(*op);
   return part;
 }
 
@@ -106,17 +131,17 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
                       std::string &errors) {
   prepareTranslation(module.getContext());
   // Built once and only read by the threads.
-  std::optional<SymbolTable> symbols;
+  std::optional<Whole> whole;
   if (count > 1)
-    symbols.emplace(module);
+    whole.emplace(module, kernels, count);
   std::vector<CodeModule> out(count);
   std::vector<std::string> failures(count);
   std::vector<char> broken(count, 0);
   auto compileOne = [&](unsigned i) {
     OwningOpRef<ModuleOp> part;
     ModuleOp target = module;
-    if (symbols) {
-      part = cutModule(module, *symbols, kernels, i);
+    if (whole) {
+      part = cutModule(module, *whole, i);
       target = *part;
     }
     FailureOr<std::string> ptx = emitPTX(target, arch, optLevel);

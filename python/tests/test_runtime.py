@@ -461,3 +461,36 @@ def test_launch_through_the_fake_driver():
     assert lines[3] == "((8, 4, 1), (384, 1, 1), 200000, 0, (2, 1, 1))"
     assert lines[4] == "4"
     assert lines[5] == "DeviceInfo(sm_count=132, smem_optin=232448, cc_major=9, cc_minor=0)"
+
+
+
+def test_autotune_cache_across_processes(tmp_path):
+    # The first process times both members (the fake driver makes t__small
+    # faster) and writes the cache; the second gets the choice without a
+    # launch. tilec.autotune and Kernel.autotune are the same.
+    fake = _fake_driver()
+    if fake is None:
+        pytest.skip("libtilec_fake_cuda.so not found (build test/unit, or set TILEC_FAKE_CUDA_LIB)")
+    code = """
+        import ctypes, os, tilec
+        from tilec_test_util import FAMILY, build_bundle
+        fake = ctypes.CDLL(os.environ["TILEC_CUDA_DRIVER"])
+        fake.fake_cuda_set_function_ms(b"t", ctypes.c_double(3.0))
+        fake.fake_cuda_set_function_ms(b"t__small", ctypes.c_double(1.0))
+        k = tilec.load(build_bundle(FAMILY))["t"]
+        x = tilec.Tensor(0x1000, (33792, 64))  # 132 tiles of 256: one wave
+        print(k.choose(x), tilec.autotune(k, x), k.autotune(x), fake.fake_cuda_launch_count())
+        """
+    env = dict(TILEC_CUDA_DRIVER=fake, TILEC_CACHE_DIR=str(tmp_path / "cache"))
+    first = run_python(code, **env)
+    assert first.returncode == 0, first.stderr
+    by_cost, tuned, again, launches = first.stdout.split()
+    assert (by_cost, tuned, again) == ("t", "t__small", "t__small")
+    assert int(launches) >= 10
+    files = os.listdir(tmp_path / "cache")
+    assert len(files) == 1 and files[0].startswith("autotune-")
+    second = run_python(code, **env)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split() == ["t", "t__small", "t__small", "0"]
+    off = run_python(code, TILEC_AUTOTUNE="0", **env)
+    assert off.stdout.split() == ["t", "t", "t", "0"], off.stderr

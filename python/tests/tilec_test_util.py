@@ -54,3 +54,22 @@ grid arg(0) 1 1
 param scalar n i64
 end
 """
+
+
+# A kernel with a tile-shape variant (autotuning tests).
+FAMILY = """tilec-bundle 1
+arch sm_90a
+kernel t
+threads 384
+variant t__small
+cost mul(cdiv(cdiv(dim(0,0),256),sms),4)
+grid min(sms,cdiv(dim(0,0),256)) 1 1
+param tensor x f32 2 shape ? ? strides ? 1 align 16
+end
+kernel t__small
+threads 384
+cost mul(cdiv(cdiv(dim(0,0),128),sms),3)
+grid min(sms,cdiv(dim(0,0),128)) 1 1
+param tensor x f32 2 shape ? ? strides ? 1 align 16
+end
+"""

@@ -37,6 +37,7 @@ from ._lib import (
 )
 from .runtime import (
     Bundle,
+    autotune,
     DeviceInfo,
     Kernel,
     Param,
@@ -54,7 +55,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Bundle", "DeviceInfo", "Kernel", "Param", "Tensor", "Tma", "TilecError", "DTYPES",
-    "device_info", "library_path", "load", "runtime_version", "synchronize",
+    "autotune", "device_info", "library_path", "load", "runtime_version", "synchronize",
     "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
     "UNSUPPORTED", "OUT_OF_RESOURCES",
 ]

@@ -165,6 +165,8 @@ def _declare(lib):
     fn("tilec_kernel_validate", status, c.c_void_p, p(Arg), c.c_size_t)
     fn("tilec_kernel_grid", status, c.c_void_p, p(Arg), c.c_size_t, p(c.c_uint32))
     fn("tilec_kernel_choose", status, c.c_void_p, p(Arg), c.c_size_t, p(c.c_void_p))
+    fn("tilec_kernel_autotune", status, c.c_void_p, c.c_void_p, p(Arg), c.c_size_t,
+       p(c.c_void_p))
     fn("tilec_kernel_abi_num_params", c.c_size_t, c.c_void_p)
     fn("tilec_kernel_pack_args", status, c.c_void_p, p(Arg), c.c_size_t, c.c_void_p,
        c.c_size_t, p(c.c_size_t), p(c.c_size_t))

@@ -310,6 +310,28 @@ class Kernel:
                                         ctypes.byref(out)))
         return _s(lib().tilec_kernel_name(out))
 
+    def autotune(self, *args, stream=None):
+        """Times every member of this kernel's family (the kernel and its
+        tile-shape variants) on these arguments and returns the fastest's
+        name; later launches with arguments in the same problem bucket run
+        it. The choice is cached on disk ($TILEC_CACHE_DIR, else
+        ~/.cache/tilec), so another process gets it without timing. The
+        members run several times: outputs are overwritten. TILEC_AUTOTUNE=0
+        turns it off (the cost model's choice is returned)."""
+        arr, device = self._convert(args)
+        out = ctypes.c_void_p()
+        L = lib()
+        handle = self._handle_alive()
+        if device is not None:
+            torch = sys.modules["torch"]
+            with torch.cuda.device(device):
+                check(L.tilec_kernel_autotune(handle, _stream_handle(stream, device), arr,
+                                              len(args), ctypes.byref(out)))
+        else:
+            check(L.tilec_kernel_autotune(handle, _stream_handle(stream, None), arr, len(args),
+                                          ctypes.byref(out)))
+        return _s(L.tilec_kernel_name(out))
+
     def pack(self, *args):
         """The kernel parameters as the ABI lays them out (bytes; TMA maps zeroed)."""
         arr, _ = self._convert(args)
@@ -486,3 +508,9 @@ def synchronize(stream=None):
 def runtime_version():
     """Version string of the loaded libtilec_runtime."""
     return _s(lib().tilec_runtime_version())
+
+
+def autotune(kernel, *args, stream=None):
+    """tilec.autotune(kernel, *args): Kernel.autotune; returns the chosen
+    member's name."""
+    return kernel.autotune(*args, stream=stream)

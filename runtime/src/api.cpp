@@ -329,6 +329,23 @@ tilec_status tilec_launch(tilec_kernel* k, void* stream, const tilec_arg* args, 
   });
 }
 
+tilec_status tilec_kernel_autotune(tilec_kernel* k, void* stream, const tilec_arg* args,
+                                   size_t n, tilec_kernel** chosen) {
+  static const char* api = "tilec_kernel_autotune";
+  return guard(api, [&] {
+    require(k != nullptr, api, "kernel is NULL");
+    DeviceSms sms(api);
+    const tilec_kernel* c = &select_variant(*k, args, n, api, sms.for_choice(*k));
+    if (c != k->plain) {
+      validate_args(*k, args, n, api);
+      const TuneMode mode = tune_mode() == TuneMode::Off ? TuneMode::Off : TuneMode::Tune;
+      if (const tilec_kernel* t = autotuned(*k, static_cast<CUstream>(stream), args, n, api, mode))
+        c = t;
+    }
+    if (chosen) *chosen = const_cast<tilec_kernel*>(c);
+  });
+}
+
 tilec_status tilec_launch_grid(tilec_kernel* k, void* stream, const uint32_t grid[3],
                                const tilec_arg* args, size_t n) {
   static const char* api = "tilec_launch_grid";

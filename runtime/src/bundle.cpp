@@ -505,6 +505,10 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
                                      " (expected 1 to ", kFormatVersion, ")"));
   const uint32_t num_sections = read_le32(data + 12);
   auto b = std::make_unique<tilec_bundle>();
+  // FNV-1a over every byte: the bundle's identity in the autotuning cache.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 0x100000001b3ull;
+  b->hash = hash;
   bool has_meta = false;
   size_t off = kHeaderSize;
   for (uint32_t i = 0; i < num_sections; ++i) {

@@ -16,6 +16,7 @@ using CUcontext = struct CUctx_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
+using CUevent = struct CUevent_st*;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -123,7 +124,15 @@ struct CUlaunchConfig {
   X(cuMemAlloc, "cuMemAlloc_v2", true, CUresult, (CUdeviceptr*, size_t))                   \
   X(cuMemFree, "cuMemFree_v2", true, CUresult, (CUdeviceptr))                              \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", true, CUresult, (CUdeviceptr, const void*, size_t))   \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", true, CUresult, (void*, CUdeviceptr, size_t))
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", true, CUresult, (void*, CUdeviceptr, size_t))        \
+  /* autotuning: the device's name and the driver's version key the cache */               \
+  X(cuDeviceGetName, "cuDeviceGetName", false, CUresult, (char*, int, CUdevice))           \
+  X(cuDriverGetVersion, "cuDriverGetVersion", false, CUresult, (int*))                     \
+  X(cuEventCreate, "cuEventCreate", false, CUresult, (CUevent*, unsigned))                 \
+  X(cuEventRecord, "cuEventRecord", false, CUresult, (CUevent, CUstream))                  \
+  X(cuEventSynchronize, "cuEventSynchronize", false, CUresult, (CUevent))                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime", false, CUresult, (float*, CUevent, CUevent)) \
+  X(cuEventDestroy, "cuEventDestroy_v2", false, CUresult, (CUevent))
 
 struct Driver {
 #define TILEC_DECLARE_FN(field, symbol, required, ret, args) ret(*field) args = nullptr;

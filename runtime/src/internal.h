@@ -172,8 +172,13 @@ struct tilec_bundle {
   // The kernels by name: lookups and duplicate checks stay linear in the
   // number of kernels (a bundle of 50,000 took 20 s with pairwise checks).
   std::unordered_map<std::string, tilec_kernel*> by_name;
-  std::mutex mutex;  // guards modules
+  uint64_t hash = 0;  // of the bundle's bytes (FNV-1a)
+  std::mutex mutex;  // guards modules and the autotuning choices
   std::vector<tilec_rt::ModuleSlot> modules;
+  // Autotuned choices: "<gpu>\t<driver>\t<kernel>\t<bucket>" -> member
+  // name; `tuned_from_disk`: the cache file was read into it.
+  std::unordered_map<std::string, std::string> tuned;
+  bool tuned_from_disk = false;
   ~tilec_bundle();
 };
 
@@ -240,8 +245,25 @@ CUcontext ensure_context(Driver& d, const char* api);
 CUdevice current_device(Driver& d, const char* api);
 // Loads the bundle's modules into `ctx` (once) and resolves every kernel.
 void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api);
+// Launches `k`, or with `choose` the member of its family the plain rule,
+// the autotuner or the cost model picks (not with an explicit grid).
 void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
-            const tilec_arg* args, size_t n, const char* api);
+            const tilec_arg* args, size_t n, const char* api, bool choose = true);
+// ---- autotuning (autotune.cpp) -------------------------------------------------
+enum class TuneMode { Off, Memory, Tune };
+// TILEC_AUTOTUNE: "0" Off (the cost model only), "1" Tune (launches use the
+// disk cache and tune on a miss), unset Memory (choices an explicit
+// tilec_kernel_autotune made in this process).
+TuneMode tune_mode();
+// The member of `k`'s family the autotuner chose for these arguments, or
+// null (none known and `mode` does not tune, or `k` has no variants).
+// Tuning launches every member on `stream`, several times.
+const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg* args,
+                              size_t n, const char* api, TuneMode mode);
+// The problem bucket of a launch: its dynamic extents (up to 128 the next
+// power of two, above a multiple of 128) and integer scalars.
+std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t n);
+
 // Unloads every loaded module of the bundle; never throws.
 void unload_modules(tilec_bundle& b) noexcept;
 

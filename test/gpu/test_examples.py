@@ -131,6 +131,32 @@ def test_gemm_chooses_tile_shape():
     assert k.choose(*args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
 
 
+def test_gemm_autotune(tmp_path, monkeypatch):
+    # Every member timed, the fastest launched afterwards (checked against
+    # float64 on a poisoned C), the choice in the cache file; a bundle loaded
+    # again (as another process would) gets it without a launch.
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TILEC_AUTOTUNE", raising=False)
+    k = load("gemm")["gemm"]
+    chosen = []
+
+    def launch(a, b, bias, c):
+        chosen.append(k.autotune(a, b, bias, c))
+        c.fill_(float("nan"))
+        k(a, b, bias, c)
+
+    check_bias_relu_gemm(launch, 777, 1032, 520, what="autotuned gemm")
+    assert chosen[0] in ("gemm", "gemm__128x128", "gemm__64x64", "gemm__128x64")
+    text = "".join(open(tmp_path / f).read() for f in os.listdir(tmp_path))
+    assert text.startswith("tilec-autotune 1\n") and "\tgemm\t" in text, text
+    again = load("gemm")["gemm"]
+    a = torch.randn(777, 520, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(520, 1032, device=DEV, dtype=torch.bfloat16)
+    bias, c = torch.randn(1032, device=DEV), poisoned(777, 1032, dtype=torch.bfloat16)
+    assert again.autotune(a, b, bias, c) == chosen[0]
+    assert torch.isnan(c.float()).all()  # nothing launched: C untouched
+
+
 @pytest.mark.parametrize("m,n,k", [(300, 100, 72), (257, 130, 1000), (64, 37, 24), (100, 200, 37)])
 def test_gemm_rows_tma_cannot_read(m, n, k):
     # N or K not a multiple of 8: B's, C's or A's rows are not 16-byte

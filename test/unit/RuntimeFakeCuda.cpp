@@ -51,6 +51,9 @@ FAKE_API void fake_cuda_reset() {
 FAKE_API int fake_cuda_lifetime_init_calls() { return g_lifetime_init_calls; }
 
 // Plain-C views of the records, for tests written in other languages (Python).
+FAKE_API void fake_cuda_set_function_ms(const char* name, double ms) {
+  g_state.function_ms[name] = ms;
+}
 FAKE_API int fake_cuda_launch_count() { return static_cast<int>(g_state.launches.size()); }
 FAKE_API int fake_cuda_last_launch(unsigned grid[3], unsigned block[3], unsigned* smem,
                                    void** stream, unsigned cluster[3]) {
@@ -263,6 +266,55 @@ FAKE_API CUresult cuTensorMapEncodeTiled(CUtensorMap* map, int dtype, uint32_t r
   std::memset(map, 0, sizeof *map);
   map->opaque[0] = e.address;
   map->opaque[1] = 0x7e57ab1e00000000ull | g_state.encodes.size();
+  return 0;
+}
+
+FAKE_API CUresult cuDeviceGetName(char* name, int len, CUdevice) {
+  std::strncpy(name, g_state.device_name.c_str(), static_cast<size_t>(len));
+  return 0;
+}
+
+FAKE_API CUresult cuDriverGetVersion(int* v) {
+  *v = g_state.driver_version;
+  return 0;
+}
+
+// An event remembers how many launches came before it; the time between
+// two is the sum of function_ms of the launches between them.
+struct FakeEvent {
+  size_t launches = 0;
+};
+
+FAKE_API CUresult cuEventCreate(CUevent* e, unsigned) {
+  ++g_state.events_created;
+  *e = reinterpret_cast<CUevent>(new FakeEvent);
+  return 0;
+}
+
+FAKE_API CUresult cuEventRecord(CUevent e, CUstream) {
+  reinterpret_cast<FakeEvent*>(e)->launches = g_state.launches.size();
+  return 0;
+}
+
+FAKE_API CUresult cuEventSynchronize(CUevent) {
+  ++g_state.event_syncs;
+  return 0;
+}
+
+FAKE_API CUresult cuEventElapsedTime(float* ms, CUevent a, CUevent b) {
+  double total = 0;
+  for (size_t i = reinterpret_cast<FakeEvent*>(a)->launches;
+       i < reinterpret_cast<FakeEvent*>(b)->launches; ++i) {
+    auto it = g_state.function_ms.find(g_state.launches[i].function);
+    total += it == g_state.function_ms.end() ? 1.0 : it->second;
+  }
+  *ms = static_cast<float>(total);
+  return 0;
+}
+
+FAKE_API CUresult cuEventDestroy_v2(CUevent e) {
+  ++g_state.events_destroyed;
+  delete reinterpret_cast<FakeEvent*>(e);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #define TILEC_TEST_UNIT_RUNTIME_FAKE_CUDA_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct FakeCudaState {
   int launch_result = 0;
   std::vector<std::string> known_functions;  // empty: any name resolves
   std::vector<size_t> param_sizes;           // bytes to copy per kernel parameter
+  std::string device_name = "Fake GPU";
+  int driver_version = 12080;
+  std::map<std::string, double> function_ms;  // a launch's time between events (default 1)
   // ---- state and records ----
   void* current_context = nullptr;
   int init_calls = 0;
@@ -64,6 +68,7 @@ struct FakeCudaState {
   std::vector<FakeEncode> encodes;
   std::vector<uint64_t> allocations;
   int stream_syncs = 0, ctx_syncs = 0;
+  int events_created = 0, events_destroyed = 0, event_syncs = 0;
 };
 
 extern "C" FakeCudaState* fake_cuda_state();

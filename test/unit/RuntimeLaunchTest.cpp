@@ -581,3 +581,187 @@ TEST_F(RuntimeLaunch, DeviceHelpers) {
   EXPECT_EQ(fake->ctx_syncs, 1);
   EXPECT_EQ(fake->stream_syncs, 1);
 }
+
+// ---- autotuning ---------------------------------------------------------------------
+
+// The family of TileShapeVariantChosenByCost: t (cost model's pick for 5120
+// rows), t__small, and the plain twin.
+class RuntimeAutotune : public RuntimeLaunch {
+ protected:
+  void SetUp() override {
+    RuntimeLaunch::SetUp();
+    char tmpl[] = "/tmp/tilec-autotune-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    setenv("TILEC_CACHE_DIR", (dir_ + "/cache").c_str(), 1);
+    unsetenv("TILEC_AUTOTUNE");
+    fake->sm_count = 10;
+  }
+  void TearDown() override {
+    unsetenv("TILEC_CACHE_DIR");
+    unsetenv("TILEC_AUTOTUNE");
+    std::system(("rm -rf " + dir_).c_str());
+    RuntimeLaunch::TearDown();
+  }
+  static std::string meta() {
+    return "tilec-bundle 1\narch sm_90a\n"
+           "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
+           "cost mul(cdiv(cdiv(dim(0,0),256),sms),4)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
+           "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\n"
+           "end\n"
+           "kernel t__small\nthreads 384\n"
+           "cost mul(cdiv(cdiv(dim(0,0),128),sms),3)\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
+           "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\n"
+           "end\n" +
+           std::string(kPlainT);
+  }
+  std::vector<tilec_arg> rows(int64_t n, int64_t stride = 64) {
+    fake->param_sizes = stride % 4 ? std::vector<size_t>{8, 8, 8, 8, 8}
+                                   : std::vector<size_t>{128, 8, 8, 8, 8, 8};
+    return {tensor_arg(0x1000, TILEC_DTYPE_F32, {n, 64}, {stride, 1})};
+  }
+  std::string tune(tilec_kernel* k, const std::vector<tilec_arg>& args) {
+    tilec_kernel* chosen = nullptr;
+    EXPECT_TRUE(IsOk(tilec_kernel_autotune(k, nullptr, args.data(), args.size(), &chosen)));
+    return chosen ? tilec_kernel_name(chosen) : "";
+  }
+  std::string cache_text() {
+    std::string path;
+    for (const char* f : {"/cache/"}) path = dir_ + f;
+    FILE* ls = popen(("cat " + path + "autotune-*.txt 2>/dev/null").c_str(), "r");
+    std::string text;
+    char buf[256];
+    while (ls && fgets(buf, sizeof buf, ls)) text += buf;
+    if (ls) pclose(ls);
+    return text;
+  }
+  std::string dir_;
+};
+
+// The fastest member wins whatever the cost model says; the choice is
+// cached on disk, and another bundle object (another process) reads it
+// without launching anything.
+TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
+  const std::string bytes = make_bundle(meta() );
+  BundlePtr b = load_ok(bytes);
+  tilec_kernel* k = kernel(b.get(), "t");
+  fake->function_ms = {{"t", 2.0}, {"t__small", 0.5}};
+  auto args = rows(5120);
+  tilec_kernel* by_cost = nullptr;
+  ASSERT_TRUE(IsOk(tilec_kernel_choose(k, args.data(), args.size(), &by_cost)));
+  EXPECT_STREQ(tilec_kernel_name(by_cost), "t");  // the cost model's pick
+  EXPECT_EQ(tune(k, args), "t__small");
+  const size_t tuning_launches = fake->launches.size();
+  EXPECT_GE(tuning_launches, 2u * 5u);  // warm-up, a probe and >= 3 timed each
+  EXPECT_EQ(fake->events_created, fake->events_destroyed);
+  EXPECT_NE(cache_text().find("tilec-autotune 1\nFake GPU\t12080\tt\t5120x64\tt__small\t"),
+            std::string::npos)
+      << cache_text();
+
+  // A launch in this process runs the tuned member.
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->launches.back().function, "t__small");
+
+  // Another bundle object: the disk cache answers, nothing is timed.
+  BundlePtr again = load_ok(bytes);
+  const size_t before = fake->launches.size();
+  EXPECT_EQ(tune(kernel(again.get(), "t"), args), "t__small");
+  EXPECT_EQ(fake->launches.size(), before);
+  // Rows in the same bucket (5000 -> 5120) too; another bucket is timed.
+  EXPECT_EQ(tune(kernel(again.get(), "t"), rows(5000)), "t__small");
+  EXPECT_EQ(fake->launches.size(), before);
+  fake->function_ms = {{"t", 0.25}, {"t__small", 0.5}};
+  EXPECT_EQ(tune(kernel(again.get(), "t"), rows(1280)), "t");
+  EXPECT_GT(fake->launches.size(), before);
+  EXPECT_NE(cache_text().find("\tt\t1280x64\tt\t"), std::string::npos) << cache_text();
+  EXPECT_NE(cache_text().find("\tt\t5120x64\tt__small\t"), std::string::npos) << cache_text();
+}
+
+// Without TILEC_AUTOTUNE a launch does not tune (the cost model chooses)
+// and does not read the disk; with TILEC_AUTOTUNE=1 it tunes on a miss and
+// uses the disk cache; with 0 it never tunes, not even when asked.
+TEST_F(RuntimeAutotune, TheEnvironmentSwitchesIt) {
+  const std::string bytes = make_bundle(meta());
+  fake->function_ms = {{"t", 2.0}, {"t__small", 0.5}};
+  auto args = rows(5120);
+  {
+    BundlePtr b = load_ok(bytes);
+    ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "t"), nullptr, args.data(), args.size())));
+    EXPECT_EQ(fake->launches.size(), 1u);
+    EXPECT_EQ(fake->launches.back().function, "t");
+    EXPECT_EQ(fake->events_created, 0);
+  }
+  setenv("TILEC_AUTOTUNE", "1", 1);
+  {
+    BundlePtr b = load_ok(bytes);
+    ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "t"), nullptr, args.data(), args.size())));
+    EXPECT_GT(fake->launches.size(), 2u);
+    EXPECT_EQ(fake->launches.back().function, "t__small");
+  }
+  {
+    BundlePtr b = load_ok(bytes);  // the cache file answers
+    const size_t before = fake->launches.size();
+    ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "t"), nullptr, args.data(), args.size())));
+    EXPECT_EQ(fake->launches.size(), before + 1);
+    EXPECT_EQ(fake->launches.back().function, "t__small");
+  }
+  setenv("TILEC_AUTOTUNE", "0", 1);
+  {
+    BundlePtr b = load_ok(bytes);
+    const size_t before = fake->launches.size();
+    EXPECT_EQ(tune(kernel(b.get(), "t"), args), "t");  // the cost model's
+    ASSERT_TRUE(IsOk(tilec_launch(kernel(b.get(), "t"), nullptr, args.data(), args.size())));
+    EXPECT_EQ(fake->launches.size(), before + 1);
+    EXPECT_EQ(fake->launches.back().function, "t");
+  }
+}
+
+// The plain rule comes first: a view TMA cannot read is not tuned.
+TEST_F(RuntimeAutotune, PlainTwinIsNotTuned) {
+  BundlePtr b = load_ok(make_bundle(meta()));
+  EXPECT_EQ(tune(kernel(b.get(), "t"), rows(5120, 63)), "t__plain");
+  EXPECT_TRUE(fake->launches.empty());
+  EXPECT_EQ(cache_text(), "");
+}
+
+// A corrupt cache file is ignored with a warning (and replaced), never an
+// error; so is one that is not a regular file.
+TEST_F(RuntimeAutotune, CorruptCacheIsIgnoredWithAWarning) {
+  const std::string bytes = make_bundle(meta());
+  fake->function_ms = {{"t", 2.0}, {"t__small", 0.5}};
+  auto args = rows(5120);
+  {
+    BundlePtr b = load_ok(bytes);
+    EXPECT_EQ(tune(kernel(b.get(), "t"), args), "t__small");
+  }
+  const std::string text = cache_text();
+  FILE* ls = popen(("ls " + dir_ + "/cache/").c_str(), "r");
+  char name[256] = {};
+  ASSERT_TRUE(fgets(name, sizeof name, ls));
+  pclose(ls);
+  std::string path = dir_ + "/cache/" + std::string(name, strcspn(name, "\n"));
+  for (const std::string& junk :
+       {std::string("garbage\n"), std::string("tilec-autotune 1\na\tb\n"),
+        std::string("tilec-autotune 1\nFake GPU\t12080\tt\t5120x64\tt__small\tfast\n"),
+        std::string("")}) {
+    FILE* f = fopen(path.c_str(), "w");
+    fputs(junk.c_str(), f);
+    fclose(f);
+    BundlePtr b = load_ok(bytes);
+    testing::internal::CaptureStderr();
+    const size_t before = fake->launches.size();
+    EXPECT_EQ(tune(kernel(b.get(), "t"), args), "t__small");
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("tilec: warning: ignoring the autotuning cache " + path), std::string::npos)
+        << junk << " -> " << err;
+    EXPECT_GT(fake->launches.size(), before);  // timed again
+    EXPECT_EQ(cache_text().rfind("tilec-autotune 1\n", 0), 0u);  // rewritten whole
+  }
+  // A directory where the file should be: a warning, and the tuned member.
+  std::system(("rm -f " + path + " && mkdir " + path).c_str());
+  BundlePtr b = load_ok(bytes);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(tune(kernel(b.get(), "t"), args), "t__small");
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("warning:"), std::string::npos) << err;
+}

@@ -261,9 +261,27 @@ TILEC_API tilec_status tilec_kernel_pack_args(const tilec_kernel* kernel, const 
 /// opt-in limit is smaller), encodes TMA descriptors, and launches on `stream`
 /// (a CUstream; NULL = the legacy default stream) with the grid from the
 /// metadata rule. Uses cuLaunchKernelEx with a cluster attribute when the
-/// cluster shape is not 1 1 1. Asynchronous like cuLaunchKernel.
+/// cluster shape is not 1 1 1. Asynchronous like cuLaunchKernel. A kernel
+/// with variants runs the autotuned member where one is known (see
+/// tilec_kernel_autotune; with TILEC_AUTOTUNE=1 a launch tunes on a miss),
+/// else the member the cost model picks.
 TILEC_API tilec_status tilec_launch(tilec_kernel* kernel, void* stream, const tilec_arg* args,
                                     size_t num_args);
+/// Autotuning (docs/RUNTIME.md): times every member of `kernel`'s family (the
+/// kernel and its `variant`s) on these arguments on `stream` and returns the
+/// fastest in `chosen` (may be NULL); later launches of `kernel` with
+/// arguments in the same problem bucket run it. The choice is cached per
+/// device, driver, bundle and bucket in memory and in
+/// $TILEC_CACHE_DIR (else ~/.cache/tilec)/autotune-<bundle hash>.txt, so a
+/// cached choice is returned without timing, also in another process. The
+/// members run several times on the arguments: outputs are overwritten, and
+/// a kernel that reads what it writes must not be tuned on live data. The
+/// plain twin (for views TMA cannot read) is chosen as by a launch; with
+/// TILEC_AUTOTUNE=0 nothing is timed and the cost model chooses. Tuning that
+/// takes over a second reports its progress on stderr.
+TILEC_API tilec_status tilec_kernel_autotune(tilec_kernel* kernel, void* stream,
+                                             const tilec_arg* args, size_t num_args,
+                                             tilec_kernel** chosen);
 /// As tilec_launch but with an explicit grid that overrides the metadata rule.
 TILEC_API tilec_status tilec_launch_grid(tilec_kernel* kernel, void* stream,
                                          const uint32_t grid[3], const tilec_arg* args,

@@ -182,6 +182,13 @@ class Kernel {
                                  nullptr));
     return buf;
   }
+  /// The fastest member of the kernel's family for these arguments, timed
+  /// on `stream` or read from the autotuning cache (tilec_kernel_autotune).
+  std::string autotune(const std::vector<Arg>& args, void* stream = nullptr) const {
+    tilec_kernel* chosen = nullptr;
+    check(tilec_kernel_autotune(k_, stream, args.data(), args.size(), &chosen));
+    return tilec_kernel_name(chosen);
+  }
   /// Launches with the metadata grid rule on `stream` (a CUstream).
   void launch(const std::vector<Arg>& args, void* stream = nullptr) const {
     check(tilec_launch(k_, stream, args.data(), args.size()));

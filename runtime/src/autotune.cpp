@@ -1,0 +1,308 @@
+// Autotuning: time every member of a kernel's family (the kernel and its
+// tile-shape variants) on the launch's own arguments, keep the fastest per
+// problem bucket, in memory and in a cache file per bundle, so that another
+// process does not tune again (docs/RUNTIME.md, "Autotuning").
+#include "internal.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tilec_rt {
+namespace {
+
+constexpr const char* kHeader = "tilec-autotune 1";
+constexpr size_t kMaxCacheBytes = size_t{16} << 20;
+
+int64_t bucket_of(int64_t e) {
+  if (e <= 128) {
+    int64_t p = 1;
+    while (p < e) p *= 2;
+    return p;
+  }
+  return (e + 127) / 128 * 128;
+}
+
+// Tabs and newlines would break the file's lines; a device name has none,
+// but the file must not depend on it.
+std::string field(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+std::string cache_dir() {
+  if (const char* d = std::getenv("TILEC_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return cat(x, "/tilec");
+  if (const char* h = std::getenv("HOME"); h && *h) return cat(h, "/.cache/tilec");
+  return "";
+}
+
+std::string cache_path(const tilec_bundle& b) {
+  const std::string dir = cache_dir();
+  if (dir.empty()) return "";
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(b.hash));
+  return cat(dir, "/autotune-", hex, ".txt");
+}
+
+void warn(const std::string& what) { std::fprintf(stderr, "tilec: warning: %s\n", what.c_str()); }
+
+// mkdir -p; false if the directory cannot be made.
+bool make_dirs(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); ++i) {
+    if (i < dir.size() && dir[i] != '/') continue;
+    const std::string part = dir.substr(0, i);
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  struct stat st;
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Reads the cache file into `out` (key -> member). A missing file is empty;
+// a corrupt one (or one that is not a regular file, or too large) is empty
+// with a warning.
+void read_cache(const std::string& path, std::unordered_map<std::string, std::string>& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return;
+  struct stat st;
+  std::string text;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
+  if (ok) {
+    text.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t r = ::read(fd, &text[got], text.size() - got);
+      if (r <= 0) break;
+      got += static_cast<size_t>(r);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
+  if (!ok) {
+    warn(cat("ignoring the autotuning cache ", path, ": not a regular file of at most ",
+             kMaxCacheBytes, " bytes"));
+    return;
+  }
+  std::unordered_map<std::string, std::string> entries;
+  size_t start = 0;
+  int line = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string l = text.substr(start, end - start);
+    start = end + 1;
+    ++line;
+    if (line == 1) {
+      if (l != kHeader) {
+        warn(cat("ignoring the autotuning cache ", path, ": line 1 is not '", kHeader, "'"));
+        return;
+      }
+      continue;
+    }
+    // gpu, driver, kernel, bucket, member, milliseconds
+    std::vector<std::string> f;
+    size_t s = 0;
+    for (size_t t; (t = l.find('\t', s)) != std::string::npos; s = t + 1) f.push_back(l.substr(s, t - s));
+    f.push_back(l.substr(s));
+    char* endp = nullptr;
+    const double ms = f.size() == 6 ? std::strtod(f[5].c_str(), &endp) : -1;
+    if (f.size() != 6 || f[4].empty() || !endp || *endp || !(ms >= 0)) {
+      warn(cat("ignoring the autotuning cache ", path, ": line ", line, " is malformed"));
+      return;
+    }
+    entries[cat(f[0], "\t", f[1], "\t", f[2], "\t", f[3])] = cat(f[4], "\t", f[5]);
+  }
+  if (line == 0) {
+    warn(cat("ignoring the autotuning cache ", path, ": empty"));
+    return;
+  }
+  for (auto& [k, v] : entries) out[k] = v;
+}
+
+// Adds `key` -> `value` to the cache file: what other processes wrote since
+// is kept, and the new file replaces the old in one rename.
+void write_cache(const std::string& path, const std::string& key, const std::string& value) {
+  const size_t slash = path.rfind('/');
+  if (slash != std::string::npos && !make_dirs(path.substr(0, slash))) {
+    warn(cat("cannot create the autotuning cache directory of ", path, ": ", std::strerror(errno)));
+    return;
+  }
+  std::unordered_map<std::string, std::string> entries;
+  read_cache(path, entries);
+  entries[key] = value;
+  std::string text = cat(kHeader, "\n");
+  for (const auto& [k, v] : entries) text += cat(k, "\t", v, "\n");
+  static int counter = 0;
+  const std::string tmp = cat(path, ".tmp.", static_cast<long>(::getpid()), ".", ++counter);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool ok = fd >= 0;
+  for (size_t done = 0; ok && done < text.size();) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    ok = w > 0;
+    if (ok) done += static_cast<size_t>(w);
+  }
+  if (fd >= 0) ok = ::close(fd) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    warn(cat("cannot write the autotuning cache ", path, ": ", std::strerror(errno)));
+    ::unlink(tmp.c_str());
+  }
+}
+
+// "<gpu>\t<driver>" of the current context's device, asked once per device.
+std::string device_key(Driver& d, const char* api) {
+  if (!d.cuDeviceGetName || !d.cuDriverGetVersion)
+    fail(TILEC_ERROR_UNSUPPORTED, cat(api, ": the CUDA driver lacks cuDeviceGetName"));
+  static std::mutex mutex;
+  static std::unordered_map<CUdevice, std::string> keys;
+  const CUdevice dev = current_device(d, api);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = keys.find(dev);
+  if (it != keys.end()) return it->second;
+  char name[256] = {};
+  check_cu(d, d.cuDeviceGetName(name, sizeof name - 1, dev), "cuDeviceGetName", api);
+  int version = 0;
+  check_cu(d, d.cuDriverGetVersion(&version), "cuDriverGetVersion", api);
+  return keys[dev] = cat(field(name), "\t", version);
+}
+
+// Milliseconds a launch of `m` takes on `stream`: after a warm-up launch,
+// enough launches between two events for about 10 ms.
+double time_member(Driver& d, tilec_kernel& m, CUstream stream, const tilec_arg* args, size_t n,
+                   const char* api) {
+  if (!d.cuEventCreate || !d.cuEventRecord || !d.cuEventSynchronize || !d.cuEventElapsedTime ||
+      !d.cuEventDestroy)
+    fail(TILEC_ERROR_UNSUPPORTED, cat(api, ": the CUDA driver lacks the event functions"));
+  CUevent start = nullptr, stop = nullptr;
+  check_cu(d, d.cuEventCreate(&start, 0), "cuEventCreate", api);
+  if (CUresult r = d.cuEventCreate(&stop, 0)) {
+    d.cuEventDestroy(start);
+    check_cu(d, r, "cuEventCreate", api);
+  }
+  struct Events {
+    Driver& d;
+    CUevent a, b;
+    ~Events() {
+      d.cuEventDestroy(a);
+      d.cuEventDestroy(b);
+    }
+  } guard{d, start, stop};
+  auto run = [&](int reps) {
+    check_cu(d, d.cuEventRecord(start, stream), "cuEventRecord", api);
+    for (int i = 0; i < reps; ++i) launch(m, stream, nullptr, args, n, api, /*choose=*/false);
+    check_cu(d, d.cuEventRecord(stop, stream), "cuEventRecord", api);
+    check_cu(d, d.cuEventSynchronize(stop), "cuEventSynchronize", api);
+    float ms = 0;
+    check_cu(d, d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime", api);
+    return static_cast<double>(ms) / reps;
+  };
+  const double once = run(1);  // warm-up: loads the module, sets attributes
+  const double again = run(1);
+  const int reps = static_cast<int>(std::min(100.0, std::max(3.0, 10.0 / std::max(again, 1e-3))));
+  return std::min(once, run(reps));
+}
+
+}  // namespace
+
+TuneMode tune_mode() {
+  const char* v = std::getenv("TILEC_AUTOTUNE");
+  if (!v) return TuneMode::Memory;
+  if (std::strcmp(v, "0") == 0) return TuneMode::Off;
+  if (std::strcmp(v, "1") == 0) return TuneMode::Tune;
+  return TuneMode::Memory;
+}
+
+std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n && i < k.params.size(); ++i) {
+    const Param& p = k.params[i];
+    const tilec_arg& a = args[i];
+    if (i) s += ";";
+    if (p.kind == TILEC_ARG_TENSOR) {
+      for (int d = 0; d < p.rank; ++d) {
+        if (d) s += "x";
+        s += p.shape[d] == TILEC_DYNAMIC ? cat(bucket_of(a.shape[d])) : cat(p.shape[d]);
+      }
+    } else if (dtype_is_int(p.dtype)) {
+      s += cat(a.value.i);
+    } else {
+      s += "f";
+    }
+  }
+  return s;
+}
+
+const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg* args, size_t n,
+                              const char* api, TuneMode mode) {
+  if (k.variants.empty() || mode == TuneMode::Off) return nullptr;
+  tilec_bundle& b = *k.bundle;
+  if (mode == TuneMode::Memory) {
+    // The common launch: nothing tuned in this process, no driver calls.
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (b.tuned.empty()) return nullptr;
+  }
+  Driver& d = driver(api);
+  ensure_context(d, api);
+  const std::string key = cat(device_key(d, api), "\t", k.name, "\t", problem_bucket(k, args, n));
+  auto member = [&](const std::string& name) -> const tilec_kernel* {
+    if (name == k.name) return &k;
+    for (const tilec_kernel* v : k.variants)
+      if (v->name == name) return v;
+    return nullptr;  // not of this family (a stale or edited entry)
+  };
+  const std::string path = cache_path(b);
+  {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (mode == TuneMode::Tune && !b.tuned_from_disk && !path.empty()) {
+      std::unordered_map<std::string, std::string> disk;
+      read_cache(path, disk);
+      for (auto& [key2, v] : disk) b.tuned.emplace(key2, v.substr(0, v.find('\t')));
+      b.tuned_from_disk = true;
+    }
+    auto it = b.tuned.find(key);
+    if (it != b.tuned.end())
+      if (const tilec_kernel* m = member(it->second)) return m;
+  }
+  if (mode != TuneMode::Tune) return nullptr;
+
+  // Tune (without the bundle's lock: the launches take it).
+  std::vector<tilec_kernel*> members{&k};
+  for (const tilec_kernel* v : k.variants) members.push_back(const_cast<tilec_kernel*>(v));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const std::string bucket = problem_bucket(k, args, n);
+  const tilec_kernel* best = nullptr;
+  double best_ms = 0;
+  for (size_t i = 0; i < members.size(); ++i) {
+    const double ms = time_member(d, *members[i], stream, args, n, api);
+    if (!best || ms < best_ms) {
+      best = members[i];
+      best_ms = ms;
+    }
+    if (seconds() > 1.0)
+      std::fprintf(stderr, "tilec: autotuning %s [%s]: %zu of %zu timed, %s %.4f ms\n",
+                   k.name.c_str(), bucket.c_str(), i + 1, members.size(),
+                   members[i]->name.c_str(), ms);
+  }
+  if (seconds() > 1.0)
+    std::fprintf(stderr, "tilec: autotuned %s [%s] in %.1f s: %s (%.4f ms)\n", k.name.c_str(),
+                 bucket.c_str(), seconds(), best->name.c_str(), best_ms);
+  {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    b.tuned[key] = best->name;
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.6f", best_ms);
+    if (!path.empty()) write_cache(path, key, cat(best->name, "\t", ms));
+  }
+  return best;
+}
+
+}  // namespace tilec_rt
