@@ -30,12 +30,15 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace tilec;
@@ -136,6 +139,13 @@ bool writeFile(llvm::StringRef path, llvm::StringRef data) {
     return false;
   }
   out->os() << data;
+  out->os().flush();
+  if (std::error_code ec = out->os().error()) {
+    // A full disk: said here, not by LLVM's fatal "IO failure" at exit.
+    out->os().clear_error();
+    fail("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
   out->keep();
   return true;
 }
@@ -375,6 +385,13 @@ int compile() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // An LLVM fatal error (the back end, an output stream) is said as
+  // tilec's error and exits 1, never as "LLVM ERROR".
+  llvm::install_fatal_error_handler([](void *, const char *reason, bool) {
+    std::string line = std::string("tilec: error: ") + reason + "\n";
+    (void)!::write(2, line.data(), line.size());
+    std::_Exit(1);
+  });
   if (argc < 2 || llvm::StringRef(argv[1]) == "--help" ||
       llvm::StringRef(argv[1]) == "-h" || llvm::StringRef(argv[1]) == "help") {
     printUsage();
