@@ -223,7 +223,7 @@ class MetadataParser {
     if (kw == "kernel") return kernel_line();
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
                               kw == "grid" || kw == "param" || kw == "plain" || kw == "variant" ||
-                              kw == "cost" || kw == "module" || kw == "end";
+                              kw == "cost" || kw == "module" || kw == "workspace" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -239,6 +239,17 @@ class MetadataParser {
       for (int i = 0; i < 3; ++i)
         kernel_->cluster[i] = static_cast<uint32_t>(integer("cluster dimension", 1, 65535));
       done();
+    } else if (kw == "workspace") {
+      if (kernel_->has_workspace)
+        error(cat("duplicate 'workspace' in kernel '", kernel_->name, "'"));
+      const std::string& e = next("a workspace size expression");
+      try {
+        kernel_->workspace = parse_grid_expr(e);
+      } catch (const Error& err) {
+        error(cat("workspace: ", err.message));
+      }
+      done();
+      kernel_->has_workspace = true;
     } else if (kw == "module") {
       once(seen_module_, "module");
       kernel_->module = static_cast<uint32_t>(integer("module index", 0, 65535));
@@ -422,13 +433,14 @@ class MetadataParser {
     tilec_kernel& k = *kernel_;
     if (!seen_threads_) error(cat("kernel '", k.name, "' has no 'threads' line"));
     if (!seen_grid_) error(cat("kernel '", k.name, "' has no 'grid' line"));
-    // Every dim()/arg() must name a suitable param.
-    static const char* kAxis[] = {"x", "y", "z"};
-    for (int axis = 0; axis < 3; ++axis) {
-      for (const auto& n : k.grid[axis].nodes) {
+    // Every dim()/arg() of an expression must name a suitable param.
+    static const char* kAxis[] = {"grid x", "grid y", "grid z", "cost", "workspace"};
+    const GridExpr* exprs[] = {&k.grid[0], &k.grid[1], &k.grid[2], &k.cost, &k.workspace};
+    for (int axis = 0; axis < 5; ++axis) {
+      for (const auto& n : exprs[axis]->nodes) {
         if (n.op != GridExpr::Dim && n.op != GridExpr::Arg) continue;
-        const std::string where = cat("kernel '", k.name, "' grid ", kAxis[axis], " '",
-                                      k.grid[axis].text, "': ");
+        const std::string where = cat("kernel '", k.name, "' ", kAxis[axis], " '",
+                                      exprs[axis]->text, "': ");
         if (n.a >= static_cast<int64_t>(k.params.size()))
           error(cat(where, "parameter ", n.a, " does not exist (the kernel has ", k.params.size(),
                     " params)"));
@@ -462,6 +474,8 @@ class MetadataParser {
       if (p.tma) push(kTensorMapSize, kTensorMapAlign);
       for (int i = 0; i < 1 + 2 * p.rank; ++i) push(8, 8);
     }
+    // The workspace's address: a trailing 64-bit parameter.
+    if (k.has_workspace) push(8, 8);
     k.abi_size = off;
     k.bundle = &b_;
     k.index = b_.kernels.size();

@@ -125,6 +125,8 @@ struct CUlaunchConfig {
   X(cuMemFree, "cuMemFree_v2", true, CUresult, (CUdeviceptr))                              \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", true, CUresult, (CUdeviceptr, const void*, size_t))   \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", true, CUresult, (void*, CUdeviceptr, size_t))        \
+  X(cuMemsetD8Async, "cuMemsetD8Async", false, CUresult,                                   \
+    (CUdeviceptr, unsigned char, size_t, CUstream))                                        \
   /* autotuning: the device's name and the driver's version key the cache */               \
   X(cuDeviceGetName, "cuDeviceGetName", false, CUresult, (char*, int, CUdevice))           \
   X(cuDriverGetVersion, "cuDriverGetVersion", false, CUresult, (int*))                     \

@@ -117,6 +117,37 @@ CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
   return module;
 }
 
+// The workspace of `k`'s launches on `stream` in `ctx`: at least `bytes`,
+// zero when allocated (ordered on the stream), kept for later launches and
+// replaced by a larger one when a launch needs more.
+CUdeviceptr workspace_for(Driver& d, tilec_kernel& k, CUcontext ctx, CUstream stream, size_t bytes,
+                          const std::string& where) {
+  if (bytes == 0) return 0;
+  tilec_bundle& b = *k.bundle;
+  std::lock_guard<std::mutex> lock(b.mutex);
+  ModuleSlot::Workspace& ws = slot_for(b, ctx).workspaces[stream];
+  if (ws.bytes >= bytes) return ws.ptr;
+  if (!d.cuMemsetD8Async)
+    fail(TILEC_ERROR_UNSUPPORTED, cat(where, ": the CUDA driver lacks cuMemsetD8Async"));
+  if (ws.ptr) {
+    // Launches on the stream may still use the old one.
+    check_cu(d, d.cuStreamSynchronize(stream), "cuStreamSynchronize", where);
+    d.cuMemFree(ws.ptr);
+    ws = {};
+  }
+  const size_t size = (bytes + 255) / 256 * 256;
+  CUdeviceptr ptr = 0;
+  check_cu(d, d.cuMemAlloc(&ptr, size), "cuMemAlloc",
+           cat(where, " workspace of ", size, " bytes"));
+  if (CUresult r = d.cuMemsetD8Async(ptr, 0, size, stream)) {
+    d.cuMemFree(ptr);
+    check_cu(d, r, "cuMemsetD8Async", where);
+  }
+  ws.ptr = ptr;
+  ws.bytes = size;
+  return ptr;
+}
+
 CUfunction function_in(Driver& d, tilec_kernel& k, ModuleSlot& slot, const char* api) {
   CUfunction& f = slot.functions[k.index];
   if (!f) {
@@ -338,6 +369,13 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
              "cuTensorMapEncodeTiled", cat(where, " parameter ", i, " ('", p.name, "')"));
   }
 
+  if (k.has_workspace) {
+    const int64_t bytes =
+        eval_workspace(k, args, n, api, k.workspace.uses_sms() ? sms.get() : -1);
+    const CUdeviceptr ws = workspace_for(d, k, ctx, stream, static_cast<size_t>(bytes), where);
+    std::memcpy(buf + k.abi_offsets.back(), &ws, sizeof ws);
+  }
+
   std::vector<void*> params(k.abi_offsets.size());
   for (size_t j = 0; j < params.size(); ++j) params[j] = buf + k.abi_offsets[j];
   void** kernel_params = params.empty() ? nullptr : params.data();
@@ -390,6 +428,8 @@ void unload_modules(tilec_bundle& b) noexcept {
       d->cuCtxSynchronize();
       for (CUmodule m : s.modules)
         if (m) d->cuModuleUnload(m);
+      for (auto& [stream, ws] : s.workspaces)
+        if (ws.ptr) d->cuMemFree(ws.ptr);
     };
     if (cur == s.ctx) {
       unload();

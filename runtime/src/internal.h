@@ -122,6 +122,13 @@ struct ModuleSlot {
   std::vector<CUfunction> functions;  // per kernel, lazily resolved
   std::vector<uint32_t> smem_set;     // dynamic smem attribute set so far
   int smem_optin = -1;                // the device's opt-in limit, once read
+  // Workspaces per stream: launches on one stream run in order and may
+  // share one; launches on two streams get two.
+  struct Workspace {
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+  };
+  std::unordered_map<CUstream, Workspace> workspaces;
 };
 
 }  // namespace tilec_rt
@@ -156,6 +163,11 @@ struct tilec_kernel {
   tilec_rt::GridExpr cost;
   bool has_cost = false;
   int cost_line = 0;
+  // `workspace EXPR`: bytes of device memory the runtime provides (zero
+  // when first allocated; the kernel leaves it zero), passed as a trailing
+  // 64-bit address parameter.
+  tilec_rt::GridExpr workspace;
+  bool has_workspace = false;
 };
 
 struct tilec_bundle {
@@ -203,6 +215,9 @@ const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args,
 /// The value of `k`'s cost expression for these arguments.
 int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
                   int64_t sms);
+/// The bytes of workspace `k` needs for these arguments (0 without one).
+int64_t eval_workspace(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
+                       int64_t sms);
 // `sms`: the current device's multiprocessor count, or -1 where the caller
 // has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,

@@ -194,6 +194,19 @@ int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const 
   return ev.eval(k.cost.root);
 }
 
+int64_t eval_workspace(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
+                       int64_t sms) {
+  if (!k.has_workspace) return 0;
+  check_arg_count(k, args, n, api);
+  Evaluator ev{k, args, api, k.workspace, "workspace", sms};
+  const int64_t bytes = ev.eval(k.workspace.root);
+  if (bytes < 0)
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         cat(api, ": kernel '", k.name, "' workspace '", k.workspace.text, "' is ", bytes,
+             " bytes for these arguments"));
+  return bytes;
+}
+
 std::string tma_problem(const Param& p, const tilec_arg& a) {
   const int64_t esize = static_cast<int64_t>(dtype_size(p.dtype));
   const int inner = p.rank - 1;

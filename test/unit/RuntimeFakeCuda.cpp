@@ -332,7 +332,14 @@ FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
 }
 
 FAKE_API CUresult cuMemFree_v2(CUdeviceptr p) {
+  g_state.frees.push_back(p);
   std::free(reinterpret_cast<void*>(p));
+  return 0;
+}
+
+FAKE_API CUresult cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s) {
+  g_state.memsets.push_back({p, v, n, s});
+  std::memset(reinterpret_cast<void*>(p), v, n);
   return 0;
 }
 

@@ -67,6 +67,14 @@ struct FakeCudaState {
   std::vector<FakeLaunch> launches;
   std::vector<FakeEncode> encodes;
   std::vector<uint64_t> allocations;
+  std::vector<uint64_t> frees;
+  struct Memset {
+    uint64_t ptr;
+    unsigned char value;
+    size_t bytes;
+    void* stream;
+  };
+  std::vector<Memset> memsets;
   int stream_syncs = 0, ctx_syncs = 0;
   int events_created = 0, events_destroyed = 0, event_syncs = 0;
 };

@@ -765,3 +765,72 @@ TEST_F(RuntimeAutotune, CorruptCacheIsIgnoredWithAWarning) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("warning:"), std::string::npos) << err;
 }
+
+// ---- workspaces -----------------------------------------------------------------------
+
+// A kernel with `workspace EXPR`: the runtime allocates at least EXPR bytes
+// per (context, stream), zeroes them once on the stream, passes the address
+// as a trailing 64-bit parameter, reuses the buffer while it is large
+// enough, replaces it (after the stream's work) when a launch needs more,
+// and frees it with the bundle.
+TEST_F(RuntimeLaunch, WorkspaceAllocatedZeroedReusedAndGrown) {
+  const std::string meta =
+      "tilec-bundle 1\narch sm_90a\nkernel w\nthreads 128\n"
+      "workspace mul(cdiv(dim(0,0),128),4)\ngrid cdiv(dim(0,0),128) 1 1\n"
+      "param tensor x f32 1 shape ? strides 1 align 16\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "w");
+  EXPECT_EQ(tilec_kernel_abi_num_params(k), 4u);  // ptr, extent, stride, workspace
+  fake->param_sizes = {8, 8, 8, 8};
+  auto launch = [&](int64_t n, void* stream) {
+    std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {n}, {1})};
+    EXPECT_TRUE(IsOk(tilec_launch(k, stream, args.data(), args.size())));
+    uint64_t ws = 0;
+    std::memcpy(&ws, fake->launches.back().params[3].data(), 8);
+    return ws;
+  };
+  const uint64_t first = launch(1000, nullptr);  // 8 tiles: 32 bytes
+  ASSERT_EQ(fake->allocations.size(), 1u);
+  EXPECT_EQ(first, fake->allocations[0]);
+  ASSERT_EQ(fake->memsets.size(), 1u);
+  EXPECT_EQ(fake->memsets[0].ptr, first);
+  EXPECT_EQ(fake->memsets[0].value, 0);
+  EXPECT_EQ(fake->memsets[0].bytes, 256u);  // rounded up to 256
+  EXPECT_EQ(launch(100, nullptr), first);   // smaller: the same buffer
+  EXPECT_EQ(launch(8192, nullptr), first);  // 256 bytes: still fits
+  EXPECT_EQ(fake->allocations.size(), 1u);
+  const int syncs = fake->stream_syncs;
+  const uint64_t grown = launch(100000, nullptr);  // 3128 bytes: a new one
+  EXPECT_NE(grown, 0u);
+  ASSERT_EQ(fake->allocations.size(), 2u);
+  EXPECT_EQ(fake->stream_syncs, syncs + 1);  // the old one's users done
+  ASSERT_EQ(fake->frees.size(), 1u);
+  EXPECT_EQ(fake->frees[0], first);
+  EXPECT_EQ(fake->memsets.back().bytes, 3328u);
+  int other = 0;
+  void* stream2 = &other;
+  const uint64_t second = launch(1000, stream2);  // another stream: its own
+  EXPECT_NE(second, grown);
+  EXPECT_EQ(fake->memsets.back().stream, stream2);
+  b.reset();
+  EXPECT_EQ(fake->frees.size(), 3u);
+}
+
+TEST_F(RuntimeLaunch, WorkspaceMetadataErrors) {
+  auto meta = [](const std::string& ws) {
+    return "tilec-bundle 1\narch sm_90a\nkernel w\nthreads 128\n" + ws +
+           "grid 1 1 1\nparam tensor x f32 1 shape ? strides 1 align 16\nend\n";
+  };
+  EXPECT_TRUE(IsBadBundle(make_bundle(meta("workspace dim(3,0)\n")),
+                          {"kernel 'w' workspace 'dim(3,0)': parameter 3 does not exist"}));
+  EXPECT_TRUE(IsBadBundle(make_bundle(meta("workspace 8\nworkspace 8\n")),
+                          {"duplicate 'workspace' in kernel 'w'"}));
+  EXPECT_TRUE(IsBadBundle(make_bundle(meta("workspace cdiv(\n")), {"workspace: "}));
+  BundlePtr b = load_ok(make_bundle(meta("workspace sub(0,dim(0,0))\n")));
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {5}, {1})};
+  fake->param_sizes = {8, 8, 8, 8};
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "w"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT,
+                      {"kernel 'w' workspace 'sub(0,dim(0,0))' is -5 bytes"}));
+  EXPECT_TRUE(fake->launches.empty());
+}
