@@ -9,7 +9,8 @@ M in {1, 16, 64, 128, 512, 2048, 8192} times the (N, K) of Llama-3 8B and
 gemm_fp8.mlir's `gemm_e4m3` (per-tensor scales, bf16 out, B given as NxK)
 against torch._scaled_mm. Per shape: the member the cost model launches
 (untuned default) and the one tilec.autotune picks, TFLOP/s of each and of
-cuBLAS (timed in turn, bench/timing.py), the ratios; at M <= 16 also the
+cuBLAS (timed in turn with a cold L2, as the GPU time of flushed CUDA-graph
+replays: bench/timing.py FlushedGraph; --do-bench for do_bench), the ratios; at M <= 16 also the
 bandwidth of reading B as a fraction of a device-to-device copy measured
 in the same run. Every backend is first checked against float64 on fresh
 random inputs with C poisoned (NaN). At the end: the geometric mean of the
@@ -28,6 +29,9 @@ from gemm import BUNDLES, check, tilec  # noqa: E402
 from timing import interleaved  # noqa: E402
 
 MS = [1, 16, 64, 128, 512, 2048, 8192]
+# --do-bench: time each launch from the host (do_bench) instead of flushed
+# CUDA-graph replays (bench/timing.py FlushedGraph, the default).
+GRAPHS = "--do-bench" not in sys.argv
 NK = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336),
       (8192, 8192), (10240, 8192), (57344, 8192), (8192, 28672)]
 EXTRA = [(3072, 3072, 4096), (4000, 4112, 4096), (3000, 5008, 1024), (777, 3008, 2048)]
@@ -86,7 +90,7 @@ def rows_for(kind, k, bundle, problem, todo, copy_bw):
         check(c, ref, f"{kind} cuBLAS {m}x{n}x{kk}")
         ms = interleaved({"default": lambda: runs["default"](*args, c),
                           "tuned": lambda: runs["tuned"](*args, c),
-                          "cublas": cublas}, rounds=3, rep_ms=25)
+                          "cublas": cublas}, rounds=3, rep_ms=25, graphs=GRAPHS)
         flops = 2 * m * n * kk
         tf = {x: flops / t / 1e9 for x, t in ms.items()}
         bw = b_bytes / (ms["default"] * 1e-3) / copy_bw if m <= 16 else None

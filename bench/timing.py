@@ -7,17 +7,70 @@ about 5% under what the same kernel gives in turn with its peers)."""
 
 import statistics
 
+import torch
 import triton.testing
 
 ROUNDS = 5
 
 
-def interleaved(runs, rounds=ROUNDS, rep_ms=60):
-    """{name: fn} -> {name: median milliseconds}."""
+class FlushedGraph:
+    """The GPU time of `fn` with a cold L2 and no host in the way: a CUDA
+    graph of `reps` pairs (an L2 flush, fn) replayed, minus a graph of the
+    flushes alone, per launch. do_bench flushes too, but times each launch
+    from the host: a launch whose host path takes longer than the flush
+    (tilec's from Python: 45-80 us) is timed with part of that delay, at
+    random (RESULTS.md, 2026-11-24). Graph replays remove the host; the
+    flush keeps what a stream of different weights would see."""
+
+    def __init__(self, fn, graph_ms=20.0):
+        self.flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+        fn()  # outside the capture: module loads, attribute setting
+        torch.cuda.synchronize()
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        self.flush.zero_()
+        fn()
+        stop.record()
+        stop.synchronize()
+        # About graph_ms of work a replay, 3 to 50 pairs.
+        reps = int(min(50, max(3, graph_ms / max(start.elapsed_time(stop), 1e-3))))
+        self.both, self.alone = torch.cuda.CUDAGraph(), torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.both):
+            for _ in range(reps):
+                self.flush.zero_()
+                fn()
+        with torch.cuda.graph(self.alone):
+            for _ in range(reps):
+                self.flush.zero_()
+        self.reps = reps
+
+    def _replay_ms(self, graph):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        graph.replay()  # warm
+        start.record()
+        graph.replay()
+        stop.record()
+        stop.synchronize()
+        return start.elapsed_time(stop)
+
+    def __call__(self):
+        """Milliseconds of one launch of fn (median of 5 replays of each graph)."""
+        both = statistics.median(self._replay_ms(self.both) for _ in range(5))
+        alone = statistics.median(self._replay_ms(self.alone) for _ in range(5))
+        return max(both - alone, 1e-6) / self.reps
+
+
+def interleaved(runs, rounds=ROUNDS, rep_ms=60, graphs=False):
+    """{name: fn} -> {name: median milliseconds}; with `graphs`, each
+    round's figure comes from FlushedGraph instead of do_bench."""
     names = list(runs)
     times = {name: [] for name in names}
+    timers = {name: FlushedGraph(fn) for name, fn in runs.items()} if graphs else {}
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
-            times[name].append(triton.testing.do_bench(runs[name], warmup=10, rep=rep_ms,
-                                                       return_mode="median"))
+            if graphs:
+                times[name].append(timers[name]())
+            else:
+                times[name].append(triton.testing.do_bench(runs[name], warmup=10, rep=rep_ms,
+                                                           return_mode="median"))
     return {name: statistics.median(ts) for name, ts in times.items()}
