@@ -4,8 +4,8 @@
 // batch is program_id z. Each load takes a 1x128x64 (1x64x128) box of its
 // 3-d view and drops the unit dim with tile.reshape, so the main loop is
 // the 2-d GEMM's: on sm_90a warp-specialized, TMA copies of 3-d boxes and
-// wgmma, with a TMA store of C. (Not persistent: the tile loop walks two
-// grid axes; nor are other tile shapes made, which tile.reshape pins.)
+// wgmma, with a TMA store of C; persistent, the batch member outermost in
+// the tile loop. (No other tile shapes are made: tile.reshape pins them.)
 func.func @gemm_batched(%a: !tile.tensor<?x?x?xbf16>, %b: !tile.tensor<?x?x?xbf16>,
                         %c: !tile.tensor<?x?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,

@@ -11,6 +11,8 @@
 // causal attention, would pile up on it). The order is groups of 8 rows of
 // tiles (tiles that share A rows and B columns run at about the same time,
 // so they meet in L2). Program ids x and y become the tile's coordinates.
+// A grid with a z axis (a batch of gx x gy grids) has gx * gy * gz tiles,
+// the batch member t / (gx * gy) outermost; program id z becomes it.
 //
 // The channels' use counters run on across tiles. A counter is the last
 // iter_arg of the loop whose channel_acquire/channel_wait it indexes; its
@@ -101,7 +103,13 @@ Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
 struct Persistent {
   static constexpr int64_t kGroupM = 8;
   GridExprAttr gx, gy; // the original grid's x and y extents
+  GridExprAttr gz;     // and z (a batch of such grids), null if 1
   int cluster = 1;     // programs a cluster (along x)
+
+  /// gx * gy tiles of the original grid, times gz.
+  GridExprAttr times(GridExprAttr e) const {
+    return gz ? GridExprAttr::call(GridOp::Mul, e, gz) : e;
+  }
 
   /// The persistent grid: min(SMs, tiles), in whole clusters.
   GridAttr grid() const {
@@ -110,10 +118,11 @@ struct Persistent {
     auto call = GridExprAttr::call;
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
     if (cluster == 1) {
-      x = call(GridOp::Min, sms, call(GridOp::Mul, gx, gy));
+      x = call(GridOp::Min, sms, times(call(GridOp::Mul, gx, gy)));
     } else {
       GridExprAttr c = lit(cluster);
-      GridExprAttr pairs = call(GridOp::Mul, call(GridOp::CDiv, gx, c), gy);
+      GridExprAttr pairs =
+          times(call(GridOp::Mul, call(GridOp::CDiv, gx, c), gy));
       x = call(GridOp::Mul,
                call(GridOp::Min, call(GridOp::Div, sms, c), pairs), c);
     }
@@ -133,11 +142,12 @@ struct Persistent {
   /// copies-th of the program's tiles, starting with its copy-th; `count`
   /// receives how many tiles the program has, `ordinal` the current tile's
   /// place among them.
-  std::pair<scf::ForOp, std::array<Value, 2>>
+  std::pair<scf::ForOp, std::array<Value, 3>>
   wrap(OpBuilder &b, Location loc, func::FuncOp func, Value copy = {},
        int copies = 1, Value *count = nullptr, Value *ordinal = nullptr) {
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
+    Value nz = gz ? emitGridExpr(b, loc, func, gz) : Value();
     Value first = ProgramIdOp::create(b, loc, 0);
     Value stride = NumProgramsOp::create(b, loc, 0);
     auto cst = [&](OpBuilder &ob, int64_t v) {
@@ -154,7 +164,8 @@ struct Persistent {
       stride = arith::DivUIOp::create(b, loc, stride, cl);
       nx = arith::CeilDivSIOp::create(b, loc, nx, cl);
     }
-    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
+    Value plane = arith::MulIOp::create(b, loc, nx, ny);
+    Value tiles = nz ? arith::MulIOp::create(b, loc, plane, nz) : plane;
     // The program's place in wave w: p, or P - 1 - p when w is odd.
     Value mirror = arith::SubIOp::create(
         b, loc, arith::SubIOp::create(b, loc, stride, one), first);
@@ -183,6 +194,13 @@ struct Persistent {
       *ordinal = w;
     Value t = arith::AddIOp::create(
         ib, loc, arith::MulIOp::create(ib, loc, w, stride), slot(ib, w));
+    // With a batch (z), the batch member is the outermost index: a wave
+    // walks one member's grid in groups before the next member's.
+    Value pz;
+    if (nz) {
+      pz = arith::DivUIOp::create(ib, loc, t, plane);
+      t = arith::RemUIOp::create(ib, loc, t, plane);
+    }
     Value group = cst(ib, kGroupM);
     Value perGroup = arith::MulIOp::create(ib, loc, group, ny);
     Value groupId = arith::DivUIOp::create(ib, loc, t, perGroup);
@@ -197,7 +215,7 @@ struct Persistent {
       px = arith::AddIOp::create(
           ib, loc,
           arith::MulIOp::create(ib, loc, px, cst(ib, cluster)), rank);
-    return {loop, {px, py}};
+    return {loop, {px, py, pz}};
   }
 };
 
@@ -259,16 +277,16 @@ void replaceStart(Value v, Value with) {
 
 /// Moves the ops of `block` after the tile loop `loop`, up to `end`, to the
 /// end of its body, the tile's coordinates `ids` in place of their
-/// (top-level) program ids x and y.
-void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 2> &ids,
+/// (top-level) program ids x, y and, with a batch, z.
+void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 3> &ids,
                       Block *block, Block::iterator end) {
   Block *body = loop.getBody();
   body->getOperations().splice(body->end(), block->getOperations(),
                                std::next(Block::iterator(loop)), end);
   for (Operation &op : llvm::make_early_inc_range(*body))
     if (auto pid = dyn_cast<ProgramIdOp>(op))
-      if (pid.getAxis() < 2) {
-        pid.replaceAllUsesWith(ids[pid.getAxis()]);
+      if (Value id = ids[pid.getAxis()]) {
+        pid.replaceAllUsesWith(id);
         pid.erase();
       }
 }
@@ -298,6 +316,8 @@ struct TilePersistentTiles
                               << " whose grid its programs cannot walk";
     pers.gx = grid.axis(0);
     pers.gy = grid.axis(1);
+    if (grid.getAxes().size() > 2 && !grid.axis(2).isLiteral(1))
+      pers.gz = grid.axis(2);
     if (auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr))
       pers.cluster = std::max<int64_t>(1, cl.getInt());
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
@@ -342,7 +362,7 @@ struct TilePersistentTiles
   /// (moveIntoTileLoop), the counter of `counter` starting at `start`, the
   /// tiles copied once being use `ordinal`; the tile loop yields the
   /// counter after the region's loop.
-  LogicalResult finish(scf::ForOp loop, const std::array<Value, 2> &ids,
+  LogicalResult finish(scf::ForOp loop, const std::array<Value, 3> &ids,
                        Block *block, Block::iterator end, scf::ForOp counter,
                        Value once, Value start, Value ordinal) {
     moveIntoTileLoop(loop, ids, block, end);

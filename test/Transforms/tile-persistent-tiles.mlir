@@ -515,3 +515,137 @@ module {
     return
   }
 }
+
+// -----
+
+// A batch (grid z): tiles = the gx x gy grid times gz, the batch member
+// t / (gx * gy) outermost, the rest of t walked in groups of rows as in 2-d;
+// program_id z becomes the tile's batch member; the grid becomes
+// min(sms, gx * gy * gz).
+// CHECK-LABEL: func.func @gemm_batched(
+// CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(mul(cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128)), dim(0, 0))), 1, 1>
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load
+// CHECK: %[[PLANE:.*]] = arith.muli
+// CHECK-NEXT: %[[TILES:.*]] = arith.muli %[[PLANE]], %
+// CHECK: scf.for %[[W:.*]] = %c0_i32 to
+// CHECK: %[[T:.*]] = arith.addi
+// CHECK-NEXT: %[[Z:.*]] = arith.divui %[[T]], %[[PLANE]]
+// CHECK-NEXT: %[[TXY:.*]] = arith.remui %[[T]], %[[PLANE]]
+// CHECK-NOT: tile.program_id
+// CHECK: tgpu.tma_load %{{.*}}[%[[Z]],
+// CHECK: }, {
+// CHECK: arith.divui %{{.*}}, %[[PLANE2:.*]] :
+// CHECK-NOT: tile.program_id
+// CHECK: tgpu.tma_store
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 32, 0], [0, 64, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0], [0, 16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0], [0, 32, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 1, 0]], warp = [[0, 2, 0], [0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear8 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0]], lane = [[0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64]], warp = [[0, 1, 0], [0, 2, 0], [0, 4, 0]]>
+#linear9 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0], [0, 32, 0], [0, 64, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 1, 0]], warp = [[0, 2, 0], [0, 4, 0], [0, 8, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared4 = #tile.shared<offset = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @gemm_batched(%arg0: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>, %arg1: !tile.tensor<?x?x?xbf16, tma = 1x64x64, swizzle = 128>, %arg2: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "gemm_batched__plain"} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = tile.program_id z
+      %3 = arith.muli %0, %c128_i32 : i32
+      %4 = arith.muli %1, %c128_i32 : i32
+      %5 = tile.dim %arg0, 2 : !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %7 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %3, %arg3] -> %buffers#0[%7], %channel : <?x?x?xbf16, tma = 1x128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%2, %arg3, %4] -> %buffers#1[%7], %channel : <?x?x?xbf16, tma = 1x64x64, swizzle = 128>, <?x64x128xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %8 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %8 : i32
+      }
+    }, {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = tile.program_id z
+      %4 = arith.muli %1, %c128_i32 : i32
+      %5 = arith.muli %2, %c128_i32 : i32
+      %6 = tile.dim %arg0, 2 : !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %7 = arith.cmpi slt, %c0_i32, %6 : i32
+      %8:2 = scf.if %7 -> (tensor<128x128xf32, #linear>, i32) {
+        %10:2 = scf.for %arg3 = %c0_i32 to %6 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x128xf32, #linear>, i32)  : i32 {
+          %13 = tgpu.channel_wait %channel[%arg5]
+          %14 = tgpu.wgmma %buffers#0[%13], %buffers#1[%13], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x128xbf16, #shared1>, tensor<128x128xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %15 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %15 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %17 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%17]
+          }
+          %16 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %14, %16 : tensor<128x128xf32, #linear>, i32
+        }
+        %11 = tgpu.wgmma_wait %10#0 : tensor<128x128xf32, #linear> {pendings = 0 : i32}
+        %12 = arith.cmpi ugt, %10#1, %c0_i32_0 : i32
+        scf.if %12 {
+          %c1_i32 = arith.constant 1 : i32
+          %13 = arith.subi %10#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%13]
+        }
+        scf.yield %11, %10#1 : tensor<128x128xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x128xf32, #linear>, i32
+      }
+      %9 = arith.truncf %8#0 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+      tgpu.tma_store %9, %arg2[%3, %4, %5] via %0 : tensor<128x128xbf16, #linear>, <?x?x?xbf16, tma = 1x128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+  func.func @gemm_batched__plain(%arg0: !tile.tensor<?x?x?xbf16>, %arg1: !tile.tensor<?x?x?xbf16>, %arg2: !tile.tensor<?x?x?xbf16>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant_of = "gemm_batched"} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = tile.program_id z
+    %3 = arith.muli %0, %c128_i32 : i32
+    %4 = arith.muli %1, %c128_i32 : i32
+    %5 = tile.dim %arg0, 2 : !tile.tensor<?x?x?xbf16>
+    %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %11 = tile.load %arg0[%2, %3, %arg3] {tgpu.tma = #tgpu.tma_copy<box = [1, 128, 64], swizzle = 128>} : !tile.tensor<?x?x?xbf16> -> tensor<1x128x64xbf16, #linear1>
+      %12 = tile.reshape %11 : tensor<1x128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear2>
+      %13 = tile.load %arg1[%2, %arg3, %4] {tgpu.tma = #tgpu.tma_copy<box = [1, 64, 64], swizzle = 128>} : !tile.tensor<?x?x?xbf16> -> tensor<1x64x128xbf16, #linear3>
+      %14 = tile.reshape %13 : tensor<1x64x128xbf16, #linear3> -> tensor<64x128xbf16, #linear4>
+      %15 = tile.convert_layout %12 {shared = #shared} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear5>
+      %16 = tile.convert_layout %14 {shared = #shared2} : tensor<64x128xbf16, #linear4> -> tensor<64x128xbf16, #linear6>
+      %17 = tile.dot %15, %16, %arg4 {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : tensor<128x64xbf16, #linear5>, tensor<64x128xbf16, #linear6> -> tensor<128x128xf32, #linear>
+      scf.yield %17 : tensor<128x128xf32, #linear>
+    }
+    %7 = arith.truncf %6 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+    %8 = tile.convert_layout %7 {shared = #shared3} : tensor<128x128xbf16, #linear> -> tensor<128x128xbf16, #linear7>
+    %9 = tile.reshape %8 : tensor<128x128xbf16, #linear7> -> tensor<1x128x128xbf16, #linear8>
+    %10 = tile.convert_layout %9 {shared = #shared4} : tensor<1x128x128xbf16, #linear8> -> tensor<1x128x128xbf16, #linear9>
+    tile.store %10, %arg2[%2, %3, %4] : tensor<1x128x128xbf16, #linear9>, !tile.tensor<?x?x?xbf16>
+    return
+  }
+}

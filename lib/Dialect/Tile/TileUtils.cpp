@@ -119,16 +119,16 @@ bool tile::isScalarPure(Operation *op) {
 
 bool tile::canWalkTilesPersistently(func::FuncOp func) {
   auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
-  if (!grid || grid.getAxes().size() > 2)
+  if (!grid)
     return false;
   for (unsigned axis = 0; axis < grid.getAxes().size(); ++axis)
     if (grid.axis(axis).usesSms())
       return false;
+  // Every program id becomes the tile's (z: the batch member, outermost);
+  // the number of programs would change.
   WalkResult r = func.walk([](Operation *op) {
-    auto pid = dyn_cast<ProgramIdOp>(op);
-    return isa<NumProgramsOp>(op) || (pid && pid.getAxis() == 2)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+    return isa<NumProgramsOp>(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
   });
   return !r.wasInterrupted();
 }

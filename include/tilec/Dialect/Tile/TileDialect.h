@@ -128,10 +128,10 @@ int nonKMajorOperand(DotOp dot);
 /// Scalar code any partition may run on its own: no memory effects, no
 /// regions, no tile results.
 bool isScalarPure(mlir::Operation *op);
-/// Whether `func`'s programs can walk its tiles persistently: its grid
-/// (tile.grid) has at most two axes, neither counting SMs, and its code
-/// reads neither program_id z nor num_programs (a program's tile becomes
-/// the coordinates the tile loop computes).
+/// Whether `func`'s programs can walk its tiles persistently: no axis of
+/// its grid (tile.grid) counts SMs, and its code does not read num_programs
+/// (a program's ids become the coordinates of the tile the tile loop
+/// computes, z, where the grid has one, the batch member: outermost).
 bool canWalkTilesPersistently(mlir::func::FuncOp func);
 /// What remarks about a tile-shape variant start with ("in NAME: "), since
 /// its ops carry the kernel's locations; empty for any other function.
