@@ -129,14 +129,13 @@ FailureOr<std::vector<CodeModule>>
 tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
                       unsigned count, StringRef arch, int optLevel,
                       std::string &errors) {
-  prepareTranslation(module.getContext());
   // Built once and only read by the threads.
   std::optional<Whole> whole;
   if (count > 1)
     whole.emplace(module, kernels, count);
   std::vector<CodeModule> out(count);
   std::vector<std::string> failures(count);
-  std::vector<char> broken(count, 0);
+  // A module compiled iff it has a cubin (ptxas never writes an empty one).
   auto compileOne = [&](unsigned i) {
     OwningOpRef<ModuleOp> part;
     ModuleOp target = module;
@@ -145,18 +144,13 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
       target = *part;
     }
     FailureOr<std::string> ptx = emitPTX(target, arch, optLevel);
-    if (failed(ptx)) {
-      broken[i] = 1;
+    if (failed(ptx))
       return;
-    }
     out[i].ptx = std::move(*ptx);
     FailureOr<std::string> cubin = assemblePTX(out[i].ptx, arch, optLevel,
                                                failures[i], &out[i].ptxasInfo);
-    if (failed(cubin)) {
-      broken[i] = 1;
-      return;
-    }
-    out[i].cubin = std::move(*cubin);
+    if (succeeded(cubin))
+      out[i].cubin = std::move(*cubin);
   };
   if (count == 1) {
     compileOne(0);
@@ -169,7 +163,7 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
     pool.wait();
   }
   for (unsigned i = 0; i < count; ++i)
-    if (broken[i]) {
+    if (out[i].cubin.empty()) {
       errors = failures[i];
       return failure();
     }

@@ -122,12 +122,10 @@ static LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module,
   return success();
 }
 
-void tilec::prepareTranslation(MLIRContext *context) {
-  DialectRegistry registry;
+void tilec::registerTranslations(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
-  context->appendDialectRegistry(registry);
 }
 
 FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
@@ -148,7 +146,6 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
   }();
   (void)initialized;
 
-  prepareTranslation(module.getContext());
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "tilec");

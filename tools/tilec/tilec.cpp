@@ -262,6 +262,7 @@ int compile() {
   registry.insert<tile::TileDialect, tgpu::TGPUDialect, func::FuncDialect, arith::ArithDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
                   LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // A diagnostic points at the user's source; the IR of the op (in generic
@@ -334,27 +335,17 @@ int compile() {
   readSharedMemory(kernels, *module);
   if (failed(runLLVMPasses(*module, options)))
     return 1;
-  if (emit == Emit::LLVM || emit == Emit::PTX || emit == Emit::Cubin) {
-    // One module: what these write is one file of one module.
+  if (emit == Emit::LLVM || emit == Emit::PTX) {
     std::string llvmIR;
     FailureOr<std::string> ptx = emitPTX(
         *module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
     if (failed(ptx))
       return 1;
-    if (emit == Emit::LLVM)
-      return writeOutput(llvmIR, "") ? 0 : 1;
-    if (emit == Emit::PTX)
-      return writeOutput(*ptx, "") ? 0 : 1;
-    std::string ptxasErrors, ptxasInfo;
-    FailureOr<std::string> cubin =
-        assemblePTX(*ptx, target, optLevel, ptxasErrors, &ptxasInfo);
-    if (failed(cubin))
-      return fail(ptxasErrors);
-    showRemarks = true;
-    summarize(diagnostics, paths, kernels, parsePtxasInfo(ptxasInfo));
-    return writeOutput(*cubin, stem + ".cubin") ? 0 : 1;
+    return writeOutput(emit == Emit::LLVM ? llvmIR : *ptx, "") ? 0 : 1;
   }
-  unsigned count = assignModules(kernels, kernelsPerModule);
+  // A cubin is one file of one module.
+  unsigned count =
+      assignModules(kernels, emit == Emit::Cubin ? 0 : kernelsPerModule.getValue());
   std::string errors;
   FailureOr<std::vector<CodeModule>> code =
       compileModules(*module, kernels, count, target, optLevel, errors);
@@ -365,6 +356,8 @@ int compile() {
     ptxasInfo += m.ptxasInfo;
   showRemarks = true;
   summarize(diagnostics, paths, kernels, parsePtxasInfo(ptxasInfo));
+  if (emit == Emit::Cubin)
+    return writeOutput(code->front().cubin, stem + ".cubin") ? 0 : 1;
   std::string bundle = writeBundle(writeMetadata(target, kernels), *code);
   if (emit == Emit::Bundle)
     return writeOutput(bundle, stem + ".tlc") ? 0 : 1;

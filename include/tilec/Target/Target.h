@@ -4,6 +4,7 @@
 #define TILEC_TARGET_TARGET_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -61,12 +62,14 @@ void readSharedMemory(std::vector<KernelInfo> &kernels, mlir::ModuleOp module);
 std::string writeMetadata(llvm::StringRef arch,
                           llvm::ArrayRef<KernelInfo> kernels);
 
-/// Registers the translations to LLVM IR with `context`; emitPTX does it,
-/// and it must be done before modules are translated on several threads.
-void prepareTranslation(mlir::MLIRContext *context);
+/// Adds the translations to LLVM IR that emitPTX needs to `registry`, the
+/// one the context is made with (registering into a live context is not
+/// thread-safe, and compileModules translates on several threads).
+void registerTranslations(mlir::DialectRegistry &registry);
 
 /// Translates an LLVM-dialect module to LLVM IR, optimizes it at `optLevel`
 /// and emits PTX for `arch`. `llvmIR`, if given, receives the optimized IR.
+/// The module's context must have the translations (registerTranslations).
 mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
                                      llvm::StringRef arch, int optLevel,
                                      std::string *llvmIR = nullptr);
