@@ -6,7 +6,6 @@
 #include <cstring>
 #include <new>
 
-#include <sys/stat.h>
 
 #ifndef TILEC_RUNTIME_VERSION
 #define TILEC_RUNTIME_VERSION "0.1.0"
@@ -112,48 +111,31 @@ tilec_status tilec_bundle_load_memory(const void* data, size_t size, tilec_bundl
 }
 
 /// The largest bundle file tilec_bundle_load_file reads (bundles are a few MiB).
-constexpr long long kMaxBundleBytes = 1LL << 30;
+constexpr size_t kMaxBundleBytes = size_t{1} << 30;
 
 tilec_status tilec_bundle_load_file(const char* path, tilec_bundle** out) {
   static const char* api = "tilec_bundle_load_file";
   return guard(api, [&] {
     require(out != nullptr, api, "out is NULL");
     require(path != nullptr, api, "path is NULL");
-    std::FILE* f = std::fopen(path, "rb");
-    if (!f) {
-      const int err = errno;
-      fail(err == ENOENT || err == ENOTDIR ? TILEC_ERROR_NOT_FOUND : TILEC_ERROR_INVALID_ARGUMENT,
-           cat(api, ": cannot open '", path, "': ", std::strerror(err)));
+    std::string bytes;
+    int err = 0;
+    switch (read_regular_file(path, kMaxBundleBytes, bytes, err)) {
+      case FileRead::Ok:
+        break;
+      case FileRead::OpenFailed:
+        fail(err == ENOENT || err == ENOTDIR ? TILEC_ERROR_NOT_FOUND : TILEC_ERROR_INVALID_ARGUMENT,
+             cat(api, ": cannot open '", path, "': ", std::strerror(err)));
+      case FileRead::NotRegular:
+        fail(TILEC_ERROR_INVALID_ARGUMENT, cat(api, ": '", path, "' is not a regular file"));
+      case FileRead::TooLarge:
+        fail(TILEC_ERROR_INVALID_ARGUMENT,
+             cat(api, ": '", path, "' is larger than ", kMaxBundleBytes >> 20, " MiB"));
+      case FileRead::ReadFailed:
+        fail(TILEC_ERROR_INVALID_ARGUMENT, cat(api, ": cannot read '", path, "': ", std::strerror(err)));
     }
-    // Only a regular file, of a bounded size: a device such as /dev/zero
-    // would be read until memory ran out, a FIFO could block forever.
-    struct stat st;
-    const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    if (!regular || st.st_size > kMaxBundleBytes) {
-      std::fclose(f);
-      fail(TILEC_ERROR_INVALID_ARGUMENT,
-           regular ? cat(api, ": '", path, "' is larger than ", kMaxBundleBytes >> 20, " MiB")
-                   : cat(api, ": '", path, "' is not a regular file"));
-    }
-    std::vector<uint8_t> bytes;
     try {
-      uint8_t chunk[65536];
-      for (;;) {
-        const size_t got = std::fread(chunk, 1, sizeof chunk, f);
-        bytes.insert(bytes.end(), chunk, chunk + got);
-        if (got < sizeof chunk || bytes.size() > static_cast<size_t>(kMaxBundleBytes)) break;
-      }
-    } catch (...) {
-      std::fclose(f);
-      throw;
-    }
-    const bool read_error = std::ferror(f) != 0;
-    const int err = errno;
-    std::fclose(f);
-    if (read_error)
-      fail(TILEC_ERROR_INVALID_ARGUMENT, cat(api, ": cannot read '", path, "': ", std::strerror(err)));
-    try {
-      *out = parse_bundle(bytes.data(), bytes.size()).release();
+      *out = parse_bundle(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()).release();
     } catch (Error& e) {
       e.message = cat(api, ": '", path, "': ", e.message);
       throw;
@@ -334,15 +316,14 @@ tilec_status tilec_kernel_autotune(tilec_kernel* k, void* stream, const tilec_ar
   static const char* api = "tilec_kernel_autotune";
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
-    DeviceSms sms(api);
-    const tilec_kernel* c = &select_variant(*k, args, n, api, sms.for_choice(*k));
-    if (c != k->plain) {
-      validate_args(*k, args, n, api);
-      const TuneMode mode = tune_mode() == TuneMode::Off ? TuneMode::Off : TuneMode::Tune;
-      if (const tilec_kernel* t = autotuned(*k, static_cast<CUstream>(stream), args, n, api, mode))
-        c = t;
-    }
-    if (chosen) *chosen = const_cast<tilec_kernel*>(c);
+    check_arg_count(*k, args, n, api);
+    const TuneMode mode = tune_mode() == TuneMode::Off ? TuneMode::Off : TuneMode::Tune;
+    const tilec_kernel& c = choose_member(*k, static_cast<CUstream>(stream), args, n, api,
+                                          DeviceSms(api).for_choice(*k), mode);
+    // A cached choice launches nothing: the arguments are checked here (a
+    // timed one was checked by its launches).
+    if (&c != k->plain) validate_args(*k, args, n, api);
+    if (chosen) *chosen = const_cast<tilec_kernel*>(&c);
   });
 }
 

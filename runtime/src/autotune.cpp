@@ -69,27 +69,19 @@ bool make_dirs(const std::string& dir) {
 // a corrupt one (or one that is not a regular file, or too large) is empty
 // with a warning.
 void read_cache(const std::string& path, std::unordered_map<std::string, std::string>& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return;
-  struct stat st;
   std::string text;
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-            static_cast<uint64_t>(st.st_size) <= kMaxCacheBytes;
-  if (ok) {
-    text.resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (got < text.size()) {
-      const ssize_t r = ::read(fd, &text[got], text.size() - got);
-      if (r <= 0) break;
-      got += static_cast<size_t>(r);
-    }
-    text.resize(got);
-  }
-  ::close(fd);
-  if (!ok) {
-    warn(cat("ignoring the autotuning cache ", path, ": not a regular file of at most ",
-             kMaxCacheBytes, " bytes"));
-    return;
+  int err = 0;
+  switch (read_regular_file(path, kMaxCacheBytes, text, err)) {
+    case FileRead::Ok:
+      break;
+    case FileRead::OpenFailed:
+      return;  // no cache yet
+    case FileRead::NotRegular:
+    case FileRead::TooLarge:
+    case FileRead::ReadFailed:
+      warn(cat("ignoring the autotuning cache ", path, ": not a regular file of at most ",
+               kMaxCacheBytes, " bytes"));
+      return;
   }
   std::unordered_map<std::string, std::string> entries;
   size_t start = 0;
@@ -250,7 +242,8 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
   }
   Driver& d = driver(api);
   ensure_context(d, api);
-  const std::string key = cat(device_key(d, api), "\t", k.name, "\t", problem_bucket(k, args, n));
+  const std::string bucket = problem_bucket(k, args, n);
+  const std::string key = cat(device_key(d, api), "\t", k.name, "\t", bucket);
   auto member = [&](const std::string& name) -> const tilec_kernel* {
     if (name == k.name) return &k;
     for (const tilec_kernel* v : k.variants)
@@ -279,7 +272,6 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  const std::string bucket = problem_bucket(k, args, n);
   const tilec_kernel* best = nullptr;
   double best_ms = 0;
   for (size_t i = 0; i < members.size(); ++i) {
@@ -304,6 +296,14 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
     if (!path.empty()) write_cache(path, key, cat(best->name, "\t", ms));
   }
   return best;
+}
+
+const tilec_kernel& choose_member(tilec_kernel& k, CUstream stream, const tilec_arg* args,
+                                  size_t n, const char* api, int64_t sms, TuneMode mode) {
+  const tilec_kernel& c = select_variant(k, args, n, api, sms);
+  if (&c == k.plain) return c;
+  const tilec_kernel* t = autotuned(k, stream, args, n, api, mode);
+  return t ? *t : c;
 }
 
 }  // namespace tilec_rt

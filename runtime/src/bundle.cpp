@@ -240,16 +240,8 @@ class MetadataParser {
         kernel_->cluster[i] = static_cast<uint32_t>(integer("cluster dimension", 1, 65535));
       done();
     } else if (kw == "workspace") {
-      if (kernel_->has_workspace)
-        error(cat("duplicate 'workspace' in kernel '", kernel_->name, "'"));
-      const std::string& e = next("a workspace size expression");
-      try {
-        kernel_->workspace = parse_grid_expr(e);
-      } catch (const Error& err) {
-        error(cat("workspace: ", err.message));
-      }
-      done();
-      kernel_->has_workspace = true;
+      expr_line("workspace", kernel_->has_workspace, kernel_->workspace,
+                "a workspace size expression");
     } else if (kw == "module") {
       once(seen_module_, "module");
       kernel_->module = static_cast<uint32_t>(integer("module index", 0, 65535));
@@ -285,15 +277,7 @@ class MetadataParser {
       kernel_->variant_names.push_back(name);
       kernel_->variant_lines.push_back(line_);
     } else if (kw == "cost") {
-      if (kernel_->has_cost) error(cat("duplicate 'cost' in kernel '", kernel_->name, "'"));
-      const std::string& e = next("a cost expression");
-      try {
-        kernel_->cost = parse_grid_expr(e);
-      } catch (const Error& err) {
-        error(cat("cost: ", err.message));
-      }
-      done();
-      kernel_->has_cost = true;
+      expr_line("cost", kernel_->has_cost, kernel_->cost, "a cost expression");
       kernel_->cost_line = line_;
     } else {  // end
       done();
@@ -304,6 +288,18 @@ class MetadataParser {
   void once(bool& seen, const char* kw) {
     if (seen) error(cat("duplicate '", kw, "' in kernel '", kernel_->name, "'"));
     seen = true;
+  }
+
+  // `KW EXPR`, at most once a kernel: one grid-language expression.
+  void expr_line(const char* kw, bool& seen, GridExpr& out, const char* what) {
+    once(seen, kw);
+    const std::string& e = next(what);
+    try {
+      out = parse_grid_expr(e);
+    } catch (const Error& err) {
+      error(cat(kw, ": ", err.message));
+    }
+    done();
   }
 
   void arch_line() {

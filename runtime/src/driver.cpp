@@ -269,14 +269,13 @@ int64_t DeviceSms::get() {
 void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api, bool choose) {
   DeviceSms sms(api);
+  if (choose) check_arg_count(requested, args, n, api);
+  // An explicit grid runs the kernel named (or its plain twin): no tuning.
   const tilec_kernel* chosen =
-      choose ? &select_variant(requested, args, n, api, explicit_grid ? -1 : sms.for_choice(requested))
-             : &requested;
-  if (choose && !explicit_grid && chosen != requested.plain && !requested.variants.empty()) {
-    check_arg_count(requested, args, n, api);
-    if (const tilec_kernel* t = autotuned(requested, stream, args, n, api, tune_mode()))
-      chosen = t;
-  }
+      !choose         ? &requested
+      : explicit_grid ? &select_variant(requested, args, n, api, -1)
+                      : &choose_member(requested, stream, args, n, api,
+                                       sms.for_choice(requested), tune_mode());
   tilec_kernel& k = const_cast<tilec_kernel&>(*chosen);
   validate_args(k, args, n, api);
   uint32_t grid[3];

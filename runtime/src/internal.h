@@ -264,6 +264,12 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api);
 // the autotuner or the cost model picks (not with an explicit grid).
 void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api, bool choose = true);
+// ---- files (file.cpp) -----------------------------------------------------------
+enum class FileRead { Ok, OpenFailed, NotRegular, TooLarge, ReadFailed };
+// Reads `path` into `out` if it is a regular file of at most `max_bytes`;
+// `err` gets errno where opening or reading failed. Never blocks on a FIFO.
+FileRead read_regular_file(const std::string& path, size_t max_bytes, std::string& out, int& err);
+
 // ---- autotuning (autotune.cpp) -------------------------------------------------
 enum class TuneMode { Off, Memory, Tune };
 // TILEC_AUTOTUNE: "0" Off (the cost model only), "1" Tune (launches use the
@@ -275,6 +281,11 @@ TuneMode tune_mode();
 // Tuning launches every member on `stream`, several times.
 const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg* args,
                               size_t n, const char* api, TuneMode mode);
+// The member of `k`'s family these arguments run: the plain twin where a
+// TMA view cannot be read, else the autotuner's choice (`mode`), else the
+// cost model's (`sms` as select_variant takes it).
+const tilec_kernel& choose_member(tilec_kernel& k, CUstream stream, const tilec_arg* args,
+                                  size_t n, const char* api, int64_t sms, TuneMode mode);
 // The problem bucket of a launch: its dynamic extents (up to 128 the next
 // power of two, above a multiple of 128) and integer scalars.
 std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t n);

@@ -292,32 +292,22 @@ def check_tf32(a, bt, c, what):
     check(c, a.double() @ bt.double().T, 4e-3, what)
 
 
-@pytest.mark.parametrize("batch,m,n,k", [(3, 128, 128, 64), (5, 300, 136, 272), (2, 65, 520, 1000),
-                                         (4, 1, 8, 8), (7, 129, 264, 72)])
-def test_gemm_batched(batch, m, n, k):
-    # C[i] = A[i] B[i] on the warp-specialized path (rows 16-byte aligned),
-    # every batch member against float64, C poisoned.
-    kern = kernel("gemm_batched")
-    a = torch.randn(batch, m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(batch, k, n, device=DEV, dtype=torch.bfloat16)
-    c = poisoned(batch, m, n, dtype=torch.bfloat16)
-    assert kern.choose(a, b, c) == "gemm_batched"
-    kern(a, b, c)
-    torch.cuda.synchronize()
-    check(c, a.double() @ b.double(), 1e-2, f"gemm_batched {batch}x{m}x{n}x{k}")
-
-
-@pytest.mark.parametrize("batch,m,n,k", [(3, 100, 130, 72), (2, 64, 36, 37)])
-def test_gemm_batched_twin(batch, m, n, k):
+@pytest.mark.parametrize("batch,m,n,k,runs", [
+    (3, 128, 128, 64, "gemm_batched"), (5, 300, 136, 272, "gemm_batched"),
+    (2, 65, 520, 1000, "gemm_batched"), (4, 1, 8, 8, "gemm_batched"),
+    (7, 129, 264, 72, "gemm_batched"),
     # Rows TMA cannot read (N or K not a multiple of 8): the mma.sync twin.
+    (3, 100, 130, 72, "gemm_batched__plain"), (2, 64, 36, 37, "gemm_batched__plain")])
+def test_gemm_batched(batch, m, n, k, runs):
+    # C[i] = A[i] B[i], every batch member against float64, C poisoned.
     kern = kernel("gemm_batched")
     a = torch.randn(batch, m, k, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(batch, k, n, device=DEV, dtype=torch.bfloat16)
     c = poisoned(batch, m, n, dtype=torch.bfloat16)
-    assert kern.choose(a, b, c) == "gemm_batched__plain"
+    assert kern.choose(a, b, c) == runs
     kern(a, b, c)
     torch.cuda.synchronize()
-    check(c, a.double() @ b.double(), 1e-2, f"gemm_batched twin {batch}x{m}x{n}x{k}")
+    check(c, a.double() @ b.double(), 1e-2, f"{runs} {batch}x{m}x{n}x{k}")
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 256, 128), (300, 136, 272), (65, 520, 1024)])
