@@ -60,6 +60,32 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 // Memory
 //===----------------------------------------------------------------------===//
 
+def Tile_WorkspaceOp : Tile_Op<"workspace", [Pure]> {
+  let summary = "a row-major view of the kernel's workspace or semaphores";
+  let description = [{
+    The kernel's workspace (scratch device memory the runtime provides
+    beside the parameters; docs/BUNDLE.md) or, with `semaphores`, its
+    semaphores (memory that is zero when the kernel starts and that the
+    kernel must leave zero), viewed from byte `offset` as a row-major
+    tensor of the given extents. Only a kernel with a `tile.workspace`
+    (`tile.semaphores`) size has one; the compiler sets them, as
+    tile-shape-variants does for split-K members.
+
+    ```mlir
+    %partials = tile.workspace [%rows, %c128] offset %c0_i64 : !tile.tensor<?x?xf32>
+    %counters = tile.workspace semaphores [%tiles] offset %c0_i64 : !tile.tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins UnitAttr:$semaphores, Variadic<I32>:$sizes, I64:$offset);
+  let results = (outs Tile_TensorViewType:$result);
+  let assemblyFormat = [{
+    (`semaphores` $semaphores^)? `[` $sizes `]` `offset` $offset attr-dict
+    `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+
 def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
                                    AttrSizedOperandSegments]> {
   let summary = "load a tile from a tensor view";

@@ -89,6 +89,10 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     // The grid language's text form lives only in the bundle.
     if (auto cost = func->getAttrOfType<tile::GridExprAttr>(tile::kCostAttr))
       k.cost = cost.toText();
+    if (auto ws = func->getAttrOfType<tile::GridExprAttr>(tile::kWorkspaceAttr))
+      k.workspace = ws.toText();
+    if (auto sem = func->getAttrOfType<tile::GridExprAttr>(tile::kSemaphoresAttr))
+      k.semaphores = sem.toText();
     auto grid = func->getAttrOfType<tile::GridAttr>(tile::kGridAttr);
     for (unsigned i = 0; i < 3; ++i)
       k.grid.push_back(grid.axis(i).toText());
@@ -166,6 +170,10 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
       os << "variant " << v << "\n";
     if (!k.cost.empty())
       os << "cost " << k.cost << "\n";
+    if (!k.workspace.empty())
+      os << "workspace " << k.workspace << "\n";
+    if (!k.semaphores.empty())
+      os << "semaphores " << k.semaphores << "\n";
     os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
     for (const ParamInfo &p : k.params) {
       if (p.isTensor) {

@@ -54,48 +54,6 @@ using namespace tilec::tile;
 
 namespace {
 
-/// A (checked) grid expression of `func` as i32 arithmetic; `sms` has no
-/// in-kernel value (callers exclude it).
-Value emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
-                   GridExprAttr e) {
-  switch (e.getOp()) {
-  case GridOp::Literal:
-  case GridOp::Sms:
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.getValue());
-  case GridOp::Dim:
-    return DimOp::create(b, loc, func.getArgument(e.getValue()), e.getAxis());
-  case GridOp::Arg: {
-    Value arg = func.getArgument(e.getValue());
-    unsigned bits = arg.getType().getIntOrFloatBitWidth();
-    if (bits > 32)
-      return arith::TruncIOp::create(b, loc, b.getI32Type(), arg);
-    if (bits < 32)
-      return arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
-    return arg;
-  }
-  default:
-    break;
-  }
-  Value x = emitGridExpr(b, loc, func, e.lhs());
-  Value y = emitGridExpr(b, loc, func, e.rhs());
-  switch (e.getOp()) {
-  case GridOp::CDiv:
-    return arith::CeilDivSIOp::create(b, loc, x, y);
-  case GridOp::Div:
-    return arith::FloorDivSIOp::create(b, loc, x, y);
-  case GridOp::Add:
-    return arith::AddIOp::create(b, loc, x, y);
-  case GridOp::Sub:
-    return arith::SubIOp::create(b, loc, x, y);
-  case GridOp::Mul:
-    return arith::MulIOp::create(b, loc, x, y);
-  case GridOp::Min:
-    return arith::MinSIOp::create(b, loc, x, y);
-  default:
-    return arith::MaxSIOp::create(b, loc, x, y);
-  }
-}
-
 /// A persistent schedule: a grid of min(SMs, tiles) programs taking the
 /// tiles of the original gx x gy grid in waves, in groups of kGroupM rows of
 /// tiles (tiles sharing A rows and B columns run at about the same time, so

@@ -74,7 +74,9 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       auto member = getOperation().lookupSymbol<func::FuncOp>(name);
       auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
                        : StringAttr();
+      // Split-K members have a workspace the twin would not get.
       if (!member || !member->hasAttr(kKernelAttr) || !of ||
+          member->hasAttr(kWorkspaceAttr) || member->hasAttr(kSemaphoresAttr) ||
           of.getValue() != func.getSymName() ||
           member.getFunctionType() != func.getFunctionType())
         continue;

@@ -453,17 +453,251 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
   return success();
 }
 
-/// The launch's estimated time: waves of tiles over the SMs, each as long
-/// as a tile of this shape takes.
-GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols) {
+/// The K loop of a GEMM-like kernel: what split-K rewrites and what makes
+/// the costs K-aware.
+struct KLoop {
+  scf::ForOp loop;
+  int64_t step = 0;       // BK
+  GridExprAttr extent;    // K, as the runtime can evaluate it
+  unsigned aBytes = 0;    // bytes of an element of the dot's A and B
+  unsigned bBytes = 0;
+};
+
+/// `v` as a grid expression: a constant, an integer argument or the extent
+/// of a view argument; null otherwise.
+GridExprAttr gridExprOf(Value v) {
+  MLIRContext *ctx = v.getContext();
+  if (auto c = getConstantIntValue(v))
+    return GridExprAttr::literal(ctx, *c);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+        isa<IntegerType>(arg.getType()))
+      return GridExprAttr::argOf(ctx, arg.getArgNumber());
+  if (auto dim = v.getDefiningOp<DimOp>())
+    if (auto arg = dyn_cast<BlockArgument>(dim.getTensor()))
+      if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+        return GridExprAttr::dimOf(ctx, arg.getArgNumber(), dim.getDim());
+  return {};
+}
+
+/// The main dot's loop, if it is a top-level `scf.for` from 0 by a constant
+/// step to an extent the runtime can evaluate.
+std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
+  DotOp dot = mainDot(func);
+  if (!dot)
+    return std::nullopt;
+  auto loop = cast<scf::ForOp>(dot->getParentOp());
+  KLoop k;
+  k.loop = loop;
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto step = getConstantIntValue(loop.getStep());
+  k.extent = gridExprOf(loop.getUpperBound());
+  if (loop->getParentOp() != func.getOperation() || !lb || *lb != 0 ||
+      !step || *step <= 0 || !k.extent)
+    return std::nullopt;
+  k.step = *step;
+  k.aBytes = storageBytes(getElementTypeOrSelf(dot.getA().getType()));
+  k.bBytes = storageBytes(getElementTypeOrSelf(dot.getB().getType()));
+  return k;
+}
+
+/// The launch's estimated time (docs/ARCHITECTURE.md), in units of about
+/// 22 ps (a 128x256 tile's K step of 64 bf16 on the H100 is 32768 units).
+/// Without a known K loop: waves of tiles over the SMs, each as long as a
+/// tile of this shape takes. With one: the longer of the programs' chain of
+/// K steps (waves of units, a unit being a tile or, split S ways, an S-th
+/// of its K steps) and reading A and B from memory once (2.6 TB/s), plus
+/// for split members a fix-up each wave of units: writing the partials,
+/// the last unit of a tile reading and summing S of them, and a plain
+/// epilogue, about 4 S + 8 K steps as measured on the H100 (RESULTS.md,
+/// 2026-11-24: 3072^2 x 4096 split 2 ways took 39 us more over 9 waves).
+GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
+                    const KLoop *k, const Plan *plan, int64_t splits) {
   MLIRContext *ctx = func.getContext();
-  GridExprAttr tiles;
+  auto call = GridExprAttr::call;
+  auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
+  GridExprAttr units;
   for (GridExprAttr g : func->getAttrOfType<GridAttr>(kGridAttr).getAxes())
-    tiles = tiles ? GridExprAttr::call(GridOp::Mul, tiles, g) : g;
-  GridExprAttr waves =
-      GridExprAttr::call(GridOp::CDiv, tiles, GridExprAttr::sms(ctx));
-  return GridExprAttr::call(GridOp::Mul, waves,
-                            GridExprAttr::literal(ctx, tileTime(rows, cols)));
+    units = units ? call(GridOp::Mul, units, g) : g;
+  GridExprAttr waves = call(GridOp::CDiv, units, GridExprAttr::sms(ctx));
+  if (!k || !plan)
+    return call(GridOp::Mul, waves, lit(tileTime(rows, cols)));
+  // One K step of the tile: its time at BK * bytes = 128 (64 bf16, 128
+  // fp8: the tensor cores' rate doubles as the bytes halve).
+  int64_t step = std::max<int64_t>(
+      1, tileTime(rows, cols) * k->step * k->aBytes / 128);
+  GridExprAttr steps = call(GridOp::CDiv, k->extent, lit(k->step));
+  if (splits > 1)
+    steps = call(GridOp::CDiv, steps, lit(splits));
+  GridExprAttr chain = call(GridOp::Mul, waves, call(GridOp::Mul, steps, lit(step)));
+  GridExprAttr bytes = call(
+      GridOp::Mul,
+      call(GridOp::Add, call(GridOp::Mul, plan->rows.extent, lit(k->aBytes)),
+           call(GridOp::Mul, plan->cols.extent, lit(k->bBytes))),
+      k->extent);
+  GridExprAttr cost =
+      call(GridOp::Max, chain, call(GridOp::Div, bytes, lit(56)));
+  if (splits > 1)
+    cost = call(GridOp::Add, cost,
+                call(GridOp::Mul, waves, lit((4 * splits + 8) * step)));
+  return cost;
+}
+
+/// Rewrites `func` to compute each output tile in `splits` units along K
+/// (split-K): unit s (program id z) runs K steps [s * per, (s + 1) * per)
+/// (per = cdiv(cdiv(K, BK), splits)), writes its f32 (i32) partial tile to
+/// the workspace and counts itself in the tile's counter; the last unit to
+/// arrive sums the partials in the order 0..splits-1 (the result does not
+/// depend on the arrival order), puts the counter back to 0 for the next
+/// launch and runs the epilogue. Workspace: the partials (tiles * splits
+/// rows of tiles, row-major); semaphores: an i32 counter a tile.
+LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
+                     std::string &why) {
+  MLIRContext *ctx = func.getContext();
+  scf::ForOp loop = k.loop;
+  auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+  if (loop.getNumRegionIterArgs() != 1) {
+    why = "the K loop carries more than the accumulator";
+    return failure();
+  }
+  auto init = loop.getInitArgs()[0].getDefiningOp<arith::ConstantOp>();
+  auto initValue = init ? dyn_cast<SplatElementsAttr>(init.getValue())
+                        : SplatElementsAttr();
+  bool zero = initValue && (isa<FloatType>(initValue.getElementType())
+                                ? initValue.getSplatValue<APFloat>().isZero()
+                                : initValue.getSplatValue<APInt>().isZero());
+  if (!zero) {
+    why = "the accumulator does not start at zero";
+    return failure();
+  }
+  if (!grid.axis(2).isLiteral(1)) {
+    why = "the grid has a z axis";
+    return failure();
+  }
+  bool usesZ = false;
+  func.walk([&](Operation *op) {
+    auto pid = dyn_cast<ProgramIdOp>(op);
+    usesZ |= isa<NumProgramsOp>(op) || (pid && pid.getAxis() == 2);
+  });
+  if (usesZ) {
+    why = "the kernel reads program_id z or num_programs";
+    return failure();
+  }
+  Block &body = func.getBody().front();
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!ret || ret.getNumOperands() != 0) {
+    why = "the kernel returns values";
+    return failure();
+  }
+  auto accType = cast<RankedTensorType>(loop.getResult(0).getType());
+  Type elem = accType.getElementType();
+  if (!elem.isF32() && !elem.isInteger(32)) {
+    why = "the accumulator is not f32 or i32";
+    return failure();
+  }
+  int64_t rows = accType.getDimSize(0), cols = accType.getDimSize(1);
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto cst = [&](OpBuilder &ob, int64_t v) {
+    return arith::ConstantIntOp::create(ob, loc, i32, v);
+  };
+  // The unit's K range.
+  Value unit = ProgramIdOp::create(b, loc, 2);
+  Value bk = cst(b, k.step);
+  Value steps = arith::CeilDivSIOp::create(b, loc, loop.getUpperBound(), bk);
+  Value per = arith::MulIOp::create(
+      b, loc, arith::CeilDivSIOp::create(b, loc, steps, cst(b, splits)), bk);
+  Value lo = arith::MulIOp::create(b, loc, unit, per);
+  Value hi = arith::MinSIOp::create(b, loc, loop.getUpperBound(),
+                                    arith::AddIOp::create(b, loc, lo, per));
+  loop.getLowerBoundMutable().assign(lo);
+  loop.getUpperBoundMutable().assign(hi);
+
+  // After the loop: the partial, the count, the fix-up.
+  b.setInsertionPointAfter(loop);
+  Value nx = emitGridExpr(b, loc, func, grid.axis(0));
+  Value ny = emitGridExpr(b, loc, func, grid.axis(1));
+  Value tiles = arith::MulIOp::create(b, loc, nx, ny);
+  Value tile = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, ProgramIdOp::create(b, loc, 0), ny),
+      ProgramIdOp::create(b, loc, 1));
+  Value first = arith::MulIOp::create(b, loc, tile, cst(b, splits)); // unit 0
+  auto dyn = ShapedType::kDynamic;
+  auto partialsType = TensorViewType::get(ctx, {dyn, dyn}, elem, {dyn, 1});
+  Value partialRows = arith::MulIOp::create(
+      b, loc, tiles, cst(b, splits * rows));
+  Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value partials = WorkspaceOp::create(b, loc, partialsType,
+                                       /*semaphores=*/false,
+                                       ValueRange{partialRows, cst(b, cols)},
+                                       zero64);
+  auto rowOf = [&](OpBuilder &ob, Value u) {
+    return arith::MulIOp::create(ob, loc, u, cst(ob, rows));
+  };
+  Value c0 = cst(b, 0);
+  StoreOp::create(b, loc, loop.getResult(0), partials,
+                  ValueRange{rowOf(b, arith::AddIOp::create(b, loc, first, unit)), c0},
+                  Value());
+  auto countersType = TensorViewType::get(ctx, {dyn}, i32, {1});
+  Value counters = WorkspaceOp::create(b, loc, countersType,
+                                       /*semaphores=*/true, ValueRange{tiles},
+                                       zero64);
+  auto one = RankedTensorType::get({1}, i32);
+  Value index = SplatOp::create(b, loc, one, tile);
+  Value ones = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(one, b.getI32IntegerAttr(1)));
+  // acq_rel: the partial is written before the count (release), and the
+  // last unit reads the others' partials after it (acquire).
+  Value old = AtomicRMWOp::create(b, loc, one, AtomicKind::Add, ones, counters,
+                                  ValueRange{index}, Value());
+  Value arrived = ReduceOp::create(b, loc, i32, ReduceKind::Sum, old, 0);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     arrived, cst(b, splits - 1));
+  auto fixup = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+  // Move the epilogue in.
+  Block *then = fixup.thenBlock();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(Block::iterator(fixup)),
+                            Block::iterator(ret))))
+    op.moveBefore(then->getTerminator());
+  OpBuilder tb = OpBuilder::atBlockBegin(then);
+  Value zeros = arith::ConstantOp::create(
+      tb, loc, DenseElementsAttr::get(one, tb.getI32IntegerAttr(0)));
+  StoreOp::create(tb, loc, zeros, counters, ValueRange{tile}, Value());
+  Value sum;
+  for (int64_t s = 0; s < splits; ++s) {
+    Value row = rowOf(tb, arith::AddIOp::create(tb, loc, first, cst(tb, s)));
+    Value part = LoadOp::create(tb, loc, accType, partials,
+                                ValueRange{row, cst(tb, 0)}, Value(),
+                                TypedAttr());
+    sum = !sum                 ? part
+          : isa<FloatType>(elem) ? Value(arith::AddFOp::create(tb, loc, sum, part))
+                                 : Value(arith::AddIOp::create(tb, loc, sum, part));
+  }
+  loop.getResult(0).replaceUsesWithIf(sum, [&](OpOperand &use) {
+    return then->getParentOp()->isProperAncestor(use.getOwner());
+  });
+  // The grid's z axis counts the units of a tile; the workspace holds
+  // the partials and the counters.
+  auto axes = llvm::to_vector(grid.getAxes());
+  axes.resize(3, GridExprAttr::literal(ctx, 1));
+  axes[2] = GridExprAttr::literal(ctx, splits);
+  func->setAttr(kGridAttr, GridAttr::get(ctx, axes));
+  GridExprAttr gridTiles =
+      GridExprAttr::call(GridOp::Mul, grid.axis(0), grid.axis(1));
+  func->setAttr(kWorkspaceAttr,
+                GridExprAttr::call(
+                    GridOp::Mul, gridTiles,
+                    GridExprAttr::literal(ctx, splits * rows * cols * 4)));
+  func->setAttr(kSemaphoresAttr,
+                GridExprAttr::call(GridOp::Mul, gridTiles,
+                                   GridExprAttr::literal(ctx, 4)));
+  if (failed(verify(func))) {
+    why = "the split program does not verify";
+    return failure();
+  }
+  return success();
 }
 
 struct TileShapeVariants
@@ -561,11 +795,79 @@ struct TileShapeVariants
       built.push_back({member, shape});
     }
     members = std::move(built);
+    // Split-K members: as requested (tile.split_k, every shape), or 2 and 4
+    // ways for the shapes of at most 128x128 on sm_90a (where the output
+    // has too few tiles for the SMs and K is long) whose accumulator takes
+    // at most 64 registers a thread (the fix-up holds the sum and one
+    // partial: a 4-warp 128x128 tile spilled).
+    auto requestedSplits = func->getAttrOfType<ArrayAttr>(kSplitKAttr);
+    func->removeAttr(kSplitKAttr);
+    SmallVector<int64_t> splits;
+    if (requestedSplits) {
+      for (Attribute a : requestedSplits)
+        splits.push_back(cast<IntegerAttr>(a).getInt());
+    } else if (hasWGMMA(getTarget(func))) {
+      splits = {2, 4};
+    }
+    std::optional<KLoop> headLoop = analyzeKLoop(func);
+    if (requestedSplits && !requestedSplits.empty() && !headLoop)
+      return func.emitError()
+             << "cannot split the K loop of '" << func.getSymName()
+             << "' (tile.split_k): its main loop is not a top-level scf.for "
+                "from 0 by a constant step to a kernel argument's extent";
+    SmallVector<std::tuple<func::FuncOp, std::pair<int64_t, int64_t>, int64_t>>
+        family;
+    for (auto &[member, shape] : members)
+      family.push_back({member, shape, 1});
+    after = members.back().first;
+    for (auto &[member, shape] : members) {
+      if (!headLoop ||
+          (!requestedSplits &&
+           (shape.first * shape.second > 128 * 128 ||
+            shape.first * shape.second > 64 * 32 * getNumWarps(func))))
+        continue;
+      for (int64_t split : splits) {
+        std::string name = (func.getSymName() + "__" +
+                            std::to_string(shape.first) + "x" +
+                            std::to_string(shape.second) + "_k" +
+                            std::to_string(split))
+                               .str();
+        if (SymbolTable::lookupSymbolIn(getOperation(), name))
+          return func.emitError() << "tile.split_k: '" << name
+                                  << "' is listed twice or already defined";
+        auto clone = cast<func::FuncOp>(member->clone());
+        clone.setSymName(name);
+        clone->setAttr(kVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+        OpBuilder(func).insert(clone);
+        clone->moveAfter(after);
+        std::optional<KLoop> loop = analyzeKLoop(clone);
+        if (!loop || failed(splitK(clone, *loop, split, why))) {
+          if (requestedSplits)
+            return func.emitError() << "cannot split the K loop of '"
+                                    << func.getSymName() << "' " << split
+                                    << " ways (tile.split_k): " << why;
+          mlir::emitRemark(func.getLoc())
+              << "'" << func.getSymName() << "' has no split-K members: "
+              << why;
+          clone.erase();
+          break;
+        }
+        after = clone;
+        variantNames.push_back(StringAttr::get(ctx, name));
+        family.push_back({clone, shape, split});
+      }
+    }
     if (variantNames.empty())
       return success();
     func->setAttr(kVariantsAttr, ArrayAttr::get(ctx, variantNames));
-    for (auto &[member, shape] : members)
-      member->setAttr(kCostAttr, costOf(member, shape.first, shape.second));
+    // Every member's cost is K-aware where the K loop is known (the costs
+    // of one family must be comparable).
+    // (The K loop's step, extent and operands are the head's in every
+    // member.)
+    for (auto &[member, shape, split] : family)
+      member->setAttr(kCostAttr,
+                      costOf(member, shape.first, shape.second,
+                             headLoop ? &*headLoop : nullptr, &*plan, split));
     return success();
   }
 };

@@ -98,7 +98,8 @@ bool isInternalAttr(StringRef name) {
          llvm::is_contained({tile::kSharedMemoryAttr, tile::kTmaFallbackAttr,
                              tile::kPlainVariantAttr,
                              tile::kPlainVariantOfAttr, tile::kVariantsAttr,
-                             tile::kVariantOfAttr, tile::kCostAttr},
+                             tile::kVariantOfAttr, tile::kCostAttr,
+                             tile::kWorkspaceAttr, tile::kSemaphoresAttr},
                             name);
 }
 

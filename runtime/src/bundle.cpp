@@ -223,7 +223,8 @@ class MetadataParser {
     if (kw == "kernel") return kernel_line();
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
                               kw == "grid" || kw == "param" || kw == "plain" || kw == "variant" ||
-                              kw == "cost" || kw == "module" || kw == "workspace" || kw == "end";
+                              kw == "cost" || kw == "module" || kw == "workspace" ||
+                              kw == "semaphores" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -242,6 +243,9 @@ class MetadataParser {
     } else if (kw == "workspace") {
       expr_line("workspace", kernel_->has_workspace, kernel_->workspace,
                 "a workspace size expression");
+    } else if (kw == "semaphores") {
+      expr_line("semaphores", kernel_->has_semaphores, kernel_->semaphores,
+                "a semaphores size expression");
     } else if (kw == "module") {
       once(seen_module_, "module");
       kernel_->module = static_cast<uint32_t>(integer("module index", 0, 65535));
@@ -430,9 +434,11 @@ class MetadataParser {
     if (!seen_threads_) error(cat("kernel '", k.name, "' has no 'threads' line"));
     if (!seen_grid_) error(cat("kernel '", k.name, "' has no 'grid' line"));
     // Every dim()/arg() of an expression must name a suitable param.
-    static const char* kAxis[] = {"grid x", "grid y", "grid z", "cost", "workspace"};
-    const GridExpr* exprs[] = {&k.grid[0], &k.grid[1], &k.grid[2], &k.cost, &k.workspace};
-    for (int axis = 0; axis < 5; ++axis) {
+    static const char* kAxis[] = {"grid x", "grid y", "grid z", "cost", "workspace",
+                                  "semaphores"};
+    const GridExpr* exprs[] = {&k.grid[0], &k.grid[1], &k.grid[2],
+                               &k.cost,    &k.workspace, &k.semaphores};
+    for (int axis = 0; axis < 6; ++axis) {
       for (const auto& n : exprs[axis]->nodes) {
         if (n.op != GridExpr::Dim && n.op != GridExpr::Arg) continue;
         const std::string where = cat("kernel '", k.name, "' ", kAxis[axis], " '",
@@ -470,8 +476,10 @@ class MetadataParser {
       if (p.tma) push(kTensorMapSize, kTensorMapAlign);
       for (int i = 0; i < 1 + 2 * p.rank; ++i) push(8, 8);
     }
-    // The workspace's address: a trailing 64-bit parameter.
+    // The workspace's and the semaphores' addresses: trailing 64-bit
+    // parameters.
     if (k.has_workspace) push(8, 8);
+    if (k.has_semaphores) push(8, 8);
     k.abi_size = off;
     k.bundle = &b_;
     k.index = b_.kernels.size();

@@ -127,6 +127,12 @@ struct CUlaunchConfig {
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", true, CUresult, (void*, CUdeviceptr, size_t))        \
   X(cuMemsetD8Async, "cuMemsetD8Async", false, CUresult,                                   \
     (CUdeviceptr, unsigned char, size_t, CUstream))                                        \
+  /* workspaces of launches captured into CUDA graphs: the capture's id and status, */     \
+  /* and relaxed capture mode around their allocation */                                   \
+  X(cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2", false, CUresult,                  \
+    (CUstream, int*, unsigned long long*, void*, const void**, size_t*))                   \
+  X(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode", false,         \
+    CUresult, (int*))                                                                      \
   /* autotuning: the device's name and the driver's version key the cache */               \
   X(cuDeviceGetName, "cuDeviceGetName", false, CUresult, (char*, int, CUdevice))           \
   X(cuDriverGetVersion, "cuDriverGetVersion", false, CUresult, (int*))                     \

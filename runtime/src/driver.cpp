@@ -119,26 +119,43 @@ CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
 
 // The workspace of `k`'s launches on `stream` in `ctx`: at least `bytes`,
 // zero when allocated (ordered on the stream), kept for later launches and
-// replaced by a larger one when a launch needs more.
+// replaced by a larger one when a launch needs more (the old one is kept
+// until the bundle is freed: launches in flight may use it). With
+// `semaphores`, the stream's semaphores instead (the same rules; every
+// kernel leaves them zero). A launch being captured into a CUDA graph gets
+// buffers of the capture's own, allocated in relaxed capture mode and
+// zeroed by a memset the graph replays before its kernels: the graph keeps
+// them, and never shares them with the stream's later launches.
 CUdeviceptr workspace_for(Driver& d, tilec_kernel& k, CUcontext ctx, CUstream stream, size_t bytes,
-                          const std::string& where) {
+                          bool semaphores, const std::string& where) {
   if (bytes == 0) return 0;
+  unsigned long long capture = 0;
+  int status = 0;  // CU_STREAM_CAPTURE_STATUS_ACTIVE = 1
+  if (d.cuStreamGetCaptureInfo &&
+      d.cuStreamGetCaptureInfo(stream, &status, &capture, nullptr, nullptr, nullptr) ==
+          CUDA_SUCCESS &&
+      status != 1)
+    capture = 0;
   tilec_bundle& b = *k.bundle;
   std::lock_guard<std::mutex> lock(b.mutex);
-  ModuleSlot::Workspace& ws = slot_for(b, ctx).workspaces[stream];
+  ModuleSlot& slot = slot_for(b, ctx);
+  ModuleSlot::Workspace& ws =
+      (semaphores ? slot.semaphores : slot.workspaces)[{stream, status == 1 ? capture : 0}];
   if (ws.bytes >= bytes) return ws.ptr;
   if (!d.cuMemsetD8Async)
     fail(TILEC_ERROR_UNSUPPORTED, cat(where, ": the CUDA driver lacks cuMemsetD8Async"));
   if (ws.ptr) {
-    // Launches on the stream may still use the old one.
-    check_cu(d, d.cuStreamSynchronize(stream), "cuStreamSynchronize", where);
-    d.cuMemFree(ws.ptr);
+    slot.retired.push_back(ws.ptr);
     ws = {};
   }
   const size_t size = (bytes + 255) / 256 * 256;
   CUdeviceptr ptr = 0;
-  check_cu(d, d.cuMemAlloc(&ptr, size), "cuMemAlloc",
-           cat(where, " workspace of ", size, " bytes"));
+  int mode = 2;  // CU_STREAM_CAPTURE_MODE_RELAXED
+  const bool relax = status == 1 && d.cuThreadExchangeStreamCaptureMode &&
+                     d.cuThreadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS;
+  const CUresult allocated = d.cuMemAlloc(&ptr, size);
+  if (relax) d.cuThreadExchangeStreamCaptureMode(&mode);
+  check_cu(d, allocated, "cuMemAlloc", cat(where, " workspace of ", size, " bytes"));
   if (CUresult r = d.cuMemsetD8Async(ptr, 0, size, stream)) {
     d.cuMemFree(ptr);
     check_cu(d, r, "cuMemsetD8Async", where);
@@ -368,11 +385,16 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
              "cuTensorMapEncodeTiled", cat(where, " parameter ", i, " ('", p.name, "')"));
   }
 
-  if (k.has_workspace) {
+  // The workspace, then the semaphores: the last ABI parameters.
+  size_t trailing = k.abi_offsets.size() - (k.has_workspace ? 1 : 0) - (k.has_semaphores ? 1 : 0);
+  for (bool semaphores : {false, true}) {
+    if (!(semaphores ? k.has_semaphores : k.has_workspace)) continue;
+    const GridExpr& e = semaphores ? k.semaphores : k.workspace;
     const int64_t bytes =
-        eval_workspace(k, args, n, api, k.workspace.uses_sms() ? sms.get() : -1);
-    const CUdeviceptr ws = workspace_for(d, k, ctx, stream, static_cast<size_t>(bytes), where);
-    std::memcpy(buf + k.abi_offsets.back(), &ws, sizeof ws);
+        eval_workspace(k, args, n, api, semaphores, e.uses_sms() ? sms.get() : -1);
+    const CUdeviceptr ws =
+        workspace_for(d, k, ctx, stream, static_cast<size_t>(bytes), semaphores, where);
+    std::memcpy(buf + k.abi_offsets[trailing++], &ws, sizeof ws);
   }
 
   std::vector<void*> params(k.abi_offsets.size());
@@ -427,8 +449,10 @@ void unload_modules(tilec_bundle& b) noexcept {
       d->cuCtxSynchronize();
       for (CUmodule m : s.modules)
         if (m) d->cuModuleUnload(m);
-      for (auto& [stream, ws] : s.workspaces)
-        if (ws.ptr) d->cuMemFree(ws.ptr);
+      for (auto* buffers : {&s.workspaces, &s.semaphores})
+        for (auto& [key, ws] : *buffers)
+          if (ws.ptr) d->cuMemFree(ws.ptr);
+      for (CUdeviceptr p : s.retired) d->cuMemFree(p);
     };
     if (cur == s.ctx) {
       unload();

@@ -128,7 +128,21 @@ struct ModuleSlot {
     CUdeviceptr ptr = 0;
     size_t bytes = 0;
   };
-  std::unordered_map<CUstream, Workspace> workspaces;
+  // Keyed by the stream and, for a launch captured into a CUDA graph, the
+  // capture's id (0 otherwise): a graph keeps the buffers of its capture.
+  using WorkspaceKey = std::pair<CUstream, unsigned long long>;
+  struct KeyHash {
+    size_t operator()(const WorkspaceKey& k) const {
+      return std::hash<const void*>()(k.first) ^ (std::hash<unsigned long long>()(k.second) << 1);
+    }
+  };
+  std::unordered_map<WorkspaceKey, Workspace, KeyHash> workspaces;
+  // Semaphores per stream: zero between launches (every kernel leaves the
+  // ones it used zero), never shared with scratch.
+  std::unordered_map<WorkspaceKey, Workspace, KeyHash> semaphores;
+  // Buffers replaced by larger ones: launches in flight and captured graphs
+  // may still use them, so they are freed with the bundle.
+  std::vector<CUdeviceptr> retired;
 };
 
 }  // namespace tilec_rt
@@ -163,11 +177,13 @@ struct tilec_kernel {
   tilec_rt::GridExpr cost;
   bool has_cost = false;
   int cost_line = 0;
-  // `workspace EXPR`: bytes of device memory the runtime provides (zero
-  // when first allocated; the kernel leaves it zero), passed as a trailing
-  // 64-bit address parameter.
-  tilec_rt::GridExpr workspace;
-  bool has_workspace = false;
+  // `workspace EXPR`: bytes of scratch device memory the runtime provides
+  // (zero when first allocated), passed as a trailing 64-bit address
+  // parameter. `semaphores EXPR`: bytes of device memory that are zero
+  // when a launch starts and that every kernel leaves zero (split-K's tile
+  // counters), passed after it.
+  tilec_rt::GridExpr workspace, semaphores;
+  bool has_workspace = false, has_semaphores = false;
 };
 
 struct tilec_bundle {
@@ -215,9 +231,10 @@ const tilec_kernel& select_variant(const tilec_kernel& k, const tilec_arg* args,
 /// The value of `k`'s cost expression for these arguments.
 int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
                   int64_t sms);
-/// The bytes of workspace `k` needs for these arguments (0 without one).
+/// The bytes of workspace (or with `semaphores`, of semaphores) `k` needs
+/// for these arguments (0 without them).
 int64_t eval_workspace(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
-                       int64_t sms);
+                       bool semaphores, int64_t sms);
 // `sms`: the current device's multiprocessor count, or -1 where the caller
 // has no device (an expression using `sms` is then an error).
 void eval_grid(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,

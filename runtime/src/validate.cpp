@@ -195,14 +195,16 @@ int64_t eval_cost(const tilec_kernel& k, const tilec_arg* args, size_t n, const 
 }
 
 int64_t eval_workspace(const tilec_kernel& k, const tilec_arg* args, size_t n, const char* api,
-                       int64_t sms) {
-  if (!k.has_workspace) return 0;
+                       bool semaphores, int64_t sms) {
+  if (!(semaphores ? k.has_semaphores : k.has_workspace)) return 0;
+  const GridExpr& e = semaphores ? k.semaphores : k.workspace;
+  const char* what = semaphores ? "semaphores" : "workspace";
   check_arg_count(k, args, n, api);
-  Evaluator ev{k, args, api, k.workspace, "workspace", sms};
-  const int64_t bytes = ev.eval(k.workspace.root);
+  Evaluator ev{k, args, api, e, what, sms};
+  const int64_t bytes = ev.eval(e.root);
   if (bytes < 0)
     fail(TILEC_ERROR_INVALID_ARGUMENT,
-         cat(api, ": kernel '", k.name, "' workspace '", k.workspace.text, "' is ", bytes,
+         cat(api, ": kernel '", k.name, "' ", what, " '", e.text, "' is ", bytes,
              " bytes for these arguments"));
   return bytes;
 }

@@ -6,12 +6,12 @@
 // a valid fp8 GEMM with a K step of 128 was rejected).
 
 // CHECK-LABEL: func.func @kstep_default(
-// CHECK-NOT: tile.variants
+// CHECK-SAME: tile.variants = ["kstep_default__128x128_k2", "kstep_default__128x128_k4"]
 // CHECK: return
-// CHECK-NOT: func.func @kstep_default__
+// CHECK-NOT: func.func @kstep_default__128x64
 // The same kernel without tile.tile_shapes: the default 128x64 shape cannot
 // be built, so it is left out with a remark; the kernel compiles as
-// written, with no variants.
+// written, with its split-K members only.
 // expected-remark @+1 {{'kstep_default' is not also compiled at tile shape 128x64: the constant 128 is also used by 'scf.for', which may depend on the tile size}}
 func.func @kstep_default(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                  %c: !tile.tensor<?x?xf32>)

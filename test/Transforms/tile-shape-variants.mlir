@@ -7,15 +7,17 @@
 // 128x64. Every tile dim that follows the output's columns shrinks (B's
 // columns, the bias, the accumulator, the epilogue); rows and K stay. The
 // column offset becomes program_id y * 128 (a new constant: 256 is not
-// reused), the grid cdiv(N, 128). Each member gets a cost: waves of tiles
-// over the SMs times the time of one tile of its shape.
+// reused), the grid cdiv(N, 128). The 128x128 and 128x64 members are also
+// split 2 and 4 ways along K (below). Each member gets a cost: the longer
+// of its waves of K steps (cdiv(K, 64) steps of a tile of its shape) and
+// reading A and B once, plus a split member's fix-up.
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), 32768)>
-// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64"]
+// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56))>
+// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__128x128_k2", "gemm__128x128_k4", "gemm__128x64_k2", "gemm__128x64_k4"]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
-// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), 20753)>
+// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), {{[^>]*}})>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>
 // CHECK-SAME: tile.variant_of = "gemm"
 // CHECK: %[[C128:.*]] = arith.constant 128 : i32
@@ -33,8 +35,49 @@
 // CHECK: arith.truncf {{.*}} to tensor<128x128xbf16>
 // CHECK: tile.store {{.*}} : tensor<128x128xbf16>
 // CHECK-LABEL: func.func @gemm__128x64(
-// CHECK-SAME: tile.cost = #tile.expr<mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64)), sms), 14745)>
+// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64)), sms), mul(cdiv(dim(0, 1), 64), 14745)), {{[^>]*}})>
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+// Split-K (the 128x128 member 2 ways): unit z runs K steps [z * per, z * per
+// + per) with per = cdiv(cdiv(K, 64), 2) * 64, writes its partial tile
+// (workspace rows (tile * 2 + z) * 128) and counts itself in the tile's
+// counter (semaphores); the last of the 2 resets the counter, sums the
+// partials in the order 0, 1 and runs the epilogue. Grid z: 2 units.
+// CHECK-LABEL: func.func @gemm__128x128_k2(
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 2), sms), mul(cdiv(cdiv(dim(0, 1), 64), 2), 20753)), div({{[^>]*}}, 56)), mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 2), sms), 332048))>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128), 2>
+// CHECK-SAME: tile.semaphores = #tile.expr<mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 4)>
+// CHECK-SAME: tile.workspace = #tile.expr<mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 131072)>
+// CHECK: %[[K:.*]] = tile.dim %arg0, 1
+// CHECK: %[[Z:.*]] = tile.program_id z
+// CHECK: %[[STEPS:.*]] = arith.ceildivsi %[[K]], %{{.*}}
+// CHECK: %[[PER:.*]] = arith.ceildivsi %[[STEPS]], %c2_i32
+// CHECK: %[[PERK:.*]] = arith.muli %[[PER]]
+// CHECK: %[[LO:.*]] = arith.muli %[[Z]], %[[PERK]]
+// CHECK: %[[LOPER:.*]] = arith.addi %[[LO]], %[[PERK]]
+// CHECK: %[[HI:.*]] = arith.minsi %[[K]], %[[LOPER]]
+// CHECK: %[[ACC:.*]] = scf.for %{{.*}} = %[[LO]] to %[[HI]] step
+// CHECK: %[[TILES:.*]] = arith.muli
+// CHECK: %[[TILE:.*]] = arith.addi
+// CHECK: %[[FIRST:.*]] = arith.muli %[[TILE]], %c2_i32
+// CHECK: %[[PARTS:.*]] = tile.workspace[%{{.*}}, %{{.*}}] offset %{{.*}} : !tile.tensor<?x?xf32>
+// CHECK: %[[UNIT:.*]] = arith.addi %[[FIRST]], %[[Z]]
+// CHECK: %[[ROW:.*]] = arith.muli %[[UNIT]]
+// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] : tensor<128x128xf32>
+// CHECK: %[[CNT:.*]] = tile.workspace semaphores[%[[TILES]]] offset
+// CHECK: %[[OLD:.*]] = tile.atomic_rmw add %{{.*}}, %[[CNT]]
+// CHECK: %[[N:.*]] = tile.reduce sum %[[OLD]]
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[N]], %c1_i32
+// CHECK: scf.if %[[LAST]] {
+// CHECK: tile.store %{{.*}}, %[[CNT]][%[[TILE]]] : tensor<1xi32>
+// CHECK: %[[P0:.*]] = tile.load %[[PARTS]]
+// CHECK: %[[P1:.*]] = tile.load %[[PARTS]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[P0]], %[[P1]]
+// CHECK: arith.addf %[[SUM]],
+// CHECK: tile.store {{.*}} : tensor<128x128xbf16>
+// CHECK: }
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @gemm__128x64_k4(
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64), 4>
 // SM100-LABEL: func.func @gemm(
 // SM100-NOT: tile.variants
 // SM100-NOT: func.func @gemm__128x128
@@ -75,7 +118,7 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // A's transposed load following), the rest become variants.
 // CHECK-LABEL: func.func @asked(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 64), cdiv(dim(1, 1), 128)>
-// CHECK-SAME: tile.variants = ["asked__128x64"]
+// CHECK-SAME: tile.variants = ["asked__128x64", "asked__64x128_k2", "asked__64x128_k4", "asked__128x64_k2", "asked__128x64_k4"]
 // CHECK: tile.load {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.transpose {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.dot {{.*}} -> tensor<64x128xf32>

@@ -112,6 +112,22 @@ func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile
 
 // -----
 
+// A hand-set workspace size would reach the launch metadata (and the
+// runtime's allocation) unchecked; likewise the semaphores.
+// expected-error @+1 {{'tile.workspace' is set by the compiler, not by a program}}
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.workspace = #tile.expr<1024>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.semaphores' is set by the compiler, not by a program}}
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.semaphores = #tile.expr<4>} {
+  return
+}
+
+// -----
+
 func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
   // expected-error @+1 {{'tgpu.tma' is set by the compiler, not by a program}}

@@ -106,13 +106,109 @@ def forced(bundle, name):
 
 
 @pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", range(7))
 def test_gemm_tile_shapes(m, n, k, member):
-    # gemm at 128x256 (as written) and its 128x128 and 128x64 variants,
-    # each launched whatever the runtime would choose.
+    # gemm at 128x256 (as written), its 128x128 and 128x64 variants and
+    # their split-K members (2 and 4 ways), each launched whatever the
+    # runtime would choose.
     launches = forced(load("gemm"), "gemm")
-    assert len(launches) == 3
+    assert len(launches) == 7
     check_bias_relu_gemm(launches[member], m, n, k, what=f"gemm member {member}")
+
+
+SPLIT_MEMBERS = ["gemm__128x128_k2", "gemm__128x128_k4", "gemm__128x64_k2", "gemm__128x64_k4"]
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 8, 8), (64, 4096, 72), (100, 200, 264), (257, 136, 1000),
+                                   (16, 1000, 4104), (300, 520, 2056)])
+@pytest.mark.parametrize("member", SPLIT_MEMBERS)
+def test_gemm_split_k(m, n, k, member):
+    # Split-K members: units of K steps whose partials the last unit of a
+    # tile sums in a fixed order. Launched three times on one stream (the
+    # tile counters in the runtime's workspace must be back at zero after
+    # each launch, or no unit would run the epilogue and C would stay
+    # poisoned), each result checked and bit-identical to the first (the
+    # sum does not depend on the order the units arrive in). K = 72 and 8
+    # leave some units without K steps.
+    launch = load("gemm")[member]
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    ref = torch.relu(a.double() @ b.double() + bias.double())
+    first = None
+    for run in range(3):
+        c = poisoned(m, n, dtype=torch.bfloat16)
+        launch(a, b, bias, c)
+        torch.cuda.synchronize()
+        check(c, ref, 1e-2, f"{member} run {run}")
+        if first is None:
+            first = c
+        else:
+            assert torch.equal(c, first), f"{member}: run {run} differs from run 0"
+
+
+def test_gemm_split_k_streams():
+    # Two streams launching split-K members at once: each stream has its
+    # own workspace (counters and partials), so neither sees the other's.
+    bundle = load("gemm")
+    m, n, k = 200, 1000, 3000
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    cases = []
+    for s in streams:
+        a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+        b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+        bias = torch.randn(n, device=DEV)
+        cases.append((s, a, b, bias, poisoned(m, n, dtype=torch.bfloat16)))
+    torch.cuda.synchronize()
+    for _ in range(4):
+        for member in SPLIT_MEMBERS:
+            for s, a, b, bias, c in cases:
+                with torch.cuda.stream(s):
+                    c.fill_(float("nan"))
+                    bundle[member](a, b, bias, c)
+            torch.cuda.synchronize()
+            for s, a, b, bias, c in cases:
+                check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, member)
+
+
+def test_gemm_split_k_cuda_graph():
+    # A split-K launch captured into a CUDA graph (on torch's capture
+    # stream, whose workspace does not exist yet) and replayed: the graph
+    # keeps buffers of its own, zeroed by a memset node before its kernels.
+    bundle = load("gemm")
+    m, n, k = 64, 1000, 2000
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        bundle["gemm__128x64_k4"](a, b, bias, c)
+    ref = torch.relu(a.double() @ b.double() + bias.double())
+    for _ in range(3):
+        c.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        check(c, ref, 1e-2, "gemm__128x64_k4 in a CUDA graph")
+    # The stream's own launches afterwards still work.
+    c.fill_(float("nan"))
+    bundle["gemm__128x64_k4"](a, b, bias, c)
+    torch.cuda.synchronize()
+    check(c, ref, 1e-2, "gemm__128x64_k4 after the graph")
+
+
+def test_gemm_chooses_split_k():
+    # Few tiles and a long K (M = 64, N = 4096, K = 14336: 64 tiles of
+    # 128x64): a split-K member; many tiles (4096^2): none.
+    k = kernel("gemm")
+
+    def args(m, n, kk):
+        return (torch.empty(m, kk, device=DEV, dtype=torch.bfloat16),
+                torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
+                torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
+
+    assert "_k" in k.choose(*args(64, 4096, 14336))
+    assert "_k" not in k.choose(*args(4096, 4096, 4096))
 
 
 def test_gemm_chooses_tile_shape():
@@ -262,6 +358,26 @@ def test_gemm_fp8(m, n, k, dtype, member):
     ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
     check(c, ref, 1e-2, f"gemm_{dtype} member {member}")
 
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 1000, 4096), (100, 200, 256), (1, 16, 16)])
+@pytest.mark.parametrize("split", ["128x128_k2", "128x128_k4", "128x64_k2", "128x64_k4"])
+def test_gemm_fp8_split_k(m, n, k, split):
+    # The fp8 GEMM's split-K members (the K step is 128): checked and
+    # bit-identical over two launches on one stream.
+    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+    bt = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn)
+    sa = torch.rand(1, device=DEV) + 0.5
+    sb = torch.rand(1, device=DEV) + 0.5
+    ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
+    outs = []
+    for run in range(2):
+        c = poisoned(m, n, dtype=torch.bfloat16)
+        load("gemm_fp8")["gemm_e4m3__" + split](a, bt, sa, sb, c)
+        torch.cuda.synchronize()
+        check(c, ref, 1e-2, f"gemm_e4m3__{split} run {run}")
+        outs.append(c)
+    assert torch.equal(outs[0], outs[1])
 
 
 # i8 and tf32 on wgmma (A row-major, B column-major: the kernel reads Bt).

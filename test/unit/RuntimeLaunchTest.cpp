@@ -771,8 +771,9 @@ TEST_F(RuntimeAutotune, CorruptCacheIsIgnoredWithAWarning) {
 // A kernel with `workspace EXPR`: the runtime allocates at least EXPR bytes
 // per (context, stream), zeroes them once on the stream, passes the address
 // as a trailing 64-bit parameter, reuses the buffer while it is large
-// enough, replaces it (after the stream's work) when a launch needs more,
-// and frees it with the bundle.
+// enough, replaces it when a launch needs more (keeping the old one, which
+// launches in flight and captured CUDA graphs may use, until the bundle is
+// freed: no stream synchronization), and frees them with the bundle.
 TEST_F(RuntimeLaunch, WorkspaceAllocatedZeroedReusedAndGrown) {
   const std::string meta =
       "tilec-bundle 1\narch sm_90a\nkernel w\nthreads 128\n"
@@ -803,9 +804,8 @@ TEST_F(RuntimeLaunch, WorkspaceAllocatedZeroedReusedAndGrown) {
   const uint64_t grown = launch(100000, nullptr);  // 3128 bytes: a new one
   EXPECT_NE(grown, 0u);
   ASSERT_EQ(fake->allocations.size(), 2u);
-  EXPECT_EQ(fake->stream_syncs, syncs + 1);  // the old one's users done
-  ASSERT_EQ(fake->frees.size(), 1u);
-  EXPECT_EQ(fake->frees[0], first);
+  EXPECT_EQ(fake->stream_syncs, syncs);  // the old one is kept, not freed
+  EXPECT_EQ(fake->frees.size(), 0u);
   EXPECT_EQ(fake->memsets.back().bytes, 3328u);
   int other = 0;
   void* stream2 = &other;
@@ -814,6 +814,36 @@ TEST_F(RuntimeLaunch, WorkspaceAllocatedZeroedReusedAndGrown) {
   EXPECT_EQ(fake->memsets.back().stream, stream2);
   b.reset();
   EXPECT_EQ(fake->frees.size(), 3u);
+}
+
+// `semaphores EXPR`: a second trailing address, a buffer of its own per
+// stream (zeroed when allocated), never the workspace's.
+TEST_F(RuntimeLaunch, SemaphoresAreTheirOwnBufferAfterTheWorkspace) {
+  const std::string meta =
+      "tilec-bundle 1\narch sm_90a\nkernel w\nthreads 128\n"
+      "workspace mul(cdiv(dim(0,0),128),512)\nsemaphores mul(cdiv(dim(0,0),128),4)\n"
+      "grid cdiv(dim(0,0),128) 1 1\n"
+      "param tensor x f32 1 shape ? strides 1 align 16\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta));
+  tilec_kernel* k = kernel(b.get(), "w");
+  EXPECT_EQ(tilec_kernel_abi_num_params(k), 5u);  // ptr, extent, stride, workspace, semaphores
+  fake->param_sizes = {8, 8, 8, 8, 8};
+  std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {1000}, {1})};
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  uint64_t ws = 0, sem = 0;
+  std::memcpy(&ws, fake->launches.back().params[3].data(), 8);
+  std::memcpy(&sem, fake->launches.back().params[4].data(), 8);
+  ASSERT_EQ(fake->allocations.size(), 2u);
+  EXPECT_EQ(ws, fake->allocations[0]);
+  EXPECT_EQ(sem, fake->allocations[1]);
+  ASSERT_EQ(fake->memsets.size(), 2u);
+  EXPECT_EQ(fake->memsets[0].bytes, 4096u);  // 8 tiles * 512
+  EXPECT_EQ(fake->memsets[1].bytes, 256u);   // 8 tiles * 4, rounded up
+  EXPECT_EQ(fake->memsets[1].ptr, sem);
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->allocations.size(), 2u);  // both reused
+  b.reset();
+  EXPECT_EQ(fake->frees.size(), 2u);
 }
 
 TEST_F(RuntimeLaunch, WorkspaceMetadataErrors) {

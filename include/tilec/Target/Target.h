@@ -37,6 +37,8 @@ struct KernelInfo {
   std::string plainVariant;        // kernel to run where TMA cannot be used
   std::vector<std::string> variants; // the same program at other tile shapes
   std::string cost;                // the launch's estimated time (grid expr)
+  std::string workspace;           // bytes of workspace (grid expr), if any
+  std::string semaphores;          // bytes of semaphores (grid expr), if any
   unsigned module = 0;             // the machine-code module it is in
 };
 

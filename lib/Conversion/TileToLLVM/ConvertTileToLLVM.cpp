@@ -103,6 +103,41 @@ struct DimOpLowering : public OpConversionPattern<DimOp> {
   }
 };
 
+/// tile.workspace: the kernel's trailing workspace (semaphores) pointer
+/// (added by the pass, `bases`) at the byte offset, the extents, row-major
+/// strides.
+struct WorkspaceOpLowering : public OpConversionPattern<WorkspaceOp> {
+  WorkspaceOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                      const llvm::DenseMap<Operation *, Value> &bases)
+      : OpConversionPattern(converter, ctx), bases(bases) {}
+  LogicalResult
+  matchAndRewrite(WorkspaceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value base = bases.lookup(op);
+    if (!base)
+      return rewriter.notifyMatchFailure(op, "no workspace parameter");
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    Value ptr = LLVM::GEPOp::create(rewriter, loc, ptrTy, rewriter.getI8Type(),
+                                    base, ValueRange{adaptor.getOffset()});
+    SmallVector<Value> sizes, strides;
+    for (Value s : adaptor.getSizes())
+      sizes.push_back(arith::ExtUIOp::create(rewriter, loc, i64, s));
+    Value stride = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+    strides.assign(sizes.size(), stride);
+    for (int d = int(sizes.size()) - 2; d >= 0; --d)
+      strides[d] = stride =
+          arith::MulIOp::create(rewriter, loc, stride, sizes[d + 1]);
+    SmallVector<Value> values{ptr};
+    values.append(sizes);
+    values.append(strides);
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+  const llvm::DenseMap<Operation *, Value> &bases;
+};
+
 //===----------------------------------------------------------------------===//
 // arith and math on tiles
 //===----------------------------------------------------------------------===//
@@ -279,6 +314,26 @@ struct ConvertTileToLLVM
         func->setAttr(kTmaArgsAttr,
                       DenseI32ArrayAttr::get(ctx, tmaArgs));
     }
+    // A kernel with a workspace, semaphores or both takes their addresses
+    // last, in that order (docs/BUNDLE.md).
+    llvm::DenseMap<Operation *, Value> workspaceBases;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (bool semaphores : {false, true}) {
+        if (!func->hasAttr(semaphores ? kSemaphoresAttr : kWorkspaceAttr))
+          continue;
+        if (failed(func.insertArgument(func.getNumArguments(),
+                                       LLVM::LLVMPointerType::get(ctx, 1), {},
+                                       func.getLoc())))
+          return signalPassFailure();
+        Value base = func.getArguments().back();
+        func.walk([&](WorkspaceOp ws) {
+          if (ws.getSemaphores() == semaphores)
+            workspaceBases[ws] = base;
+        });
+      }
+    }
     if (anyShared && !module.lookupSymbol("tilec_smem")) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       LLVM::GlobalOp::create(
@@ -306,6 +361,7 @@ struct ConvertTileToLLVM
                  GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
                                    NVVM::GridDimYOp, NVVM::GridDimZOp>,
                  DimOpLowering, ConstantLowering>(converter, ctx);
+    patterns.add<WorkspaceOpLowering>(converter, ctx, workspaceBases);
     patterns.add<ElementwiseLowering>(converter, ctx);
     populateTileMemoryPatterns(converter, patterns);
     populateTileIndexedPatterns(converter, patterns);

@@ -653,6 +653,29 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == kSplitKAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    auto inRange = [](Attribute a) {
+      auto i = dyn_cast<IntegerAttr>(a);
+      return i && i.getInt() >= 2 && i.getInt() <= 16;
+    };
+    if (!func || !arr || !llvm::all_of(arr, inRange))
+      return op->emitError() << "'" << name
+                             << "' must be an array of integers in 2..16, "
+                                "found "
+                             << attr.getValue();
+    return success();
+  }
+  if (name == kWorkspaceAttr || name == kSemaphoresAttr) {
+    auto e = dyn_cast<GridExprAttr>(attr.getValue());
+    if (!e || !func)
+      return op->emitError() << "'" << name
+                             << "' is a kernel's #tile.expr<...>";
+    if (auto err = e.check(func.getArgumentTypes()))
+      return op->emitError() << "bad " << name.drop_front(5) << " expression '" << e.str()
+                             << "': " << *err;
+    return success();
+  }
   if (name == kVariantsAttr) {
     auto arr = dyn_cast<ArrayAttr>(attr.getValue());
     if (!func || !arr ||

@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -129,6 +130,32 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
   if (ShapedType::isDynamic(d))
     return {};
   return IntegerAttr::get(getType(), d);
+}
+
+//===----------------------------------------------------------------------===//
+// WorkspaceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WorkspaceOp::verify() {
+  TensorViewType t = getType();
+  if (getSizes().size() != t.getRank())
+    return emitOpError() << "has " << getSizes().size()
+                         << " extents for a view of rank " << t.getRank();
+  if (t.isTMA())
+    return emitOpError() << "views the workspace without TMA";
+  // Row-major, contiguous: strides [?, ..., ?, 1] (or static ones that
+  // say the same for static extents).
+  auto strides = t.getStrides();
+  if (strides.back() != 1 ||
+      llvm::any_of(strides.drop_back(),
+                   [](int64_t s) { return !ShapedType::isDynamic(s); }))
+    return emitOpError() << "views the workspace row-major (strides "
+                            "[?, ..., ?, 1])";
+  StringRef size = getSemaphores() ? kSemaphoresAttr : kWorkspaceAttr;
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  if (!func || !func->hasAttr(size))
+    return emitOpError() << "is in a kernel without a '" << size << "' size";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

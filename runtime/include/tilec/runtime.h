@@ -240,12 +240,13 @@ TILEC_API tilec_status tilec_kernel_choose(tilec_kernel* kernel, const tilec_arg
 TILEC_API tilec_status tilec_kernel_grid(const tilec_kernel* kernel, const tilec_arg* args,
                                          size_t num_args, uint32_t grid[3]);
 /// Number of kernel (ABI) parameters: per tensor 1 + 2*rank (+1 with TMA), per scalar 1,
-/// and 1 for a workspace.
+/// and 1 each for a workspace and for semaphores.
 TILEC_API size_t tilec_kernel_abi_num_params(const tilec_kernel* kernel);
 /// Validates `args`, then packs them per the kernel ABI (docs/BUNDLE.md): each
 /// ABI parameter at an offset aligned to its size, CUtensorMaps (128 bytes) at
 /// 64-byte aligned offsets and zero-filled here (they are encoded at launch),
-/// a kernel's workspace address last, zero here (the launch provides it).
+/// a kernel's workspace and semaphores addresses last, zero here (the launch
+/// provides them).
 /// `*size` receives the packed size. If `buffer` is NULL only `*size` (and
 /// `offsets`) are written; if `capacity` is too small: INVALID_ARGUMENT.
 /// `offsets` (optional, tilec_kernel_abi_num_params entries) receives the

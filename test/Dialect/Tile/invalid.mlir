@@ -683,3 +683,40 @@ func.func @dot_tf32_k(%a: !tile.tile<64x4xf32>, %b: !tile.tile<4x64xf32>, %c: !t
   %d = tile.dot %a, %b, %c : !tile.tile<64x4xf32>, !tile.tile<4x64xf32> -> !tile.tile<64x64xf32>
   return
 }
+
+// -----
+
+// tile.workspace belongs to kernels the compiler gave a workspace size.
+func.func @workspace_without_size(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %o = arith.constant 0 : i64
+  // expected-error @+1 {{is in a kernel without a 'tile.workspace' size}}
+  %w = tile.workspace [%n] offset %o : !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @semaphores_without_size(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>,
+    tile.workspace = #tile.expr<64>} {
+  %o = arith.constant 0 : i64
+  // expected-error @+1 {{is in a kernel without a 'tile.semaphores' size}}
+  %w = tile.workspace semaphores [%n] offset %o : !tile.tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @workspace_rank(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>,
+    tile.workspace = #tile.expr<64>} {
+  %o = arith.constant 0 : i64
+  // expected-error @+1 {{has 1 extents for a view of rank 2}}
+  %w = tile.workspace [%n] offset %o : !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.split_k' must be an array of integers in 2..16, found [1]}}
+func.func @split_k_one() attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.split_k = [1]} {
+  return
+}

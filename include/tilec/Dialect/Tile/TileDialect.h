@@ -91,6 +91,17 @@ constexpr llvm::StringLiteral kTileShapesAttr = "tile.tile_shapes";
 constexpr llvm::StringLiteral kVariantsAttr = "tile.variants";
 constexpr llvm::StringLiteral kVariantOfAttr = "tile.variant_of";
 constexpr llvm::StringLiteral kCostAttr = "tile.cost";
+/// Split counts of the K loop to compile a kernel's members at too
+/// (tunable): an array of integers 2..16; absent: tile-shape-variants
+/// chooses, `[]`: none. Each becomes members NAME__RxC_kS (docs/ARCHITECTURE.md).
+constexpr llvm::StringLiteral kSplitKAttr = "tile.split_k";
+/// Set by tile-shape-variants on a split-K member: the bytes of workspace
+/// (scratch) and of semaphores (zero at the start, left zero) it needs (each
+/// a #tile.expr); the kernel then views them with tile.workspace and takes
+/// their addresses as trailing pointer parameters the runtime fills
+/// (docs/BUNDLE.md).
+constexpr llvm::StringLiteral kWorkspaceAttr = "tile.workspace";
+constexpr llvm::StringLiteral kSemaphoresAttr = "tile.semaphores";
 
 /// Whether `t` is an element type a tile may hold.
 bool isTileElementType(mlir::Type t);
@@ -133,6 +144,10 @@ bool isScalarPure(mlir::Operation *op);
 /// (a program's ids become the coordinates of the tile the tile loop
 /// computes, z, where the grid has one, the batch member: outermost).
 bool canWalkTilesPersistently(mlir::func::FuncOp func);
+/// A (checked) grid expression of `func` as i32 arithmetic at `b`; `sms`
+/// has no in-kernel value (callers exclude it).
+mlir::Value emitGridExpr(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::func::FuncOp func, GridExprAttr e);
 /// What remarks about a tile-shape variant start with ("in NAME: "), since
 /// its ops carry the kernel's locations; empty for any other function.
 std::string variantPrefix(mlir::func::FuncOp func);
