@@ -512,7 +512,7 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
 /// epilogue, about 4 S + 8 K steps as measured on the H100 (RESULTS.md,
 /// 2026-11-24: 3072^2 x 4096 split 2 ways took 39 us more over 9 waves).
 GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
-                    const KLoop *k, const Plan *plan, int64_t splits) {
+                    const KLoop *k, const Plan &plan, int64_t splits) {
   MLIRContext *ctx = func.getContext();
   auto call = GridExprAttr::call;
   auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
@@ -520,7 +520,7 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
   for (GridExprAttr g : func->getAttrOfType<GridAttr>(kGridAttr).getAxes())
     units = units ? call(GridOp::Mul, units, g) : g;
   GridExprAttr waves = call(GridOp::CDiv, units, GridExprAttr::sms(ctx));
-  if (!k || !plan)
+  if (!k)
     return call(GridOp::Mul, waves, lit(tileTime(rows, cols)));
   // One K step of the tile: its time at BK * bytes = 128 (64 bf16, 128
   // fp8: the tensor cores' rate doubles as the bytes halve).
@@ -532,8 +532,8 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
   GridExprAttr chain = call(GridOp::Mul, waves, call(GridOp::Mul, steps, lit(step)));
   GridExprAttr bytes = call(
       GridOp::Mul,
-      call(GridOp::Add, call(GridOp::Mul, plan->rows.extent, lit(k->aBytes)),
-           call(GridOp::Mul, plan->cols.extent, lit(k->bBytes))),
+      call(GridOp::Add, call(GridOp::Mul, plan.rows.extent, lit(k->aBytes)),
+           call(GridOp::Mul, plan.cols.extent, lit(k->bBytes))),
       k->extent);
   GridExprAttr cost =
       call(GridOp::Max, chain, call(GridOp::Div, bytes, lit(56)));
@@ -867,7 +867,7 @@ struct TileShapeVariants
     for (auto &[member, shape, split] : family)
       member->setAttr(kCostAttr,
                       costOf(member, shape.first, shape.second,
-                             headLoop ? &*headLoop : nullptr, &*plan, split));
+                             headLoop ? &*headLoop : nullptr, *plan, split));
     return success();
   }
 };

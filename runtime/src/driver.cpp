@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -129,29 +130,31 @@ CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
 CUdeviceptr workspace_for(Driver& d, tilec_kernel& k, CUcontext ctx, CUstream stream, size_t bytes,
                           bool semaphores, const std::string& where) {
   if (bytes == 0) return 0;
-  unsigned long long capture = 0;
-  int status = 0;  // CU_STREAM_CAPTURE_STATUS_ACTIVE = 1
+  unsigned long long capture = 0;  // the capture's id; 0: not capturing
+  int status = 0;                  // CU_STREAM_CAPTURE_STATUS_ACTIVE = 1
   if (d.cuStreamGetCaptureInfo &&
-      d.cuStreamGetCaptureInfo(stream, &status, &capture, nullptr, nullptr, nullptr) ==
-          CUDA_SUCCESS &&
-      status != 1)
-    capture = 0;
+      d.cuStreamGetCaptureInfo(stream, &status, &capture, nullptr, nullptr, nullptr) !=
+          CUDA_SUCCESS)
+    status = 0;
+  const bool capturing = status == 1;
+  if (!capturing) capture = 0;
   tilec_bundle& b = *k.bundle;
   std::lock_guard<std::mutex> lock(b.mutex);
   ModuleSlot& slot = slot_for(b, ctx);
-  ModuleSlot::Workspace& ws =
-      (semaphores ? slot.semaphores : slot.workspaces)[{stream, status == 1 ? capture : 0}];
+  ModuleSlot::Workspace& ws = (semaphores ? slot.semaphores : slot.workspaces)[{stream, capture}];
   if (ws.bytes >= bytes) return ws.ptr;
   if (!d.cuMemsetD8Async)
     fail(TILEC_ERROR_UNSUPPORTED, cat(where, ": the CUDA driver lacks cuMemsetD8Async"));
+  // At least twice the old size: the retired buffers (kept until the
+  // bundle is freed) then take less than the live one.
+  const size_t size = std::max((bytes + 255) / 256 * 256, 2 * ws.bytes);
   if (ws.ptr) {
     slot.retired.push_back(ws.ptr);
     ws = {};
   }
-  const size_t size = (bytes + 255) / 256 * 256;
   CUdeviceptr ptr = 0;
   int mode = 2;  // CU_STREAM_CAPTURE_MODE_RELAXED
-  const bool relax = status == 1 && d.cuThreadExchangeStreamCaptureMode &&
+  const bool relax = capturing && d.cuThreadExchangeStreamCaptureMode &&
                      d.cuThreadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS;
   const CUresult allocated = d.cuMemAlloc(&ptr, size);
   if (relax) d.cuThreadExchangeStreamCaptureMode(&mode);

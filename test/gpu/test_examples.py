@@ -197,18 +197,21 @@ def test_gemm_split_k_cuda_graph():
     check(c, ref, 1e-2, "gemm__128x64_k4 after the graph")
 
 
+def gemm_args(m, n, kk):
+    """Arguments of gemm.mlir's kernel at M x N x K (unfilled: for
+    choosing a member, not for launching)."""
+    return (torch.empty(m, kk, device=DEV, dtype=torch.bfloat16),
+            torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
+            torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
+
+
 def test_gemm_chooses_split_k():
     # Few tiles and a long K (M = 64, N = 4096, K = 14336: 64 tiles of
     # 128x64): a split-K member; many tiles (4096^2): none.
     k = kernel("gemm")
 
-    def args(m, n, kk):
-        return (torch.empty(m, kk, device=DEV, dtype=torch.bfloat16),
-                torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
-                torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
-
-    assert "_k" in k.choose(*args(64, 4096, 14336))
-    assert "_k" not in k.choose(*args(4096, 4096, 4096))
+    assert "_k" in k.choose(*gemm_args(64, 4096, 14336))
+    assert "_k" not in k.choose(*gemm_args(4096, 4096, 4096))
 
 
 def test_gemm_chooses_tile_shape():
@@ -217,14 +220,9 @@ def test_gemm_chooses_tile_shape():
     # 8 of 128x128, 16 of 128x64, the same work): the largest.
     k = kernel("gemm")
 
-    def args(m, n, kk):
-        return (torch.empty(m, kk, device=DEV, dtype=torch.bfloat16),
-                torch.empty(kk, n, device=DEV, dtype=torch.bfloat16),
-                torch.empty(n, device=DEV), torch.empty(m, n, device=DEV, dtype=torch.bfloat16))
-
-    assert k.choose(*args(1024, 1024, 64)) == "gemm__128x64"
-    assert k.choose(*args(4096, 4096, 64)) == "gemm"
-    assert k.choose(*args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
+    assert k.choose(*gemm_args(1024, 1024, 64)) == "gemm__128x64"
+    assert k.choose(*gemm_args(4096, 4096, 64)) == "gemm"
+    assert k.choose(*gemm_args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
 
 
 def test_gemm_autotune(tmp_path, monkeypatch):

@@ -666,16 +666,6 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
-  if (name == kWorkspaceAttr || name == kSemaphoresAttr) {
-    auto e = dyn_cast<GridExprAttr>(attr.getValue());
-    if (!e || !func)
-      return op->emitError() << "'" << name
-                             << "' is a kernel's #tile.expr<...>";
-    if (auto err = e.check(func.getArgumentTypes()))
-      return op->emitError() << "bad " << name.drop_front(5) << " expression '" << e.str()
-                             << "': " << *err;
-    return success();
-  }
   if (name == kVariantsAttr) {
     auto arr = dyn_cast<ArrayAttr>(attr.getValue());
     if (!func || !arr ||
@@ -689,14 +679,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' is a kernel's string";
     return success();
   }
-  if (name == kCostAttr) {
+  // Grid expressions of the kernel's arguments: "bad cost expression",
+  // "bad workspace expression", ...
+  if (name == kCostAttr || name == kWorkspaceAttr || name == kSemaphoresAttr) {
     auto e = dyn_cast<GridExprAttr>(attr.getValue());
     if (!e || !func)
       return op->emitError() << "'" << name
                              << "' is a kernel's #tile.expr<...>";
     if (auto err = e.check(func.getArgumentTypes()))
-      return op->emitError() << "bad cost expression '" << e.str()
-                               << "': " << *err;
+      return op->emitError() << "bad " << name.drop_front(5) // after "tile."
+                             << " expression '" << e.str() << "': " << *err;
     return success();
   }
   if (name == kTmaFallbackAttr) {

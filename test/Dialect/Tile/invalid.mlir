@@ -720,3 +720,12 @@ func.func @workspace_rank(%n: i32) attributes {tile.kernel, tile.grid = #tile.gr
 func.func @split_k_one() attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.split_k = [1]} {
   return
 }
+
+// -----
+
+// The workspace size is checked like the cost: dims of views only.
+// expected-error @+1 {{bad workspace expression 'mul(dim(0, 0), 4)': dim(0, 0): argument 0 is not a tensor}}
+func.func @workspace_of_scalar(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>,
+    tile.workspace = #tile.expr<mul(dim(0, 0), 4)>} {
+  return
+}
