@@ -11,9 +11,10 @@
 //     // no partitions; every dot #tgpu.mma<mma_sync, a = regs, b = regs>
 //
 // A kernel with tile-shape variants gets one twin for the family (its views
-// are the kernel's), made from the member with the smallest output tile:
-// mma.sync holds its operands in registers, which a smaller tile keeps from
-// spilling. The twin drops what only the fast path uses (schedule, cluster,
+// are the kernel's), made from the member with the smallest output tile a
+// warp, and of those the one with the most warps: mma.sync holds its
+// operands in registers, which a smaller share of the tile keeps from
+// spilling (a 4-warp 64x64 fp8 twin spilled where an 8-warp 128x64 did not). The twin drops what only the fast path uses (schedule, cluster,
 // stages, variants, cost).
 //
 //===----------------------------------------------------------------------===//
@@ -62,14 +63,19 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     }
   }
 
-  /// The family member with the smallest output tile (the kernel itself if
-  /// it has no variants).
+  /// The family member with the smallest output tile a warp, then the most
+  /// warps (the kernel itself if it has no variants).
   func::FuncOp twinSource(func::FuncOp func) {
     auto variants = func->getAttrOfType<ArrayAttr>(kVariantsAttr);
     func::FuncOp best = func;
     if (!variants)
       return best;
-    int64_t bestElements = outputTileElements(func);
+    // (elements a warp, -warps): smaller is better.
+    auto rank = [](func::FuncOp f) {
+      int64_t warps = getNumWarps(f);
+      return std::make_pair(outputTileElements(f) / warps, -warps);
+    };
+    auto bestRank = rank(func);
     for (auto name : variants.getAsRange<StringAttr>()) {
       auto member = getOperation().lookupSymbol<func::FuncOp>(name);
       auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
@@ -80,10 +86,10 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
           of.getValue() != func.getSymName() ||
           member.getFunctionType() != func.getFunctionType())
         continue;
-      int64_t elements = outputTileElements(member);
-      if (elements > 0 && elements < bestElements) {
+      auto r = rank(member);
+      if (r.first > 0 && r < bestRank) {
         best = member;
-        bestElements = elements;
+        bestRank = r;
       }
     }
     return best;

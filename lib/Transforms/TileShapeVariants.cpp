@@ -384,17 +384,25 @@ int64_t tileTime(int64_t rows, int64_t cols) {
 bool otherConstantUses(func::FuncOp func, const Plan &plan,
                        const TiledDim &td, std::string &why) {
   bool found = false;
+  // The main loop's step is K's tile size, not the output's.
+  DotOp dot = mainDot(func);
+  Operation *kLoop = dot ? dot->getParentOp() : nullptr;
   func.walk([&](arith::ConstantOp c) {
     auto a = dyn_cast<IntegerAttr>(c.getValue());
     if (!a || a.getInt() != td.size)
       return;
-    for (Operation *user : c->getUsers())
+    for (OpOperand &use : c->getUses()) {
+      Operation *user = use.getOwner();
+      auto loop = dyn_cast<scf::ForOp>(user);
+      if (loop && loop == kLoop && &use == &loop.getStepMutable())
+        continue;
       if (!plan.products.contains(user) && !found) {
         found = true;
         why = "the constant " + std::to_string(td.size) + " is also used by '" +
               user->getName().getStringRef().str() +
               "', which may depend on the tile size";
       }
+    }
   });
   return found;
 }
@@ -507,6 +515,7 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
 /// tile of this shape takes. With one: the longer of the programs' chain of
 /// K steps (waves of units, a unit being a tile or, split S ways, an S-th
 /// of its K steps) and reading A and B from memory once (2.6 TB/s), plus
+/// half the shorter of the two (they do not overlap perfectly), plus
 /// for split members a fix-up each wave of units: writing the partials,
 /// the last unit of a tile reading and summing S of them, and a plain
 /// epilogue, about 4 S + 8 K steps as measured on the H100 (RESULTS.md,
@@ -535,8 +544,15 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
       call(GridOp::Add, call(GridOp::Mul, plan.rows.extent, lit(k->aBytes)),
            call(GridOp::Mul, plan.cols.extent, lit(k->bBytes))),
       k->extent);
+  // The K steps and the reads overlap, but not perfectly: the shorter adds
+  // half its time (fitted to every member timed at the 60 shapes of
+  // bench/gemm_llm.py on the H100, 2026-11-24; without it the cost model
+  // tied the members wherever reading B bounds the time, and took 128-row
+  // tiles at M <= 64 whose wasted MMA rows made them up to 25% slower).
+  GridExprAttr memory = call(GridOp::Div, bytes, lit(56));
   GridExprAttr cost =
-      call(GridOp::Max, chain, call(GridOp::Div, bytes, lit(56)));
+      call(GridOp::Add, call(GridOp::Max, chain, memory),
+           call(GridOp::Div, call(GridOp::Min, chain, memory), lit(2)));
   if (splits > 1)
     cost = call(GridOp::Add, cost,
                 call(GridOp::Mul, waves, lit((4 * splits + 8) * step)));
@@ -700,6 +716,22 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
   return success();
 }
 
+/// A member with fewer rows than the program has fewer warpgroups on
+/// sm_90a: wgmma gives each warpgroup 64-row blocks of the accumulator, so a
+/// 64-row tile with the program's two warpgroups would fall back to
+/// mma.sync. (Warps only place the work; the program does not read them.)
+void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
+  int warps = getNumWarps(member);
+  if (!hasWGMMA(getTarget(member)) || rows >= programRows || rows % 64 != 0 ||
+      warps % 4 != 0)
+    return;
+  auto written = member->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+  Type type = written ? written.getType()
+                      : IntegerType::get(member.getContext(), 64);
+  member->setAttr(kNumWarpsAttr,
+                  IntegerAttr::get(type, std::min<int64_t>(warps, 4 * (rows / 64))));
+}
+
 struct TileShapeVariants
     : public tilec::impl::TileShapeVariantsBase<TileShapeVariants> {
   using Base::Base;
@@ -738,12 +770,17 @@ struct TileShapeVariants
       }
     } else {
       shapes.push_back({plan->rows.size, plan->cols.size});
-      for (int64_t cols : {128, 64}) {
-        std::pair<int64_t, int64_t> smaller = {
-            std::min<int64_t>(plan->rows.size, 128),
+      // 128 rows at 128 and 64 columns; 64 rows (one warpgroup: at small M
+      // most of a 128-row tile is padding, and a one-warpgroup program
+      // streams B at more tiles) at up to 256, 128 and 64 columns.
+      std::pair<int64_t, int64_t> smaller[] = {
+          {128, 128}, {128, 64}, {64, 256}, {64, 128}, {64, 64}};
+      for (auto [rows, cols] : smaller) {
+        std::pair<int64_t, int64_t> shape = {
+            std::min<int64_t>(plan->rows.size, rows),
             std::min<int64_t>(plan->cols.size, cols)};
-        if (hasWGMMA(getTarget(func)) && !llvm::is_contained(shapes, smaller))
-          shapes.push_back(smaller);
+        if (hasWGMMA(getTarget(func)) && !llvm::is_contained(shapes, shape))
+          shapes.push_back(shape);
       }
     }
     func->removeAttr(kTileShapesAttr);
@@ -792,14 +829,17 @@ struct TileShapeVariants
         member.erase();
         continue;
       }
+      setMemberWarps(member, plan->rows.size, shape.first);
       built.push_back({member, shape});
     }
     members = std::move(built);
     // Split-K members: as requested (tile.split_k, every shape), or 2 and 4
-    // ways for the shapes of at most 128x128 on sm_90a (where the output
-    // has too few tiles for the SMs and K is long) whose accumulator takes
-    // at most 64 registers a thread (the fix-up holds the sum and one
-    // partial: a 4-warp 128x128 tile spilled).
+    // ways on sm_90a for the 64-row shapes (where the output has too few
+    // tiles for the SMs and K is long; at those M, 64-row splits beat
+    // 128-row ones: bench/RESULTS.md, 2026-11-24) whose accumulator takes
+    // at most 128 / S registers a thread (the fix-up holds the sum and a
+    // partial: a 4-warp 128x128 tile split 2 ways and a 64x128 i32 tile
+    // split 4 ways spilled).
     auto requestedSplits = func->getAttrOfType<ArrayAttr>(kSplitKAttr);
     func->removeAttr(kSplitKAttr);
     SmallVector<int64_t> splits;
@@ -821,12 +861,13 @@ struct TileShapeVariants
       family.push_back({member, shape, 1});
     after = members.back().first;
     for (auto &[member, shape] : members) {
-      if (!headLoop ||
-          (!requestedSplits &&
-           (shape.first * shape.second > 128 * 128 ||
-            shape.first * shape.second > 64 * 32 * getNumWarps(func))))
+      if (!headLoop || (!requestedSplits && shape.first != 64))
         continue;
       for (int64_t split : splits) {
+        int64_t accRegisters =
+            shape.first * shape.second / (32 * getNumWarps(member));
+        if (!requestedSplits && accRegisters * split > 128)
+          continue;
         std::string name = (func.getSymName() + "__" +
                             std::to_string(shape.first) + "x" +
                             std::to_string(shape.second) + "_k" +

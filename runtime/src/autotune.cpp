@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -274,8 +275,21 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
   };
   const tilec_kernel* best = nullptr;
   double best_ms = 0;
+  std::optional<Error> refused;  // the first member that could not launch
   for (size_t i = 0; i < members.size(); ++i) {
-    const double ms = time_member(d, *members[i], stream, args, n, api);
+    double ms = 0;
+    try {
+      ms = time_member(d, *members[i], stream, args, n, api);
+    } catch (const Error& e) {
+      // A member the device cannot run at this problem (its workspace does
+      // not fit in the free memory, ...) is left out, as Triton leaves out
+      // configurations that run out of resources; other errors stop tuning.
+      if (e.code != TILEC_ERROR_OUT_OF_RESOURCES) throw;
+      std::fprintf(stderr, "tilec: autotuning %s [%s]: %s left out: %s\n", k.name.c_str(),
+                   bucket.c_str(), members[i]->name.c_str(), e.message.c_str());
+      if (!refused) refused = e;
+      continue;
+    }
     if (!best || ms < best_ms) {
       best = members[i];
       best_ms = ms;
@@ -285,6 +299,7 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
                    k.name.c_str(), bucket.c_str(), i + 1, members.size(),
                    members[i]->name.c_str(), ms);
   }
+  if (!best) throw *refused;
   if (seconds() > 1.0)
     std::fprintf(stderr, "tilec: autotuned %s [%s] in %.1f s: %s (%.4f ms)\n", k.name.c_str(),
                  bucket.c_str(), seconds(), best->name.c_str(), best_ms);

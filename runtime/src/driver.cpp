@@ -158,6 +158,11 @@ CUdeviceptr workspace_for(Driver& d, tilec_kernel& k, CUcontext ctx, CUstream st
                      d.cuThreadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS;
   const CUresult allocated = d.cuMemAlloc(&ptr, size);
   if (relax) d.cuThreadExchangeStreamCaptureMode(&mode);
+  if (allocated == CUDA_ERROR_OUT_OF_MEMORY)
+    fail(TILEC_ERROR_OUT_OF_RESOURCES,
+         cat(where, ": cuMemAlloc of a ", size, "-byte ", semaphores ? "semaphores" : "workspace",
+             " buffer failed: out of device memory"),
+         allocated);
   check_cu(d, allocated, "cuMemAlloc", cat(where, " workspace of ", size, " bytes"));
   if (CUresult r = d.cuMemsetD8Async(ptr, 0, size, stream)) {
     d.cuMemFree(ptr);

@@ -1,18 +1,23 @@
 // RUN: tilec-opt %s -tile-shape-variants -verify-diagnostics | FileCheck %s
 //
 // The extra tile shapes tilec compiles by default on sm_90a (128x128 and
-// 128x64 where the program's tile is larger) are an offer, not a demand: one
-// that cannot be built is left out with a remark, never an error (issue 12:
-// a valid fp8 GEMM with a K step of 128 was rejected).
+// 128x64; 64x256, 64x128 and 64x64 with one warpgroup, and those 64-row
+// shapes' split-K members) are an offer, not a demand: one that cannot be
+// built is left out with a remark, never an error (issue 12: a valid fp8
+// GEMM with a K step of 128 was rejected).
 
+// A K step equal to the tile size is not the tile size in disguise: every
+// default shape is built (it once left out 128x64 and the 64-row shapes).
+// The 64-row members have one warpgroup (4 warps).
 // CHECK-LABEL: func.func @kstep_default(
-// CHECK-SAME: tile.variants = ["kstep_default__128x128_k2", "kstep_default__128x128_k4"]
-// CHECK: return
-// CHECK-NOT: func.func @kstep_default__128x64
-// The same kernel without tile.tile_shapes: the default 128x64 shape cannot
-// be built, so it is left out with a remark; the kernel compiles as
-// written, with its split-K members only.
-// expected-remark @+1 {{'kstep_default' is not also compiled at tile shape 128x64: the constant 128 is also used by 'scf.for', which may depend on the tile size}}
+// CHECK-SAME: tile.variants = ["kstep_default__128x64", "kstep_default__64x128", "kstep_default__64x64", "kstep_default__64x128_k2", "kstep_default__64x64_k2", "kstep_default__64x64_k4"]
+// CHECK-LABEL: func.func @kstep_default__128x64(
+// CHECK-SAME: tile.num_warps = 8
+// CHECK: scf.for {{.*}} step %c128
+// CHECK-LABEL: func.func @kstep_default__64x128(
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: scf.for {{.*}} step %c128
+// CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
 func.func @kstep_default(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 128)>} {
@@ -37,3 +42,38 @@ func.func @kstep_default(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf
   return
 }
 
+// The constant 128 also bounds the K loop, so no shape with 64 rows or 64
+// columns can be built: each is left out with a remark, and the kernel
+// compiles as written (its K extent is not a launch expression either, so
+// it has no split members).
+// CHECK-LABEL: func.func @bound_default(
+// CHECK-NOT: tile.variants
+// CHECK: return
+// CHECK-NOT: func.func @bound_default__
+// expected-remark @+3 {{'bound_default' is not also compiled at tile shape 128x64: the constant 128 is also used by 'arith.maxsi', which may depend on the tile size}}
+// expected-remark @+2 {{'bound_default' is not also compiled at tile shape 64x128: the constant 128 is also used by 'arith.maxsi', which may depend on the tile size}}
+// expected-remark @+1 {{'bound_default' is not also compiled at tile shape 64x64: the constant 128 is also used by 'arith.maxsi', which may depend on the tile size}}
+func.func @bound_default(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                 %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %kk = arith.maxsi %k, %c128 : i32
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %kk step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}

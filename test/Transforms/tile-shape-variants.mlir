@@ -3,21 +3,24 @@
 // RUN: sed -e 's/^func\.func/module attributes {tile.target = #tile.target<sm_100a>} { func.func/' -e 's/^}$/} }/' %s \
 // RUN:   | tilec-opt -split-input-file -tile-shape-variants -verify-diagnostics | FileCheck %s --check-prefix=SM100
 
-// A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128 and
-// 128x64. Every tile dim that follows the output's columns shrinks (B's
-// columns, the bias, the accumulator, the epilogue); rows and K stay. The
-// column offset becomes program_id y * 128 (a new constant: 256 is not
-// reused), the grid cdiv(N, 128). The 128x128 and 128x64 members are also
-// split 2 and 4 ways along K (below). Each member gets a cost: the longer
-// of its waves of K steps (cdiv(K, 64) steps of a tile of its shape) and
-// reading A and B once, plus a split member's fix-up.
+// A 128x256 GEMM with a column bias: on sm_90a also compiled at 128x128,
+// 128x64, and with one warpgroup (4 warps) at 64x256, 64x128 and 64x64.
+// Every tile dim that follows the output's columns (rows) shrinks: B's
+// columns, the bias, the accumulator, the epilogue (A's rows, the
+// accumulator); K stays. The column offset becomes program_id y * 128 (a
+// new constant: 256 is not reused), the grid cdiv(N, 128). The 64-row
+// members whose accumulator fits are also split along K (below). Each
+// member gets a cost: the longer of its waves of K steps (cdiv(K, 64)
+// steps of a tile of its shape) and reading A and B once, plus half the
+// shorter (they overlap imperfectly), plus a split member's fix-up.
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56))>
-// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__128x128_k2", "gemm__128x128_k4", "gemm__128x64_k2", "gemm__128x64_k4"]
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
+// CHECK-SAME: tile.num_warps = 8
+// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__64x256", "gemm__64x128", "gemm__64x64", "gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4"]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
-// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), {{[^>]*}})>
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), {{[^>]*}})>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>
 // CHECK-SAME: tile.variant_of = "gemm"
 // CHECK: %[[C128:.*]] = arith.constant 128 : i32
@@ -35,18 +38,33 @@
 // CHECK: arith.truncf {{.*}} to tensor<128x128xbf16>
 // CHECK: tile.store {{.*}} : tensor<128x128xbf16>
 // CHECK-LABEL: func.func @gemm__128x64(
-// CHECK-SAME: tile.cost = #tile.expr<max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64)), sms), mul(cdiv(dim(0, 1), 64), 14745)), {{[^>]*}})>
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64)), sms), mul(cdiv(dim(0, 1), 64), 14745)), {{[^>]*}})>
+// CHECK-SAME: tile.num_warps = 8
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-// Split-K (the 128x128 member 2 ways): unit z runs K steps [z * per, z * per
+// CHECK-LABEL: func.func @gemm__64x256(
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 256)>
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: %[[PM:.*]] = tile.program_id x
+// CHECK: %[[M64:.*]] = arith.constant 64 : i32
+// CHECK: arith.muli %[[PM]], %[[M64]]
+// CHECK: tile.load {{.*}} -> tensor<64x64xbf16>
+// CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x256xbf16> -> tensor<64x256xf32>
+// CHECK: tile.broadcast {{.*}} -> tensor<64x256xf32>
+// CHECK: tile.store {{.*}} : tensor<64x256xbf16>
+// CHECK-LABEL: func.func @gemm__64x64(
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64)), sms), mul(cdiv(dim(0, 1), 64), 9557)), {{[^>]*}})>
+// CHECK-SAME: tile.num_warps = 4
+// Split-K (the 64x128 member 2 ways): unit z runs K steps [z * per, z * per
 // + per) with per = cdiv(cdiv(K, 64), 2) * 64, writes its partial tile
-// (workspace rows (tile * 2 + z) * 128) and counts itself in the tile's
+// (workspace rows (tile * 2 + z) * 64) and counts itself in the tile's
 // counter (semaphores); the last of the 2 resets the counter, sums the
 // partials in the order 0, 1 and runs the epilogue. Grid z: 2 units.
-// CHECK-LABEL: func.func @gemm__128x128_k2(
-// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 2), sms), mul(cdiv(cdiv(dim(0, 1), 64), 2), 20753)), div({{[^>]*}}, 56)), mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 2), sms), 332048))>
-// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128), 2>
-// CHECK-SAME: tile.semaphores = #tile.expr<mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 4)>
-// CHECK-SAME: tile.workspace = #tile.expr<mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), 131072)>
+// CHECK-LABEL: func.func @gemm__64x128_k2(
+// CHECK-SAME: tile.cost = #tile.expr<add(add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 2), sms), mul(cdiv(cdiv(dim(0, 1), 64), 2), 14745)), {{[^>]*}}), 2)), mul(cdiv(mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 2), sms), 235920))>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128), 2>
+// CHECK-SAME: tile.num_warps = 4
+// CHECK-SAME: tile.semaphores = #tile.expr<mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 4)>
+// CHECK-SAME: tile.workspace = #tile.expr<mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 65536)>
 // CHECK: %[[K:.*]] = tile.dim %arg0, 1
 // CHECK: %[[Z:.*]] = tile.program_id z
 // CHECK: %[[STEPS:.*]] = arith.ceildivsi %[[K]], %{{.*}}
@@ -62,7 +80,7 @@
 // CHECK: %[[PARTS:.*]] = tile.workspace[%{{.*}}, %{{.*}}] offset %{{.*}} : !tile.tensor<?x?xf32>
 // CHECK: %[[UNIT:.*]] = arith.addi %[[FIRST]], %[[Z]]
 // CHECK: %[[ROW:.*]] = arith.muli %[[UNIT]]
-// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] : tensor<128x128xf32>
+// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] : tensor<64x128xf32>
 // CHECK: %[[CNT:.*]] = tile.workspace semaphores[%[[TILES]]] offset
 // CHECK: %[[OLD:.*]] = tile.atomic_rmw add %{{.*}}, %[[CNT]]
 // CHECK: %[[N:.*]] = tile.reduce sum %[[OLD]]
@@ -73,11 +91,14 @@
 // CHECK: %[[P1:.*]] = tile.load %[[PARTS]]
 // CHECK: %[[SUM:.*]] = arith.addf %[[P0]], %[[P1]]
 // CHECK: arith.addf %[[SUM]],
-// CHECK: tile.store {{.*}} : tensor<128x128xbf16>
+// CHECK: tile.store {{.*}} : tensor<64x128xbf16>
 // CHECK: }
 // CHECK-NEXT: return
-// CHECK-LABEL: func.func @gemm__128x64_k4(
-// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 64), 4>
+// Split 4 ways: only the 64x64 member (64x128's accumulator of 64
+// registers a thread and 4 partials would spill).
+// CHECK-NOT: func.func @gemm__64x128_k4(
+// CHECK-LABEL: func.func @gemm__64x64_k4(
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64), 4>
 // SM100-LABEL: func.func @gemm(
 // SM100-NOT: tile.variants
 // SM100-NOT: func.func @gemm__128x128
@@ -115,15 +136,18 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // -----
 
 // Shapes as asked: the first replaces the kernel (rows 128 -> 64 here, with
-// A's transposed load following), the rest become variants.
+// A's transposed load following, and one warpgroup instead of two), the
+// rest become variants; the 64-row shape is also split 2 ways.
 // CHECK-LABEL: func.func @asked(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 64), cdiv(dim(1, 1), 128)>
-// CHECK-SAME: tile.variants = ["asked__128x64", "asked__64x128_k2", "asked__64x128_k4", "asked__128x64_k2", "asked__128x64_k4"]
+// CHECK-SAME: tile.num_warps = 4
+// CHECK-SAME: tile.variants = ["asked__128x64", "asked__64x128_k2"]
 // CHECK: tile.load {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.transpose {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
 // CHECK-LABEL: func.func @asked__128x64(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 1), 64)>
+// CHECK-SAME: tile.num_warps = 8
 // CHECK: tile.dot {{.*}} -> tensor<128x64xf32>
 // SM100-LABEL: func.func @asked(
 // SM100-SAME: tile.variants = ["asked__128x64"]
@@ -230,9 +254,11 @@ func.func @masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // -----
 
-// A constant equal to the tile size used elsewhere (here as the K step)
-// might be the tile size in disguise: the shape that changes it is refused.
-// expected-error @+1 {{cannot compile 'kstep' at tile shape 64x128: the constant 128 is also used by 'scf.for', which may depend on the tile size}}
+// A constant equal to the tile size used elsewhere (here in the K loop's
+// bound) might be the tile size in disguise: the shape that changes it is
+// refused. (As the K loop's step it is K's tile size: tile-shape-variants-
+// defaults.mlir.)
+// expected-error @+1 {{cannot compile 'kstep' at tile shape 64x128: the constant 128 is also used by 'arith.maxsi', which may depend on the tile size}}
 func.func @kstep(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128]],
@@ -244,8 +270,9 @@ func.func @kstep(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>
   %m0 = arith.muli %pm, %c128 : i32
   %n0 = arith.muli %pn, %c128 : i32
   %k = tile.dim %a, 1 : !tile.tensor<?x?xf8E4M3FN>
+  %kk = arith.maxsi %k, %c128 : i32
   %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
-  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+  %acc = scf.for %k0 = %c0 to %kk step %c128 iter_args(%acc_i = %zero)
       -> (!tile.tile<128x128xf32>) : i32 {
     %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>
     %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xf8E4M3FN> -> !tile.tile<128x128xf8E4M3FN>

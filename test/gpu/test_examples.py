@@ -105,18 +105,25 @@ def forced(bundle, name):
                            if v.startswith(name + "__") and not v.endswith("__plain")]
 
 
+# The members of a GEMM family compiled for sm_90a: the kernel as written
+# (128x256), 128x128 and 128x64 (two warpgroups), 64x256, 64x128 and 64x64
+# (one), and split-K members 64x128 2 ways, 64x64 2 and 4 ways. Ping-pong
+# kernels (128x128 as written) have no 128x128 and no 64x256 member.
+FAMILY = range(9)
+PINGPONG_FAMILY = range(7)
+
+
 @pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
-@pytest.mark.parametrize("member", range(7))
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tile_shapes(m, n, k, member):
-    # gemm at 128x256 (as written), its 128x128 and 128x64 variants and
-    # their split-K members (2 and 4 ways), each launched whatever the
-    # runtime would choose.
+    # Every member of gemm's family, each launched whatever the runtime
+    # would choose.
     launches = forced(load("gemm"), "gemm")
-    assert len(launches) == 7
+    assert len(launches) == len(FAMILY)
     check_bias_relu_gemm(launches[member], m, n, k, what=f"gemm member {member}")
 
 
-SPLIT_MEMBERS = ["gemm__128x128_k2", "gemm__128x128_k4", "gemm__128x64_k2", "gemm__128x64_k4"]
+SPLIT_MEMBERS = ["gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4"]
 
 
 @pytest.mark.parametrize("m,n,k", [(1, 8, 8), (64, 4096, 72), (100, 200, 264), (257, 136, 1000),
@@ -183,18 +190,18 @@ def test_gemm_split_k_cuda_graph():
     c = poisoned(m, n, dtype=torch.bfloat16)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        bundle["gemm__128x64_k4"](a, b, bias, c)
+        bundle["gemm__64x64_k4"](a, b, bias, c)
     ref = torch.relu(a.double() @ b.double() + bias.double())
     for _ in range(3):
         c.fill_(float("nan"))
         graph.replay()
         torch.cuda.synchronize()
-        check(c, ref, 1e-2, "gemm__128x64_k4 in a CUDA graph")
+        check(c, ref, 1e-2, "gemm__64x64_k4 in a CUDA graph")
     # The stream's own launches afterwards still work.
     c.fill_(float("nan"))
-    bundle["gemm__128x64_k4"](a, b, bias, c)
+    bundle["gemm__64x64_k4"](a, b, bias, c)
     torch.cuda.synchronize()
-    check(c, ref, 1e-2, "gemm__128x64_k4 after the graph")
+    check(c, ref, 1e-2, "gemm__64x64_k4 after the graph")
 
 
 def gemm_args(m, n, kk):
@@ -207,7 +214,7 @@ def gemm_args(m, n, kk):
 
 def test_gemm_chooses_split_k():
     # Few tiles and a long K (M = 64, N = 4096, K = 14336: 64 tiles of
-    # 128x64): a split-K member; many tiles (4096^2): none.
+    # 64x64): a split-K member; many tiles (4096^2): none.
     k = kernel("gemm")
 
     assert "_k" in k.choose(*gemm_args(64, 4096, 14336))
@@ -240,7 +247,8 @@ def test_gemm_autotune(tmp_path, monkeypatch):
         k(a, b, bias, c)
 
     check_bias_relu_gemm(launch, 777, 1032, 520, what="autotuned gemm")
-    assert chosen[0] in ("gemm", "gemm__128x128", "gemm__64x64", "gemm__128x64")
+    family = ["gemm"] + [v for v in load("gemm").kernels if v.startswith("gemm__")]
+    assert chosen[0] in family and chosen[0] != "gemm__plain", chosen
     text = "".join(open(tmp_path / f).read() for f in os.listdir(tmp_path))
     assert text.startswith("tilec-autotune 1\n") and "\tgemm\t" in text, text
     again = load("gemm")["gemm"]
@@ -265,7 +273,7 @@ A_COLUMN_MAJOR_SHAPES = [(128, 256, 64), (256, 512, 192), (104, 200, 72), (264, 
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_f16(m, n, k, member):
     check_bias_relu_gemm(forced(load("gemm_variants"), "gemm_f16")[member], m, n, k,
                          torch.float16, f"gemm_f16 member {member}", 2e-3)
@@ -279,7 +287,7 @@ def column_major(rows, cols, dtype):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tn_gelu(m, n, k, member):
     # A column-major (the kernel reads At), bias per row, GELU (tanh form), f32 out.
     a, at = column_major(m, k, torch.bfloat16)
@@ -294,7 +302,7 @@ def test_gemm_tn_gelu(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-@pytest.mark.parametrize("member", [0, 1])
+@pytest.mark.parametrize("member", PINGPONG_FAMILY)
 def test_gemm_pingpong(m, n, k, member):
     # Two consumer warpgroups on alternate tiles: the larger shapes give a
     # program two or three tiles (132 SMs), so both copies and their turns run.
@@ -303,7 +311,7 @@ def test_gemm_pingpong(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_cluster(m, n, k, member):
     # Clusters of two programs sharing B by multicast; an odd number of
     # tile rows (e.g. M = 300: 3) leaves one program of a pair off the
@@ -313,7 +321,7 @@ def test_gemm_cluster(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_nt_silu(m, n, k, member):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.
     a = torch.randn(m, k, device=DEV, dtype=torch.float16)
@@ -326,7 +334,7 @@ def test_gemm_nt_silu(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tt(m, n, k, member):
     # Both column-major.
     a, at = column_major(m, k, torch.bfloat16)
@@ -341,7 +349,7 @@ def test_gemm_tt(m, n, k, member):
     "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
 )
 @pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_fp8(m, n, k, dtype, member):
     # As torch._scaled_mm: A row-major, B column-major (the kernel reads
     # Bt, NxK), per-tensor scales on the device, bf16 output.
@@ -359,7 +367,7 @@ def test_gemm_fp8(m, n, k, dtype, member):
 
 
 @pytest.mark.parametrize("m,n,k", [(16, 1000, 4096), (100, 200, 256), (1, 16, 16)])
-@pytest.mark.parametrize("split", ["128x128_k2", "128x128_k4", "128x64_k2", "128x64_k4"])
+@pytest.mark.parametrize("split", ["64x128_k2", "64x64_k2", "64x64_k4"])
 def test_gemm_fp8_split_k(m, n, k, split):
     # The fp8 GEMM's split-K members (the K step is 128): checked and
     # bit-identical over two launches on one stream.
@@ -379,7 +387,7 @@ def test_gemm_fp8_split_k(m, n, k, split):
 
 
 # i8 and tf32 on wgmma (A row-major, B column-major: the kernel reads Bt).
-# Members: 128x256, 128x128 and 128x64 (TMA + wgmma), at shapes whose rows
+# Every member of the family (TMA + wgmma), at shapes whose rows
 # TMA reads (K and N of 16-byte multiples); the `twin` cases launch as a
 # user does, and rows TMA cannot read (K = 100 i8, 70 f32; N = 130 of i32
 # or f32) make the runtime take the plain (mma.sync) twin.
@@ -425,7 +433,7 @@ def test_gemm_batched(batch, m, n, k, runs):
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 256, 128), (300, 136, 272), (65, 520, 1024)])
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_i8(m, n, k, member):
     a, bt, c = i8_problem(m, n, k)
     forced(load("gemm_i8_tf32"), "gemm_i8")[member](a, bt, c)
@@ -440,7 +448,7 @@ def test_gemm_i8_twin(m, n, k):
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 256, 32), (300, 136, 200), (65, 520, 1024)])
-@pytest.mark.parametrize("member", [0, 1, 2])
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tf32(m, n, k, member):
     a, bt, c = tf32_problem(m, n, k)
     forced(load("gemm_i8_tf32"), "gemm_tf32")[member](a, bt, c)

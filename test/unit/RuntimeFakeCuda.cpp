@@ -324,6 +324,7 @@ FAKE_API CUresult cuStreamSynchronize(CUstream) {
 }
 
 FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
+  if (n > g_state.max_alloc) return 2;  // CUDA_ERROR_OUT_OF_MEMORY
   void* m = std::malloc(n ? n : 1);
   if (!m) return 2;
   *p = reinterpret_cast<uintptr_t>(m);

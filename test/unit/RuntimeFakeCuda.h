@@ -54,6 +54,7 @@ struct FakeCudaState {
   std::string device_name = "Fake GPU";
   int driver_version = 12080;
   std::map<std::string, double> function_ms;  // a launch's time between events (default 1)
+  size_t max_alloc = SIZE_MAX;  // cuMemAlloc of more fails with CUDA_ERROR_OUT_OF_MEMORY
   // ---- state and records ----
   void* current_context = nullptr;
   int init_calls = 0;

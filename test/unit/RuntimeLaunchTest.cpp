@@ -677,6 +677,42 @@ TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
   EXPECT_NE(cache_text().find("\tt\t5120x64\tt__small\t"), std::string::npos) << cache_text();
 }
 
+// A member that cannot launch at the problem (here: its workspace does not
+// fit in device memory) is left out of the timing with a note on stderr;
+// the others are still timed and the fastest of them chosen. When no
+// member can launch, tuning fails with the first member's error.
+TEST_F(RuntimeAutotune, MembersThatRunOutOfMemoryAreLeftOut) {
+  std::string m = meta();
+  const std::string small = "kernel t__small\nthreads 384\n";
+  m.replace(m.find(small), small.size(), small + "workspace mul(dim(0,0),1024)\n");
+  BundlePtr b = load_ok(make_bundle(m));
+  tilec_kernel* k = kernel(b.get(), "t");
+  fake->function_ms = {{"t", 2.0}, {"t__small", 0.5}};
+  fake->max_alloc = 1 << 20;  // t__small needs 5 MiB at 5120 rows
+  auto args = rows(5120);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(tune(k, args), "t");
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("tilec: autotuning t [5120x64]: t__small left out: "), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("out of device memory"), std::string::npos) << err;
+  EXPECT_EQ(fake->events_created, fake->events_destroyed);
+
+  // Every member refused: the error, not a choice.
+  fake->max_alloc = 1 << 10;
+  std::string ws = "kernel t\nthreads 384\n";
+  std::string m2 = m;
+  m2.replace(m2.find(ws), ws.size(), ws + "workspace mul(dim(0,0),1024)\n");
+  BundlePtr none = load_ok(make_bundle(m2));
+  tilec_kernel* chosen = nullptr;
+  testing::internal::CaptureStderr();
+  tilec_status st = tilec_kernel_autotune(kernel(none.get(), "t"), nullptr, args.data(),
+                                          args.size(), &chosen);
+  testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(IsError(st, TILEC_ERROR_OUT_OF_RESOURCES, {"workspace buffer failed: out of device memory"}));
+  EXPECT_EQ(cache_text().find("5120x64\tt__small"), std::string::npos) << cache_text();
+}
+
 // Without TILEC_AUTOTUNE a launch does not tune (the cost model chooses)
 // and does not read the disk; with TILEC_AUTOTUNE=1 it tunes on a miss and
 // uses the disk cache; with 0 it never tunes, not even when asked.
