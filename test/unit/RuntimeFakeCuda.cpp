@@ -111,6 +111,7 @@ FAKE_API CUresult cuDeviceGetAttribute(int* v, int attr, CUdevice) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = g_state.cc_major; return 0;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = g_state.cc_minor; return 0;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = g_state.smem_optin; return 0;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = g_state.l2_bytes; return 0;
     default: return 1;
   }
 }

@@ -45,6 +45,7 @@ struct FakeCudaState {
   // ---- configuration ----
   int init_result = 0;
   int cc_major = 9, cc_minor = 0, sm_count = 132, smem_optin = 232448;
+  int l2_bytes = 1 << 20;  // CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
   int cubin_load_result = 0;  // what cuModuleLoadData returns
   int ptx_load_result = 0;    // what cuModuleLoadDataEx returns
   std::string ptx_log;        // written to the JIT error log on failure

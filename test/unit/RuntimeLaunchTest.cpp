@@ -650,10 +650,19 @@ TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
   tilec_kernel* by_cost = nullptr;
   ASSERT_TRUE(IsOk(tilec_kernel_choose(k, args.data(), args.size(), &by_cost)));
   EXPECT_STREQ(tilec_kernel_name(by_cost), "t");  // the cost model's pick
+  fake->l2_bytes = 1 << 20;
+  const size_t allocs = fake->allocations.size();
   EXPECT_EQ(tune(k, args), "t__small");
   const size_t tuning_launches = fake->launches.size();
   EXPECT_GE(tuning_launches, 2u * 5u);  // warm-up, a probe and >= 3 timed each
   EXPECT_EQ(fake->events_created, fake->events_destroyed);
+  // Each timed launch comes after a write of a buffer twice the L2 cache
+  // (cold caches, as do_bench times), which is freed with the tuning.
+  size_t flushes = 0;
+  for (const auto& m : fake->memsets) flushes += m.bytes == 2u << 20;
+  EXPECT_EQ(flushes, tuning_launches);
+  ASSERT_EQ(fake->allocations.size(), allocs + 1);
+  EXPECT_EQ(fake->frees.back(), fake->allocations.back());
   EXPECT_NE(cache_text().find("tilec-autotune 1\nFake GPU\t12080\tt\t5120x64\tt__small\t"),
             std::string::npos)
       << cache_text();
