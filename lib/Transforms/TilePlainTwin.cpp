@@ -14,7 +14,8 @@
 // are the kernel's), made from the member with the smallest output tile a
 // warp, and of those the one with the most warps: mma.sync holds its
 // operands in registers, which a smaller share of the tile keeps from
-// spilling (a 4-warp 64x64 fp8 twin spilled where an 8-warp 128x64 did not). The twin drops what only the fast path uses (schedule, cluster,
+// spilling (a 4-warp 64x64 fp8 twin spilled where an 8-warp 128x64 did
+// not). The twin drops what only the fast path uses (schedule, cluster,
 // stages, variants, cost).
 //
 //===----------------------------------------------------------------------===//
