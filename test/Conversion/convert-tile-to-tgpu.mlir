@@ -193,6 +193,48 @@ module {
 
 // -----
 
+// TMA copies are planned for the kernel's top-level loops: a loop inside
+// an scf.if keeps plain loads, and the dot's remark says why (a grouped
+// GEMM guarded its loop so and ran on mma.sync without a word).
+// CHECK-LABEL: func.func @nested_loop
+// CHECK-NOT: tgpu.tma
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @nested_loop(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %any = arith.cmpi sgt, %0, %c0_i32 : i32
+    scf.if %any {
+      %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+        %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+        %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+        // expected-remark @+1 {{A reaches the wgmma register-A layout through shared memory}}
+        %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+        %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+        // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies (its loop is nested in an 'scf.if': TMA copies are planned for loops at the kernel's top level)}}
+        %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+        scf.yield %7 : tensor<128x256xf32, #linear>
+      }
+      %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+      tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
 // Loads outside a loop are not planned (nothing to overlap them with), so
 // a dot outside one runs on mma.sync; no remark.
 // CHECK-LABEL: func.func @no_loop

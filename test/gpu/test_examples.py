@@ -312,6 +312,26 @@ def test_swiglu_rows_tma_cannot_read(m, n, k):
     check(h, torch.nn.functional.silu(g) * (x.double() @ wu.double()), 1e-2, "swiglu (plain twin)")
 
 
+@pytest.mark.parametrize("rows,n,k", [
+    ([0, 1, 127, 128, 129, 1000, 5, 300], 136, 264),   # an empty expert, partial and exact tiles
+    ([512, 512, 512, 512, 512, 512, 512, 512], 1024, 512),
+    ([3, 0, 0, 0, 0, 0, 0, 0], 8, 8)])
+def test_grouped_gemm(rows, n, k):
+    # 8 experts, expert e's rows offs[e]..offs[e+1] of A times B[e], one
+    # launch; every row of C checked against float64 (C poisoned).
+    kern = kernel("grouped_gemm")
+    offs = torch.tensor([0] + list(torch.tensor(rows).cumsum(0)), device=DEV, dtype=torch.int32)
+    t = int(offs[-1])
+    a = torch.randn(t, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(8, k, n, device=DEV, dtype=torch.bfloat16)
+    c = poisoned(t, n, dtype=torch.bfloat16)
+    assert kern.choose(a, b, offs, c) == "grouped_gemm"
+    kern(a, b, offs, c)
+    torch.cuda.synchronize()
+    ref = torch.cat([a[offs[e]:offs[e + 1]].double() @ b[e].double() for e in range(8)])
+    check(c, ref, 1e-2, f"grouped_gemm {rows} x {n} x {k}")
+
+
 def column_major(rows, cols, dtype):
     """A rows x cols matrix stored column-major, and its row-major transpose
     (the view the kernels take)."""

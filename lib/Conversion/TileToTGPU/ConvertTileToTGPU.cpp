@@ -208,6 +208,13 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
         return mmaSync;
       }
       why = "B is not a load TMA copies";
+      // Copies are planned for the kernel's top-level loops only.
+      if (auto loop = dyn_cast<scf::ForOp>(dot->getParentOp()))
+        if (!isa<func::FuncOp>(loop->getParentOp()))
+          why += " (its loop is nested in an '" +
+                 loop->getParentOp()->getName().getStringRef().str() +
+                 "': TMA copies are planned for loops at the kernel's top "
+                 "level)";
       return mmaSync;
     }
   }
