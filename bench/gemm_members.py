@@ -22,7 +22,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gemm import BUNDLES, check, tilec  # noqa: E402
-from gemm_llm import bf16_problem, fp8_problem, shapes  # noqa: E402
+from gemm_llm import as_is, bf16_problem, fp8_problem, shapes  # noqa: E402
 from timing import interleaved  # noqa: E402
 
 
@@ -49,9 +49,7 @@ def main():
                     # buffers of its own, and running out of memory inside
                     # the capture invalidates it. Never the fastest there.
                     continue
-                # The head with an explicit grid: launched plainly it would
-                # run the runtime's choice.
-                fn = (lambda *a: k(*a, grid=k.grid(*a))) if name == head else bundle[name]
+                fn = as_is(k, bundle, name)
                 c.fill_(float("nan"))
                 try:
                     fn(*args, c)

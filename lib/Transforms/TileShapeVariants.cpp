@@ -732,6 +732,32 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
                   IntegerAttr::get(type, std::min<int64_t>(warps, 4 * (rows / 64))));
 }
 
+/// A member of `func`'s family: a clone of `source` named NAME__RxC (with
+/// `split` > 1, NAME__RxC_kS), marked a variant of `func` and placed after
+/// `after`; null, with an error naming the attribute `asked` that lists the
+/// members, where the name is taken.
+func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
+                         std::pair<int64_t, int64_t> shape, int64_t split,
+                         Operation *after, StringRef asked) {
+  std::string name = (func.getSymName() + "__" + std::to_string(shape.first) +
+                      "x" + std::to_string(shape.second))
+                         .str();
+  if (split > 1)
+    name += "_k" + std::to_string(split);
+  if (SymbolTable::lookupSymbolIn(func->getParentOp(), name)) {
+    func.emitError() << asked << ": '" << name
+                     << "' is listed twice or already defined";
+    return {};
+  }
+  auto member = cast<func::FuncOp>(source->clone());
+  member.setSymName(name);
+  member->setAttr(kVariantOfAttr,
+                  StringAttr::get(func.getContext(), func.getSymName()));
+  OpBuilder(func).insert(member);
+  member->moveAfter(after);
+  return member;
+}
+
 struct TileShapeVariants
     : public tilec::impl::TileShapeVariantsBase<TileShapeVariants> {
   using Base::Base;
@@ -790,20 +816,11 @@ struct TileShapeVariants
     for (auto [i, shape] : llvm::enumerate(shapes)) {
       func::FuncOp member = func;
       if (i > 0) {
-        member = cast<func::FuncOp>(func->clone());
-        std::string name = (func.getSymName() + "__" +
-                            std::to_string(shape.first) + "x" +
-                            std::to_string(shape.second))
-                               .str();
-        if (SymbolTable::lookupSymbolIn(getOperation(), name))
-          return func.emitError() << "tile.tile_shapes: '" << name
-                                  << "' is listed twice or already defined";
-        member.setSymName(name);
-        member->setAttr(kVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
-        OpBuilder(func).insert(member);
-        member->moveAfter(after);
+        member = cloneMember(func, func, shape, 1, after, kTileShapesAttr);
+        if (!member)
+          return failure();
         after = member;
-        variantNames.push_back(StringAttr::get(ctx, name));
+        variantNames.push_back(member.getSymNameAttr());
       }
       members.push_back({member, shape});
     }
@@ -860,27 +877,22 @@ struct TileShapeVariants
     for (auto &[member, shape] : members)
       family.push_back({member, shape, 1});
     after = members.back().first;
+    // Why the kernel cannot be split (the same for every shape): the
+    // default members stop at the first failure, with one remark.
+    bool unsplittable = false;
     for (auto &[member, shape] : members) {
-      if (!headLoop || (!requestedSplits && shape.first != 64))
+      if (!headLoop || unsplittable ||
+          (!requestedSplits && shape.first != 64))
         continue;
       for (int64_t split : splits) {
         int64_t accRegisters =
             shape.first * shape.second / (32 * getNumWarps(member));
         if (!requestedSplits && accRegisters * split > 128)
           continue;
-        std::string name = (func.getSymName() + "__" +
-                            std::to_string(shape.first) + "x" +
-                            std::to_string(shape.second) + "_k" +
-                            std::to_string(split))
-                               .str();
-        if (SymbolTable::lookupSymbolIn(getOperation(), name))
-          return func.emitError() << "tile.split_k: '" << name
-                                  << "' is listed twice or already defined";
-        auto clone = cast<func::FuncOp>(member->clone());
-        clone.setSymName(name);
-        clone->setAttr(kVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
-        OpBuilder(func).insert(clone);
-        clone->moveAfter(after);
+        func::FuncOp clone =
+            cloneMember(func, member, shape, split, after, kSplitKAttr);
+        if (!clone)
+          return failure();
         std::optional<KLoop> loop = analyzeKLoop(clone);
         if (!loop || failed(splitK(clone, *loop, split, why))) {
           if (requestedSplits)
@@ -891,10 +903,11 @@ struct TileShapeVariants
               << "'" << func.getSymName() << "' has no split-K members: "
               << why;
           clone.erase();
+          unsplittable = true;
           break;
         }
         after = clone;
-        variantNames.push_back(StringAttr::get(ctx, name));
+        variantNames.push_back(clone.getSymNameAttr());
         family.push_back({clone, shape, split});
       }
     }

@@ -77,3 +77,36 @@ func.func @bound_default(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// A K loop that carries two accumulators (a gated MLP) cannot be split:
+// the 64-row shapes are built, and the kernel says once (not once a shape)
+// that it has no split-K members.
+// CHECK-LABEL: func.func @two_accumulators(
+// CHECK-SAME: tile.variants = ["two_accumulators__128x64", "two_accumulators__64x128", "two_accumulators__64x64"]
+// CHECK-NOT: _k2
+// expected-remark @+1 {{'two_accumulators' has no split-K members: the K loop carries more than the accumulator}}
+func.func @two_accumulators(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf16>,
+                            %wu: !tile.tensor<?x?xbf16>, %h: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %x, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %g, %u = scf.for %k0 = %c0 to %k step %c64 iter_args(%ag = %zero, %au = %zero)
+      -> (!tile.tile<128x128xf32>, !tile.tile<128x128xf32>) : i32 {
+    %tx = tile.load %x[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tg = tile.load %wg[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %tu = tile.load %wu[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %dg = tile.dot %tx, %tg, %ag : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %du = tile.dot %tx, %tu, %au : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %dg, %du : !tile.tile<128x128xf32>, !tile.tile<128x128xf32>
+  }
+  %p = arith.mulf %g, %u : !tile.tile<128x128xf32>
+  tile.store %p, %h[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -297,3 +297,31 @@ func.func @copy(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
   tile.store %t, %y[%pm, %pm] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// A shape listed twice would make two functions of one name.
+// expected-error @+1 {{tile.tile_shapes: 'twice__64x64' is listed twice or already defined}}
+func.func @twice(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[128, 128], [64, 64], [64, 64]],
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -279,37 +279,40 @@ def test_gemm_f16(m, n, k, member):
                          torch.float16, f"gemm_f16 member {member}", 2e-3)
 
 
+def check_swiglu(launch, m, n, k, what):
+    """silu(X Wg) * (X Wu) by `launch` on fresh random inputs, H poisoned,
+    against float64."""
+    x = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    wg = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    wu = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    h = poisoned(m, n, dtype=torch.bfloat16)
+    launch(x, wg, wu, h)
+    torch.cuda.synchronize()
+    g = x.double() @ wg.double()
+    check(h, torch.nn.functional.silu(g) * (x.double() @ wu.double()), 1e-2, what)
+
+
 @pytest.mark.parametrize("m,n,k", [(128, 128, 64), (100, 200, 72), (257, 136, 1000), (1, 8, 8),
                                    (300, 520, 8), (1000, 1032, 520)])
 @pytest.mark.parametrize("member", range(4))
 def test_swiglu(m, n, k, member):
     # Two dots sharing X's tile, silu(X Wg) * (X Wu): every fast-path
     # member (128x128 as written, 128x64, 64x128, 64x64).
-    x = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    wg = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    wu = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    h = poisoned(m, n, dtype=torch.bfloat16)
     launches = forced(load("swiglu"), "swiglu")
     assert len(launches) == 4
-    launches[member](x, wg, wu, h)
-    torch.cuda.synchronize()
-    g = x.double() @ wg.double()
-    check(h, torch.nn.functional.silu(g) * (x.double() @ wu.double()), 1e-2, f"swiglu member {member}")
+    check_swiglu(launches[member], m, n, k, f"swiglu member {member}")
 
 
 @pytest.mark.parametrize("m,n,k", [(100, 130, 72), (64, 36, 37)])
 def test_swiglu_rows_tma_cannot_read(m, n, k):
     # N or K not a multiple of 8: the plain twin.
     kern = kernel("swiglu")
-    x = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    wg = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    wu = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    h = poisoned(m, n, dtype=torch.bfloat16)
-    assert kern.choose(x, wg, wu, h) == "swiglu__plain"
-    kern(x, wg, wu, h)
-    torch.cuda.synchronize()
-    g = x.double() @ wg.double()
-    check(h, torch.nn.functional.silu(g) * (x.double() @ wu.double()), 1e-2, "swiglu (plain twin)")
+
+    def launch(x, wg, wu, h):
+        assert kern.choose(x, wg, wu, h) == "swiglu__plain"
+        kern(x, wg, wu, h)
+
+    check_swiglu(launch, m, n, k, "swiglu (plain twin)")
 
 
 @pytest.mark.parametrize("rows,n,k", [
