@@ -93,7 +93,12 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
     Reads the tile whose first element is at `offsets` (in elements, one per
     dim). Elements outside the view, and those whose `mask` (an i1 tile of
     the tile's shape) is false, read as `padding` (zero by default) and are
-    not accessed.
+    not accessed. With `in_bounds`, whoever made the load guarantees that
+    every element lies inside the view, that the view's contiguous dim has
+    stride 1 and that its base, extents and other strides are aligned to the
+    vectors the tile's layout gives a thread along it (the compiler's own
+    accesses to a kernel's workspace are such): it is read with no bounds
+    checks, masks or run-time alignment test.
 
     ```mlir
     %t = tile.load %a[%m, %k] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
@@ -106,7 +111,8 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   let arguments = (ins Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
                        Optional<Tile_Tile>:$mask,
-                       OptionalAttr<TypedAttrInterface>:$padding);
+                       OptionalAttr<TypedAttrInterface>:$padding,
+                       UnitAttr:$in_bounds);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
@@ -125,7 +131,9 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
   let summary = "store a tile into a tensor view";
   let description = [{
     Writes the tile at `offsets`; elements outside the view, and those whose
-    `mask` is false, are dropped.
+    `mask` is false, are dropped. `in_bounds` is as for tile.load: a
+    guarantee that the tile lies inside the view with aligned vectors, so
+    the store is written with no checks.
 
     ```mlir
     tile.store %c, %out[%m, %n] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
@@ -135,7 +143,8 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
   }];
   let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
-                       Optional<Tile_Tile>:$mask);
+                       Optional<Tile_Tile>:$mask,
+                       UnitAttr:$in_bounds);
   let assemblyFormat = [{
     $value `,` $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)?
     attr-dict `:` type($value) `,` qualified(type($tensor))
@@ -164,7 +173,8 @@ def Tile_GatherOp : Tile_Op<"gather", [MemoryEffects<[MemRead]>,
   let arguments = (ins Tile_TensorViewType:$tensor,
                        Variadic<Tile_Tile>:$indices,
                        Optional<Tile_Tile>:$mask,
-                       OptionalAttr<TypedAttrInterface>:$padding);
+                       OptionalAttr<TypedAttrInterface>:$padding,
+                       UnitAttr:$in_bounds);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict

@@ -119,6 +119,22 @@ private:
     user->setOperand(idx, c);
   }
 
+  /// An in_bounds load reads back what an in_bounds store of the same view
+  /// wrote (split-K's partial tiles): the store's layout, so that neither
+  /// side converts (the stored value, an accumulator, keeps its layout).
+  static std::optional<LinearLayout> inBoundsLayout(LoadOp load) {
+    if (!load.getInBounds())
+      return std::nullopt;
+    for (Operation *user : load.getTensor().getUsers())
+      if (auto store = dyn_cast<StoreOp>(user)) {
+        auto stored = cast<RankedTensorType>(store.getValue().getType());
+        if (store.getInBounds() && getLayoutAttr(stored) &&
+            stored.getShape() == load.getType().getShape())
+          return getLayout(stored);
+      }
+    return std::nullopt;
+  }
+
   LogicalResult visit(Operation *op) {
     // Values that already carry a layout keep it.
     auto needs = [&](Value v) { return isTile(v) && !getLayoutAttr(v.getType()); };
@@ -126,8 +142,9 @@ private:
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (needs(load.getResult()))
         setLayout(load.getResult(),
-                  defaultLayout(load.getType(),
-                                load.getTensor().getType().getContiguousDim()));
+                  inBoundsLayout(load).value_or(defaultLayout(
+                      load.getType(),
+                      load.getTensor().getType().getContiguousDim())));
       if (load.getMask())
         require(op, load.getMaskMutable()[0].getOperandNumber(),
                 getLayout(load.getType()));
@@ -143,7 +160,10 @@ private:
         cd = shapeOf(t).size() - 1;
       LinearLayout coalesced = defaultLayout(t, cd);
       LinearLayout current = getLayout(t);
-      if (current.getContiguity(cd) < coalesced.getContiguity(cd))
+      // (An in_bounds store, the compiler's own scratch, is read back by
+      // in_bounds loads in the same layout: no conversion either way.)
+      if (!store.getInBounds() &&
+          current.getContiguity(cd) < coalesced.getContiguity(cd))
         require(op, 0, coalesced);
       if (store.getMask())
         require(op, store.getMaskMutable()[0].getOperandNumber(),
@@ -339,6 +359,19 @@ private:
       return success();
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      // A wgmma accumulator is carried in its layout (what
+      // tile-remove-layout-conversions would make of it), so that the code
+      // after the loop sees it as the dot leaves it (a split-K partial is
+      // written and read back in it).
+      auto yielded = forOp.getBody()->getTerminator()->getOperands();
+      for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+        auto dot = yielded[i].getDefiningOp<DotOp>();
+        if (isTile(arg) && dot && dot->getParentOp() == forOp &&
+            dot.getAcc() == arg && isWgmmaCandidate(dot))
+          require(op, forOp.getInitsMutable()[i].getOperandNumber(),
+                  LinearLayout::wgmmaAccumulator(shapeOf(dot.getType()),
+                                                 numWarps / 4));
+      }
       for (auto [init, arg, res] :
            llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
                      forOp.getResults()))

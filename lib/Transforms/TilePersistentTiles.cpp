@@ -63,6 +63,7 @@ struct Persistent {
   GridExprAttr gx, gy; // the original grid's x and y extents
   GridExprAttr gz;     // and z (a batch of such grids), null if 1
   int cluster = 1;     // programs a cluster (along x)
+  int64_t streamK = 0; // stream-K: the most units a tile is split into
 
   /// gx * gy tiles of the original grid, times gz.
   GridExprAttr times(GridExprAttr e) const {
@@ -75,7 +76,12 @@ struct Persistent {
     auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
     auto call = GridExprAttr::call;
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
-    if (cluster == 1) {
+    if (streamK > 1) {
+      // Every SM, where the split tiles give them work.
+      x = call(GridOp::Min, sms,
+               call(GridOp::Mul, times(call(GridOp::Mul, gx, gy)),
+                    lit(streamK)));
+    } else if (cluster == 1) {
       x = call(GridOp::Min, sms, times(call(GridOp::Mul, gx, gy)));
     } else {
       GridExprAttr c = lit(cluster);
@@ -100,9 +106,15 @@ struct Persistent {
   /// copies-th of the program's tiles, starting with its copy-th; `count`
   /// receives how many tiles the program has, `ordinal` the current tile's
   /// place among them.
-  std::pair<scf::ForOp, std::array<Value, 3>>
+  std::pair<scf::ForOp, std::array<Value, 4>>
   wrap(OpBuilder &b, Location loc, func::FuncOp func, Value copy = {},
        int copies = 1, Value *count = nullptr, Value *ordinal = nullptr) {
+    if (streamK > 1) {
+      auto result = wrapStreamK(b, loc, func);
+      if (ordinal)
+        *ordinal = result.first.getInductionVar();
+      return result;
+    }
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
     Value nz = gz ? emitGridExpr(b, loc, func, gz) : Value();
@@ -159,7 +171,19 @@ struct Persistent {
       pz = arith::DivUIOp::create(ib, loc, t, plane);
       t = arith::RemUIOp::create(ib, loc, t, plane);
     }
-    Value group = cst(ib, kGroupM);
+    auto [px, py] = grouped(ib, loc, t, nx, ny);
+    if (cluster > 1)
+      px = arith::AddIOp::create(
+          ib, loc,
+          arith::MulIOp::create(ib, loc, px, cst(ib, cluster)), rank);
+    return {loop, {px, py, pz, Value()}};
+  }
+
+  /// The coordinates (x, y) of the t-th tile of an nx x ny grid in groups
+  /// of kGroupM rows of tiles, each group column by column.
+  static std::pair<Value, Value> grouped(OpBuilder &ib, Location loc, Value t,
+                                         Value nx, Value ny) {
+    Value group = arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), kGroupM);
     Value perGroup = arith::MulIOp::create(ib, loc, group, ny);
     Value groupId = arith::DivUIOp::create(ib, loc, t, perGroup);
     Value firstM = arith::MulIOp::create(ib, loc, groupId, group);
@@ -169,11 +193,75 @@ struct Persistent {
     Value px = arith::AddIOp::create(
         ib, loc, firstM, arith::RemUIOp::create(ib, loc, inGroup, rows));
     Value py = arith::DivUIOp::create(ib, loc, inGroup, rows);
-    if (cluster > 1)
-      px = arith::AddIOp::create(
-          ib, loc,
-          arith::MulIOp::create(ib, loc, px, cst(ib, cluster)), rank);
-    return {loop, {px, py, pz}};
+    return {px, py};
+  }
+
+  /// The stream-K tile loop (a grid of no z axis, no clusters or copies):
+  /// units are the T tiles in the grouped order, except that the R = T mod
+  /// P tiles of the last, partial wave are split into S units each (S = P /
+  /// R if that is at least 2, else 2P / R if at least 3, so that they take
+  /// at most two waves of units shorter than a tile; at most `streamK`).
+  /// Program p takes units p, p + P, ...: the whole tiles' waves, then the
+  /// split ones. Returns the loop and the unit's tile (x, y), its index
+  /// among the split units (z; 0 for a whole tile) and its tile's number
+  /// of units (num_programs z: 1 for a whole tile).
+  std::pair<scf::ForOp, std::array<Value, 4>>
+  wrapStreamK(OpBuilder &b, Location loc, func::FuncOp func) {
+    auto cst = [&](OpBuilder &ob, int64_t v) {
+      return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
+    };
+    auto div = [&](OpBuilder &ob, Value x, Value y) {
+      return arith::DivUIOp::create(ob, loc, x, y);
+    };
+    auto rem = [&](OpBuilder &ob, Value x, Value y) {
+      return arith::RemUIOp::create(ob, loc, x, y);
+    };
+    auto uge = [&](OpBuilder &ob, Value x, int64_t v) {
+      return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, x,
+                                   cst(ob, v));
+    };
+    auto select = [&](OpBuilder &ob, Value c, Value x, Value y) {
+      return arith::SelectOp::create(ob, loc, c, x, y);
+    };
+    Value nx = emitGridExpr(b, loc, func, gx);
+    Value ny = emitGridExpr(b, loc, func, gy);
+    Value tiles = arith::MulIOp::create(b, loc, nx, ny);
+    Value p = ProgramIdOp::create(b, loc, 0);
+    Value programs = NumProgramsOp::create(b, loc, 0);
+    Value one = cst(b, 1);
+    Value last = rem(b, tiles, programs);
+    Value whole = arith::SubIOp::create(b, loc, tiles, last);
+    Value lastOr1 = arith::MaxUIOp::create(b, loc, last, one);
+    Value once = div(b, programs, lastOr1);
+    Value twice = div(b, arith::AddIOp::create(b, loc, programs, programs),
+                      lastOr1);
+    Value splits =
+        select(b, uge(b, once, 2), once, select(b, uge(b, twice, 3), twice, one));
+    splits = arith::MinUIOp::create(b, loc, splits, cst(b, streamK));
+    Value units = arith::AddIOp::create(
+        b, loc, whole, arith::MulIOp::create(b, loc, last, splits));
+    // ceil((units - p) / P), 0 where p >= units (p < P).
+    Value count = div(b,
+                      arith::SubIOp::create(
+                          b, loc, arith::AddIOp::create(b, loc, units, programs),
+                          arith::AddIOp::create(b, loc, p, one)),
+                      programs);
+    Value zero = cst(b, 0);
+    auto loop = scf::ForOp::create(b, loc, zero, count, one, ValueRange{zero});
+    OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+    Value u = arith::AddIOp::create(
+        ib, loc, arith::MulIOp::create(ib, loc, loop.getInductionVar(), programs),
+        p);
+    Value split = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge, u,
+                                        whole);
+    Value v = arith::SubIOp::create(ib, loc, u, whole);
+    Value t = select(ib, split,
+                     arith::AddIOp::create(ib, loc, whole, div(ib, v, splits)),
+                     u);
+    Value pz = select(ib, split, v, zero);
+    Value nz = select(ib, split, splits, one);
+    auto [px, py] = grouped(ib, loc, t, nx, ny);
+    return {loop, {px, py, pz, nz}};
   }
 };
 
@@ -236,17 +324,24 @@ void replaceStart(Value v, Value with) {
 /// Moves the ops of `block` after the tile loop `loop`, up to `end`, to the
 /// end of its body, the tile's coordinates `ids` in place of their
 /// (top-level) program ids x, y and, with a batch, z.
-void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 3> &ids,
+void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 4> &ids,
                       Block *block, Block::iterator end) {
   Block *body = loop.getBody();
   body->getOperations().splice(body->end(), block->getOperations(),
                                std::next(Block::iterator(loop)), end);
-  for (Operation &op : llvm::make_early_inc_range(*body))
+  for (Operation &op : llvm::make_early_inc_range(*body)) {
+    Value id;
     if (auto pid = dyn_cast<ProgramIdOp>(op))
-      if (Value id = ids[pid.getAxis()]) {
-        pid.replaceAllUsesWith(id);
-        pid.erase();
-      }
+      id = ids[pid.getAxis()];
+    // Stream-K: a unit's number of splits (canWalkTilesPersistently lets
+    // num_programs z through only there).
+    if (auto n = dyn_cast<NumProgramsOp>(op); n && n.getAxis() == 2)
+      id = ids[3];
+    if (id) {
+      op.getResult(0).replaceAllUsesWith(id);
+      op.erase();
+    }
+  }
 }
 
 struct TilePersistentTiles
@@ -278,12 +373,18 @@ struct TilePersistentTiles
       pers.gz = grid.axis(2);
     if (auto cl = func->getAttrOfType<IntegerAttr>(kClusterAttr))
       pers.cluster = std::max<int64_t>(1, cl.getInt());
+    if (auto sk = func->getAttrOfType<IntegerAttr>(kStreamKAttr))
+      pers.streamK = sk.getInt();
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
     Region *compute = ws.getRegionOf(tgpu::PartitionRole::Compute);
     if (ws.getPartitions().size() != 2 || !load || !compute)
       return ws.emitError() << "the persistent tile loop takes a load and a "
                                "compute partition";
     int copies = ws.getPartition(compute->getRegionNumber()).getCopies();
+    if (pers.streamK > 1 && (copies > 1 || pers.cluster > 1 || pers.gz))
+      return func.emitError()
+             << "a stream-K kernel (" << kStreamKAttr
+             << ") with ping-pong consumers, clusters or a z grid axis";
     Block *producer = &load->front();
     Block *consumer = &compute->front();
     scf::ForOp pCounter = counterLoop(producer);
@@ -320,7 +421,7 @@ struct TilePersistentTiles
   /// (moveIntoTileLoop), the counter of `counter` starting at `start`, the
   /// tiles copied once being use `ordinal`; the tile loop yields the
   /// counter after the region's loop.
-  LogicalResult finish(scf::ForOp loop, const std::array<Value, 3> &ids,
+  LogicalResult finish(scf::ForOp loop, const std::array<Value, 4> &ids,
                        Block *block, Block::iterator end, scf::ForOp counter,
                        Value once, Value start, Value ordinal) {
     moveIntoTileLoop(loop, ids, block, end);

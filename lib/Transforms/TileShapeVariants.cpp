@@ -509,6 +509,14 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
   return k;
 }
 
+/// How a member divides its tiles' K steps: split-K (every tile `ways`
+/// ways, grid z) or stream-K (up to `streamK` ways, as the persistent
+/// schedule chooses per tile).
+struct Split {
+  int64_t ways = 1;
+  int64_t streamK = 0;
+};
+
 /// The launch's estimated time (docs/ARCHITECTURE.md), in units of about
 /// 22 ps (a 128x256 tile's K step of 64 bf16 on the H100 is 32768 units).
 /// Without a known K loop: waves of tiles over the SMs, each as long as a
@@ -521,7 +529,8 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
 /// epilogue, about 4 S + 8 K steps as measured on the H100 (RESULTS.md,
 /// 2026-11-24: 3072^2 x 4096 split 2 ways took 39 us more over 9 waves).
 GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
-                    const KLoop *k, const Plan &plan, int64_t splits) {
+                    const KLoop *k, const Plan &plan, Split split) {
+  int64_t splits = split.ways;
   MLIRContext *ctx = func.getContext();
   auto call = GridExprAttr::call;
   auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
@@ -539,6 +548,12 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
   if (splits > 1)
     steps = call(GridOp::CDiv, steps, lit(splits));
   GridExprAttr chain = call(GridOp::Mul, waves, call(GridOp::Mul, steps, lit(step)));
+  // Stream-K: the K steps of all tiles spread evenly over the SMs.
+  if (split.streamK > 1)
+    chain = call(GridOp::Mul,
+                 call(GridOp::CDiv, call(GridOp::Mul, units, steps),
+                      GridExprAttr::sms(ctx)),
+                 lit(step));
   GridExprAttr bytes = call(
       GridOp::Mul,
       call(GridOp::Add, call(GridOp::Mul, plan.rows.extent, lit(k->aBytes)),
@@ -556,18 +571,40 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
   if (splits > 1)
     cost = call(GridOp::Add, cost,
                 call(GridOp::Mul, waves, lit((4 * splits + 8) * step)));
+  // Stream-K's fix-up: the last unit of a split tile reads the S
+  // partials alone, about 12 S - 24 K steps as measured on the H100
+  // (RESULTS.md, "Stream-K": 36 at S = 5, 72 at S = 8), S estimated as
+  // sms / (tiles mod sms) within 3..8 (at least 12 steps).
+  if (split.streamK > 1) {
+    GridExprAttr sms = GridExprAttr::sms(ctx);
+    GridExprAttr rem = call(GridOp::Sub, units,
+                            call(GridOp::Mul, call(GridOp::Div, units, sms), sms));
+    GridExprAttr ways = call(
+        GridOp::Max, lit(3),
+        call(GridOp::Min, lit(split.streamK),
+             call(GridOp::Div, sms, call(GridOp::Max, rem, lit(1)))));
+    cost = call(GridOp::Add, cost,
+                call(GridOp::Mul,
+                     call(GridOp::Sub, call(GridOp::Mul, ways, lit(12)), lit(24)),
+                     lit(step)));
+  }
   return cost;
 }
 
-/// Rewrites `func` to compute each output tile in `splits` units along K
-/// (split-K): unit s (program id z) runs K steps [s * per, (s + 1) * per)
-/// (per = cdiv(cdiv(K, BK), splits)), writes its f32 (i32) partial tile to
-/// the workspace and counts itself in the tile's counter; the last unit to
-/// arrive sums the partials in the order 0..splits-1 (the result does not
-/// depend on the arrival order), puts the counter back to 0 for the next
-/// launch and runs the epilogue. Workspace: the partials (tiles * splits
-/// rows of tiles, row-major); semaphores: an i32 counter a tile.
-LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
+/// Rewrites `func` to compute an output tile in units along K: unit s of
+/// n (n is `split.ways`, or for stream-K `num_programs z`) runs K steps
+/// [s * per, (s + 1) * per) (per = cdiv(cdiv(K, BK), n)). A
+/// tile of n > 1 units: each writes its f32 (i32) partial tile to the
+/// workspace and counts itself in the tile's counter; the last to arrive
+/// sums the partials in the order 0..n-1 (the result does not depend on the
+/// arrival order), puts the counter back to 0 for the next launch and runs
+/// the epilogue. Split-K: unit z of tile t has partial t n + z and counter
+/// t. Stream-K: z is the unit's index among the launch's split units (the
+/// schedule splits only the last wave's tiles, into consecutive units), its
+/// partial z and its tile's counter z / n, so that the workspace holds one
+/// wave's partials. Workspace: the partials (row-major tiles);
+/// semaphores: an i32 counter a tile.
+LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
                      std::string &why) {
   MLIRContext *ctx = func.getContext();
   scf::ForOp loop = k.loop;
@@ -618,12 +655,18 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
   auto cst = [&](OpBuilder &ob, int64_t v) {
     return arith::ConstantIntOp::create(ob, loc, i32, v);
   };
-  // The unit's K range.
-  Value unit = ProgramIdOp::create(b, loc, 2);
+  bool stream = split.streamK > 1;
+  // The unit's K range. Split-K: unit z of the tile. Stream-K: z is the
+  // unit's index among the launch's split units, those of a tile
+  // consecutive (z - z mod n ... its first); 0 for a whole tile.
+  Value z = ProgramIdOp::create(b, loc, 2);
+  Value units = stream ? Value(NumProgramsOp::create(b, loc, 2))
+                       : Value(cst(b, split.ways));
+  Value unit = stream ? Value(arith::RemUIOp::create(b, loc, z, units)) : z;
   Value bk = cst(b, k.step);
   Value steps = arith::CeilDivSIOp::create(b, loc, loop.getUpperBound(), bk);
   Value per = arith::MulIOp::create(
-      b, loc, arith::CeilDivSIOp::create(b, loc, steps, cst(b, splits)), bk);
+      b, loc, arith::CeilDivSIOp::create(b, loc, steps, units), bk);
   Value lo = arith::MulIOp::create(b, loc, unit, per);
   Value hi = arith::MinSIOp::create(b, loc, loop.getUpperBound(),
                                     arith::AddIOp::create(b, loc, lo, per));
@@ -632,45 +675,97 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
 
   // After the loop: the partial, the count, the fix-up.
   b.setInsertionPointAfter(loop);
+  Value acc = loop.getResult(0);
   Value nx = emitGridExpr(b, loc, func, grid.axis(0));
   Value ny = emitGridExpr(b, loc, func, grid.axis(1));
   Value tiles = arith::MulIOp::create(b, loc, nx, ny);
   Value tile = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, ProgramIdOp::create(b, loc, 0), ny),
       ProgramIdOp::create(b, loc, 1));
-  Value first = arith::MulIOp::create(b, loc, tile, cst(b, splits)); // unit 0
+  // The tile's counter, and the workspace row (in tiles) of its unit 0.
+  Value slot = stream ? Value(arith::DivUIOp::create(b, loc, z, units)) : tile;
+  Value first = arith::MulIOp::create(b, loc, slot, units);
   auto dyn = ShapedType::kDynamic;
   auto partialsType = TensorViewType::get(ctx, {dyn, dyn}, elem, {dyn, 1});
-  Value partialRows = arith::MulIOp::create(
-      b, loc, tiles, cst(b, splits * rows));
   Value zero64 = arith::ConstantIntOp::create(b, loc, i64, 0);
-  Value partials = WorkspaceOp::create(b, loc, partialsType,
-                                       /*semaphores=*/false,
-                                       ValueRange{partialRows, cst(b, cols)},
-                                       zero64);
-  auto rowOf = [&](OpBuilder &ob, Value u) {
-    return arith::MulIOp::create(ob, loc, u, cst(ob, rows));
-  };
-  Value c0 = cst(b, 0);
-  StoreOp::create(b, loc, loop.getResult(0), partials,
-                  ValueRange{rowOf(b, arith::AddIOp::create(b, loc, first, unit)), c0},
-                  Value());
+  // The workspace holds whole partial tiles, 256-byte aligned: every access
+  // is in bounds.
+  Value partials = WorkspaceOp::create(
+      b, loc, partialsType, /*semaphores=*/false,
+      ValueRange{arith::MulIOp::create(
+                     b, loc, arith::MulIOp::create(b, loc, tiles, units),
+                     cst(b, rows)),
+                 cst(b, cols)},
+      zero64);
   auto countersType = TensorViewType::get(ctx, {dyn}, i32, {1});
   Value counters = WorkspaceOp::create(b, loc, countersType,
                                        /*semaphores=*/true, ValueRange{tiles},
                                        zero64);
+  auto rowOf = [&](OpBuilder &ob, Value u) {
+    return arith::MulIOp::create(ob, loc, u, cst(ob, rows));
+  };
   auto one = RankedTensorType::get({1}, i32);
-  Value index = SplatOp::create(b, loc, one, tile);
-  Value ones = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(one, b.getI32IntegerAttr(1)));
-  // acq_rel: the partial is written before the count (release), and the
-  // last unit reads the others' partials after it (acquire).
-  Value old = AtomicRMWOp::create(b, loc, one, AtomicKind::Add, ones, counters,
-                                  ValueRange{index}, Value());
-  Value arrived = ReduceOp::create(b, loc, i32, ReduceKind::Sum, old, 0);
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     arrived, cst(b, splits - 1));
-  auto fixup = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+  auto splat = [&](OpBuilder &ob, int32_t v) {
+    return arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(one, ob.getI32IntegerAttr(v)));
+  };
+  // Writes the partial and counts it; whether this unit came last.
+  auto countIn = [&](OpBuilder &ob) -> Value {
+    StoreOp::create(ob, loc, acc, partials,
+                    ValueRange{rowOf(ob, arith::AddIOp::create(ob, loc, first,
+                                                               unit)),
+                               cst(ob, 0)},
+                    Value(), /*in_bounds=*/true);
+    // acq_rel: the partial is written before the count (release), and the
+    // last unit reads the others' partials after it (acquire).
+    Value old = AtomicRMWOp::create(
+        ob, loc, one, AtomicKind::Add, splat(ob, 1), counters,
+        ValueRange{SplatOp::create(ob, loc, one, slot)}, Value());
+    Value arrived = ReduceOp::create(ob, loc, i32, ReduceKind::Sum, old, 0);
+    return arith::CmpIOp::create(
+        ob, loc, arith::CmpIPredicate::eq, arrived,
+        arith::SubIOp::create(ob, loc, units, cst(ob, 1)));
+  };
+  // The last unit: resets the counter and sums the partials in order.
+  auto sumPartials = [&](OpBuilder &ob) -> Value {
+    StoreOp::create(ob, loc, splat(ob, 0), counters, ValueRange{slot}, Value(),
+                    /*in_bounds=*/true);
+    auto load = [&](OpBuilder &lb, Value u) {
+      return LoadOp::create(lb, loc, accType, partials,
+                            ValueRange{rowOf(lb, u), cst(lb, 0)}, Value(),
+                            TypedAttr(), /*in_bounds=*/true);
+    };
+    // One partial at a time: the sum and one partial are live (a tile of
+    // 128 registers a thread fits twice).
+    auto sum = scf::ForOp::create(
+        ob, loc, cst(ob, 1), units, cst(ob, 1), ValueRange{load(ob, first)},
+        [&](OpBuilder &lb, Location, Value j, ValueRange carried) {
+          Value part = load(lb, arith::AddIOp::create(lb, loc, first, j));
+          Value next =
+              isa<FloatType>(elem)
+                  ? Value(arith::AddFOp::create(lb, loc, carried[0], part))
+                  : Value(arith::AddIOp::create(lb, loc, carried[0], part));
+          scf::YieldOp::create(lb, loc, next);
+        });
+    return sum.getResult(0);
+  };
+  // Stream-K: a tile the schedule did not split runs its epilogue at once.
+  Value isSplit, ready;
+  if (stream) {
+    isSplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, units,
+                                    cst(b, 1));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, isSplit,
+                                  /*withElseRegion=*/true);
+    OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    scf::YieldOp::create(tb, loc, countIn(tb));
+    OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+    scf::YieldOp::create(
+        eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, 1, 1)});
+    ready = ifOp.getResult(0);
+  } else {
+    ready = countIn(b);
+  }
+  auto fixup = scf::IfOp::create(b, loc, ready, /*withElseRegion=*/false);
   // Move the epilogue in.
   Block *then = fixup.thenBlock();
   for (Operation &op : llvm::make_early_inc_range(
@@ -678,43 +773,62 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, int64_t splits,
                             Block::iterator(ret))))
     op.moveBefore(then->getTerminator());
   OpBuilder tb = OpBuilder::atBlockBegin(then);
-  Value zeros = arith::ConstantOp::create(
-      tb, loc, DenseElementsAttr::get(one, tb.getI32IntegerAttr(0)));
-  StoreOp::create(tb, loc, zeros, counters, ValueRange{tile}, Value());
-  Value sum;
-  for (int64_t s = 0; s < splits; ++s) {
-    Value row = rowOf(tb, arith::AddIOp::create(tb, loc, first, cst(tb, s)));
-    Value part = LoadOp::create(tb, loc, accType, partials,
-                                ValueRange{row, cst(tb, 0)}, Value(),
-                                TypedAttr());
-    sum = !sum                 ? part
-          : isa<FloatType>(elem) ? Value(arith::AddFOp::create(tb, loc, sum, part))
-                                 : Value(arith::AddIOp::create(tb, loc, sum, part));
+  Value total;
+  Operation *keep = nullptr; // the op that still reads the unit's own tile
+  if (stream) {
+    auto ifOp = scf::IfOp::create(tb, loc, TypeRange{accType}, isSplit,
+                                  /*withElseRegion=*/true);
+    OpBuilder sb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    scf::YieldOp::create(sb, loc, sumPartials(sb));
+    OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+    scf::YieldOp::create(eb, loc, acc);
+    total = ifOp.getResult(0);
+    keep = ifOp;
+  } else {
+    total = sumPartials(tb);
   }
-  loop.getResult(0).replaceUsesWithIf(sum, [&](OpOperand &use) {
-    return then->getParentOp()->isProperAncestor(use.getOwner());
+  acc.replaceUsesWithIf(total, [&](OpOperand &use) {
+    return fixup->isProperAncestor(use.getOwner()) &&
+           !(keep && keep->isAncestor(use.getOwner()));
   });
-  // The grid's z axis counts the units of a tile; the workspace holds
-  // the partials and the counters.
-  auto axes = llvm::to_vector(grid.getAxes());
-  axes.resize(3, GridExprAttr::literal(ctx, 1));
-  axes[2] = GridExprAttr::literal(ctx, splits);
-  func->setAttr(kGridAttr, GridAttr::get(ctx, axes));
   GridExprAttr gridTiles =
       GridExprAttr::call(GridOp::Mul, grid.axis(0), grid.axis(1));
-  func->setAttr(kWorkspaceAttr,
-                GridExprAttr::call(
-                    GridOp::Mul, gridTiles,
-                    GridExprAttr::literal(ctx, splits * rows * cols * 4)));
-  func->setAttr(kSemaphoresAttr,
-                GridExprAttr::call(GridOp::Mul, gridTiles,
-                                   GridExprAttr::literal(ctx, 4)));
+  auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
+  auto call = GridExprAttr::call;
+  int64_t tileBytes = rows * cols * 4;
+  if (stream) {
+    // The schedule splits fewer tiles than the programs (at most the SMs),
+    // into at most 2 units a program: 2 * sms partials, 1 counter a program.
+    GridExprAttr sms = GridExprAttr::sms(ctx);
+    func->setAttr(kStreamKAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
+                                                 split.streamK));
+    func->setAttr(
+        kWorkspaceAttr,
+        call(GridOp::Mul,
+             call(GridOp::Min, call(GridOp::Mul, lit(2), sms),
+                  call(GridOp::Mul, gridTiles, lit(split.streamK))),
+             lit(tileBytes)));
+    func->setAttr(kSemaphoresAttr,
+                  call(GridOp::Mul, call(GridOp::Min, sms, gridTiles), lit(4)));
+  } else {
+    // The grid's z axis counts the units of a tile.
+    auto axes = llvm::to_vector(grid.getAxes());
+    axes.resize(3, lit(1));
+    axes[2] = lit(split.ways);
+    func->setAttr(kGridAttr, GridAttr::get(ctx, axes));
+    func->setAttr(kWorkspaceAttr,
+                  call(GridOp::Mul, gridTiles, lit(split.ways * tileBytes)));
+    func->setAttr(kSemaphoresAttr, call(GridOp::Mul, gridTiles, lit(4)));
+  }
   if (failed(verify(func))) {
     why = "the split program does not verify";
     return failure();
   }
   return success();
 }
+
+/// The most units a stream-K member's schedule splits a tile into.
+constexpr int64_t kStreamKSplits = 8;
 
 /// A member with fewer rows than the program has fewer warpgroups on
 /// sm_90a: wgmma gives each warpgroup 64-row blocks of the accumulator, so a
@@ -733,17 +847,19 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
 }
 
 /// A member of `func`'s family: a clone of `source` named NAME__RxC (with
-/// `split` > 1, NAME__RxC_kS), marked a variant of `func` and placed after
+/// split-K, NAME__RxC_kS; stream-K, NAME__RxC_sk), marked a variant of `func` and placed after
 /// `after`; null, with an error naming the attribute `asked` that lists the
 /// members, where the name is taken.
 func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
-                         std::pair<int64_t, int64_t> shape, int64_t split,
+                         std::pair<int64_t, int64_t> shape, Split split,
                          Operation *after, StringRef asked) {
   std::string name = (func.getSymName() + "__" + std::to_string(shape.first) +
                       "x" + std::to_string(shape.second))
                          .str();
-  if (split > 1)
-    name += "_k" + std::to_string(split);
+  if (split.ways > 1)
+    name += "_k" + std::to_string(split.ways);
+  if (split.streamK > 1)
+    name += "_sk";
   if (SymbolTable::lookupSymbolIn(func->getParentOp(), name)) {
     func.emitError() << asked << ": '" << name
                      << "' is listed twice or already defined";
@@ -816,7 +932,7 @@ struct TileShapeVariants
     for (auto [i, shape] : llvm::enumerate(shapes)) {
       func::FuncOp member = func;
       if (i > 0) {
-        member = cloneMember(func, func, shape, 1, after, kTileShapesAttr);
+        member = cloneMember(func, func, shape, Split{}, after, kTileShapesAttr);
         if (!member)
           return failure();
         after = member;
@@ -872,10 +988,10 @@ struct TileShapeVariants
              << "cannot split the K loop of '" << func.getSymName()
              << "' (tile.split_k): its main loop is not a top-level scf.for "
                 "from 0 by a constant step to a kernel argument's extent";
-    SmallVector<std::tuple<func::FuncOp, std::pair<int64_t, int64_t>, int64_t>>
+    SmallVector<std::tuple<func::FuncOp, std::pair<int64_t, int64_t>, Split>>
         family;
     for (auto &[member, shape] : members)
-      family.push_back({member, shape, 1});
+      family.push_back({member, shape, Split{}});
     after = members.back().first;
     // Why the kernel cannot be split (the same for every shape): the
     // default members stop at the first failure, with one remark.
@@ -890,11 +1006,11 @@ struct TileShapeVariants
         if (!requestedSplits && accRegisters * split > 128)
           continue;
         func::FuncOp clone =
-            cloneMember(func, member, shape, split, after, kSplitKAttr);
+            cloneMember(func, member, shape, Split{split, 0}, after, kSplitKAttr);
         if (!clone)
           return failure();
         std::optional<KLoop> loop = analyzeKLoop(clone);
-        if (!loop || failed(splitK(clone, *loop, split, why))) {
+        if (!loop || failed(splitK(clone, *loop, Split{split, 0}, why))) {
           if (requestedSplits)
             return func.emitError() << "cannot split the K loop of '"
                                     << func.getSymName() << "' " << split
@@ -908,7 +1024,36 @@ struct TileShapeVariants
         }
         after = clone;
         variantNames.push_back(clone.getSymNameAttr());
-        family.push_back({clone, shape, split});
+        family.push_back({clone, shape, Split{split, 0}});
+      }
+    }
+    // A stream-K member of the kernel's own shape (at least 128 rows: the
+    // tiles whose last wave quantizes worst), unless splits were asked
+    // for: its persistent schedule splits the K steps of the last, partial
+    // wave's tiles so that every SM gets work (docs/ARCHITECTURE.md,
+    // "Stream-K"). Ping-pong and cluster kernels keep whole tiles (their
+    // schedules need every tile to run the same K steps).
+    auto schedule = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    std::pair<int64_t, int64_t> headShape = members.front().second;
+    if (headLoop && !requestedSplits && !unsplittable &&
+        hasWGMMA(getTarget(func)) && headShape.first >= 128 &&
+        (!schedule || schedule.getValue() != Schedule::PingPong) &&
+        (!cluster || cluster.getInt() <= 1)) {
+      Split stream{1, kStreamKSplits};
+      func::FuncOp clone =
+          cloneMember(func, func, headShape, stream, after, kSplitKAttr);
+      if (!clone)
+        return failure();
+      std::optional<KLoop> loop = analyzeKLoop(clone);
+      if (!loop || failed(splitK(clone, *loop, stream, why))) {
+        mlir::emitRemark(func.getLoc())
+            << "'" << func.getSymName() << "' has no stream-K member: " << why;
+        clone.erase();
+      } else {
+        after = clone;
+        variantNames.push_back(clone.getSymNameAttr());
+        family.push_back({clone, headShape, stream});
       }
     }
     if (variantNames.empty())

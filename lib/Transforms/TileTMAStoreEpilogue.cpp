@@ -2,7 +2,8 @@
 //
 // The tile-tma-store-epilogue pass. In a kernel whose main loop is
 // scheduled for warp specialization, a store of a 2-d tile after the loop
-// (at the top level, so every consumer thread runs it) goes out through
+// (at the top level or in an scf.if there: every consumer thread runs it,
+// the condition being a scalar) goes out through
 // shared memory with TMA:
 //
 //   %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #shared>    (entry block)
@@ -28,6 +29,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
 
 #define DEBUG_TYPE "tile-tma-store-epilogue"
 
@@ -161,11 +164,22 @@ struct TileTMAStoreEpilogue
     bool any = false;
     SmallVector<StoreOp> stores;
     // (A split-K member's partial tile goes to the workspace, which has no
-    // TMA descriptor: not an epilogue store, no remark.)
-    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
-      if (auto store = dyn_cast<StoreOp>(op))
+    // TMA descriptor: not an epilogue store, no remark.) Stores in an
+    // scf.if count: its condition is a scalar, the same in every thread of
+    // the program (a split-K member's epilogue runs in the last unit's).
+    std::function<void(Operation *)> collect = [&](Operation *op) {
+      if (auto store = dyn_cast<StoreOp>(op)) {
         if (!store.getTensor().getDefiningOp<WorkspaceOp>())
           stores.push_back(store);
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+          for (Block &block : *r)
+            for (Operation &inner : block)
+              collect(&inner);
+      }
+    };
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+      collect(op);
     for (StoreOp store : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why);

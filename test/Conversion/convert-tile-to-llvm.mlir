@@ -28,6 +28,28 @@ func.func @copy(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
 
 // -----
 
+// in_bounds accesses (the compiler's own workspace): no run-time vector
+// test, no predicate, the layout's widest vectors only.
+// CHECK-LABEL: func.func @in_bounds
+// CHECK-NOT: scf.if
+// CHECK-NOT: @p
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.v4.b32 {$0, $1, $2, $3}, [$4];"
+// CHECK-NOT: ld.global.b32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "st.global.v4.b32 [$0], {$1, $2, $3, $4};"
+// CHECK-NOT: st.global.b32
+// CHECK-NOT: scf.if
+func.func @in_bounds(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 512)>} {
+  %pid = tile.program_id x
+  %c512 = arith.constant 512 : i32
+  %off = arith.muli %pid, %c512 : i32
+  %t = tile.load %x[%off] {in_bounds} : !tile.tensor<?xf32> -> !tile.tile<512xf32>
+  tile.store %t, %y[%off] {in_bounds} : !tile.tile<512xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
 // Padding fills the words the predicated load does not write (-inf here).
 // CHECK-LABEL: func.func @padding
 // CHECK: %c-8388608_i32 = arith.constant -8388608 : i32

@@ -649,3 +649,118 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// Stream-K (tile.stream_k = 8): a grid of every SM (at most 8 units a
+// tile); R = tiles % P tiles of the last wave split S ways (P / R if at
+// least 2, else 2P / R if at least 3, else 1; at most 8), units p, p + P,
+// ... a program; a split unit's z is its index among the split units and
+// num_programs z its tile's S (whole tiles: 0 and 1); tiles in groups of 8
+// rows as above.
+// CHECK-LABEL: func.func @gemm_sk(
+// CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), 8)), 1, 1>
+// CHECK: %[[TILES:.*]] = arith.muli
+// CHECK-NEXT: %[[P:.*]] = tile.program_id x
+// CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
+// CHECK: %[[R:.*]] = arith.remui %[[TILES]], %[[NP]]
+// CHECK-NEXT: %[[D:.*]] = arith.subi %[[TILES]], %[[R]]
+// CHECK-NEXT: %[[R1:.*]] = arith.maxui %[[R]], %c1
+// CHECK-NEXT: %[[ONCE:.*]] = arith.divui %[[NP]], %[[R1]]
+// CHECK: %[[TWICE:.*]] = arith.divui %{{.*}}, %[[R1]]
+// CHECK: %[[S0:.*]] = arith.select %{{.*}}, %[[TWICE]], %c1
+// CHECK: %[[S1:.*]] = arith.select %{{.*}}, %[[ONCE]], %[[S0]]
+// CHECK: %[[S:.*]] = arith.minui %[[S1]], %c8
+// CHECK: scf.for %[[W:.*]] = %c0_i32 to %{{.*}} step %c1{{.*}} iter_args
+// CHECK: %[[U:.*]] = arith.addi %{{.*}}, %[[P]]
+// CHECK-NEXT: %[[SPLIT:.*]] = arith.cmpi uge, %[[U]], %[[D]]
+// CHECK-NEXT: %[[V:.*]] = arith.subi %[[U]], %[[D]]
+// CHECK: %[[Z:.*]] = arith.select %[[SPLIT]], %[[V]], %c0
+// CHECK-NEXT: %[[NZ:.*]] = arith.select %[[SPLIT]], %[[S]], %c1
+// CHECK-NOT: tile.program_id
+// CHECK-NOT: tile.num_programs z
+// CHECK: arith.muli %[[Z]], %[[NZ]]
+// CHECK: }, {
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_sk(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.stream_k = 8 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %0 = tile.program_id x
+      %sz = tile.program_id z
+      %snz = tile.num_programs z
+      %sprod = arith.muli %sz, %snz : i32
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c256_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    }, {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c256_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x256xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x256xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x256xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x256xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
+

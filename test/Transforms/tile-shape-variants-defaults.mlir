@@ -10,7 +10,7 @@
 // default shape is built (it once left out 128x64 and the 64-row shapes).
 // The 64-row members have one warpgroup (4 warps).
 // CHECK-LABEL: func.func @kstep_default(
-// CHECK-SAME: tile.variants = ["kstep_default__128x64", "kstep_default__64x128", "kstep_default__64x64", "kstep_default__64x128_k2", "kstep_default__64x64_k2", "kstep_default__64x64_k4"]
+// CHECK-SAME: tile.variants = ["kstep_default__128x64", "kstep_default__64x128", "kstep_default__64x64", "kstep_default__64x128_k2", "kstep_default__64x64_k2", "kstep_default__64x64_k4", "kstep_default__128x128_sk"]
 // CHECK-LABEL: func.func @kstep_default__128x64(
 // CHECK-SAME: tile.num_warps = 8
 // CHECK: scf.for {{.*}} step %c128

@@ -16,7 +16,7 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
 // CHECK-SAME: tile.num_warps = 8
-// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__64x256", "gemm__64x128", "gemm__64x64", "gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4"]
+// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__64x256", "gemm__64x128", "gemm__64x64", "gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4", "gemm__128x256_sk"]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
@@ -78,18 +78,19 @@
 // CHECK: %[[TILE:.*]] = arith.addi
 // CHECK: %[[FIRST:.*]] = arith.muli %[[TILE]], %c2_i32
 // CHECK: %[[PARTS:.*]] = tile.workspace[%{{.*}}, %{{.*}}] offset %{{.*}} : !tile.tensor<?x?xf32>
+// CHECK: %[[CNT:.*]] = tile.workspace semaphores[%[[TILES]]] offset
 // CHECK: %[[UNIT:.*]] = arith.addi %[[FIRST]], %[[Z]]
 // CHECK: %[[ROW:.*]] = arith.muli %[[UNIT]]
-// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] : tensor<64x128xf32>
-// CHECK: %[[CNT:.*]] = tile.workspace semaphores[%[[TILES]]] offset
+// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] {in_bounds} : tensor<64x128xf32>
 // CHECK: %[[OLD:.*]] = tile.atomic_rmw add %{{.*}}, %[[CNT]]
 // CHECK: %[[N:.*]] = tile.reduce sum %[[OLD]]
-// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[N]], %c1_i32
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[N]], %{{.*}}
 // CHECK: scf.if %[[LAST]] {
-// CHECK: tile.store %{{.*}}, %[[CNT]][%[[TILE]]] : tensor<1xi32>
-// CHECK: %[[P0:.*]] = tile.load %[[PARTS]]
-// CHECK: %[[P1:.*]] = tile.load %[[PARTS]]
-// CHECK: %[[SUM:.*]] = arith.addf %[[P0]], %[[P1]]
+// CHECK: tile.store %{{.*}}, %[[CNT]][%[[TILE]]] {in_bounds} : tensor<1xi32>
+// CHECK: %[[P0:.*]] = tile.load %[[PARTS]]{{.*}} {in_bounds}
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c1_i32{{.*}} to %c2_i32 step %{{.*}} iter_args(%[[S:.*]] = %[[P0]])
+// CHECK: %[[P1:.*]] = tile.load %[[PARTS]]{{.*}} {in_bounds}
+// CHECK: arith.addf %[[S]], %[[P1]]
 // CHECK: arith.addf %[[SUM]],
 // CHECK: tile.store {{.*}} : tensor<64x128xbf16>
 // CHECK: }
@@ -99,6 +100,47 @@
 // CHECK-NOT: func.func @gemm__64x128_k4(
 // CHECK-LABEL: func.func @gemm__64x64_k4(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64), 4>
+// Stream-K (the kernel's own shape, 128x256): the grid keeps its two axes
+// (z: the persistent schedule's split units, tile-persistent-tiles); unit
+// z of num_programs z runs split z mod n of its tile's K steps; a tile of
+// one unit runs its epilogue at once, a split one writes partial z and
+// counts in counter z / n, and the last of its units sums partials
+// z - z mod n ... in order. The cost spreads every tile's K steps over the
+// SMs and adds a fix-up of 12 S - 24 K steps (S from the last wave's
+// tiles: sms / (tiles mod sms), within 3..8); the workspace holds two
+// partials an SM.
+// CHECK-LABEL: func.func @gemm__128x256_sk(
+// CHECK-SAME: tile.cost = #tile.expr<add(add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), cdiv(dim(0, 1), 64)), sms), 32768)
+// CHECK-SAME: mul(sub(mul(max(3, min(8, div(sms, max(sub(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), mul(div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), sms)), 1)))), 12), 24), 32768))>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
+// CHECK-SAME: tile.semaphores = #tile.expr<mul(min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 4)>
+// CHECK-SAME: tile.stream_k = 8 : i64
+// CHECK-SAME: tile.workspace = #tile.expr<mul(min(mul(2, sms), mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), 8)), 131072)>
+// CHECK: %[[Z:.*]] = tile.program_id z
+// CHECK: %[[NZ:.*]] = tile.num_programs z
+// CHECK: %[[S:.*]] = arith.remui %[[Z]], %[[NZ]]
+// CHECK: %[[STEPS:.*]] = arith.ceildivsi
+// CHECK: %[[PER:.*]] = arith.ceildivsi %[[STEPS]], %[[NZ]]
+// CHECK: %[[PERK:.*]] = arith.muli %[[PER]]
+// CHECK: arith.muli %[[S]], %[[PERK]]
+// CHECK: %[[ACC:.*]] = scf.for
+// CHECK: %[[SLOT:.*]] = arith.divui %[[Z]], %[[NZ]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[SLOT]], %[[NZ]]
+// CHECK: %[[PARTS:.*]] = tile.workspace[
+// CHECK: %[[CNT:.*]] = tile.workspace semaphores[
+// CHECK: %[[SPLIT:.*]] = arith.cmpi sgt, %[[NZ]], %c1_i32
+// CHECK: %[[READY:.*]] = scf.if %[[SPLIT]] -> (i1) {
+// CHECK: tile.store %[[ACC]], %[[PARTS]]{{.*}} {in_bounds}
+// CHECK: tile.atomic_rmw add %{{.*}}, %[[CNT]]
+// CHECK: } else {
+// CHECK: scf.if %[[READY]] {
+// CHECK: %[[TOTAL:.*]] = scf.if %[[SPLIT]] -> (tensor<128x256xf32>) {
+// CHECK: tile.store %{{.*}}, %[[CNT]][%[[SLOT]]] {in_bounds}
+// CHECK: scf.for
+// CHECK: } else {
+// CHECK: scf.yield %[[ACC]]
+// CHECK: arith.addf %[[TOTAL]],
+// CHECK: tile.store {{.*}} : tensor<128x256xbf16>
 // SM100-LABEL: func.func @gemm(
 // SM100-NOT: tile.variants
 // SM100-NOT: func.func @gemm__128x128

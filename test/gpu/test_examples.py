@@ -107,10 +107,13 @@ def forced(bundle, name):
 
 # The members of a GEMM family compiled for sm_90a: the kernel as written
 # (128x256), 128x128 and 128x64 (two warpgroups), 64x256, 64x128 and 64x64
-# (one), and split-K members 64x128 2 ways, 64x64 2 and 4 ways. Ping-pong
-# kernels (128x128 as written) have no 128x128 and no 64x256 member.
-FAMILY = range(9)
+# (one), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
+# stream-K member (128x256_sk). Ping-pong kernels (128x128 as written) have
+# no 128x128, no 64x256 and no stream-K member; cluster kernels no
+# stream-K member.
+FAMILY = range(10)
 PINGPONG_FAMILY = range(7)
+CLUSTER_FAMILY = range(9)
 
 
 @pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
@@ -137,6 +140,12 @@ def test_gemm_split_k(m, n, k, member):
     # poisoned), each result checked and bit-identical to the first (the
     # sum does not depend on the order the units arrive in). K = 72 and 8
     # leave some units without K steps.
+    check_three_runs(member, m, n, k)
+
+
+def check_three_runs(member, m, n, k):
+    """Three launches of gemm's `member` on one stream, each checked and
+    bit-identical to the first."""
     launch = load("gemm")[member]
     a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
@@ -154,6 +163,19 @@ def test_gemm_split_k(m, n, k, member):
             assert torch.equal(c, first), f"{member}: run {run} differs from run 0"
 
 
+# Stream-K: tiles in order, the last partial wave's split S ways (S from
+# the SM count). Shapes: fewer tiles than SMs (all split, 8 ways at most:
+# some units have no K steps at K = 8 and 264), whole waves and a split
+# remainder (2000x2104: 144 tiles of 128x256, 12 left over on 132 SMs),
+# 84 tiles split 3 ways in two waves (777x3008), 480 tiles with 2 K steps.
+@pytest.mark.parametrize("m,n,k", [(1, 8, 8), (100, 200, 264), (257, 136, 1000), (2000, 2104, 1000),
+                                   (777, 3008, 2048), (3000, 5000, 72)])
+def test_gemm_stream_k(m, n, k):
+    # As the split-K members: three launches on one stream, each checked
+    # and bit-identical to the first.
+    check_three_runs("gemm__128x256_sk", m, n, k)
+
+
 def test_gemm_split_k_streams():
     # Two streams launching split-K members at once: each stream has its
     # own workspace (counters and partials), so neither sees the other's.
@@ -168,7 +190,7 @@ def test_gemm_split_k_streams():
         cases.append((s, a, b, bias, poisoned(m, n, dtype=torch.bfloat16)))
     torch.cuda.synchronize()
     for _ in range(4):
-        for member in SPLIT_MEMBERS:
+        for member in SPLIT_MEMBERS + ["gemm__128x256_sk"]:
             for s, a, b, bias, c in cases:
                 with torch.cuda.stream(s):
                     c.fill_(float("nan"))
@@ -367,7 +389,7 @@ def test_gemm_pingpong(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES + [(1000, 1000, 520), (2000, 2056, 136), (4096, 4096, 64)])
-@pytest.mark.parametrize("member", FAMILY)
+@pytest.mark.parametrize("member", CLUSTER_FAMILY)
 def test_gemm_cluster(m, n, k, member):
     # Clusters of two programs sharing B by multicast; an odd number of
     # tile rows (e.g. M = 300: 3) leaves one program of a pair off the

@@ -29,6 +29,7 @@ struct Access {
   Type elementType;
   int contigDim;
   ValueRange mask; // i1 per register, or empty
+  bool inBounds;   // the op's promise: no checks (tile.load's in_bounds)
 
   /// The largest vector (elements) the layout allows along contigDim (a
   /// mask is applied element by element).
@@ -107,7 +108,7 @@ SmallVector<Value> paddingWords(Emitter &e, Attribute padding, Type elt,
 /// view's contiguous dim (the last dim if no stride is statically 1).
 Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
                   ArrayRef<ValueRange> offsetValues, Type tile,
-                  ValueRange mask) {
+                  ValueRange mask, bool inBounds) {
   auto tt = cast<RankedTensorType>(tile);
   SmallVector<Value> offsets;
   for (ValueRange o : offsetValues)
@@ -115,14 +116,17 @@ Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
   int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
                                         : tt.getRank() - 1;
   return Access{e, ViewValues(view, viewValues), offsets, getLayout(tt),
-                tt.getElementType(), cd, mask};
+                tt.getElementType(), cd, mask, inBounds};
 }
 
-/// The widest vector the access allows under its uniform run-time check.
+/// The widest vector the access allows under its uniform run-time check
+/// (an in_bounds access needs none).
 SmallVector<Value>
 emitAccess(ConversionPatternRewriter &rewriter, Access &acc, TypeRange types,
            function_ref<SmallVector<Value>(int64_t)> path) {
   int64_t vec = acc.maxVector();
+  if (acc.inBounds)
+    return path(vec);
   return tilec::emitVectorOrScalar(rewriter, acc.e.loc, vec,
                             vec > 1 ? acc.vectorOk(vec) : Value(), types,
                             path);
@@ -138,7 +142,8 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
                             adaptor.getOffsets(), op.getType(),
-                            op.getMask() ? adaptor.getMask() : ValueRange{});
+                            op.getMask() ? adaptor.getMask() : ValueRange{},
+                            op.getInBounds());
     Type elt = acc.elementType;
     int64_t numRegs = acc.layout.getNumRegisters();
 
@@ -147,6 +152,8 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
       ThreadCoords coords(e, acc.layout);
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
+        if (acc.inBounds)
+          pred = Value();
         results.append(
             predicatedLoad(e, addr, pred, elt, vec, op.getPaddingAttr()));
       }
@@ -171,7 +178,8 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
                             adaptor.getOffsets(), op.getValue().getType(),
-                            op.getMask() ? adaptor.getMask() : ValueRange{});
+                            op.getMask() ? adaptor.getMask() : ValueRange{},
+                            op.getInBounds());
     ValueRange values = adaptor.getValue();
     int64_t numRegs = acc.layout.getNumRegisters();
 
@@ -179,6 +187,8 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
       ThreadCoords coords(e, acc.layout);
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
+        if (acc.inBounds)
+          pred = Value();
         predicatedStore(e, addr, pred, values.slice(r, vec));
       }
       return SmallVector<Value>();
@@ -236,6 +246,18 @@ SmallVector<Value> tilec::predicatedLoad(Emitter &e, Value addr, Value pred,
                                          Attribute padding) {
   int64_t bytes = vec * storageBytes(elt);
   int nwords = std::max<int64_t>(1, bytes / 4);
+  SmallVector<Type> wordTys(nwords, e.b.getI32Type());
+  if (!pred) {
+    std::string constraints;
+    for (int w = 0; w < nwords; ++w)
+      constraints += "=r,";
+    constraints += "l";
+    SmallVector<Value> words = e.ptx(
+        memInstr("ld", bytes) + " " + regList(0, nwords) + ", [$" +
+            std::to_string(nwords) + "];",
+        constraints, wordTys, {addr}, /*sideEffects=*/true);
+    return e.unpackWords(words, elt, vec);
+  }
   SmallVector<Value> pad = paddingWords(e, padding, elt, bytes);
   std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                        std::to_string(nwords) + ", 0;\n";
@@ -250,7 +272,6 @@ SmallVector<Value> tilec::predicatedLoad(Emitter &e, Value addr, Value pred,
   constraints += "r,l";
   for (int w = 0; w < nwords; ++w)
     constraints += ",r";
-  SmallVector<Type> wordTys(nwords, e.b.getI32Type());
   SmallVector<Value> operands{pred, addr};
   operands.append(pad);
   SmallVector<Value> words =
@@ -262,6 +283,16 @@ void tilec::predicatedStore(Emitter &e, Value addr, Value pred,
                             ValueRange elements) {
   int64_t bytes = elements.size() * storageBytes(elements.front().getType());
   int nwords = std::max<int64_t>(1, bytes / 4);
+  if (!pred) {
+    std::string constraints = "l";
+    for (int w = 0; w < nwords; ++w)
+      constraints += ",r";
+    SmallVector<Value> operands{addr};
+    operands.append(e.packWords(elements));
+    e.ptx(memInstr("st", bytes) + " [$0], " + regList(1, nwords) + ";",
+          constraints, {}, operands, /*sideEffects=*/true);
+    return;
+  }
   std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " +
                        memInstr("st", bytes) + " [$1], " +
                        regList(2, nwords) + ";\n}";

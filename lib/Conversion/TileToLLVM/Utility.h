@@ -142,7 +142,8 @@ llvm::SmallVector<mlir::Value> emitVectorOrScalar(
 
 /// Global loads and stores of `vec` consecutive elements at `addr` (i64)
 /// under `pred` (i32, non-zero: access); a load gives copies of `padding`
-/// (an element attribute, zero if null) where `pred` is zero.
+/// (an element attribute, zero if null) where `pred` is zero. A null `pred`
+/// accesses unconditionally.
 llvm::SmallVector<mlir::Value> predicatedLoad(Emitter &e, mlir::Value addr,
                                               mlir::Value pred,
                                               mlir::Type elementType,

@@ -666,6 +666,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
+  if (name == kStreamKAttr) {
+    if (failed(checkInt([](int64_t v) { return v >= 2 && v <= 16; },
+                        "an integer in 2..16")))
+      return failure();
+    auto grid = func ? func->getAttrOfType<GridAttr>(kGridAttr) : GridAttr();
+    if (!grid || (grid.getAxes().size() > 2 && !grid.axis(2).isLiteral(1)))
+      return op->emitError() << "'" << name
+                             << "' belongs on a kernel whose grid has no z "
+                                "axis (its units' splits are z)";
+    return success();
+  }
   if (name == kVariantsAttr) {
     auto arr = dyn_cast<ArrayAttr>(attr.getValue());
     if (!func || !arr ||

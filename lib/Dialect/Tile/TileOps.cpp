@@ -213,6 +213,8 @@ LogicalResult LoadOp::verify() {
                           getOffsets().size())) ||
       failed(verifyMask(*this, getResult(), getMask())))
     return failure();
+  if (getInBounds() && getMask())
+    return emitOpError() << "is in_bounds and has a mask";
   return verifyPadding(*this, getPaddingAttr(), getTensor().getType());
 }
 
@@ -230,6 +232,8 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyAccess(*this, getTensor().getType(), getValue(),
                           getOffsets().size())))
     return failure();
+  if (getInBounds() && getMask())
+    return emitOpError() << "is in_bounds and has a mask";
   return verifyMask(*this, getValue(), getMask());
 }
 

@@ -32,6 +32,24 @@ func.func @load_padding(%x: !tile.tensor<?xf32>, %i: i32) {
 
 // -----
 
+// in_bounds promises every element lies in the view; a mask says some do
+// not count.
+func.func @load_in_bounds_mask(%x: !tile.tensor<?xf32>, %m: !tile.tile<16xi1>, %i: i32) {
+  // expected-error @+1 {{is in_bounds and has a mask}}
+  %t = tile.load %x[%i] mask(%m : !tile.tile<16xi1>) {in_bounds} : !tile.tensor<?xf32> -> !tile.tile<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_in_bounds_mask(%x: !tile.tensor<?xf32>, %t: !tile.tile<16xf32>, %m: !tile.tile<16xi1>, %i: i32) {
+  // expected-error @+1 {{is in_bounds and has a mask}}
+  tile.store %t, %x[%i] mask(%m : !tile.tile<16xi1>) {in_bounds} : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @store_element(%x: !tile.tensor<?xf32>, %t: !tile.tile<16xf16>, %i: i32) {
   // expected-error @+1 {{expected tile element type 'f32' like the tensor, found 'f16'}}
   tile.store %t, %x[%i] : !tile.tile<16xf16>, !tile.tensor<?xf32>

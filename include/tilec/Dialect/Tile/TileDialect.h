@@ -101,6 +101,12 @@ constexpr llvm::StringLiteral kSplitKAttr = "tile.split_k";
 /// their addresses as trailing pointer parameters the runtime fills
 /// (docs/BUNDLE.md).
 constexpr llvm::StringLiteral kWorkspaceAttr = "tile.workspace";
+/// Set by tile-shape-variants on a stream-K member (an integer S >= 2): its
+/// code computes split `program_id z` of `num_programs z` of its tile's K
+/// steps (with a grid of no z axis: whole tiles), and tile-persistent-tiles
+/// splits the tiles of the last, partial wave up to S ways each
+/// (docs/ARCHITECTURE.md, "Stream-K").
+constexpr llvm::StringLiteral kStreamKAttr = "tile.stream_k";
 constexpr llvm::StringLiteral kSemaphoresAttr = "tile.semaphores";
 
 /// Whether `t` is an element type a tile may hold.
@@ -142,7 +148,8 @@ bool isScalarPure(mlir::Operation *op);
 /// Whether `func`'s programs can walk its tiles persistently: no axis of
 /// its grid (tile.grid) counts SMs, and its code does not read num_programs
 /// (a program's ids become the coordinates of the tile the tile loop
-/// computes, z, where the grid has one, the batch member: outermost).
+/// computes, z, where the grid has one, the batch member: outermost; a
+/// stream-K kernel's num_programs z, its unit's number of splits, aside).
 bool canWalkTilesPersistently(mlir::func::FuncOp func);
 /// A (checked) grid expression of `func` as i32 arithmetic at `b`; `sms`
 /// has no in-kernel value (callers exclude it).
