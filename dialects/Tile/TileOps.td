@@ -173,8 +173,7 @@ def Tile_GatherOp : Tile_Op<"gather", [MemoryEffects<[MemRead]>,
   let arguments = (ins Tile_TensorViewType:$tensor,
                        Variadic<Tile_Tile>:$indices,
                        Optional<Tile_Tile>:$mask,
-                       OptionalAttr<TypedAttrInterface>:$padding,
-                       UnitAttr:$in_bounds);
+                       OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict

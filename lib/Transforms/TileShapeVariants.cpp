@@ -679,11 +679,14 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
   Value nx = emitGridExpr(b, loc, func, grid.axis(0));
   Value ny = emitGridExpr(b, loc, func, grid.axis(1));
   Value tiles = arith::MulIOp::create(b, loc, nx, ny);
-  Value tile = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, ProgramIdOp::create(b, loc, 0), ny),
-      ProgramIdOp::create(b, loc, 1));
   // The tile's counter, and the workspace row (in tiles) of its unit 0.
-  Value slot = stream ? Value(arith::DivUIOp::create(b, loc, z, units)) : tile;
+  Value slot =
+      stream ? Value(arith::DivUIOp::create(b, loc, z, units))
+             : Value(arith::AddIOp::create(
+                   b, loc,
+                   arith::MulIOp::create(b, loc, ProgramIdOp::create(b, loc, 0),
+                                         ny),
+                   ProgramIdOp::create(b, loc, 1)));
   Value first = arith::MulIOp::create(b, loc, slot, units);
   auto dyn = ShapedType::kDynamic;
   auto partialsType = TensorViewType::get(ctx, {dyn, dyn}, elem, {dyn, 1});
@@ -993,6 +996,25 @@ struct TileShapeVariants
     for (auto &[member, shape] : members)
       family.push_back({member, shape, Split{}});
     after = members.back().first;
+    // A split member of `shape` cloned from `source`, added to the family;
+    // null, with `why` set, where the K loop cannot be split.
+    auto splitMember = [&](func::FuncOp source,
+                           std::pair<int64_t, int64_t> shape,
+                           Split split) -> FailureOr<func::FuncOp> {
+      func::FuncOp clone =
+          cloneMember(func, source, shape, split, after, kSplitKAttr);
+      if (!clone)
+        return failure();
+      std::optional<KLoop> loop = analyzeKLoop(clone);
+      if (!loop || failed(splitK(clone, *loop, split, why))) {
+        clone.erase();
+        return func::FuncOp();
+      }
+      after = clone;
+      variantNames.push_back(clone.getSymNameAttr());
+      family.push_back({clone, shape, split});
+      return clone;
+    };
     // Why the kernel cannot be split (the same for every shape): the
     // default members stop at the first failure, with one remark.
     bool unsplittable = false;
@@ -1005,12 +1027,11 @@ struct TileShapeVariants
             shape.first * shape.second / (32 * getNumWarps(member));
         if (!requestedSplits && accRegisters * split > 128)
           continue;
-        func::FuncOp clone =
-            cloneMember(func, member, shape, Split{split, 0}, after, kSplitKAttr);
-        if (!clone)
+        FailureOr<func::FuncOp> clone =
+            splitMember(member, shape, Split{split, 0});
+        if (failed(clone))
           return failure();
-        std::optional<KLoop> loop = analyzeKLoop(clone);
-        if (!loop || failed(splitK(clone, *loop, Split{split, 0}, why))) {
+        if (!*clone) {
           if (requestedSplits)
             return func.emitError() << "cannot split the K loop of '"
                                     << func.getSymName() << "' " << split
@@ -1018,13 +1039,9 @@ struct TileShapeVariants
           mlir::emitRemark(func.getLoc())
               << "'" << func.getSymName() << "' has no split-K members: "
               << why;
-          clone.erase();
           unsplittable = true;
           break;
         }
-        after = clone;
-        variantNames.push_back(clone.getSymNameAttr());
-        family.push_back({clone, shape, Split{split, 0}});
       }
     }
     // A stream-K member of the kernel's own shape (at least 128 rows: the
@@ -1040,21 +1057,13 @@ struct TileShapeVariants
         hasWGMMA(getTarget(func)) && headShape.first >= 128 &&
         (!schedule || schedule.getValue() != Schedule::PingPong) &&
         (!cluster || cluster.getInt() <= 1)) {
-      Split stream{1, kStreamKSplits};
-      func::FuncOp clone =
-          cloneMember(func, func, headShape, stream, after, kSplitKAttr);
-      if (!clone)
+      FailureOr<func::FuncOp> clone =
+          splitMember(func, headShape, Split{1, kStreamKSplits});
+      if (failed(clone))
         return failure();
-      std::optional<KLoop> loop = analyzeKLoop(clone);
-      if (!loop || failed(splitK(clone, *loop, stream, why))) {
+      if (!*clone)
         mlir::emitRemark(func.getLoc())
             << "'" << func.getSymName() << "' has no stream-K member: " << why;
-        clone.erase();
-      } else {
-        after = clone;
-        variantNames.push_back(clone.getSymNameAttr());
-        family.push_back({clone, headShape, stream});
-      }
     }
     if (variantNames.empty())
       return success();

@@ -30,8 +30,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <functional>
-
 #define DEBUG_TYPE "tile-tma-store-epilogue"
 
 namespace tilec {
@@ -167,19 +165,14 @@ struct TileTMAStoreEpilogue
     // TMA descriptor: not an epilogue store, no remark.) Stores in an
     // scf.if count: its condition is a scalar, the same in every thread of
     // the program (a split-K member's epilogue runs in the last unit's).
-    std::function<void(Operation *)> collect = [&](Operation *op) {
-      if (auto store = dyn_cast<StoreOp>(op)) {
-        if (!store.getTensor().getDefiningOp<WorkspaceOp>())
-          stores.push_back(store);
-      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
-          for (Block &block : *r)
-            for (Operation &inner : block)
-              collect(&inner);
-      }
-    };
     for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
-      collect(op);
+      op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+        if (auto store = dyn_cast<StoreOp>(inner))
+          if (!store.getTensor().getDefiningOp<WorkspaceOp>())
+            stores.push_back(store);
+        return isa<scf::IfOp>(inner) ? WalkResult::advance()
+                                     : WalkResult::skip();
+      });
     for (StoreOp store : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why);

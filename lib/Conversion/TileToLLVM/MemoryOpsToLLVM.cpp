@@ -50,15 +50,17 @@ struct Access {
                            e.i64(0)));
   }
 
-  /// Address (as i64) and in-bounds predicate (i32) of register `reg`.
+  /// Address (as i64) and in-bounds predicate (i32; null for an in_bounds
+  /// access) of register `reg`.
   std::pair<Value, Value> element(ThreadCoords &coords, int64_t reg) {
     auto index = [&](unsigned d) {
       Value c = arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(),
                                        coords.get(reg, d));
       return e.add(offsets[d], c);
     };
-    return view.element(e, index, elementType,
-                        mask.empty() ? Value() : mask[reg]);
+    auto [addr, pred] = view.element(e, index, elementType,
+                                     mask.empty() ? Value() : mask[reg]);
+    return {addr, inBounds ? Value() : pred};
   }
 };
 
@@ -152,8 +154,6 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
       ThreadCoords coords(e, acc.layout);
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
-        if (acc.inBounds)
-          pred = Value();
         results.append(
             predicatedLoad(e, addr, pred, elt, vec, op.getPaddingAttr()));
       }
@@ -187,8 +187,6 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
       ThreadCoords coords(e, acc.layout);
       for (int64_t r = 0; r < numRegs; r += vec) {
         auto [addr, pred] = acc.element(coords, r);
-        if (acc.inBounds)
-          pred = Value();
         predicatedStore(e, addr, pred, values.slice(r, vec));
       }
       return SmallVector<Value>();
