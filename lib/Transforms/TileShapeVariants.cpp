@@ -572,15 +572,17 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
     cost = call(GridOp::Add, cost,
                 call(GridOp::Mul, waves, lit((4 * splits + 8) * step)));
   // Stream-K's fix-up: the last unit of a split tile reads the S
-  // partials alone, about 12 S - 24 K steps as measured on the H100
-  // (RESULTS.md, "Stream-K": 36 at S = 5, 72 at S = 8), S estimated as
-  // sms / (tiles mod sms) within 3..8 (at least 12 steps).
+  // partials alone, max(24, 12 S - 24) K steps as measured on the H100
+  // (RESULTS.md, "Stream-K": 36 at S = 5, 72 at S = 8; 12 at S = 3 chose
+  // the member at 128 x 10240 x 8192 where it ran 20% slower, so the
+  // floor of 24 a fix-up of few partials was first fitted to stays), S
+  // estimated as sms / (tiles mod sms) within 4..8.
   if (split.streamK > 1) {
     GridExprAttr sms = GridExprAttr::sms(ctx);
     GridExprAttr rem = call(GridOp::Sub, units,
                             call(GridOp::Mul, call(GridOp::Div, units, sms), sms));
     GridExprAttr ways = call(
-        GridOp::Max, lit(3),
+        GridOp::Max, lit(4),
         call(GridOp::Min, lit(split.streamK),
              call(GridOp::Div, sms, call(GridOp::Max, rem, lit(1)))));
     cost = call(GridOp::Add, cost,

@@ -111,7 +111,7 @@
 // partials an SM.
 // CHECK-LABEL: func.func @gemm__128x256_sk(
 // CHECK-SAME: tile.cost = #tile.expr<add(add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), cdiv(dim(0, 1), 64)), sms), 32768)
-// CHECK-SAME: mul(sub(mul(max(3, min(8, div(sms, max(sub(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), mul(div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), sms)), 1)))), 12), 24), 32768))>
+// CHECK-SAME: mul(sub(mul(max(4, min(8, div(sms, max(sub(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), mul(div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), sms)), 1)))), 12), 24), 32768))>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
 // CHECK-SAME: tile.semaphores = #tile.expr<mul(min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 4)>
 // CHECK-SAME: tile.stream_k = 8 : i64
