@@ -19,7 +19,9 @@ def TileStripDebugOps : Pass<"tile-strip-debug-ops", "mlir::ModuleOp"> {
   let description = [{
     Without `tile.debug` on the module (`tilec compile --debug` sets it),
     each tile.print and tile.assert that is not marked `always` is erased,
-    so that debugging code costs nothing in a release build.
+    so that debugging code costs nothing in a release build. Profile
+    scopes (tile.profile_begin / tile.profile_end) are erased from kernels
+    without `tile.profile` (`tilec compile --profile`).
   }];
 }
 
@@ -303,6 +305,24 @@ def TileAllocateSharedMemory
     kernel records its bytes, `tile.shared_memory`; more than a block can
     have (227 KiB) is an error.
   }];
+}
+
+def TileProfile : Pass<"tile-profile", "mlir::ModuleOp"> {
+  let summary = "instrument kernels for the intra-kernel profiler";
+  let description = [{
+    On each kernel with `tile.profile` (`tilec compile --profile`), after
+    the other tile passes: tile.profile_begin / tile.profile_end around
+    the kernel (`kernel`), each iteration of a loop that waits on barriers
+    or issues MMAs (`iteration`, its induction variable as the argument)
+    and of a loop holding such loops (`tile`), each `tgpu.wait`
+    (`acquire#B` in a load partition, `wait#B` elsewhere, B the barrier
+    array's ordinal), each `tgpu.wgmma` (`mma`) and `tgpu.wgmma_wait`
+    (`mma_wait`), and what follows the main loop outside load partitions
+    (`epilogue`). The kernel lists its scope names as
+    `tile.profile_scopes` (a record's scope id is an index there).
+    Kernels without `tile.profile` are left as they are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
 def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {

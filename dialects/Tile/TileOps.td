@@ -569,6 +569,46 @@ def Tile_PrintOp : Tile_Op<"print"> {
   let hasVerifier = 1;
 }
 
+// Records of the intra-kernel profiler (docs/PROFILER.md). They write
+// nothing the program reads: their own resource keeps them in place and
+// alive without ordering them against the program's memory accesses.
+def Tile_ProfileResource : Resource<"::tilec::tile::ProfileResource">;
+
+class Tile_ProfileRecordOp<string mnemonic, string edge>
+    : Tile_Op<mnemonic, [MemoryEffects<[MemWrite<Tile_ProfileResource>]>]> {
+  let summary = "mark the " # edge # " of a profiled scope";
+  let hasVerifier = 1;
+}
+
+def Tile_ProfileBeginOp : Tile_ProfileRecordOp<"profile_begin", "begin"> {
+  let arguments = (ins StrAttr:$scope, Optional<I32>:$arg);
+  let assemblyFormat = [{ $scope (`(` $arg^ `)`)? attr-dict }];
+  let description = [{
+    In a kernel compiled with `tilec compile --profile` (or carrying the
+    `tile.profile` attribute), one thread of each warp group records the
+    time, the scope and `arg` (an iteration or tile number, shown in the
+    trace) where it reaches this op; elsewhere the op is removed. Each
+    `tile.profile_begin` is closed by a `tile.profile_end` of the same
+    scope in the same block. Scope names are 1 to 48 characters of
+    `[A-Za-z0-9_.:#-]`.
+
+    ```mlir
+    tile.profile_begin "softmax"(%i)
+    ...
+    tile.profile_end "softmax"
+    ```
+  }];
+}
+
+def Tile_ProfileEndOp : Tile_ProfileRecordOp<"profile_end", "end"> {
+  let arguments = (ins StrAttr:$scope);
+  let assemblyFormat = [{ $scope attr-dict }];
+  let description = [{
+    Closes the innermost open `tile.profile_begin` of the same scope (see
+    there).
+  }];
+}
+
 def Tile_AssertOp : Tile_Op<"assert"> {
   let summary = "abort the kernel where a condition is false";
   let description = [{

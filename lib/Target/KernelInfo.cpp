@@ -93,6 +93,23 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       k.workspace = ws.toText();
     if (auto sem = func->getAttrOfType<tile::GridExprAttr>(tile::kSemaphoresAttr))
       k.semaphores = sem.toText();
+    if (auto scopes = func->getAttrOfType<ArrayAttr>(tile::kProfileScopesAttr)) {
+      for (Attribute a : scopes)
+        k.profileScopes.push_back(cast<StringAttr>(a).getValue().str());
+      // Warp groups in launch order: each copy of each region's warps.
+      func.walk([&](tgpu::WarpSpecializeOp ws) {
+        for (unsigned r = 0; r < ws.getPartitionRegions().size(); ++r) {
+          tgpu::PartitionAttr p = ws.getPartition(r);
+          std::string role = tgpu::stringifyPartitionRole(p.getRole()).str();
+          for (int c = 0; c < p.getCopies(); ++c)
+            for (int g = 0; g < (p.getWarps() + 3) / 4; ++g)
+              k.profileGroups.push_back(
+                  p.getCopies() > 1 ? role + "." + std::to_string(c) : role);
+        }
+      });
+      if (k.profileGroups.empty())
+        k.profileGroups.assign((k.threads / 32 + 3) / 4, "main");
+    }
     auto grid = func->getAttrOfType<tile::GridAttr>(tile::kGridAttr);
     for (unsigned i = 0; i < 3; ++i)
       k.grid.push_back(grid.axis(i).toText());
@@ -174,6 +191,15 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
       os << "workspace " << k.workspace << "\n";
     if (!k.semaphores.empty())
       os << "semaphores " << k.semaphores << "\n";
+    if (!k.profileScopes.empty()) {
+      os << "profile groups";
+      for (const std::string &g : k.profileGroups)
+        os << " " << g;
+      os << "\nprofile scopes";
+      for (const std::string &n : k.profileScopes)
+        os << " " << n;
+      os << "\n";
+    }
     os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
     for (const ParamInfo &p : k.params) {
       if (p.isTensor) {

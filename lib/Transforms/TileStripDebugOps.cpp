@@ -2,12 +2,16 @@
 //
 // tile.print and tile.assert cost registers, a format string and a call per
 // element; a release build leaves them out unless the op says `always`. The
-// module's tile.debug (tilec compile --debug) keeps them all.
+// module's tile.debug (tilec compile --debug) keeps them all. Profile scopes
+// (tile.profile_begin/end) stay only in kernels with tile.profile (tilec
+// compile --profile).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILESTRIPDEBUGOPS
@@ -22,9 +26,19 @@ namespace {
 struct TileStripDebugOps
     : public tilec::impl::TileStripDebugOpsBase<TileStripDebugOps> {
   void runOnOperation() override {
-    if (getOperation()->hasAttr(kDebugAttr))
-      return;
     SmallVector<Operation *> dead;
+    // Profile scopes of kernels that are not profiled.
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func->hasAttr(kProfileAttr))
+        func.walk([&](Operation *op) {
+          if (isa<ProfileBeginOp, ProfileEndOp>(op))
+            dead.push_back(op);
+        });
+    if (getOperation()->hasAttr(kDebugAttr)) {
+      for (Operation *op : dead)
+        op->erase();
+      return;
+    }
     getOperation().walk([&](Operation *op) {
       if (auto p = dyn_cast<PrintOp>(op); p && !p.getAlways())
         dead.push_back(op);

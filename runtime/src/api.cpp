@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 
 
@@ -310,6 +311,102 @@ tilec_status tilec_launch(tilec_kernel* k, void* stream, const tilec_arg* args, 
     launch(*k, static_cast<CUstream>(stream), nullptr, args, n, api);
   });
 }
+
+tilec_status tilec_profile_create(uint32_t records_per_group, tilec_profile** out) {
+  static const char* api = "tilec_profile_create";
+  return guard(api, [&] {
+    require(out != nullptr, api, "out is NULL");
+    require(records_per_group >= 1 && records_per_group <= (1u << 24), api,
+            "records_per_group must be 1..16777216");
+    auto p = std::make_unique<tilec_profile>();
+    p->records_per_group = records_per_group;
+    *out = p.release();
+  });
+}
+
+void tilec_profile_free(tilec_profile* p) {
+  if (!p) return;
+  profile_release(*p);
+  delete p;
+}
+
+tilec_status tilec_launch_profiled(tilec_kernel* k, void* stream, const tilec_arg* args, size_t n,
+                                   tilec_profile* p) {
+  static const char* api = "tilec_launch_profiled";
+  return guard(api, [&] {
+    require(k != nullptr, api, "kernel is NULL");
+    require(p != nullptr, api, "profile is NULL");
+    launch(*k, static_cast<CUstream>(stream), nullptr, args, n, api, true, p);
+  });
+}
+
+tilec_status tilec_profile_collect(tilec_profile* p) {
+  static const char* api = "tilec_profile_collect";
+  return guard(api, [&] {
+    require(p != nullptr, api, "profile is NULL");
+    profile_collect(*p, api);
+  });
+}
+
+tilec_status tilec_profile_add_buffer(tilec_profile* p, const tilec_kernel* k,
+                                      const uint32_t grid[3], const void* data, size_t size) {
+  static const char* api = "tilec_profile_add_buffer";
+  return guard(api, [&] {
+    require(p != nullptr && k != nullptr && grid != nullptr, api,
+            "profile, kernel or grid is NULL");
+    require(data != nullptr || size == 0, api, "data is NULL");
+    require(k->profiled(), api, "the kernel was compiled without --profile");
+    profile_add_buffer(*p, *k, grid, data, size);
+  });
+}
+
+tilec_status tilec_profile_write_trace(tilec_profile* p, const char* path) {
+  static const char* api = "tilec_profile_write_trace";
+  return guard(api, [&] {
+    require(p != nullptr && path != nullptr, api, "profile or path is NULL");
+    std::string text;
+    {
+      std::lock_guard<std::mutex> lock(p->mutex);
+      text = profile_trace(*p);
+    }
+    // Written whole to a temporary name, then renamed into place.
+    const std::string tmp = cat(path, ".tmp");
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) fail(TILEC_ERROR_NOT_FOUND, cat(api, ": cannot open '", tmp, "' for writing"));
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path) != 0) {
+      std::remove(tmp.c_str());
+      fail(TILEC_ERROR_OUT_OF_RESOURCES, cat(api, ": cannot write '", path, "'"));
+    }
+  });
+}
+
+tilec_status tilec_profile_summary(tilec_profile* p, char* buffer, size_t capacity,
+                                   size_t* length) {
+  static const char* api = "tilec_profile_summary";
+  return guard(api, [&] {
+    require(p != nullptr && length != nullptr, api, "profile or length is NULL");
+    std::string text;
+    {
+      std::lock_guard<std::mutex> lock(p->mutex);
+      text = profile_summary(*p);
+    }
+    *length = text.size() + 1;
+    if (!buffer) return;
+    if (capacity < text.size() + 1)
+      fail(TILEC_ERROR_INVALID_ARGUMENT,
+           cat(api, ": the summary needs ", text.size() + 1, " bytes, capacity is ", capacity));
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  });
+}
+
+uint64_t tilec_profile_dropped(tilec_profile* p) {
+  if (!p) return 0;
+  std::lock_guard<std::mutex> lock(p->mutex);
+  return profile_dropped(*p);
+}
+
+int tilec_kernel_profiled(const tilec_kernel* k) { return k && k->profiled() ? 1 : 0; }
 
 tilec_status tilec_kernel_autotune(tilec_kernel* k, void* stream, const tilec_arg* args,
                                    size_t n, tilec_kernel** chosen) {

@@ -1,6 +1,7 @@
 // Bundle container and metadata parsing (docs/BUNDLE.md). Pure: no driver.
 #include "internal.h"
 
+#include <cctype>
 #include <cstring>
 #include <unordered_set>
 
@@ -224,7 +225,7 @@ class MetadataParser {
     const bool in_kernel_kw = kw == "threads" || kw == "smem" || kw == "cluster" ||
                               kw == "grid" || kw == "param" || kw == "plain" || kw == "variant" ||
                               kw == "cost" || kw == "module" || kw == "workspace" ||
-                              kw == "semaphores" || kw == "end";
+                              kw == "semaphores" || kw == "profile" || kw == "end";
     if (!in_kernel_kw) error(cat("unknown keyword '", show(kw), "'"));
     if (!kernel_) error(cat("'", kw, "' outside a kernel block"));
     if (kw == "threads") {
@@ -246,6 +247,8 @@ class MetadataParser {
     } else if (kw == "semaphores") {
       expr_line("semaphores", kernel_->has_semaphores, kernel_->semaphores,
                 "a semaphores size expression");
+    } else if (kw == "profile") {
+      profile_line();
     } else if (kw == "module") {
       once(seen_module_, "module");
       kernel_->module = static_cast<uint32_t>(integer("module index", 0, 65535));
@@ -289,6 +292,27 @@ class MetadataParser {
     }
   }
 
+  // `profile groups NAME...` / `profile scopes NAME...`.
+  void profile_line() {
+    const std::string& what = next("'groups' or 'scopes'");
+    if (what != "groups" && what != "scopes")
+      error(cat("bad profile line '", show(what), "' (expected 'groups' or 'scopes')"));
+    bool groups = what == "groups";
+    once(groups ? seen_profile_groups_ : seen_profile_scopes_,
+         groups ? "profile groups" : "profile scopes");
+    std::vector<std::string>& out = groups ? kernel_->profile_groups : kernel_->profile_scopes;
+    while (cur_ < tok_.size()) {
+      const std::string& name = tok_[cur_++];
+      bool ok = !name.empty() && name.size() <= 48;
+      for (char c : name)
+        ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+                    c == ':' || c == '#' || c == '-');
+      if (!ok) error(cat("bad profile ", what, " name '", show(name), "'"));
+      out.push_back(name);
+    }
+    if (out.empty()) error(cat("'profile ", what, "' lists no names"));
+  }
+
   void once(bool& seen, const char* kw) {
     if (seen) error(cat("duplicate '", kw, "' in kernel '", kernel_->name, "'"));
     seen = true;
@@ -329,7 +353,7 @@ class MetadataParser {
     kernel_ = std::make_unique<tilec_kernel>();
     kernel_->name = name;
     kernel_->line = line_;
-    seen_threads_ = seen_smem_ = seen_cluster_ = seen_grid_ = seen_module_ = false;
+    seen_threads_ = seen_smem_ = seen_cluster_ = seen_grid_ = seen_module_ = seen_profile_groups_ = seen_profile_scopes_ = false;
   }
 
   int dtype(const std::string& t) {
@@ -433,6 +457,13 @@ class MetadataParser {
     tilec_kernel& k = *kernel_;
     if (!seen_threads_) error(cat("kernel '", k.name, "' has no 'threads' line"));
     if (!seen_grid_) error(cat("kernel '", k.name, "' has no 'grid' line"));
+    if (seen_profile_groups_ != seen_profile_scopes_)
+      error(cat("kernel '", k.name, "' has 'profile ", seen_profile_groups_ ? "groups" : "scopes",
+                "' without 'profile ", seen_profile_groups_ ? "scopes" : "groups", "'"));
+    if (seen_profile_groups_ && k.profile_groups.size() != (k.threads + 127) / 128)
+      error(cat("kernel '", k.name, "' lists ", k.profile_groups.size(),
+                " profile groups for ", k.threads, " threads (one a warp group: ",
+                (k.threads + 127) / 128, ")"));
     // Every dim()/arg() of an expression must name a suitable param.
     static const char* kAxis[] = {"grid x", "grid y", "grid z", "cost", "workspace",
                                   "semaphores"};
@@ -480,6 +511,7 @@ class MetadataParser {
     // parameters.
     if (k.has_workspace) push(8, 8);
     if (k.has_semaphores) push(8, 8);
+    if (k.profiled()) push(8, 8);  // the profile buffer's address
     k.abi_size = off;
     k.bundle = &b_;
     k.index = b_.kernels.size();
@@ -500,7 +532,7 @@ class MetadataParser {
   bool header_seen_ = false;
   std::unique_ptr<tilec_kernel> kernel_;
   bool seen_threads_ = false, seen_smem_ = false, seen_cluster_ = false, seen_grid_ = false,
-       seen_module_ = false;
+       seen_module_ = false, seen_profile_groups_ = false, seen_profile_scopes_ = false;
   std::unordered_set<std::string> param_names_;  // of the kernel being read
 };
 

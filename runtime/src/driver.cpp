@@ -292,7 +292,8 @@ int64_t DeviceSms::get() {
 }
 
 void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
-            const tilec_arg* args, size_t n, const char* api, bool choose) {
+            const tilec_arg* args, size_t n, const char* api, bool choose,
+            tilec_profile* profile) {
   DeviceSms sms(api);
   if (choose) check_arg_count(requested, args, n, api);
   // An explicit grid runs the kernel named (or its plain twin): no tuning.
@@ -394,7 +395,8 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
   }
 
   // The workspace, then the semaphores: the last ABI parameters.
-  size_t trailing = k.abi_offsets.size() - (k.has_workspace ? 1 : 0) - (k.has_semaphores ? 1 : 0);
+  size_t trailing = k.abi_offsets.size() - (k.has_workspace ? 1 : 0) -
+                    (k.has_semaphores ? 1 : 0) - (k.profiled() ? 1 : 0);
   for (bool semaphores : {false, true}) {
     if (!(semaphores ? k.has_semaphores : k.has_workspace)) continue;
     const GridExpr& e = semaphores ? k.semaphores : k.workspace;
@@ -403,6 +405,15 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
     const CUdeviceptr ws =
         workspace_for(d, k, ctx, stream, static_cast<size_t>(bytes), semaphores, where);
     std::memcpy(buf + k.abi_offsets[trailing++], &ws, sizeof ws);
+  }
+
+  // The profile buffer's address (0 in a launch that does not record).
+  if (profile) {
+    if (!k.profiled())
+      fail(TILEC_ERROR_INVALID_ARGUMENT,
+           cat(where, " was compiled without --profile: it records nothing"));
+    const CUdeviceptr pb = profile_buffer_for(*profile, k, grid, ctx, where);
+    std::memcpy(buf + k.abi_offsets[trailing], &pb, sizeof pb);
   }
 
   std::vector<void*> params(k.abi_offsets.size());

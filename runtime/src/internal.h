@@ -184,7 +184,33 @@ struct tilec_kernel {
   // counters), passed after it.
   tilec_rt::GridExpr workspace, semaphores;
   bool has_workspace = false, has_semaphores = false;
+  // `profile groups NAME...` and `profile scopes NAME...` (both or
+  // neither): the kernel was compiled with --profile; its last ABI
+  // parameter is the address of a profile buffer (0: record nothing).
+  std::vector<std::string> profile_groups, profile_scopes;
+  bool profiled() const { return !profile_scopes.empty(); }
 };
+
+namespace tilec_rt {
+// One profiled launch: what the kernel's metadata says, and its buffer.
+struct ProfileLaunch {
+  std::string kernel;
+  std::vector<std::string> groups, scopes;
+  uint32_t grid[3] = {1, 1, 1};
+  CUdeviceptr device = 0;  // until collected
+  CUcontext ctx = nullptr;
+  std::vector<uint8_t> host;  // after collecting
+  bool collected = false;
+};
+
+}  // namespace tilec_rt
+
+struct tilec_profile {
+  uint32_t records_per_group = 0;
+  std::mutex mutex;
+  std::vector<tilec_rt::ProfileLaunch> launches;
+};
+
 
 struct tilec_bundle {
   std::string arch;
@@ -280,7 +306,30 @@ void load_module(Driver& d, tilec_bundle& b, CUcontext ctx, const char* api);
 // Launches `k`, or with `choose` the member of its family the plain rule,
 // the autotuner or the cost model picks (not with an explicit grid).
 void launch(tilec_kernel& k, CUstream stream, const uint32_t* explicit_grid,
-            const tilec_arg* args, size_t n, const char* api, bool choose = true);
+            const tilec_arg* args, size_t n, const char* api, bool choose = true,
+            tilec_profile* profile = nullptr);
+
+// ---- the profiler (profile.cpp) ----------------------------------------------
+// Bytes of a profile buffer: its header, then per CTA and warp group a slice
+// header and `records` records.
+size_t profile_buffer_bytes(uint32_t records, const uint32_t grid[3], size_t groups);
+// Allocates and initializes the buffer of a launch of `k` with `grid`,
+// remembered in `p` until collected.
+CUdeviceptr profile_buffer_for(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
+                               CUcontext ctx, const std::string& where);
+// Waits for the launches not yet collected and reads their buffers back
+// (freeing them).
+void profile_collect(tilec_profile& p, const char* api);
+// A buffer read elsewhere, as a launch of `k` with `grid`.
+void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
+                        const void* data, size_t size);
+// The collected launches as a Chrome trace-event JSON document / a text
+// table, and the records the buffers had no room for. Callers hold p's mutex.
+std::string profile_trace(const tilec_profile& p);
+std::string profile_summary(const tilec_profile& p);
+uint64_t profile_dropped(const tilec_profile& p);
+// Frees the buffers of launches never collected.
+void profile_release(tilec_profile& p);
 // ---- files (file.cpp) -----------------------------------------------------------
 enum class FileRead { Ok, OpenFailed, NotRegular, TooLarge, ReadFailed };
 // Reads `path` into `out` if it is a regular file of at most `max_bytes`;

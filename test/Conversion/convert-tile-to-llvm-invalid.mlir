@@ -69,3 +69,23 @@ module {
     return
   }
 }
+
+// -----
+
+// A record in a kernel tile-profile did not instrument (no scope list).
+func.func @unlisted() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  // expected-error @+1 {{'tile.profile_begin' op is in a kernel tile-profile did not instrument (no tile.profile_scopes)}}
+  tile.profile_begin "a"
+  tile.profile_end "a"
+  return
+}
+
+// -----
+
+// A scope the kernel's list lacks.
+func.func @missing() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile_scopes = ["kernel"]} {
+  // expected-error @+1 {{'tile.profile_begin' op scope 'a' is not in the kernel's tile.profile_scopes}}
+  tile.profile_begin "a"
+  tile.profile_end "a"
+  return
+}

@@ -27,3 +27,26 @@ module attributes {tile.debug} {
     return
   }
 }
+
+// -----
+
+// Profile scopes stay only in kernels with tile.profile (tilec compile
+// --profile), whatever tile.debug says.
+// CHECK-LABEL: func.func @unprofiled
+// CHECK-NOT: tile.profile_
+// CHECK: return
+// CHECK-LABEL: func.func @profiled
+// CHECK: tile.profile_begin "s"(%{{.*}})
+// CHECK: tile.profile_end "s"
+module attributes {tile.debug} {
+  func.func @unprofiled(%n: i32) {
+    tile.profile_begin "s"(%n)
+    tile.profile_end "s"
+    return
+  }
+  func.func @profiled(%n: i32) attributes {tile.profile} {
+    tile.profile_begin "s"(%n)
+    tile.profile_end "s"
+    return
+  }
+}

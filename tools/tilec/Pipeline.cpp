@@ -54,6 +54,7 @@ static void addTilePasses(OpPassManager &pm) {
   pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());
   pm.addPass(createTileAllocateSharedMemory());
+  pm.addPass(createTileProfile());
 }
 
 /// Tiles to per-thread LLVM/NVVM ops (launch metadata is read before).

@@ -95,6 +95,13 @@ cl::opt<bool> debugOps(
     cl::desc("compile tile.print and tile.assert in (otherwise only those "
              "marked `always` are)"),
     cl::cat(category));
+cl::opt<bool> profile(
+    "profile",
+    cl::desc("instrument every kernel for the intra-kernel profiler (one "
+             "thread a warp group records the kernel's loops, barrier "
+             "waits, MMAs, epilogue and tile.profile_begin/end scopes; see "
+             "docs/PROFILER.md)"),
+    cl::cat(category));
 cl::list<std::string> printAfter(
     "print-ir-after",
     cl::desc("print the IR after these passes (pass arguments, or 'all'), "
@@ -114,7 +121,7 @@ void printUsage() {
       << "                [--emit=mlir|llvm|ptx|cubin|bundle|c] [-O0..3]\n"
       << "                [--print-ir-after=PASS,...|all] "
          "[--report=bank-conflicts]\n"
-      << "                [--remarks] [--debug]\n"
+      << "                [--remarks] [--debug] [--profile]\n"
       << "  tilec layout show|apply|compose|invert-compose|conflicts ...\n"
       << "  tilec --help | --version\n"
       << "  tilec compile --help   (every option)\n\n"
@@ -310,6 +317,9 @@ int compile() {
   }
   if (debugOps)
     (*module)->setAttr(tile::kDebugAttr, UnitAttr::get(&context));
+  if (profile)
+    for (auto func : module->getOps<func::FuncOp>())
+      func->setAttr(tile::kProfileAttr, UnitAttr::get(&context));
   std::string target =
       tile::stringifyTarget(tile::getTarget(*module)).str();
   if (failed(runTilePasses(*module, options)))

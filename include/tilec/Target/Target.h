@@ -40,6 +40,11 @@ struct KernelInfo {
   std::string workspace;           // bytes of workspace (grid expr), if any
   std::string semaphores;          // bytes of semaphores (grid expr), if any
   unsigned module = 0;             // the machine-code module it is in
+  // Profiled kernels (tile.profile_scopes): the name of each warp group's
+  // partition (load, compute, or main outside warp specialization) and the
+  // scope names, a record's scope id indexing them.
+  std::vector<std::string> profileGroups;
+  std::vector<std::string> profileScopes;
 };
 
 /// One machine-code module of a bundle.

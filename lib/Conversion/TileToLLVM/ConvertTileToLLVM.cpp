@@ -334,6 +334,18 @@ struct ConvertTileToLLVM
         });
       }
     }
+    // A profiled kernel takes its profile buffer's address after those.
+    ProfiledKernels profiled;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (failed(verifyProfileRecords(func)))
+        return signalPassFailure();
+      if (func.isExternal() || !func->hasAttr(kProfileScopesAttr))
+        continue;
+      FailureOr<ProfileState> state = prepareProfiledKernel(func);
+      if (failed(state))
+        return signalPassFailure();
+      profiled[func] = *state;
+    }
     if (anyShared && !module.lookupSymbol("tilec_smem")) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       LLVM::GlobalOp::create(
@@ -372,6 +384,7 @@ struct ConvertTileToLLVM
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);
     populateTGPUPatterns(converter, patterns);
+    populateTileProfilePatterns(converter, patterns, profiled);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

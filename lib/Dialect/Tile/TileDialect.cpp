@@ -677,6 +677,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                 "axis (its units' splits are z)";
     return success();
   }
+  if (name == kProfileAttr) {
+    if (!func || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' is a kernel's unit attribute";
+    return success();
+  }
+  if (name == kProfileScopesAttr) {
+    auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!func || !arr || llvm::any_of(arr, [](Attribute a) {
+          auto s = dyn_cast<StringAttr>(a);
+          return !s || !isProfileScopeName(s.getValue());
+        }))
+      return op->emitError() << "'" << name
+                             << "' is a kernel's array of scope names";
+    return success();
+  }
   if (name == kVariantsAttr) {
     auto arr = dyn_cast<ArrayAttr>(attr.getValue());
     if (!func || !arr ||

@@ -624,6 +624,49 @@ LogicalResult PrintOp::verify() {
   return success();
 }
 
+bool tilec::tile::isProfileScopeName(StringRef name) {
+  return !name.empty() && name.size() <= 48 && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || StringRef("_.:#-").contains(c);
+  });
+}
+
+/// The tile.profile_end that closes `begin` (nested scopes balanced in
+/// between), or the tile.profile_begin that `end` closes, in their block.
+template <typename FromOp, typename ToOp>
+static LogicalResult verifyProfilePair(FromOp op, bool forward) {
+  if (!isProfileScopeName(op.getScope()))
+    return op.emitOpError() << "scope name '" << op.getScope()
+                            << "' is not 1 to 48 characters of "
+                               "[A-Za-z0-9_.:#-]";
+  int depth = 0;
+  Operation *o = op.getOperation();
+  while ((o = forward ? o->getNextNode() : o->getPrevNode())) {
+    if (isa<FromOp>(o)) {
+      ++depth;
+    } else if (auto to = dyn_cast<ToOp>(o)) {
+      if (depth == 0) {
+        if (to.getScope() != op.getScope())
+          return op.emitOpError()
+                 << "scope '" << op.getScope() << "' is " << (forward ? "closed" : "opened")
+                 << " by scope '" << to.getScope() << "' (scopes nest)";
+        return success();
+      }
+      --depth;
+    }
+  }
+  return op.emitOpError() << "scope '" << op.getScope() << "' has no "
+                          << (forward ? "tile.profile_end after it"
+                                      : "tile.profile_begin before it")
+                          << " in its block";
+}
+
+LogicalResult ProfileBeginOp::verify() {
+  return verifyProfilePair<ProfileBeginOp, ProfileEndOp>(*this, true);
+}
+LogicalResult ProfileEndOp::verify() {
+  return verifyProfilePair<ProfileEndOp, ProfileBeginOp>(*this, false);
+}
+
 LogicalResult AssertOp::verify() {
   if (failed(verifyDebugText(*this, getMessage(), "the message")))
     return failure();

@@ -291,6 +291,54 @@ TILEC_API tilec_status tilec_launch_grid(tilec_kernel* kernel, void* stream,
                                          size_t num_args);
 
 /* ------------------------------------------------------------------------ */
+/* Intra-kernel profiler (docs/PROFILER.md)                                  */
+/* ------------------------------------------------------------------------ */
+
+/// A recording session: the buffers of profiled launches and, once
+/// collected, their records.
+typedef struct tilec_profile tilec_profile;
+
+/// A session whose launches have room for `records_per_group` records per
+/// warp group of each CTA (16 bytes each; a fuller buffer drops records
+/// and counts them). 1..2^24.
+TILEC_API tilec_status tilec_profile_create(uint32_t records_per_group, tilec_profile** out);
+/// Releases a session (waiting for launches whose buffers were never
+/// collected). NULL is fine.
+TILEC_API void tilec_profile_free(tilec_profile* profile);
+/// 1 if the kernel was compiled with --profile (its metadata has `profile`
+/// lines), else 0.
+TILEC_API int tilec_kernel_profiled(const tilec_kernel* kernel);
+/// As tilec_launch, with a profile buffer for the launch (allocated here,
+/// read back by tilec_profile_collect). INVALID_ARGUMENT if the kernel
+/// that runs was compiled without --profile; OUT_OF_RESOURCES if the
+/// buffer does not fit in device memory. A profiled kernel launched with
+/// tilec_launch records nothing.
+TILEC_API tilec_status tilec_launch_profiled(tilec_kernel* kernel, void* stream,
+                                             const tilec_arg* args, size_t num_args,
+                                             tilec_profile* profile);
+/// Waits for the session's launches (their contexts) and reads their
+/// buffers back; their device memory is freed.
+TILEC_API tilec_status tilec_profile_collect(tilec_profile* profile);
+/// Adds a buffer read elsewhere as a launch of `kernel` with `grid` (for
+/// tools and tests); a short buffer loses the slices it lacks, counted.
+TILEC_API tilec_status tilec_profile_add_buffer(tilec_profile* profile, const tilec_kernel* kernel,
+                                                const uint32_t grid[3], const void* data,
+                                                size_t size);
+/// Writes the collected launches as a Chrome trace-event JSON file
+/// (Perfetto, chrome://tracing): a process per launch and SM, a thread per
+/// CTA and warp group, a complete event per scope (times in microseconds
+/// with nanosecond digits; args cta, group, tile, iter).
+TILEC_API tilec_status tilec_profile_write_trace(tilec_profile* profile, const char* path);
+/// The text summary (per kernel, warp group role and scope: count, total,
+/// mean, p50, p99, share of the group's kernel time; then the dropped and
+/// unmatched records). `*length` gets the bytes needed with the NUL; a
+/// NULL `buffer` asks only that.
+TILEC_API tilec_status tilec_profile_summary(tilec_profile* profile, char* buffer,
+                                             size_t capacity, size_t* length);
+/// Records the collected buffers had no room for.
+TILEC_API uint64_t tilec_profile_dropped(tilec_profile* profile);
+
+/* ------------------------------------------------------------------------ */
 /* Device helpers (thin wrappers for C examples and tests)                   */
 /* ------------------------------------------------------------------------ */
 

@@ -747,3 +747,46 @@ func.func @workspace_of_scalar(%n: i32) attributes {tile.kernel, tile.grid = #ti
     tile.workspace = #tile.expr<mul(dim(0, 0), 4)>} {
   return
 }
+
+// -----
+
+func.func @profile_unclosed() {
+  // expected-error @+1 {{'tile.profile_begin' op scope 'a' has no tile.profile_end after it in its block}}
+  tile.profile_begin "a"
+  return
+}
+
+// -----
+
+func.func @profile_crossed() {
+  // expected-error @+1 {{'tile.profile_begin' op scope 'a' is closed by scope 'b' (scopes nest)}}
+  tile.profile_begin "a"
+  tile.profile_begin "b"
+  tile.profile_end "a"
+  tile.profile_end "b"
+  return
+}
+
+// -----
+
+func.func @profile_end_alone() {
+  // expected-error @+1 {{'tile.profile_end' op scope 'a' has no tile.profile_begin before it in its block}}
+  tile.profile_end "a"
+  return
+}
+
+// -----
+
+func.func @profile_name() {
+  // expected-error @+1 {{'tile.profile_begin' op scope name 'two words' is not 1 to 48 characters of [A-Za-z0-9_.:#-]}}
+  tile.profile_begin "two words"
+  tile.profile_end "two words"
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.profile_scopes' is a kernel's array of scope names}}
+func.func @profile_scopes_bad() attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.profile_scopes = ["ok", "not ok"]} {
+  return
+}

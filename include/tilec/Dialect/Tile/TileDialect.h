@@ -27,6 +27,15 @@ class FuncOp;
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.h.inc"
 
+namespace tilec::tile {
+/// What tile.profile_begin / tile.profile_end write: the profiler's buffer,
+/// which nothing in the program reads.
+struct ProfileResource
+    : mlir::SideEffects::Resource::Base<ProfileResource> {
+  llvm::StringRef getName() final { return "tile.profile"; }
+};
+} // namespace tilec::tile
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/TileOps.h.inc"
 
@@ -108,6 +117,16 @@ constexpr llvm::StringLiteral kWorkspaceAttr = "tile.workspace";
 /// (docs/ARCHITECTURE.md, "Stream-K").
 constexpr llvm::StringLiteral kStreamKAttr = "tile.stream_k";
 constexpr llvm::StringLiteral kSemaphoresAttr = "tile.semaphores";
+/// A kernel to instrument for the intra-kernel profiler (unit; `tilec
+/// compile --profile` sets it on every kernel): tile-profile records its
+/// compiler-known boundaries, and its tile.profile_begin/end ops stay.
+constexpr llvm::StringLiteral kProfileAttr = "tile.profile";
+/// Set by tile-profile: the kernel's scope names (array of strings); a
+/// record's scope id is the index of its name here (docs/BUNDLE.md,
+/// `profile scopes`).
+constexpr llvm::StringLiteral kProfileScopesAttr = "tile.profile_scopes";
+/// Whether `name` is a valid profile scope name (1..48 of [A-Za-z0-9_.:#-]).
+bool isProfileScopeName(llvm::StringRef name);
 
 /// Whether `t` is an element type a tile may hold.
 bool isTileElementType(mlir::Type t);

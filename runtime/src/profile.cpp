@@ -1,0 +1,362 @@
+// The intra-kernel profiler's host side (docs/PROFILER.md): buffers for
+// profiled launches, reading them back, decoding the records into scopes,
+// and writing a Chrome trace-event file and a text summary.
+#include "internal.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+using namespace tilec_rt;
+
+namespace {
+
+// Buffer layout (docs/BUNDLE.md, "Profile buffer").
+constexpr size_t kHeaderBytes = 64;
+constexpr size_t kRecordBytes = 16;
+constexpr uint32_t kVersion = 1;
+constexpr uint32_t kEndBit = 1u << 31;
+
+uint32_t u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// "12.345": nanoseconds as microseconds with three decimals (no floats, no
+// locale).
+std::string micros(int64_t ns) {
+  std::string s = ns < 0 ? "-" : "";
+  uint64_t v = static_cast<uint64_t>(ns < 0 ? -ns : ns);
+  s += std::to_string(v / 1000);
+  std::string frac = std::to_string(v % 1000);
+  s += "." + std::string(3 - frac.size(), '0') + frac;
+  return s;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+namespace tilec_rt {
+
+// A scope as decoded: [begin, end) in ns since the first launch's start.
+struct ProfileEvent {
+  size_t launch;
+  uint32_t sm, cta, group, scope;
+  int64_t begin, end;
+  int64_t arg;   // -1: none
+  int64_t tile;  // the enclosing `tile` scope's argument, -1: none
+};
+
+struct Decoded {
+  std::vector<ProfileEvent> events;
+  uint64_t dropped = 0;    // records the buffers had no room for
+  uint64_t unmatched = 0;  // begins without end (or ends without begin)
+  uint64_t truncated = 0;  // slices a short buffer lacks
+};
+
+}  // namespace tilec_rt
+
+namespace tilec_rt {
+
+size_t profile_buffer_bytes(uint32_t records, const uint32_t grid[3], size_t groups) {
+  const uint64_t ctas = uint64_t(grid[0]) * grid[1] * grid[2];
+  return kHeaderBytes + ctas * groups * (kHeaderBytes + uint64_t(records) * kRecordBytes);
+}
+
+// Allocates `k`'s buffer for a launch of `grid` and remembers the launch.
+CUdeviceptr profile_buffer_for(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
+                               CUcontext ctx, const std::string& where) {
+  Driver& d = driver("tilec_launch_profiled");
+  const size_t bytes = profile_buffer_bytes(p.records_per_group, grid, k.profile_groups.size());
+  std::vector<uint8_t> zero(bytes, 0);
+  const uint32_t header[3] = {kVersion, p.records_per_group,
+                              static_cast<uint32_t>(k.profile_groups.size())};
+  std::memcpy(zero.data(), header, sizeof header);
+  CUdeviceptr ptr = 0;
+  CUresult r = d.cuMemAlloc(&ptr, bytes);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY)
+    fail(TILEC_ERROR_OUT_OF_RESOURCES,
+         cat(where, ": cuMemAlloc of a ", bytes, "-byte profile buffer ran out of memory (",
+             p.records_per_group, " records a warp group; ask for fewer)"));
+  check_cu(d, r, "cuMemAlloc", cat(where, " profile buffer of ", bytes, " bytes"));
+  r = d.cuMemcpyHtoD(ptr, zero.data(), bytes);
+  if (r != CUDA_SUCCESS) {
+    d.cuMemFree(ptr);
+    check_cu(d, r, "cuMemcpyHtoD", cat(where, " profile buffer"));
+  }
+  std::lock_guard<std::mutex> lock(p.mutex);
+  ProfileLaunch l;
+  l.kernel = k.name;
+  l.groups = k.profile_groups;
+  l.scopes = k.profile_scopes;
+  std::memcpy(l.grid, grid, sizeof l.grid);
+  l.device = ptr;
+  l.ctx = ctx;
+  p.launches.push_back(std::move(l));
+  return ptr;
+}
+
+namespace {
+
+// Decodes every collected launch of `p` (its mutex held).
+Decoded decode(const tilec_profile& p) {
+  Decoded out;
+  // Per slice: the (ns) origin and scale from its header; every launch's
+  // times are relative to the earliest slice start of all launches.
+  struct Slice {
+    size_t launch;
+    uint32_t cta, group, sm, count;
+    uint64_t gt0, clk0, gt1, clk1;
+    const uint8_t* records;
+  };
+  std::vector<Slice> slices;
+  uint64_t origin = UINT64_MAX;
+  for (size_t li = 0; li < p.launches.size(); ++li) {
+    const ProfileLaunch& l = p.launches[li];
+    if (!l.collected) continue;
+    const uint8_t* base = l.host.data();
+    const uint32_t records = l.host.size() >= kHeaderBytes ? u32(base + 4) : 0;
+    const size_t groups = l.groups.size();
+    const uint64_t ctas = uint64_t(l.grid[0]) * l.grid[1] * l.grid[2];
+    const size_t slice_bytes = kHeaderBytes + size_t(records) * kRecordBytes;
+    for (uint64_t cta = 0; cta < ctas; ++cta) {
+      for (size_t g = 0; g < groups; ++g) {
+        const size_t off = kHeaderBytes + (cta * groups + g) * slice_bytes;
+        if (off + slice_bytes > l.host.size()) {  // a truncated buffer
+          ++out.truncated;
+          continue;
+        }
+        const uint8_t* h = base + off;
+        Slice s{li, static_cast<uint32_t>(cta), static_cast<uint32_t>(g), u32(h + 4), u32(h),
+                u64(h + 16), u64(h + 24), u64(h + 32), u64(h + 40), h + kHeaderBytes};
+        if (s.gt0 == 0) continue;  // the group never ran (or no recorder)
+        if (s.count > records) out.dropped += s.count - records;
+        s.count = std::min(s.count, records);
+        origin = std::min(origin, s.gt0);
+        slices.push_back(s);
+      }
+    }
+  }
+  for (const Slice& s : slices) {
+    // clock64 to globaltimer ns: the slice's own clock rate where its end
+    // was written, else 1 ns a cycle scaled by nothing (a kernel that
+    // never ended has no events worth scaling).
+    const bool scaled = s.clk1 > s.clk0 && s.gt1 > s.gt0;
+    auto ns = [&](uint64_t clk) -> int64_t {
+      const double d = static_cast<double>(clk) - static_cast<double>(s.clk0);
+      const double rate = scaled ? double(s.gt1 - s.gt0) / double(s.clk1 - s.clk0) : 1.0;
+      return static_cast<int64_t>(s.gt0 - origin) + static_cast<int64_t>(d * rate);
+    };
+    struct Open {
+      uint32_t scope;
+      int64_t begin, arg;
+    };
+    std::vector<Open> stack;
+    const ProfileLaunch& l = p.launches[s.launch];
+    for (uint32_t i = 0; i < s.count; ++i) {
+      const uint8_t* r = s.records + size_t(i) * kRecordBytes;
+      const uint32_t tag = u32(r);
+      const uint32_t scope = tag & ~kEndBit;
+      const uint32_t arg = u32(r + 4);
+      const int64_t t = ns(u64(r + 8));
+      if (scope >= l.scopes.size()) {
+        ++out.unmatched;
+        continue;
+      }
+      if (!(tag & kEndBit)) {
+        stack.push_back({scope, t, arg == UINT32_MAX ? -1 : int64_t(arg)});
+        continue;
+      }
+      if (stack.empty() || stack.back().scope != scope) {
+        ++out.unmatched;
+        continue;
+      }
+      int64_t tile = -1;
+      for (const Open& o : stack)
+        if (l.scopes[o.scope] == "tile") tile = o.arg;
+      const Open o = stack.back();
+      stack.pop_back();
+      out.events.push_back({s.launch, s.sm, s.cta, s.group, scope, o.begin, t, o.arg, tile});
+    }
+    out.unmatched += stack.size();
+  }
+  return out;
+}
+
+// Sorted values' p-th percentile (nearest rank).
+int64_t percentile(const std::vector<int64_t>& sorted, int pct) {
+  if (sorted.empty()) return 0;
+  size_t rank = (sorted.size() * size_t(pct) + 99) / 100;
+  return sorted[std::max<size_t>(rank, 1) - 1];
+}
+
+std::string pad(const std::string& s, size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+std::string profile_trace(const tilec_profile& p) {
+  const Decoded d = decode(p);
+  std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"dropped\":" +
+                    std::to_string(d.dropped) + ",\"unmatched\":" + std::to_string(d.unmatched) +
+                    ",\"truncated\":" + std::to_string(d.truncated) + "},\"traceEvents\":[\n";
+  bool first = true;
+  auto emit = [&](const std::string& e) {
+    if (!first) out += ",\n";
+    first = false;
+    out += e;
+  };
+  // One process per launch and SM, one thread per CTA and warp group.
+  std::map<std::pair<size_t, uint32_t>, bool> processes;
+  std::map<std::tuple<size_t, uint32_t, uint32_t, uint32_t>, bool> threads;
+  auto pid = [](size_t launch, uint32_t sm) { return std::to_string(launch * 1000 + sm); };
+  auto tid = [&](const ProfileEvent& e) {
+    return std::to_string(uint64_t(e.cta) * p.launches[e.launch].groups.size() + e.group);
+  };
+  for (const ProfileEvent& e : d.events) {
+    const ProfileLaunch& l = p.launches[e.launch];
+    if (!processes[{e.launch, e.sm}]) {
+      processes[{e.launch, e.sm}] = true;
+      emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid(e.launch, e.sm) +
+           ",\"args\":{\"name\":" +
+           json_string(l.kernel + " #" + std::to_string(e.launch) + " SM " + std::to_string(e.sm)) +
+           "}}");
+      emit("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + pid(e.launch, e.sm) +
+           ",\"args\":{\"sort_index\":" + pid(e.launch, e.sm) + "}}");
+    }
+    if (!threads[{e.launch, e.sm, e.cta, e.group}]) {
+      threads[{e.launch, e.sm, e.cta, e.group}] = true;
+      emit("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + pid(e.launch, e.sm) +
+           ",\"tid\":" + tid(e) + ",\"args\":{\"name\":" +
+           json_string("CTA " + std::to_string(e.cta) + " wg " + std::to_string(e.group) + " " +
+                       l.groups[e.group]) +
+           "}}");
+    }
+    std::string args = "\"cta\":" + std::to_string(e.cta) + ",\"group\":" +
+                       json_string(l.groups[e.group]);
+    if (e.tile >= 0) args += ",\"tile\":" + std::to_string(e.tile);
+    if (e.arg >= 0) args += ",\"iter\":" + std::to_string(e.arg);
+    emit("{\"ph\":\"X\",\"name\":" + json_string(l.scopes[e.scope]) + ",\"pid\":" +
+         pid(e.launch, e.sm) + ",\"tid\":" + tid(e) + ",\"ts\":" + micros(e.begin) +
+         ",\"dur\":" + micros(e.end - e.begin) + ",\"args\":{" + args + "}}");
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+std::string profile_summary(const tilec_profile& p) {
+  const Decoded d = decode(p);
+  // (kernel, group role, scope) -> durations; (kernel, role) -> kernel time.
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<int64_t>> by_scope;
+  std::map<std::pair<std::string, std::string>, int64_t> kernel_time;
+  for (const ProfileEvent& e : d.events) {
+    const ProfileLaunch& l = p.launches[e.launch];
+    const std::string& role = l.groups[e.group];
+    by_scope[{l.kernel, role, l.scopes[e.scope]}].push_back(e.end - e.begin);
+    if (l.scopes[e.scope] == "kernel") kernel_time[{l.kernel, role}] += e.end - e.begin;
+  }
+  std::string out = pad("kernel", 24) + " " + pad("group", 10) + " " + pad("scope", 14) + " " +
+                    pad("count", 9, true) + " " + pad("total us", 12, true) + " " +
+                    pad("mean us", 10, true) + " " + pad("p50 us", 10, true) + " " +
+                    pad("p99 us", 10, true) + " " + pad("share", 7, true) + "\n";
+  for (auto& [key, v] : by_scope) {
+    const auto& [kernel, role, scope] = key;
+    std::sort(v.begin(), v.end());
+    int64_t total = 0;
+    for (int64_t x : v) total += x;
+    const int64_t kt = kernel_time[{kernel, role}];
+    std::string share = "-";
+    if (kt > 0) {
+      const int64_t permille = (total * 1000 + kt / 2) / kt;
+      share = std::to_string(permille / 10) + "." + std::to_string(permille % 10) + "%";
+    }
+    out += pad(kernel, 24) + " " + pad(role, 10) + " " + pad(scope, 14) + " " +
+           pad(std::to_string(v.size()), 9, true) + " " + pad(micros(total), 12, true) + " " +
+           pad(micros(total / int64_t(v.size())), 10, true) + " " +
+           pad(micros(percentile(v, 50)), 10, true) + " " + pad(micros(percentile(v, 99)), 10, true) +
+           " " + pad(share, 7, true) + "\n";
+  }
+  out += "records dropped (buffer full): " + std::to_string(d.dropped) +
+         "; unmatched records: " + std::to_string(d.unmatched) +
+         "; slices missing from short buffers: " + std::to_string(d.truncated) + "\n";
+  return out;
+}
+
+uint64_t profile_dropped(const tilec_profile& p) { return decode(p).dropped; }
+
+void profile_release(tilec_profile& p) {
+  // Buffers of launches never collected: the kernels may still run, so
+  // wait for each context before freeing.
+  for (ProfileLaunch& l : p.launches) {
+    if (l.collected || !l.device) continue;
+    try {
+      Driver& d = driver("tilec_profile_free");
+      if (d.cuCtxPushCurrent(l.ctx) == CUDA_SUCCESS) {
+        d.cuCtxSynchronize();
+        d.cuMemFree(l.device);
+        CUcontext popped = nullptr;
+        d.cuCtxPopCurrent(&popped);
+      }
+    } catch (const Error&) {
+    }
+  }
+}
+
+void profile_collect(tilec_profile& p, const char* api) {
+  std::lock_guard<std::mutex> lock(p.mutex);
+  bool any = false;
+  for (ProfileLaunch& l : p.launches) any |= !l.collected;
+  if (!any) return;
+  Driver& d = driver(api);
+  for (ProfileLaunch& l : p.launches) {
+    if (l.collected) continue;
+    check_cu(d, d.cuCtxPushCurrent(l.ctx), "cuCtxPushCurrent", api);
+    CUresult r = d.cuCtxSynchronize();
+    if (r == CUDA_SUCCESS) {
+      l.host.resize(profile_buffer_bytes(p.records_per_group, l.grid, l.groups.size()));
+      r = d.cuMemcpyDtoH(l.host.data(), l.device, l.host.size());
+    }
+    d.cuMemFree(l.device);
+    CUcontext popped = nullptr;
+    d.cuCtxPopCurrent(&popped);
+    l.device = 0;
+    l.collected = true;
+    check_cu(d, r, "cuMemcpyDtoH", cat(api, ": reading the profile of '", l.kernel, "'"));
+  }
+}
+
+void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
+                        const void* data, size_t size) {
+  std::lock_guard<std::mutex> lock(p.mutex);
+  ProfileLaunch l;
+  l.kernel = k.name;
+  l.groups = k.profile_groups;
+  l.scopes = k.profile_scopes;
+  std::memcpy(l.grid, grid, sizeof l.grid);
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  if (size >= 8 && u32(bytes) != kVersion)
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         cat("tilec_profile_add_buffer: not a tilec profile buffer (version ", u32(bytes),
+             ", expected ", kVersion, ")"));
+  l.host.assign(bytes, bytes + size);
+  l.collected = true;
+  p.launches.push_back(std::move(l));
+}
+
+}  // namespace tilec_rt

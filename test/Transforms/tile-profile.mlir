@@ -1,0 +1,129 @@
+// RUN: tilec-opt %s -split-input-file -tile-profile | FileCheck %s
+//
+// A warp-specialized persistent kernel as the tile passes leave it: the
+// producer's waits are acquires, the consumer's waits, MMAs and MMA waits
+// are recorded, each loop iteration (the K loop's with its induction
+// variable, the tile loop's as `tile`), what follows the K loop's guard in
+// the tile body (the epilogue), and the kernel. Scope names in order of
+// first use; a user scope is listed too.
+
+// CHECK-LABEL: func.func @ws
+// CHECK-SAME: tile.profile_scopes = ["kernel", "epilogue", "acquire#1", "wait#0", "mma_wait", "iteration", "tile", "softmax"]
+// CHECK-NEXT: tile.profile_begin "kernel"
+// CHECK: tgpu.warp_specialize
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tile.profile_begin "tile"(%[[T]])
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tile.profile_begin "iteration"(%[[K]])
+// CHECK-NEXT: tile.profile_begin "acquire#1"
+// CHECK-NEXT: tgpu.wait %{{.*}}[%{{.*}}], %{{.*}} : <4>
+// CHECK-NEXT: tile.profile_end "acquire#1"
+// CHECK-NEXT: tgpu.arrive
+// CHECK-NEXT: tile.profile_end "iteration"
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_end "tile"
+// CHECK-NEXT: }
+// The producer region has no epilogue.
+// CHECK-NEXT: }, {
+// CHECK: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tile.profile_begin "tile"(%[[T2]])
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: scf.for %[[K2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tile.profile_begin "iteration"(%[[K2]])
+// CHECK-NEXT: tile.profile_begin "wait#0"
+// CHECK-NEXT: tgpu.wait
+// CHECK-NEXT: tile.profile_end "wait#0"
+// CHECK-NEXT: tile.profile_begin "mma_wait"
+// CHECK-NEXT: tgpu.wgmma_wait {pendings = 1 : i32}
+// CHECK-NEXT: tile.profile_end "mma_wait"
+// CHECK-NEXT: tile.profile_end "iteration"
+// CHECK: tile.profile_begin "mma_wait"
+// CHECK-NEXT: tgpu.wgmma_wait {pendings = 0 : i32}
+// CHECK-NEXT: tile.profile_end "mma_wait"
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_begin "epilogue"
+// CHECK-NEXT: tile.profile_begin "softmax"
+// CHECK-NEXT: tile.profile_end "softmax"
+// CHECK-NEXT: tgpu.tma_store_wait {pendings = 1 : i32}
+// CHECK-NEXT: tile.profile_end "epilogue"
+// CHECK-NEXT: tile.profile_end "tile"
+// CHECK-NEXT: }
+// After the tile loop: no second epilogue.
+// CHECK-NEXT: tgpu.tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_end "kernel"
+// CHECK-NEXT: return
+func.func @ws(%n: i32, %c: i1) attributes {tile.kernel, tile.profile, tile.num_warps = 8 : i64, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<4>
+  %empty = tgpu.barriers arrive_count 8 : !tgpu.mbarriers<4>
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+    scf.for %t = %c0 to %n step %c1 : i32 {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        tgpu.wait %empty[%k], %c0 : !tgpu.mbarriers<4>
+        tgpu.arrive %full[%k] expect_tx 16 : !tgpu.mbarriers<4>
+      }
+    }
+  }, {
+    scf.for %t = %c0 to %n step %c1 : i32 {
+      scf.if %c {
+        scf.for %k = %c0 to %n step %c1 : i32 {
+          tgpu.wait %full[%k], %c0 : !tgpu.mbarriers<4>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+        }
+        tgpu.wgmma_wait {pendings = 0 : i32}
+      }
+      tile.profile_begin "softmax"
+      tile.profile_end "softmax"
+      tgpu.tma_store_wait {pendings = 1 : i32}
+    }
+    tgpu.tma_store_wait {pendings = 0 : i32}
+  }
+  return
+}
+
+// -----
+
+// Without tile.profile: nothing changes.
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: tile.profile
+// CHECK: return
+func.func @plain(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    tgpu.wait %full[%k], %c0 : !tgpu.mbarriers<2>
+  }
+  return
+}
+
+// -----
+
+// Not warp-specialized: an index loop's iteration number is cast to i32;
+// its epilogue runs to the return, inside the kernel scope.
+// CHECK-LABEL: func.func @pipelined
+// CHECK-SAME: tile.profile_scopes = ["kernel", "epilogue", "wait#0", "iteration"]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT: tile.profile_begin "iteration"(%[[I32]])
+// CHECK: tile.profile_end "iteration"
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_begin "epilogue"
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.profile_end "epilogue"
+// CHECK-NEXT: tile.profile_end "kernel"
+// CHECK-NEXT: return
+func.func @pipelined(%m: i32, %x: i32) attributes {tile.kernel, tile.profile, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  %n = arith.index_cast %m : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  scf.for %k = %c0 to %n step %c1 {
+    tgpu.wait %full[%z], %z : !tgpu.mbarriers<2>
+  }
+  %y = arith.addi %x, %x : i32
+  return
+}
