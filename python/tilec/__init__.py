@@ -35,6 +35,7 @@ from ._lib import (
     TilecError,
     library_path,
 )
+from .profile import Profile, profile
 from .runtime import (
     Bundle,
     autotune,
@@ -54,7 +55,8 @@ DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3"
 __version__ = "0.1.0"
 
 __all__ = [
-    "Bundle", "DeviceInfo", "Kernel", "Param", "Tensor", "Tma", "TilecError", "DTYPES",
+    "Bundle", "DeviceInfo", "Kernel", "Param", "Profile", "Tensor", "Tma", "TilecError", "DTYPES",
+    "profile",
     "autotune", "device_info", "library_path", "load", "runtime_version", "synchronize",
     "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
     "UNSUPPORTED", "OUT_OF_RESOURCES",

@@ -172,6 +172,17 @@ def _declare(lib):
        c.c_size_t, p(c.c_size_t), p(c.c_size_t))
     fn("tilec_launch", status, c.c_void_p, c.c_void_p, p(Arg), c.c_size_t)
     fn("tilec_launch_grid", status, c.c_void_p, c.c_void_p, p(c.c_uint32), p(Arg), c.c_size_t)
+    fn("tilec_profile_create", status, c.c_uint32, p(c.c_void_p))
+    fn("tilec_profile_free", None, c.c_void_p)
+    fn("tilec_kernel_profiled", c.c_int, c.c_void_p)
+    fn("tilec_launch_profiled", status, c.c_void_p, c.c_void_p, p(c.c_uint32), p(Arg),
+       c.c_size_t, c.c_void_p)
+    fn("tilec_profile_collect", status, c.c_void_p)
+    fn("tilec_profile_add_buffer", status, c.c_void_p, c.c_void_p, p(c.c_uint32), c.c_void_p,
+       c.c_size_t)
+    fn("tilec_profile_write_trace", status, c.c_void_p, c.c_char_p)
+    fn("tilec_profile_summary", status, c.c_void_p, c.c_char_p, c.c_size_t, p(c.c_size_t))
+    fn("tilec_profile_dropped", c.c_uint64, c.c_void_p)
     fn("tilec_device_info", status, p(c.c_int), p(c.c_int), p(c.c_int), p(c.c_int))
     fn("tilec_synchronize", status)
     fn("tilec_stream_synchronize", status, c.c_void_p)

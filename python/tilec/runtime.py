@@ -366,20 +366,32 @@ class Kernel:
 
     launch = __call__
 
+    @property
+    def profiled(self):
+        """Whether the kernel was compiled with ``tilec compile --profile``."""
+        return bool(lib().tilec_kernel_profiled(self._handle_alive()))
+
     @staticmethod
     def _launch(L, handle, stream, grid, arr, n):
         stream_ptr = ctypes.c_void_p(stream or None)
-        if grid is None:
+        g = None
+        if grid is not None:
+            if isinstance(grid, numbers.Integral):
+                grid = (grid,)
+            grid = tuple(int(x) for x in grid)
+            if not 1 <= len(grid) <= 3 or any(x < 0 or x >= (1 << 32) for x in grid):
+                raise TilecError("grid must be 1 to 3 non-negative 32-bit integers, got %r"
+                                 % (grid,), _lib.INVALID_ARGUMENT)
+            g = (ctypes.c_uint32 * 3)(*(grid + (1,) * (3 - len(grid))))
+        # Inside `with tilec.profile(...)`: a profiled launch.
+        from .profile import active
+        session = active()
+        if session is not None:
+            check(L.tilec_launch_profiled(handle, stream_ptr, g, arr, n, session._handle_alive()))
+        elif g is None:
             check(L.tilec_launch(handle, stream_ptr, arr, n))
-            return
-        if isinstance(grid, numbers.Integral):
-            grid = (grid,)
-        grid = tuple(int(g) for g in grid)
-        if not 1 <= len(grid) <= 3 or any(g < 0 or g >= (1 << 32) for g in grid):
-            raise TilecError("grid must be 1 to 3 non-negative 32-bit integers, got %r"
-                             % (grid,), _lib.INVALID_ARGUMENT)
-        g = (ctypes.c_uint32 * 3)(*(grid + (1,) * (3 - len(grid))))
-        check(L.tilec_launch_grid(handle, stream_ptr, g, arr, n))
+        else:
+            check(L.tilec_launch_grid(handle, stream_ptr, g, arr, n))
 
 
 def _stream_handle(stream, torch_device):

@@ -330,13 +330,13 @@ void tilec_profile_free(tilec_profile* p) {
   delete p;
 }
 
-tilec_status tilec_launch_profiled(tilec_kernel* k, void* stream, const tilec_arg* args, size_t n,
-                                   tilec_profile* p) {
+tilec_status tilec_launch_profiled(tilec_kernel* k, void* stream, const uint32_t* grid,
+                                   const tilec_arg* args, size_t n, tilec_profile* p) {
   static const char* api = "tilec_launch_profiled";
   return guard(api, [&] {
     require(k != nullptr, api, "kernel is NULL");
     require(p != nullptr, api, "profile is NULL");
-    launch(*k, static_cast<CUstream>(stream), nullptr, args, n, api, true, p);
+    launch(*k, static_cast<CUstream>(stream), grid, args, n, api, true, p);
   });
 }
 

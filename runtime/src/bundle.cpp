@@ -511,7 +511,10 @@ class MetadataParser {
     // parameters.
     if (k.has_workspace) push(8, 8);
     if (k.has_semaphores) push(8, 8);
-    if (k.profiled()) push(8, 8);  // the profile buffer's address
+    if (k.profiled()) {  // the profile buffer's address, records a group
+      push(8, 8);
+      push(4, 4);
+    }
     k.abi_size = off;
     k.bundle = &b_;
     k.index = b_.kernels.size();

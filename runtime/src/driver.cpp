@@ -396,7 +396,7 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
 
   // The workspace, then the semaphores: the last ABI parameters.
   size_t trailing = k.abi_offsets.size() - (k.has_workspace ? 1 : 0) -
-                    (k.has_semaphores ? 1 : 0) - (k.profiled() ? 1 : 0);
+                    (k.has_semaphores ? 1 : 0) - (k.profiled() ? 2 : 0);
   for (bool semaphores : {false, true}) {
     if (!(semaphores ? k.has_semaphores : k.has_workspace)) continue;
     const GridExpr& e = semaphores ? k.semaphores : k.workspace;
@@ -414,6 +414,8 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
            cat(where, " was compiled without --profile: it records nothing"));
     const CUdeviceptr pb = profile_buffer_for(*profile, k, grid, ctx, where);
     std::memcpy(buf + k.abi_offsets[trailing], &pb, sizeof pb);
+    std::memcpy(buf + k.abi_offsets[trailing + 1], &profile->records_per_group,
+                sizeof profile->records_per_group);
   }
 
   std::vector<void*> params(k.abi_offsets.size());

@@ -198,6 +198,7 @@ struct ProfileLaunch {
   std::vector<std::string> groups, scopes;
   uint32_t grid[3] = {1, 1, 1};
   CUdeviceptr device = 0;  // until collected
+  size_t device_bytes = 0;
   CUcontext ctx = nullptr;
   std::vector<uint8_t> host;  // after collecting
   bool collected = false;
@@ -209,6 +210,14 @@ struct tilec_profile {
   uint32_t records_per_group = 0;
   std::mutex mutex;
   std::vector<tilec_rt::ProfileLaunch> launches;
+  // Device buffers of collected launches, reused by later launches (a
+  // launch then allocates nothing): address, bytes, context.
+  struct Pooled {
+    tilec_rt::CUdeviceptr ptr;
+    size_t bytes;
+    tilec_rt::CUcontext ctx;
+  };
+  std::vector<Pooled> pool;
 };
 
 

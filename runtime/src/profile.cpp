@@ -77,34 +77,38 @@ size_t profile_buffer_bytes(uint32_t records, const uint32_t grid[3], size_t gro
   return kHeaderBytes + ctas * groups * (kHeaderBytes + uint64_t(records) * kRecordBytes);
 }
 
-// Allocates `k`'s buffer for a launch of `grid` and remembers the launch.
+// `k`'s buffer for a launch of `grid`: a pooled one that is large enough,
+// else a new one; the kernel writes every header, so nothing is cleared.
 CUdeviceptr profile_buffer_for(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
                                CUcontext ctx, const std::string& where) {
-  Driver& d = driver("tilec_launch_profiled");
   const size_t bytes = profile_buffer_bytes(p.records_per_group, grid, k.profile_groups.size());
-  std::vector<uint8_t> zero(bytes, 0);
-  const uint32_t header[3] = {kVersion, p.records_per_group,
-                              static_cast<uint32_t>(k.profile_groups.size())};
-  std::memcpy(zero.data(), header, sizeof header);
-  CUdeviceptr ptr = 0;
-  CUresult r = d.cuMemAlloc(&ptr, bytes);
-  if (r == CUDA_ERROR_OUT_OF_MEMORY)
-    fail(TILEC_ERROR_OUT_OF_RESOURCES,
-         cat(where, ": cuMemAlloc of a ", bytes, "-byte profile buffer ran out of memory (",
-             p.records_per_group, " records a warp group; ask for fewer)"));
-  check_cu(d, r, "cuMemAlloc", cat(where, " profile buffer of ", bytes, " bytes"));
-  r = d.cuMemcpyHtoD(ptr, zero.data(), bytes);
-  if (r != CUDA_SUCCESS) {
-    d.cuMemFree(ptr);
-    check_cu(d, r, "cuMemcpyHtoD", cat(where, " profile buffer"));
-  }
   std::lock_guard<std::mutex> lock(p.mutex);
+  CUdeviceptr ptr = 0;
+  size_t have = 0;
+  for (size_t i = 0; i < p.pool.size(); ++i) {
+    if (p.pool[i].ctx != ctx || p.pool[i].bytes < bytes) continue;
+    ptr = p.pool[i].ptr;
+    have = p.pool[i].bytes;
+    p.pool.erase(p.pool.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
+  if (!ptr) {
+    Driver& d = driver("tilec_launch_profiled");
+    CUresult r = d.cuMemAlloc(&ptr, bytes);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+      fail(TILEC_ERROR_OUT_OF_RESOURCES,
+           cat(where, ": cuMemAlloc of a ", bytes, "-byte profile buffer ran out of memory (",
+               p.records_per_group, " records a warp group; ask for fewer)"));
+    check_cu(d, r, "cuMemAlloc", cat(where, " profile buffer of ", bytes, " bytes"));
+    have = bytes;
+  }
   ProfileLaunch l;
   l.kernel = k.name;
   l.groups = k.profile_groups;
   l.scopes = k.profile_scopes;
   std::memcpy(l.grid, grid, sizeof l.grid);
   l.device = ptr;
+  l.device_bytes = have;
   l.ctx = ctx;
   p.launches.push_back(std::move(l));
   return ptr;
@@ -301,21 +305,23 @@ std::string profile_summary(const tilec_profile& p) {
 uint64_t profile_dropped(const tilec_profile& p) { return decode(p).dropped; }
 
 void profile_release(tilec_profile& p) {
-  // Buffers of launches never collected: the kernels may still run, so
-  // wait for each context before freeing.
-  for (ProfileLaunch& l : p.launches) {
-    if (l.collected || !l.device) continue;
-    try {
-      Driver& d = driver("tilec_profile_free");
-      if (d.cuCtxPushCurrent(l.ctx) == CUDA_SUCCESS) {
-        d.cuCtxSynchronize();
-        d.cuMemFree(l.device);
-        CUcontext popped = nullptr;
-        d.cuCtxPopCurrent(&popped);
-      }
-    } catch (const Error&) {
+  // The pool, and the buffers of launches never collected (their kernels
+  // may still run: each context is synchronized before freeing).
+  for (ProfileLaunch& l : p.launches)
+    if (!l.collected && l.device) p.pool.push_back({l.device, l.device_bytes, l.ctx});
+  if (p.pool.empty()) return;
+  try {
+    Driver& d = driver("tilec_profile_free");
+    for (const tilec_profile::Pooled& b : p.pool) {
+      if (d.cuCtxPushCurrent(b.ctx) != CUDA_SUCCESS) continue;
+      d.cuCtxSynchronize();
+      d.cuMemFree(b.ptr);
+      CUcontext popped = nullptr;
+      d.cuCtxPopCurrent(&popped);
     }
+  } catch (const Error&) {
   }
+  p.pool.clear();
 }
 
 void profile_collect(tilec_profile& p, const char* api) {
@@ -332,7 +338,7 @@ void profile_collect(tilec_profile& p, const char* api) {
       l.host.resize(profile_buffer_bytes(p.records_per_group, l.grid, l.groups.size()));
       r = d.cuMemcpyDtoH(l.host.data(), l.device, l.host.size());
     }
-    d.cuMemFree(l.device);
+    p.pool.push_back({l.device, l.device_bytes, l.ctx});
     CUcontext popped = nullptr;
     d.cuCtxPopCurrent(&popped);
     l.device = 0;

@@ -1,19 +1,20 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm | FileCheck %s
 //
-// A profiled kernel takes its profile buffer's address last. At its entry:
-// the recorder (thread index a multiple of 128, with a buffer), the
-// records a group has room for (the buffer header's second word, loaded
-// only with a buffer), the group's slice (64 + (CTA * groups + tid / 128)
-// * (64 + 16 * capacity)), a local record counter, and the slice header's
-// SM id and start times. Each record: one predicated 16-byte store (scope
+// A profiled kernel takes its profile buffer's address and the records a
+// warp group has room for last. At its entry: the recorder (thread index
+// a multiple of 128, with a buffer), the group's slice (64 + (CTA * groups
+// + tid / 128) * (64 + 16 * capacity)), the buffer header (version,
+// capacity, groups) from thread 0 of the first CTA, a local record
+// counter, and the slice header's SM id and start times. Each record: one predicated 16-byte store (scope
 // id, with bit 31 at an end; the argument or -1; clock64), the counter
 // incremented. At the return: the count and the end times.
 
 // CHECK-LABEL: func.func @k(
-// CHECK-SAME: %{{.*}}: i32, %[[BUF:.*]]: !llvm.ptr<1>)
+// CHECK-SAME: %{{.*}}: i32, %[[BUF:.*]]: !llvm.ptr<1>, %[[CAP:.*]]: i32)
 // CHECK: llvm.ptrtoint %[[BUF]] : !llvm.ptr<1> to i64
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: ld.global.b32
+// CHECK: arith.select %{{.*}}, %[[CAP]], %{{.*}} : i32
+// CHECK: st.global.v4.b32
 // CHECK: %[[CTR:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: nvvm.read.ptx.sreg.smid
 // CHECK: st.global.b32

@@ -1,8 +1,9 @@
 //===- ProfileOpsToLLVM.cpp - the profiler's records ----------------------===//
 //
 // A kernel instrumented by tile-profile takes the address of its profile
-// buffer as its last parameter (0: record nothing; docs/BUNDLE.md, "Profile
-// buffer"). One thread of each warp group (thread index a multiple of 128)
+// buffer and the records a warp group has room for as its last parameters
+// (address 0: record nothing; docs/BUNDLE.md, "Profile buffer"); thread 0
+// of the first CTA writes the buffer's header. One thread of each warp group (thread index a multiple of 128)
 // records: the kernel's entry computes the group's slice of the buffer and
 // writes the slice header's start (SM id, globaltimer, clock64); each
 // tile.profile_begin / tile.profile_end stores one 16-byte record (scope id
@@ -126,9 +127,11 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
     return failure();
   if (failed(func.insertArgument(func.getNumArguments(),
                                  LLVM::LLVMPointerType::get(ctx, 1), {},
-                                 func.getLoc())))
+                                 func.getLoc())) ||
+      failed(func.insertArgument(func.getNumArguments(),
+                                 IntegerType::get(ctx, 32), {}, func.getLoc())))
     return failure();
-  Value buffer = func.getArguments().back();
+  Value buffer = func.getArgument(func.getNumArguments() - 2);
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
   Emitter e{b, func.getLoc()};
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -141,11 +144,9 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
   Value recorder = e.eq(e.andI(tid, e.i32(127)), e.i32(0));
   s.ok = arith::AndIOp::create(b, e.loc, hasBuffer, recorder);
   Value okWord = arith::ExtUIOp::create(b, e.loc, i32, s.ok);
-  // Records a group (the buffer header's second word), 0 without a buffer.
-  s.capacity = predicatedLoad(e, e.add(base, e.i64(4)),
-                              arith::ExtUIOp::create(b, e.loc, i32, hasBuffer),
-                              i32, 1, Attribute())
-                   .front();
+  // Records a group (the last parameter), 0 without a buffer.
+  s.capacity = arith::SelectOp::create(b, e.loc, hasBuffer,
+                                       func.getArguments().back(), e.i32(0));
   // The group's slice: CTA (linear) * groups + the warp group.
   int64_t groups = (tgpu::getLaunchWarps(func) + 3) / 4;
   auto ext = [&](Value v) { return arith::ExtUIOp::create(b, e.loc, i64, v); };
@@ -160,6 +161,12 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
   Value sliceBytes = e.add(e.i64(kHeaderBytes),
                            e.mul(ext(s.capacity), e.i64(kRecordBytes)));
   s.slice = e.add(base, e.add(e.i64(kHeaderBytes), e.mul(slot, sliceBytes)));
+  // The buffer header (version 1, records a group, groups), by thread 0 of
+  // the first CTA.
+  Value first = arith::AndIOp::create(b, e.loc, hasBuffer,
+                                      e.eq(e.add(cta, tid), e.i32(0)));
+  predicatedStore(e, base, arith::ExtUIOp::create(b, e.loc, i32, first),
+                  {e.i32(1), s.capacity, e.i32(groups), e.i32(0)});
   s.counter = LLVM::AllocaOp::create(b, e.loc, LLVM::LLVMPointerType::get(ctx),
                                      i32, e.i32(1));
   LLVM::StoreOp::create(b, e.loc, e.i32(0), s.counter);

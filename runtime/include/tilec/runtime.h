@@ -240,7 +240,7 @@ TILEC_API tilec_status tilec_kernel_choose(tilec_kernel* kernel, const tilec_arg
 TILEC_API tilec_status tilec_kernel_grid(const tilec_kernel* kernel, const tilec_arg* args,
                                          size_t num_args, uint32_t grid[3]);
 /// Number of kernel (ABI) parameters: per tensor 1 + 2*rank (+1 with TMA), per scalar 1,
-/// and 1 each for a workspace and for semaphores.
+/// 1 each for a workspace and for semaphores, and 2 for a profile buffer.
 TILEC_API size_t tilec_kernel_abi_num_params(const tilec_kernel* kernel);
 /// Validates `args`, then packs them per the kernel ABI (docs/BUNDLE.md): each
 /// ABI parameter at an offset aligned to its size, CUtensorMaps (128 bytes) at
@@ -308,14 +308,15 @@ TILEC_API void tilec_profile_free(tilec_profile* profile);
 /// 1 if the kernel was compiled with --profile (its metadata has `profile`
 /// lines), else 0.
 TILEC_API int tilec_kernel_profiled(const tilec_kernel* kernel);
-/// As tilec_launch, with a profile buffer for the launch (allocated here,
-/// read back by tilec_profile_collect). INVALID_ARGUMENT if the kernel
-/// that runs was compiled without --profile; OUT_OF_RESOURCES if the
-/// buffer does not fit in device memory. A profiled kernel launched with
-/// tilec_launch records nothing.
+/// As tilec_launch (`grid` NULL) or tilec_launch_grid, with a profile
+/// buffer for the launch (allocated here, read back by
+/// tilec_profile_collect). INVALID_ARGUMENT if the kernel that runs was
+/// compiled without --profile; OUT_OF_RESOURCES if the buffer does not fit
+/// in device memory. A profiled kernel launched with tilec_launch records
+/// nothing.
 TILEC_API tilec_status tilec_launch_profiled(tilec_kernel* kernel, void* stream,
-                                             const tilec_arg* args, size_t num_args,
-                                             tilec_profile* profile);
+                                             const uint32_t* grid, const tilec_arg* args,
+                                             size_t num_args, tilec_profile* profile);
 /// Waits for the session's launches (their contexts) and reads their
 /// buffers back; their device memory is freed.
 TILEC_API tilec_status tilec_profile_collect(tilec_profile* profile);

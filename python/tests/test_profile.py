@@ -1,0 +1,99 @@
+"""The profiler's Python side without a GPU: a session fed a synthetic
+buffer (Profile.add_buffer) writes a trace that tilec.profile reads back,
+whose summary agrees with the runtime's, and `python -m tilec.profile`
+prints it and draws the timeline."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import tilec
+from tilec.profile import load_trace, summarize
+
+from tilec_test_util import build_bundle
+
+META = """tilec-bundle 1
+arch sm_90a
+kernel k
+threads 256
+profile groups load compute
+profile scopes kernel iteration wait#0
+grid 1 1 1
+end
+"""
+
+
+def buffer(cap=8):
+    """One CTA, two groups; each: kernel [0, 2000) cycles, two iterations
+    (the second with a wait), at 2 cycles a ns from globaltimer 1000."""
+    recs = [(0, 0xFFFFFFFF, 0), (1, 0, 100), (1 | 1 << 31, 0xFFFFFFFF, 300), (1, 1, 300),
+            (2, 0xFFFFFFFF, 400), (2 | 1 << 31, 0xFFFFFFFF, 600), (1 | 1 << 31, 0xFFFFFFFF, 900),
+            (0 | 1 << 31, 0xFFFFFFFF, 2000)]
+    out = bytearray(struct.pack("<IIII", 1, cap, 2, 0).ljust(64, b"\0"))
+    for g in range(2):
+        head = struct.pack("<II8xQQQQ", len(recs), 7, 1000 + 50 * g, 0, 2000 + 50 * g, 2000)
+        out += head.ljust(64, b"\0")
+        body = b"".join(struct.pack("<IIQ", *r) for r in recs)
+        out += body.ljust(16 * cap, b"\0")
+    return bytes(out)
+
+
+@pytest.fixture
+def session(tmp_path):
+    k = tilec.load(build_bundle(META))["k"]
+    assert k.profiled
+    p = tilec.Profile()
+    p.add_buffer(k, (1, 1, 1), buffer())
+    path = tmp_path / "t.json"
+    p.write_trace(path)
+    yield p, path
+    p.close()
+
+
+def test_trace_reads_back_and_summaries_agree(session):
+    p, path = session
+    events, other = load_trace(path)
+    assert other == {"dropped": 0, "unmatched": 0, "truncated": 0}
+    waits = [e for e in events if e["name"] == "wait#0"]
+    # Group 1 starts 50 ns after group 0; its wait 200 cycles (100 ns) in.
+    assert [(e["group"], e["ts"], e["dur"]) for e in waits] == [
+        ("load", 0.2, 0.1), ("compute", 0.25, 0.1)]
+    assert {e["kernel"] for e in events} == {"k"}
+    c_rows = [line.split() for line in p.summary().splitlines()]
+    py_rows = [line.split() for line in summarize(events, other).splitlines()]
+    assert c_rows == py_rows, (c_rows, py_rows)
+    json.load(open(path))  # plain JSON too
+
+
+def test_cli_prints_summary_and_draws(session, tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed")
+    _, path = session
+    png = tmp_path / "t.png"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-m", "tilec.profile", str(path), "--summary",
+                        "--png", str(png), "--window", "0", "1"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "wait#0" in r.stdout and "records dropped (buffer full): 0" in r.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_bad_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-m", "tilec.profile", str(bad)],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "cannot read" in r.stderr
+
+
+def test_unprofiled_kernel_cannot_take_a_buffer():
+    from tilec_test_util import VECTOR_ADD
+    k = tilec.load(build_bundle(VECTOR_ADD))["vector_add"]
+    assert not k.profiled
+    with pytest.raises(tilec.TilecError, match="compiled without --profile"):
+        tilec.Profile().add_buffer(k, (1, 1, 1), buffer())

@@ -1,0 +1,236 @@
+"""The intra-kernel profiler (docs/PROFILER.md).
+
+Kernels compiled with ``tilec compile --profile`` record, per warp group,
+when they enter and leave the scopes the compiler knows (the kernel, loop
+iterations, barrier waits, MMAs, the epilogue) and those the program marks.
+
+    import tilec
+    with tilec.profile("gemm.trace.json") as p:
+        kernel(a, b, c)
+    print(p.summary())
+
+Launches inside the ``with`` block record into the session (each gets its
+own buffer); on leaving it the buffers are read back and, with a path, the
+Chrome trace-event file is written (open it in https://ui.perfetto.dev or
+chrome://tracing).
+
+    python -m tilec.profile trace.json --summary [--png timeline.png]
+
+prints the summary of a trace file and draws its timeline.
+"""
+
+import argparse
+import ctypes
+import json
+import math
+import sys
+import threading
+
+from . import _lib
+from ._lib import TilecError, check, lib
+
+# Records a warp group has room for in each launch (16 bytes each).
+DEFAULT_RECORDS = 1 << 15
+
+_state = threading.local()
+
+
+def active():
+    """The innermost open session of this thread, or None."""
+    stack = getattr(_state, "stack", None)
+    return stack[-1] if stack else None
+
+
+class Profile:
+    """A recording session (see the module's doc)."""
+
+    def __init__(self, path=None, records_per_group=DEFAULT_RECORDS):
+        self.path = path
+        handle = ctypes.c_void_p()
+        check(lib().tilec_profile_create(int(records_per_group), ctypes.byref(handle)))
+        self._handle = handle
+
+    def _handle_alive(self):
+        if self._handle is None:
+            raise TilecError("the profile session is closed", _lib.INVALID_ARGUMENT)
+        return self._handle
+
+    def __enter__(self):
+        stack = getattr(_state, "stack", None)
+        if stack is None:
+            stack = _state.stack = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _state.stack.remove(self)
+        if exc[0] is None:
+            self.collect()
+            if self.path:
+                self.write_trace(self.path)
+        return False
+
+    def collect(self):
+        """Waits for the session's launches and reads their records."""
+        check(lib().tilec_profile_collect(self._handle_alive()))
+
+    def add_buffer(self, kernel, grid, data):
+        """Adds a profile buffer read elsewhere (bytes) as a launch of
+        `kernel` (a tilec.Kernel) with `grid` (3 ints)."""
+        g = (ctypes.c_uint32 * 3)(*grid)
+        check(lib().tilec_profile_add_buffer(self._handle_alive(), kernel._handle_alive(), g,
+                                             data, len(data)))
+
+    def write_trace(self, path):
+        """Writes the Chrome trace-event JSON file."""
+        check(lib().tilec_profile_write_trace(self._handle_alive(), str(path).encode()))
+
+    def summary(self):
+        """The text summary: per kernel, warp group and scope, the count,
+        total, mean, p50 and p99 (microseconds) and the share of the
+        group's kernel time; then the dropped and unmatched records."""
+        L = lib()
+        n = ctypes.c_size_t()
+        check(L.tilec_profile_summary(self._handle_alive(), None, 0, ctypes.byref(n)))
+        buf = ctypes.create_string_buffer(n.value)
+        check(L.tilec_profile_summary(self._handle_alive(), buf, n.value, ctypes.byref(n)))
+        return buf.value.decode()
+
+    @property
+    def dropped(self):
+        """Records the buffers had no room for."""
+        return int(lib().tilec_profile_dropped(self._handle_alive()))
+
+    def close(self):
+        if self._handle is not None:
+            lib().tilec_profile_free(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def profile(path=None, records_per_group=DEFAULT_RECORDS):
+    """A recording session, for ``with``: see the module's doc."""
+    return Profile(path, records_per_group)
+
+
+# ---- trace files ----------------------------------------------------------------
+
+
+def load_trace(path):
+    """The complete events of a trace file, each a dict with `kernel`
+    (from its process name), `group`, `name`, `ts`, `dur` (microseconds),
+    `pid`, `tid` and `args`."""
+    with open(path) as f:
+        doc = json.load(f)
+    kernels = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            kernels[e["pid"]] = e["args"]["name"].split(" #")[0]
+    events = []
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        events.append(dict(e, kernel=kernels.get(e["pid"], "?"), group=e["args"]["group"]))
+    return events, doc.get("otherData", {})
+
+
+def summarize(events, other=None):
+    """The summary table of load_trace's events (as Profile.summary)."""
+    by_scope, kernel_time = {}, {}
+    for e in events:
+        key = (e["kernel"], e["group"], e["name"])
+        by_scope.setdefault(key, []).append(e["dur"])
+        if e["name"] == "kernel":
+            kernel_time[key[:2]] = kernel_time.get(key[:2], 0.0) + e["dur"]
+    lines = ["%-24s %-10s %-14s %9s %12s %10s %10s %10s %7s" % (
+        "kernel", "group", "scope", "count", "total us", "mean us", "p50 us", "p99 us", "share")]
+    for key in sorted(by_scope):
+        v = sorted(by_scope[key])
+        total = sum(v)
+        kt = kernel_time.get(key[:2], 0.0)
+        pct = lambda p: v[max(1, (len(v) * p + 99) // 100) - 1]  # noqa: E731
+        share = "%.1f%%" % (100.0 * total / kt) if kt > 0 else "-"
+        lines.append("%-24s %-10s %-14s %9d %12.3f %10.3f %10.3f %10.3f %7s" % (
+            key[0], key[1], key[2], len(v), total, total / len(v), pct(50), pct(99), share))
+    if other:
+        lines.append("records dropped (buffer full): %d; unmatched records: %d; slices missing "
+                     "from short buffers: %d" % (other.get("dropped", 0),
+                                                 other.get("unmatched", 0),
+                                                 other.get("truncated", 0)))
+    return "\n".join(lines) + "\n"
+
+
+def draw_timeline(events, out, max_rows=24, window=None):
+    """A PNG of the first `max_rows` warp-group rows (by process and
+    thread), over `window` ((start, end) in microseconds from the first
+    record; default all): each scope a bar, the scopes that hold others
+    (kernel, tile, iteration) drawn first and thinner, so that what runs
+    inside them shows over them."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.patches
+    import matplotlib.pyplot as plt
+
+    rows = sorted({(e["pid"], e["tid"]) for e in events})[:max_rows]
+    index = {r: i for i, r in enumerate(rows)}
+    names = sorted({e["name"] for e in events})
+    cmap = plt.get_cmap("tab20")
+    color = {n: cmap(i % 20) for i, n in enumerate(names)}
+    t0 = min(e["ts"] for e in events)
+    lo, hi = (window[0] + t0, window[1] + t0) if window else (-math.inf, math.inf)
+    fig, ax = plt.subplots(figsize=(14, 0.35 * len(rows) + 1.5))
+    shown = [e for e in events if (e["pid"], e["tid"]) in index
+             and e["ts"] < hi and e["ts"] + e["dur"] > lo]
+    outer = {"kernel": 0.8, "tile": 0.6, "iteration": 0.4}
+    bars = {}  # one broken_barh a row and scope
+    for e in shown:
+        bars.setdefault((index[(e["pid"], e["tid"])], e["name"]), []).append(
+            (e["ts"] - t0, max(e["dur"], 1e-3)))
+    for (y, name), spans in sorted(bars.items(), key=lambda kv: -outer.get(kv[0][1], 0.3)):
+        h = outer.get(name, 0.3)
+        ax.broken_barh(spans, (y - h / 2, h), facecolors=color[name])
+    if window:
+        ax.set_xlim(window)
+    ax.set_yticks(range(len(rows)))
+    labels = {}
+    for e in shown:
+        labels[(e["pid"], e["tid"])] = "%s cta %d %s" % (e["kernel"], e["args"]["cta"], e["group"])
+    ax.set_yticklabels([labels[r] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("time (us) since the first record")
+    ax.legend(handles=[matplotlib.patches.Patch(color=color[n], label=n) for n in names],
+              loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tilec.profile",
+                                 description="Summarize and draw a tilec trace file.")
+    ap.add_argument("trace")
+    ap.add_argument("--summary", action="store_true", help="print the summary table")
+    ap.add_argument("--png", help="draw the timeline of the first warp groups here")
+    ap.add_argument("--rows", type=int, default=24, help="warp-group rows in the picture")
+    ap.add_argument("--window", type=float, nargs=2, metavar=("START", "END"),
+                    help="draw only this time window (us since the first record)")
+    args = ap.parse_args(argv)
+    try:
+        events, other = load_trace(args.trace)
+    except (OSError, ValueError, KeyError) as e:
+        print("python -m tilec.profile: cannot read %s: %s" % (args.trace, e), file=sys.stderr)
+        return 1
+    if args.summary or not args.png:
+        sys.stdout.write(summarize(events, other))
+    if args.png:
+        draw_timeline(events, args.png, args.rows, args.window)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+// The profiler's host side on synthetic buffers (no driver): the metadata's
+// `profile` lines, the ABI parameters they add, decoding records into
+// scopes (clock to ns through each slice's own rate), the trace file and
+// the summary, and buffers that overflowed, were cut short or are not
+// profile buffers at all.
+#include "RuntimeTestUtil.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace tilec_test;
+
+namespace {
+
+const char* kMeta =
+    "tilec-bundle 1\n"
+    "arch sm_90a\n"
+    "kernel k\n"
+    "threads 256\n"
+    "profile groups load compute\n"
+    "profile scopes kernel iteration wait#0 tile\n"
+    "grid 2 1 1\n"
+    "param scalar n i32\n"
+    "end\n";
+
+constexpr uint32_t kEnd = 1u << 31;
+
+struct Record {
+  uint32_t tag, arg;
+  uint64_t clock;
+};
+
+// A buffer of `ctas` x 2 slices of `cap` records: slice (c, g) starts at
+// globaltimer 1000 * (c + 1) + 100 g with clock 5000, runs at 2 cycles a
+// ns, and holds `records(c, g)`; `count` overrides the attempted count.
+struct Buffer {
+  uint32_t cap;
+  uint32_t ctas;
+  std::vector<uint8_t> bytes;
+  Buffer(uint32_t cap, uint32_t ctas) : cap(cap), ctas(ctas) {
+    bytes.assign(64 + size_t(ctas) * 2 * (64 + 16 * size_t(cap)), 0);
+    put32(0, 1);
+    put32(4, cap);
+    put32(8, 2);
+  }
+  void put32(size_t off, uint32_t v) { std::memcpy(&bytes[off], &v, 4); }
+  void put64(size_t off, uint64_t v) { std::memcpy(&bytes[off], &v, 8); }
+  size_t slice(uint32_t cta, uint32_t g) const { return 64 + (cta * 2 + g) * (64 + 16 * size_t(cap)); }
+  void fill(uint32_t cta, uint32_t g, const std::vector<Record>& recs, uint32_t count,
+            uint32_t sm) {
+    size_t s = slice(cta, g);
+    uint64_t gt0 = 1000 * (cta + 1) + 100 * g;
+    put32(s, count);
+    put32(s + 4, sm);
+    put64(s + 16, gt0);
+    put64(s + 24, 5000);
+    put64(s + 32, gt0 + 1000);   // 1000 ns later
+    put64(s + 40, 5000 + 2000);  // 2000 cycles later
+    for (size_t i = 0; i < recs.size() && i < cap; ++i) {
+      put32(s + 64 + 16 * i, recs[i].tag);
+      put32(s + 64 + 16 * i + 4, recs[i].arg);
+      put64(s + 64 + 16 * i + 8, recs[i].clock);
+    }
+  }
+};
+
+// kernel [0, 2000) cycles, tile 7 around two iterations, a wait in the
+// second: 8 records.
+std::vector<Record> one_tile() {
+  return {{0, ~0u, 5000},         {3, 7, 5100},          {1, 0, 5200},
+          {1 | kEnd, ~0u, 5400},  {1, 1, 5400},          {2, ~0u, 5500},
+          {2 | kEnd, ~0u, 5700},  {1 | kEnd, ~0u, 5800}, {3 | kEnd, ~0u, 5900},
+          {0 | kEnd, ~0u, 7000}};
+}
+
+class RuntimeProfile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bundle_ = load_ok(make_bundle(kMeta));
+    ASSERT_TRUE(IsOk(tilec_bundle_get_kernel(bundle_.get(), "k", &kernel_)));
+    ASSERT_TRUE(IsOk(tilec_profile_create(16, &profile_)));
+  }
+  void TearDown() override { tilec_profile_free(profile_); }
+
+  std::string summary() {
+    size_t n = 0;
+    EXPECT_TRUE(IsOk(tilec_profile_summary(profile_, nullptr, 0, &n)));
+    std::string s(n, '\0');
+    EXPECT_TRUE(IsOk(tilec_profile_summary(profile_, s.data(), n, &n)));
+    s.resize(n - 1);
+    return s;
+  }
+  std::string trace() {
+    std::string path = ::testing::TempDir() + "/tilec_profile_test.json";
+    EXPECT_TRUE(IsOk(tilec_profile_write_trace(profile_, path.c_str())));
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::remove(path.c_str());
+    return ss.str();
+  }
+  // The summary line of `group` and `scope`, split into fields.
+  std::vector<std::string> row(const std::string& text, const std::string& group,
+                               const std::string& scope) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream ls(line);
+      std::vector<std::string> f;
+      for (std::string w; ls >> w;) f.push_back(w);
+      if (f.size() == 9 && f[1] == group && f[2] == scope) return f;
+    }
+    return {};
+  }
+
+  BundlePtr bundle_;
+  tilec_kernel* kernel_ = nullptr;
+  tilec_profile* profile_ = nullptr;
+  const uint32_t grid_[3] = {2, 1, 1};
+};
+
+}  // namespace
+
+TEST_F(RuntimeProfile, MetadataAndAbi) {
+  EXPECT_EQ(tilec_kernel_profiled(kernel_), 1);
+  // n, then the profile buffer's address (8) and the records a group (4).
+  EXPECT_EQ(tilec_kernel_abi_num_params(kernel_), 3u);
+  tilec_arg arg{};
+  arg.kind = TILEC_ARG_SCALAR;
+  arg.dtype = TILEC_DTYPE_I32;
+  arg.value.i = 5;
+  size_t size = 0, offsets[3];
+  ASSERT_TRUE(IsOk(tilec_kernel_pack_args(kernel_, &arg, 1, nullptr, 0, &size, offsets)));
+  EXPECT_EQ(offsets[1], 8u);
+  EXPECT_EQ(offsets[2], 16u);
+  EXPECT_EQ(size, 20u);
+}
+
+TEST_F(RuntimeProfile, BadProfileLines) {
+  auto bad = [](const std::string& lines, const char* what) {
+    std::string meta = std::string("tilec-bundle 1\narch sm_90a\nkernel k\nthreads 128\n") + lines +
+                       "grid 1 1 1\nend\n";
+    tilec_bundle* b = nullptr;
+    const std::string bytes = make_bundle(meta);
+    EXPECT_TRUE(IsError(tilec_bundle_load_memory(bytes.data(), bytes.size(), &b),
+                        TILEC_ERROR_BAD_BUNDLE, {what}));
+  };
+  bad("profile groups main\n", "has 'profile groups' without 'profile scopes'");
+  bad("profile groups main main\nprofile scopes kernel\n", "lists 2 profile groups for 128 threads");
+  bad("profile groups main\nprofile scopes two\"words\n", "bad profile scopes name");
+  bad("profile lanes main\n", "bad profile line 'lanes'");
+  bad("profile scopes\n", "'profile scopes' lists no names");
+}
+
+TEST_F(RuntimeProfile, DecodesScopesTraceAndSummary) {
+  Buffer buf(16, 2);
+  buf.fill(0, 0, one_tile(), 10, 3);
+  buf.fill(0, 1, one_tile(), 10, 3);
+  buf.fill(1, 0, one_tile(), 10, 4);
+  buf.fill(1, 1, one_tile(), 10, 4);
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                            buf.bytes.size())));
+  EXPECT_EQ(tilec_profile_dropped(profile_), 0u);
+  std::string s = summary();
+  // Two slices a group: 2 kernels of 1000 ns (2000 cycles at 2 a ns).
+  EXPECT_EQ(row(s, "compute", "kernel"),
+            (std::vector<std::string>{"k", "compute", "kernel", "2", "2.000", "1.000", "1.000",
+                                      "1.000", "100.0%"}))
+      << s;
+  // Iterations of 200 and 400 cycles: 100 and 200 ns, 4 of them, 600 ns.
+  EXPECT_EQ(row(s, "load", "iteration"),
+            (std::vector<std::string>{"k", "load", "iteration", "4", "0.600", "0.150", "0.100",
+                                      "0.200", "30.0%"}))
+      << s;
+  EXPECT_NE(s.find("records dropped (buffer full): 0; unmatched records: 0"), std::string::npos);
+  std::string t = trace();
+  // Times from the first slice's start (globaltimer 1000): CTA 1's group 1
+  // starts at 2100 ns, its wait at 2100 + 250 ns.
+  EXPECT_NE(t.find("\"name\":\"wait#0\",\"pid\":4,\"tid\":3,\"ts\":1.350,\"dur\":0.100,"
+                   "\"args\":{\"cta\":1,\"group\":\"compute\",\"tile\":7}"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\"name\":\"iteration\",\"pid\":3,\"tid\":0,\"ts\":0.100,\"dur\":0.100,"
+                   "\"args\":{\"cta\":0,\"group\":\"load\",\"tile\":7,\"iter\":0}"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":4,\"tid\":3,\"args\":{\"name\":"
+                   "\"CTA 1 wg 1 compute\"}}"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\"otherData\":{\"dropped\":0,\"unmatched\":0,\"truncated\":0}"),
+            std::string::npos);
+}
+
+TEST_F(RuntimeProfile, OverflowedBufferDropsAndCounts) {
+  // Room for 4 of 10 records a slice: 6 dropped; of the 4 kept (kernel,
+  // tile and iteration 0 begun, iteration 0 ended) the two scopes left
+  // open are reported unmatched, not closed by invention.
+  Buffer buf(4, 2);
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), 10, c);
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                            buf.bytes.size())));
+  EXPECT_EQ(tilec_profile_dropped(profile_), 4u * 6u);
+  std::string s = summary();
+  // Each slice: kernel, tile open; iteration 0 closed; 2 left open.
+  EXPECT_NE(s.find("records dropped (buffer full): 24; unmatched records: 8"), std::string::npos)
+      << s;
+  EXPECT_EQ(row(s, "load", "iteration")[3], "2") << s;
+  EXPECT_TRUE(row(s, "load", "kernel").empty()) << s;
+}
+
+TEST_F(RuntimeProfile, TruncatedBufferLosesSlices) {
+  Buffer buf(16, 2);
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), 10, c);
+  // Cut inside the third slice: the last two are missing.
+  size_t cut = buf.slice(1, 0) + 100;
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(), cut)));
+  std::string s = summary();
+  EXPECT_NE(s.find("slices missing from short buffers: 2"), std::string::npos) << s;
+  EXPECT_EQ(row(s, "compute", "kernel")[3], "1") << s;
+  std::string t = trace();
+  EXPECT_NE(t.find("\"truncated\":2"), std::string::npos);
+}
+
+TEST_F(RuntimeProfile, MismatchedRecordsAreCountedNotPaired) {
+  // An end of another scope than the open one, and an unknown scope id.
+  Buffer buf(16, 2);
+  std::vector<Record> r = {{0, ~0u, 5000}, {1, 0, 5100}, {2 | kEnd, ~0u, 5200},
+                           {9, ~0u, 5300}, {1 | kEnd, ~0u, 5400}, {0 | kEnd, ~0u, 7000}};
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, r, uint32_t(r.size()), 0);
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                            buf.bytes.size())));
+  std::string s = summary();
+  EXPECT_NE(s.find("unmatched records: 8"), std::string::npos) << s;
+  EXPECT_EQ(row(s, "load", "iteration")[3], "2") << s;
+}
+
+TEST_F(RuntimeProfile, RejectsWhatIsNotAProfileBuffer) {
+  std::vector<uint8_t> junk(256, 0x5a);
+  EXPECT_TRUE(IsError(tilec_profile_add_buffer(profile_, kernel_, grid_, junk.data(), junk.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT, {"not a tilec profile buffer"}));
+  tilec_profile* p = nullptr;
+  EXPECT_TRUE(IsError(tilec_profile_create(0, &p), TILEC_ERROR_INVALID_ARGUMENT,
+                      {"records_per_group must be 1..16777216"}));
+}
