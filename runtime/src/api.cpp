@@ -364,20 +364,9 @@ tilec_status tilec_profile_write_trace(tilec_profile* p, const char* path) {
   static const char* api = "tilec_profile_write_trace";
   return guard(api, [&] {
     require(p != nullptr && path != nullptr, api, "profile or path is NULL");
-    std::string text;
-    {
-      std::lock_guard<std::mutex> lock(p->mutex);
-      text = profile_trace(*p);
-    }
-    // Written whole to a temporary name, then renamed into place.
-    const std::string tmp = cat(path, ".tmp");
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail(TILEC_ERROR_NOT_FOUND, cat(api, ": cannot open '", tmp, "' for writing"));
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path) != 0) {
-      std::remove(tmp.c_str());
-      fail(TILEC_ERROR_OUT_OF_RESOURCES, cat(api, ": cannot write '", path, "'"));
-    }
+    if (!write_file_atomically(path, profile_trace(*p)))
+      fail(errno == ENOENT ? TILEC_ERROR_NOT_FOUND : TILEC_ERROR_OUT_OF_RESOURCES,
+           cat(api, ": cannot write '", path, "': ", std::strerror(errno)));
   });
 }
 
@@ -386,11 +375,7 @@ tilec_status tilec_profile_summary(tilec_profile* p, char* buffer, size_t capaci
   static const char* api = "tilec_profile_summary";
   return guard(api, [&] {
     require(p != nullptr && length != nullptr, api, "profile or length is NULL");
-    std::string text;
-    {
-      std::lock_guard<std::mutex> lock(p->mutex);
-      text = profile_summary(*p);
-    }
+    const std::string text = profile_summary(*p);
     *length = text.size() + 1;
     if (!buffer) return;
     if (capacity < text.size() + 1)
@@ -401,9 +386,7 @@ tilec_status tilec_profile_summary(tilec_profile* p, char* buffer, size_t capaci
 }
 
 uint64_t tilec_profile_dropped(tilec_profile* p) {
-  if (!p) return 0;
-  std::lock_guard<std::mutex> lock(p->mutex);
-  return profile_dropped(*p);
+  return p ? profile_dropped(*p) : 0;
 }
 
 int tilec_kernel_profiled(const tilec_kernel* k) { return k && k->profiled() ? 1 : 0; }

@@ -135,20 +135,8 @@ void write_cache(const std::string& path, const std::string& key, const std::str
   entries[key] = value;
   std::string text = cat(kHeader, "\n");
   for (const auto& [k, v] : entries) text += cat(k, "\t", v, "\n");
-  static std::atomic<int> counter{0};  // bundles write from several threads
-  const std::string tmp = cat(path, ".tmp.", static_cast<long>(::getpid()), ".", ++counter);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0;
-  for (size_t done = 0; ok && done < text.size();) {
-    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    ok = w > 0;
-    if (ok) done += static_cast<size_t>(w);
-  }
-  if (fd >= 0) ok = ::close(fd) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (!write_file_atomically(path, text))
     warn(cat("cannot write the autotuning cache ", path, ": ", std::strerror(errno)));
-    ::unlink(tmp.c_str());
-  }
 }
 
 // "<gpu>\t<driver>" of the current context's device, asked once per device.

@@ -333,10 +333,11 @@ void profile_collect(tilec_profile& p, const char* api);
 void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
                         const void* data, size_t size);
 // The collected launches as a Chrome trace-event JSON document / a text
-// table, and the records the buffers had no room for. Callers hold p's mutex.
-std::string profile_trace(const tilec_profile& p);
-std::string profile_summary(const tilec_profile& p);
-uint64_t profile_dropped(const tilec_profile& p);
+// table, and the records the buffers had no room for (from the slice
+// headers alone).
+std::string profile_trace(tilec_profile& p);
+std::string profile_summary(tilec_profile& p);
+uint64_t profile_dropped(tilec_profile& p);
 // Frees the buffers of launches never collected.
 void profile_release(tilec_profile& p);
 // ---- files (file.cpp) -----------------------------------------------------------
@@ -344,6 +345,9 @@ enum class FileRead { Ok, OpenFailed, NotRegular, TooLarge, ReadFailed };
 // Reads `path` into `out` if it is a regular file of at most `max_bytes`;
 // `err` gets errno where opening or reading failed. Never blocks on a FIFO.
 FileRead read_regular_file(const std::string& path, size_t max_bytes, std::string& out, int& err);
+// Writes `text` to `path` through a temporary file renamed into place;
+// false (errno says why) if it could not.
+bool write_file_atomically(const std::string& path, const std::string& text);
 
 // ---- autotuning (autotune.cpp) -------------------------------------------------
 enum class TuneMode { Off, Memory, Tune };

@@ -68,9 +68,40 @@ struct Decoded {
   uint64_t truncated = 0;  // slices a short buffer lacks
 };
 
-}  // namespace tilec_rt
+namespace {
 
-namespace tilec_rt {
+// A launch of `k` with `grid`, its buffer not yet attached.
+ProfileLaunch launch_of(const tilec_kernel& k, const uint32_t grid[3]) {
+  ProfileLaunch l;
+  l.kernel = k.name;
+  l.groups = k.profile_groups;
+  l.scopes = k.profile_scopes;
+  std::memcpy(l.grid, grid, sizeof l.grid);
+  return l;
+}
+
+// Calls f(header, cta, group, records a slice) for each slice of a
+// collected launch's buffer, counting in `truncated` those it lacks.
+template <class F>
+void for_each_slice(const ProfileLaunch& l, uint64_t& truncated, F&& f) {
+  const uint8_t* base = l.host.data();
+  const uint32_t records = l.host.size() >= kHeaderBytes ? u32(base + 4) : 0;
+  const size_t groups = l.groups.size();
+  const uint64_t ctas = uint64_t(l.grid[0]) * l.grid[1] * l.grid[2];
+  const size_t slice_bytes = kHeaderBytes + size_t(records) * kRecordBytes;
+  for (uint64_t cta = 0; cta < ctas; ++cta) {
+    for (size_t g = 0; g < groups; ++g) {
+      const size_t off = kHeaderBytes + (cta * groups + g) * slice_bytes;
+      if (off + slice_bytes > l.host.size()) {  // a truncated buffer
+        ++truncated;
+        continue;
+      }
+      f(base + off, static_cast<uint32_t>(cta), static_cast<uint32_t>(g), records);
+    }
+  }
+}
+
+}  // namespace
 
 size_t profile_buffer_bytes(uint32_t records, const uint32_t grid[3], size_t groups) {
   const uint64_t ctas = uint64_t(grid[0]) * grid[1] * grid[2];
@@ -102,11 +133,7 @@ CUdeviceptr profile_buffer_for(tilec_profile& p, const tilec_kernel& k, const ui
     check_cu(d, r, "cuMemAlloc", cat(where, " profile buffer of ", bytes, " bytes"));
     have = bytes;
   }
-  ProfileLaunch l;
-  l.kernel = k.name;
-  l.groups = k.profile_groups;
-  l.scopes = k.profile_scopes;
-  std::memcpy(l.grid, grid, sizeof l.grid);
+  ProfileLaunch l = launch_of(k, grid);
   l.device = ptr;
   l.device_bytes = have;
   l.ctx = ctx;
@@ -116,7 +143,7 @@ CUdeviceptr profile_buffer_for(tilec_profile& p, const tilec_kernel& k, const ui
 
 namespace {
 
-// Decodes every collected launch of `p` (its mutex held).
+// Decodes every collected launch of `p` (its mutex held by the caller).
 Decoded decode(const tilec_profile& p) {
   Decoded out;
   // Per slice: the (ns) origin and scale from its header; every launch's
@@ -130,30 +157,18 @@ Decoded decode(const tilec_profile& p) {
   std::vector<Slice> slices;
   uint64_t origin = UINT64_MAX;
   for (size_t li = 0; li < p.launches.size(); ++li) {
-    const ProfileLaunch& l = p.launches[li];
-    if (!l.collected) continue;
-    const uint8_t* base = l.host.data();
-    const uint32_t records = l.host.size() >= kHeaderBytes ? u32(base + 4) : 0;
-    const size_t groups = l.groups.size();
-    const uint64_t ctas = uint64_t(l.grid[0]) * l.grid[1] * l.grid[2];
-    const size_t slice_bytes = kHeaderBytes + size_t(records) * kRecordBytes;
-    for (uint64_t cta = 0; cta < ctas; ++cta) {
-      for (size_t g = 0; g < groups; ++g) {
-        const size_t off = kHeaderBytes + (cta * groups + g) * slice_bytes;
-        if (off + slice_bytes > l.host.size()) {  // a truncated buffer
-          ++out.truncated;
-          continue;
-        }
-        const uint8_t* h = base + off;
-        Slice s{li, static_cast<uint32_t>(cta), static_cast<uint32_t>(g), u32(h + 4), u32(h),
-                u64(h + 16), u64(h + 24), u64(h + 32), u64(h + 40), h + kHeaderBytes};
-        if (s.gt0 == 0) continue;  // the group never ran (or no recorder)
-        if (s.count > records) out.dropped += s.count - records;
-        s.count = std::min(s.count, records);
-        origin = std::min(origin, s.gt0);
-        slices.push_back(s);
-      }
-    }
+    if (!p.launches[li].collected) continue;
+    for_each_slice(p.launches[li], out.truncated,
+                   [&](const uint8_t* h, uint32_t cta, uint32_t g, uint32_t records) {
+                     Slice s{li,          cta,         g,           u32(h + 4),
+                             u32(h),      u64(h + 16), u64(h + 24), u64(h + 32),
+                             u64(h + 40), h + kHeaderBytes};
+                     if (s.gt0 == 0) return;  // the group never ran (or no recorder)
+                     if (s.count > records) out.dropped += s.count - records;
+                     s.count = std::min(s.count, records);
+                     origin = std::min(origin, s.gt0);
+                     slices.push_back(s);
+                   });
   }
   for (const Slice& s : slices) {
     // clock64 to globaltimer ns: the slice's own clock rate where its end
@@ -215,7 +230,8 @@ std::string pad(const std::string& s, size_t width, bool right = false) {
 
 }  // namespace
 
-std::string profile_trace(const tilec_profile& p) {
+std::string profile_trace(tilec_profile& p) {
+  std::lock_guard<std::mutex> lock(p.mutex);
   const Decoded d = decode(p);
   std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"dropped\":" +
                     std::to_string(d.dropped) + ",\"unmatched\":" + std::to_string(d.unmatched) +
@@ -264,7 +280,8 @@ std::string profile_trace(const tilec_profile& p) {
   return out;
 }
 
-std::string profile_summary(const tilec_profile& p) {
+std::string profile_summary(tilec_profile& p) {
+  std::lock_guard<std::mutex> lock(p.mutex);
   const Decoded d = decode(p);
   // (kernel, group role, scope) -> durations; (kernel, role) -> kernel time.
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<int64_t>> by_scope;
@@ -302,7 +319,17 @@ std::string profile_summary(const tilec_profile& p) {
   return out;
 }
 
-uint64_t profile_dropped(const tilec_profile& p) { return decode(p).dropped; }
+uint64_t profile_dropped(tilec_profile& p) {
+  std::lock_guard<std::mutex> lock(p.mutex);
+  uint64_t dropped = 0, truncated = 0;
+  for (const ProfileLaunch& l : p.launches) {
+    if (!l.collected) continue;
+    for_each_slice(l, truncated, [&](const uint8_t* h, uint32_t, uint32_t, uint32_t records) {
+      if (u64(h + 16) != 0 && u32(h) > records) dropped += u32(h) - records;
+    });
+  }
+  return dropped;
+}
 
 void profile_release(tilec_profile& p) {
   // The pool, and the buffers of launches never collected (their kernels
@@ -349,12 +376,7 @@ void profile_collect(tilec_profile& p, const char* api) {
 
 void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t grid[3],
                         const void* data, size_t size) {
-  std::lock_guard<std::mutex> lock(p.mutex);
-  ProfileLaunch l;
-  l.kernel = k.name;
-  l.groups = k.profile_groups;
-  l.scopes = k.profile_scopes;
-  std::memcpy(l.grid, grid, sizeof l.grid);
+  ProfileLaunch l = launch_of(k, grid);
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size >= 8 && u32(bytes) != kVersion)
     fail(TILEC_ERROR_INVALID_ARGUMENT,
@@ -362,6 +384,7 @@ void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t 
              ", expected ", kVersion, ")"));
   l.host.assign(bytes, bytes + size);
   l.collected = true;
+  std::lock_guard<std::mutex> lock(p.mutex);
   p.launches.push_back(std::move(l));
 }
 
