@@ -581,8 +581,14 @@ class Tile_ProfileRecordOp<string mnemonic, string edge>
 }
 
 def Tile_ProfileBeginOp : Tile_ProfileRecordOp<"profile_begin", "begin"> {
-  let arguments = (ins StrAttr:$scope, Optional<I32>:$arg);
+  let arguments = (ins StrAttr:$scope, Optional<I32>:$arg,
+                       OptionalAttr<I32Attr>:$frame,
+                       OptionalAttr<I32Attr>:$slot);
   let assemblyFormat = [{ $scope (`(` $arg^ `)`)? attr-dict }];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$scope, "::mlir::Value":$arg), [{
+    build($_builder, $_state, $_builder.getStringAttr(scope), arg,
+          ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+  }]>];
   let description = [{
     In a kernel compiled with `tilec compile --profile` (or carrying the
     `tile.profile` attribute), one thread of each warp group records the
@@ -591,6 +597,11 @@ def Tile_ProfileBeginOp : Tile_ProfileRecordOp<"profile_begin", "begin"> {
     `tile.profile_begin` is closed by a `tile.profile_end` of the same
     scope in the same block. Scope names are 1 to 48 characters of
     `[A-Za-z0-9_.:#-]`.
+
+    `frame` and `slot` (both or neither) are tile-profile's: records of
+    one frame (a run of records in one block) are stored together where
+    its last one is; records of one slot (adjacent ops) share one clock
+    reading (docs/PROFILER.md, "Frames").
 
     ```mlir
     tile.profile_begin "softmax"(%i)
@@ -601,11 +612,16 @@ def Tile_ProfileBeginOp : Tile_ProfileRecordOp<"profile_begin", "begin"> {
 }
 
 def Tile_ProfileEndOp : Tile_ProfileRecordOp<"profile_end", "end"> {
-  let arguments = (ins StrAttr:$scope);
+  let arguments = (ins StrAttr:$scope, OptionalAttr<I32Attr>:$frame,
+                       OptionalAttr<I32Attr>:$slot);
   let assemblyFormat = [{ $scope attr-dict }];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$scope), [{
+    build($_builder, $_state, $_builder.getStringAttr(scope),
+          ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+  }]>];
   let description = [{
     Closes the innermost open `tile.profile_begin` of the same scope (see
-    there).
+    there, also for `frame` and `slot`).
   }];
 }
 

@@ -109,6 +109,28 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       });
       if (k.profileGroups.empty())
         k.profileGroups.assign((k.threads / 32 + 3) / 4, "main");
+      // Frames: each record (in program order) as SLOT:+SCOPE[@] or
+      // SLOT:-SCOPE.
+      func.walk([&](Operation *op) {
+        auto frame = op->getAttrOfType<IntegerAttr>("frame");
+        auto slot = op->getAttrOfType<IntegerAttr>("slot");
+        if (!frame || !slot || !isa<tile::ProfileBeginOp, tile::ProfileEndOp>(op))
+          return;
+        StringAttr scope = isa<tile::ProfileBeginOp>(op)
+                               ? cast<tile::ProfileBeginOp>(op).getScopeAttr()
+                               : cast<tile::ProfileEndOp>(op).getScopeAttr();
+        size_t id = llvm::find(scopes, scope) - scopes.begin();
+        size_t f = frame.getInt();
+        if (k.profileFrames.size() <= f)
+          k.profileFrames.resize(f + 1);
+        std::string &line = k.profileFrames[f];
+        if (!line.empty())
+          line += " ";
+        line += std::to_string(slot.getInt()) + ":" +
+                (isa<tile::ProfileBeginOp>(op) ? "+" : "-") + std::to_string(id);
+        if (auto begin = dyn_cast<tile::ProfileBeginOp>(op); begin && begin.getArg())
+          line += "@";
+      });
     }
     auto grid = func->getAttrOfType<tile::GridAttr>(tile::kGridAttr);
     for (unsigned i = 0; i < 3; ++i)
@@ -199,6 +221,8 @@ std::string tilec::writeMetadata(StringRef arch, ArrayRef<KernelInfo> kernels) {
       for (const std::string &n : k.profileScopes)
         os << " " << n;
       os << "\n";
+      for (const std::string &f : k.profileFrames)
+        os << "profile frame " << f << "\n";
     }
     os << "grid " << k.grid[0] << " " << k.grid[1] << " " << k.grid[2] << "\n";
     for (const ParamInfo &p : k.params) {

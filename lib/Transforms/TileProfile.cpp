@@ -20,7 +20,8 @@
 //
 // The kernel's scope names, in order of first use, become
 // `tile.profile_scopes`; user scopes (tile.profile_begin written in the
-// program) are listed too. Kernels without `tile.profile` are left alone.
+// program) are listed too. Then every record gets its `frame` and `slot`
+// (assignFrames). Kernels without `tile.profile` are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,6 +187,52 @@ struct Instrumenter {
     for (StringRef s : scopes)
       names.push_back(StringAttr::get(func.getContext(), s));
     func->setAttr(kProfileScopesAttr, ArrayAttr::get(func.getContext(), names));
+    assignFrames();
+  }
+
+  static bool isRecord(Operation *op) {
+    return isa<ProfileBeginOp, ProfileEndOp>(op);
+  }
+
+  /// Groups the kernel's records into frames (docs/PROFILER.md, "Frames"):
+  /// in each block, a run of records that no op holding records
+  /// interrupts, of at most kFrameSlots slots; adjacent records share a
+  /// slot. The lowering reads a clock at each slot and stores the frame
+  /// after its last record.
+  void assignFrames() {
+    // A frame's clocks stay in registers until it is stored; 16 covers the
+    // main loops (one store an iteration, after its last record).
+    constexpr int kFrameSlots = 16;
+    MLIRContext *ctx = func.getContext();
+    auto i32 = [&](int v) {
+      return IntegerAttr::get(IntegerType::get(ctx, 32), v);
+    };
+    int next = 0;
+    func.walk<WalkOrder::PreOrder>([&](Block *block) {
+      int frame = -1, slot = 0;
+      bool prevRecord = false;
+      for (Operation &op : *block) {
+        if (!isRecord(&op)) {
+          if (op.getNumRegions() &&
+              op.walk([](Operation *o) {
+                  return isRecord(o) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                }).wasInterrupted())
+            frame = -1;
+          prevRecord = false;
+          continue;
+        }
+        if (frame >= 0 && !prevRecord && ++slot == kFrameSlots)
+          frame = -1;
+        if (frame < 0) {
+          frame = next++;
+          slot = 0;
+        }
+        op.setAttr("frame", i32(frame));
+        op.setAttr("slot", i32(slot));
+        prevRecord = true;
+      }
+    });
   }
 };
 

@@ -22,6 +22,10 @@ kernel k
 threads 256
 profile groups load compute
 profile scopes kernel iteration wait#0
+profile frame 0:+0
+profile frame 0:+1@ 1:-1
+profile frame 0:+1@ 1:+2 2:-2 3:-1
+profile frame 0:-0
 grid 1 1 1
 end
 """
@@ -29,15 +33,16 @@ end
 
 def buffer(cap=8):
     """One CTA, two groups; each: kernel [0, 2000) cycles, two iterations
-    (the second with a wait), at 2 cycles a ns from globaltimer 1000."""
-    recs = [(0, 0xFFFFFFFF, 0), (1, 0, 100), (1 | 1 << 31, 0xFFFFFFFF, 300), (1, 1, 300),
-            (2, 0xFFFFFFFF, 400), (2 | 1 << 31, 0xFFFFFFFF, 600), (1 | 1 << 31, 0xFFFFFFFF, 900),
-            (0 | 1 << 31, 0xFFFFFFFF, 2000)]
-    out = bytearray(struct.pack("<IIII", 1, cap, 2, 0).ljust(64, b"\0"))
+    (the second with a wait), at 2 cycles a ns from globaltimer 1000. A
+    frame: its id, arguments and 32-bit clocks, in 16-byte records."""
+    frames = [(0, [0]), (1, [0, 100, 300]), (2, [1, 300, 400, 600, 900]), (3, [2000])]
+    body = b"".join(struct.pack("<%dI" % (1 + len(w)), f, *w).ljust(16 * ((len(w) + 4) // 4), b"\0")
+                    for f, w in frames)
+    out = bytearray(struct.pack("<IIII", 2, cap, 2, 0).ljust(64, b"\0"))
     for g in range(2):
-        head = struct.pack("<II8xQQQQ", len(recs), 7, 1000 + 50 * g, 0, 2000 + 50 * g, 2000)
+        head = struct.pack("<IIIxxxxQQQQ", len(body) // 16, 7, len(body) // 16, 1000 + 50 * g, 0,
+                           2000 + 50 * g, 2000)
         out += head.ljust(64, b"\0")
-        body = b"".join(struct.pack("<IIQ", *r) for r in recs)
         out += body.ljust(16 * cap, b"\0")
     return bytes(out)
 

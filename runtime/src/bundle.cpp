@@ -1,6 +1,7 @@
 // Bundle container and metadata parsing (docs/BUNDLE.md). Pure: no driver.
 #include "internal.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <unordered_set>
@@ -292,11 +293,53 @@ class MetadataParser {
     }
   }
 
-  // `profile groups NAME...` / `profile scopes NAME...`.
+  // `profile frame EVENT...`: EVENT is SLOT:+SCOPE (a begin; SLOT:+SCOPE@
+  // takes an argument) or SLOT:-SCOPE (an end); slots count from 0 in
+  // steps of at most one.
+  void profile_frame() {
+    ProfileFrame f;
+    while (cur_ < tok_.size()) {
+      const std::string& t = tok_[cur_++];
+      size_t i = 0;
+      auto number = [&](size_t max_digits, uint32_t& out) {
+        size_t start = i;
+        while (i < t.size() && i - start < max_digits && std::isdigit(static_cast<unsigned char>(t[i])))
+          ++i;
+        if (i == start) return false;
+        out = static_cast<uint32_t>(std::stoul(t.substr(start, i - start)));
+        return true;
+      };
+      ProfileFrame::Event e{0, 0, false, false};
+      bool ok = number(4, e.slot) && i + 1 < t.size() && t[i] == ':' &&
+                (t[i + 1] == '+' || t[i + 1] == '-');
+      if (ok) {
+        e.end = t[i + 1] == '-';
+        i += 2;
+        ok = number(6, e.scope);
+        if (ok && !e.end && i < t.size() && t[i] == '@') {
+          e.arg = true;
+          ++i;
+        }
+        ok = ok && i == t.size() && (e.slot == f.slots || (f.slots > 0 && e.slot == f.slots - 1));
+      }
+      if (!ok)
+        error(cat("bad profile frame event '", show(t),
+                  "' (expected SLOT:+SCOPE, SLOT:+SCOPE@ or SLOT:-SCOPE, slots from 0 in "
+                  "steps of one)"));
+      f.slots = std::max(f.slots, e.slot + 1);
+      f.args += e.arg ? 1 : 0;
+      f.events.push_back(e);
+    }
+    if (f.events.empty()) error("'profile frame' lists no events");
+    kernel_->profile_frames.push_back(std::move(f));
+  }
+
+  // `profile groups NAME...` / `profile scopes NAME...` / `profile frame`.
   void profile_line() {
-    const std::string& what = next("'groups' or 'scopes'");
+    const std::string& what = next("'groups', 'scopes' or 'frame'");
+    if (what == "frame") return profile_frame();
     if (what != "groups" && what != "scopes")
-      error(cat("bad profile line '", show(what), "' (expected 'groups' or 'scopes')"));
+      error(cat("bad profile line '", show(what), "' (expected 'groups', 'scopes' or 'frame')"));
     bool groups = what == "groups";
     once(groups ? seen_profile_groups_ : seen_profile_scopes_,
          groups ? "profile groups" : "profile scopes");
@@ -464,6 +507,13 @@ class MetadataParser {
       error(cat("kernel '", k.name, "' lists ", k.profile_groups.size(),
                 " profile groups for ", k.threads, " threads (one a warp group: ",
                 (k.threads + 127) / 128, ")"));
+    if (!seen_profile_groups_ && !k.profile_frames.empty())
+      error(cat("kernel '", k.name, "' has 'profile frame' lines without 'profile groups'"));
+    for (const ProfileFrame& f : k.profile_frames)
+      for (const ProfileFrame::Event& e : f.events)
+        if (e.scope >= k.profile_scopes.size())
+          error(cat("kernel '", k.name, "': a profile frame names scope ", e.scope, " of ",
+                    k.profile_scopes.size()));
     // Every dim()/arg() of an expression must name a suitable param.
     static const char* kAxis[] = {"grid x", "grid y", "grid z", "cost", "workspace",
                                   "semaphores"};

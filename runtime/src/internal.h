@@ -145,6 +145,19 @@ struct ModuleSlot {
   std::vector<CUdeviceptr> retired;
 };
 
+// A frame of a profiled kernel's records (`profile frame`, docs/BUNDLE.md):
+// what its clock readings (slots) mean. In the buffer a frame is the words
+// [frame id, `args` arguments, `slots` clocks] padded to 16-byte records.
+struct ProfileFrame {
+  struct Event {
+    uint32_t slot, scope;
+    bool end, arg;  // a scope's end; a begin with an argument
+  };
+  std::vector<Event> events;  // in program order
+  uint32_t slots = 0, args = 0;
+  uint32_t records() const { return (1 + args + slots + 3) / 4; }
+};
+
 }  // namespace tilec_rt
 
 struct tilec_kernel {
@@ -184,10 +197,12 @@ struct tilec_kernel {
   // counters), passed after it.
   tilec_rt::GridExpr workspace, semaphores;
   bool has_workspace = false, has_semaphores = false;
-  // `profile groups NAME...` and `profile scopes NAME...` (both or
-  // neither): the kernel was compiled with --profile; its last ABI
-  // parameter is the address of a profile buffer (0: record nothing).
+  // `profile groups NAME...`, `profile scopes NAME...` and one or more
+  // `profile frame EVENT...` (all or none): the kernel was compiled with
+  // --profile; its last ABI parameters are the address of a profile buffer
+  // (0: record nothing) and the records a warp group has room for.
   std::vector<std::string> profile_groups, profile_scopes;
+  std::vector<tilec_rt::ProfileFrame> profile_frames;
   bool profiled() const { return !profile_scopes.empty(); }
 };
 
@@ -196,6 +211,7 @@ namespace tilec_rt {
 struct ProfileLaunch {
   std::string kernel;
   std::vector<std::string> groups, scopes;
+  std::vector<ProfileFrame> frames;
   uint32_t grid[3] = {1, 1, 1};
   CUdeviceptr device = 0;  // until collected
   size_t device_bytes = 0;

@@ -14,8 +14,7 @@ namespace {
 // Buffer layout (docs/BUNDLE.md, "Profile buffer").
 constexpr size_t kHeaderBytes = 64;
 constexpr size_t kRecordBytes = 16;
-constexpr uint32_t kVersion = 1;
-constexpr uint32_t kEndBit = 1u << 31;
+constexpr uint32_t kVersion = 2;
 
 uint32_t u32(const uint8_t* p) {
   uint32_t v;
@@ -76,8 +75,19 @@ ProfileLaunch launch_of(const tilec_kernel& k, const uint32_t grid[3]) {
   l.kernel = k.name;
   l.groups = k.profile_groups;
   l.scopes = k.profile_scopes;
+  l.frames = k.profile_frames;
   std::memcpy(l.grid, grid, sizeof l.grid);
   return l;
+}
+
+// A slice's records stored (at most its room) and records dropped (those
+// attempted that were not stored), from its header.
+uint32_t stored_in(const uint8_t* header, uint32_t records) {
+  return std::min(u32(header + 8), records);
+}
+uint32_t dropped_in(const uint8_t* header, uint32_t records) {
+  const uint32_t attempted = u32(header), stored = stored_in(header, records);
+  return attempted > stored ? attempted - stored : 0;
 }
 
 // Calls f(header, cta, group, records a slice) for each slice of a
@@ -164,8 +174,8 @@ Decoded decode(const tilec_profile& p) {
                              u32(h),      u64(h + 16), u64(h + 24), u64(h + 32),
                              u64(h + 40), h + kHeaderBytes};
                      if (s.gt0 == 0) return;  // the group never ran (or no recorder)
-                     if (s.count > records) out.dropped += s.count - records;
-                     s.count = std::min(s.count, records);
+                     out.dropped += dropped_in(h, records);
+                     s.count = stored_in(h, records);
                      origin = std::min(origin, s.gt0);
                      slices.push_back(s);
                    });
@@ -186,30 +196,49 @@ Decoded decode(const tilec_profile& p) {
     };
     std::vector<Open> stack;
     const ProfileLaunch& l = p.launches[s.launch];
-    for (uint32_t i = 0; i < s.count; ++i) {
-      const uint8_t* r = s.records + size_t(i) * kRecordBytes;
-      const uint32_t tag = u32(r);
-      const uint32_t scope = tag & ~kEndBit;
-      const uint32_t arg = u32(r + 4);
-      const int64_t t = ns(u64(r + 8));
-      if (scope >= l.scopes.size()) {
+    // The stored frames, in order; a clock's high word from the last time
+    // (clocks only grow, by less than 2^32 cycles between records of a
+    // group).
+    uint64_t last = s.clk0;
+    std::vector<int64_t> times;
+    for (uint32_t at = 0; at < s.count;) {
+      const uint8_t* r = s.records + size_t(at) * kRecordBytes;
+      const uint32_t id = u32(r);
+      if (id >= l.frames.size()) {  // not a frame: stop reading the slice
         ++out.unmatched;
-        continue;
+        break;
       }
-      if (!(tag & kEndBit)) {
-        stack.push_back({scope, t, arg == UINT32_MAX ? -1 : int64_t(arg)});
-        continue;
-      }
-      if (stack.empty() || stack.back().scope != scope) {
+      const ProfileFrame& f = l.frames[id];
+      if (at + f.records() > s.count) {  // a frame cut short: corrupt
         ++out.unmatched;
-        continue;
+        break;
       }
-      int64_t tile = -1;
-      for (const Open& o : stack)
-        if (l.scopes[o.scope] == "tile") tile = o.arg;
-      const Open o = stack.back();
-      stack.pop_back();
-      out.events.push_back({s.launch, s.sm, s.cta, s.group, scope, o.begin, t, o.arg, tile});
+      at += f.records();
+      times.clear();
+      for (uint32_t i = 0; i < f.slots; ++i) {
+        const uint32_t lo = u32(r + 4 * (1 + f.args + i));
+        last += static_cast<uint32_t>(lo - static_cast<uint32_t>(last));
+        times.push_back(ns(last));
+      }
+      uint32_t next_arg = 0;
+      for (const ProfileFrame::Event& e : f.events) {
+        const int64_t t = times[e.slot];
+        if (!e.end) {
+          const int64_t arg = e.arg ? int64_t(u32(r + 4 * (1 + next_arg++))) : -1;
+          stack.push_back({e.scope, t, arg});
+          continue;
+        }
+        if (stack.empty() || stack.back().scope != e.scope) {
+          ++out.unmatched;
+          continue;
+        }
+        int64_t tile = -1;
+        for (const Open& o : stack)
+          if (l.scopes[o.scope] == "tile") tile = o.arg;
+        const Open o = stack.back();
+        stack.pop_back();
+        out.events.push_back({s.launch, s.sm, s.cta, s.group, e.scope, o.begin, t, o.arg, tile});
+      }
     }
     out.unmatched += stack.size();
   }
@@ -325,7 +354,7 @@ uint64_t profile_dropped(tilec_profile& p) {
   for (const ProfileLaunch& l : p.launches) {
     if (!l.collected) continue;
     for_each_slice(l, truncated, [&](const uint8_t* h, uint32_t, uint32_t, uint32_t records) {
-      if (u64(h + 16) != 0 && u32(h) > records) dropped += u32(h) - records;
+      if (u64(h + 16) != 0) dropped += dropped_in(h, records);
     });
   }
   return dropped;

@@ -89,3 +89,50 @@ func.func @missing() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.gri
   tile.profile_end "a"
   return
 }
+
+// -----
+
+// A record tile-profile did not put in a frame.
+func.func @frameless() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile_scopes = ["a"]} {
+  // expected-error @+1 {{'tile.profile_begin' op has no frame (tile-profile assigns them)}}
+  tile.profile_begin "a"
+  tile.profile_end "a" {frame = 0 : i32, slot = 0 : i32}
+  return
+}
+
+// -----
+
+// A frame's slots skip one.
+func.func @skipped_slot() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile_scopes = ["a"]} {
+  tile.profile_begin "a" {frame = 0 : i32, slot = 0 : i32}
+  %c = arith.constant 0 : i32
+  // expected-error @+1 {{'tile.profile_end' op breaks frame 0: a frame's records are in one block, its slots count from 0 and a slot's records are adjacent ops}}
+  tile.profile_end "a" {frame = 0 : i32, slot = 2 : i32}
+  return
+}
+
+// -----
+
+// Records of one slot with an op between them (they would share a clock
+// reading).
+func.func @split_slot() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile_scopes = ["a"]} {
+  tile.profile_begin "a" {frame = 0 : i32, slot = 0 : i32}
+  %c = arith.constant 0 : i32
+  // expected-error @+1 {{'tile.profile_end' op breaks frame 0}}
+  tile.profile_end "a" {frame = 0 : i32, slot = 0 : i32}
+  return
+}
+
+// -----
+
+// A frame in two blocks.
+func.func @two_blocks(%c: i1) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile_scopes = ["a", "b"]} {
+  tile.profile_begin "a" {frame = 0 : i32, slot = 0 : i32}
+  scf.if %c {
+    // expected-error @+1 {{'tile.profile_begin' op breaks frame 0}}
+    tile.profile_begin "b" {frame = 0 : i32, slot = 1 : i32}
+    tile.profile_end "b" {frame = 0 : i32, slot = 2 : i32}
+  }
+  tile.profile_end "a" {frame = 0 : i32, slot = 3 : i32}
+  return
+}

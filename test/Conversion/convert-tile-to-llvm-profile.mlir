@@ -2,18 +2,28 @@
 //
 // A profiled kernel takes its profile buffer's address and the records a
 // warp group has room for last. At its entry: the recorder (thread index
-// a multiple of 128, with a buffer), the group's slice (64 + (CTA * groups
-// + tid / 128) * (64 + 16 * capacity)), the buffer header (version,
-// capacity, groups) from thread 0 of the first CTA, a local record
-// counter, and the slice header's SM id and start times. Each record: one predicated 16-byte store (scope
-// id, with bit 31 at an end; the argument or -1; clock64), the counter
-// incremented. At the return: the count and the end times.
+// a multiple of 128, with a buffer) and its warp (warp 0 of the group),
+// the group's slice (64 + (CTA * groups + tid / 128) * (64 + 16 *
+// capacity)), the buffer header (version 2, capacity, groups) from thread 0
+// of the first CTA, a local record counter, and the slice header's SM id
+// and start times. Each slot of a frame reads the 32-bit clock (every
+// thread); after a frame's last record, in the recorder's warp only, the
+// counter advances by the frame's 16-byte records and one predicated
+// vector store a record writes [frame id, arguments, clocks, zeros] while
+// they all fit. At the return: the count and the end times.
 
 // CHECK-LABEL: func.func @k(
 // CHECK-SAME: %{{.*}}: i32, %[[BUF:.*]]: !llvm.ptr<1>, %[[CAP:.*]]: i32)
 // CHECK: llvm.ptrtoint %[[BUF]] : !llvm.ptr<1> to i64
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: arith.select %{{.*}}, %[[CAP]], %{{.*}} : i32
+// CHECK: %[[C96:.*]] = arith.constant 96 : i32
+// CHECK: %[[W:.*]] = arith.andi %{{.*}}, %[[C96]] : i32
+// CHECK: %[[WEQ:.*]] = arith.cmpi eq, %[[W]], %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = arith.andi %{{.*}}, %[[WEQ]] : i1
+// CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[ROOM:.*]] = arith.select %{{.*}}, %[[CAP]], %{{.*}} : i32
+// CHECK: %[[V2:.*]] = arith.constant 2 : i32
+// CHECK: llvm.insertelement %[[V2]]
 // CHECK: st.global.v4.b32
 // CHECK: %[[CTR:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: nvvm.read.ptx.sreg.smid
@@ -21,36 +31,56 @@
 // CHECK: nvvm.read.ptx.sreg.globaltimer
 // CHECK: nvvm.read.ptx.sreg.clock64
 // CHECK: st.global.v4.b32
-// The kernel's begin (scope 0, no argument): the counter's value is the
-// record's index, the predicate the recorder's with room left.
+// Frame 0, the kernel's begin: one slot, one record [0, clock, 0, 0].
+// CHECK: %[[K0:.*]] = nvvm.read.ptx.sreg.clock : i32
+// CHECK-NEXT: scf.if %[[WARP]] {
+// CHECK-NEXT: %[[ID0:.*]] = arith.constant 0 : i32
 // CHECK: %[[IDX:.*]] = llvm.load %[[CTR]] : !llvm.ptr -> i32
-// CHECK: %[[NEXT:.*]] = arith.addi %[[IDX]], %{{.*}} : i32
-// CHECK: llvm.store %[[NEXT]], %[[CTR]]
-// CHECK: arith.cmpi ult, %[[IDX]], %{{.*}} : i32
-// CHECK: arith.constant -1 : i32
-// CHECK: nvvm.read.ptx.sreg.clock64
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IDX]], %[[ONE]] : i32
+// CHECK-NEXT: llvm.store %[[NEXT]], %[[CTR]]
+// CHECK-NEXT: %[[FITS:.*]] = arith.cmpi ule, %[[NEXT]], %[[ROOM]] : i32
+// CHECK-NEXT: arith.andi %[[OK]], %[[FITS]] : i1
+// CHECK: llvm.insertelement %[[ID0]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: llvm.insertelement %[[K0]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>
 // CHECK: @p st.global.v4.b32 [$1], {$2, $3, $4, $5};
-// The loop's begin: scope 1, its argument the induction variable.
+// CHECK-NEXT: {{^ *}}}
+// Frame 2, the loop's body: the iteration's and the inner scope's begins
+// share a slot; their ends are the second: [2, %i, clock 0, clock 1].
 // CHECK: scf.for %[[I:[a-z0-9]*]] =
+// CHECK-NEXT: %[[T0:.*]] = nvvm.read.ptx.sreg.clock : i32
+// CHECK-NEXT: arith.addi %[[I]], %[[I]]
+// CHECK-NEXT: %[[T1:.*]] = nvvm.read.ptx.sreg.clock : i32
+// CHECK-NEXT: scf.if %[[WARP]] {
 // CHECK: llvm.insertelement %[[I]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>
-// Its end: scope 1 with bit 31; the kernel's end: scope 0 with bit 31.
-// CHECK: arith.constant -2147483647 : i32
-// CHECK: }
-// CHECK: arith.constant -2147483648 : i32
-// At the return: the count, then the end times.
-// CHECK: %[[N:.*]] = llvm.load %[[CTR]] : !llvm.ptr -> i32
+// CHECK-NEXT: arith.constant 2 : i32
+// CHECK-NEXT: llvm.insertelement %[[T0]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT: arith.constant 3 : i32
+// CHECK-NEXT: llvm.insertelement %[[T1]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>
+// CHECK: @p st.global.v4.b32
+// Frame 1, the kernel's end, then at the return the count and the end
+// times.
+// CHECK: nvvm.read.ptx.sreg.clock : i32
+// CHECK-NEXT: scf.if %[[WARP]] {
+// CHECK: @p st.global.v4.b32
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: %[[N:.*]] = llvm.load %[[CTR]] : !llvm.ptr -> i32
 // CHECK: @p st.global.b32 [$1], $2;{{.*}} %[[N]]
 // CHECK: nvvm.read.ptx.sreg.globaltimer
 // CHECK: return
-func.func @k(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile, tile.profile_scopes = ["kernel", "iteration"]} {
-  tile.profile_begin "kernel"
+func.func @k(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile, tile.profile_scopes = ["kernel", "iteration", "inner"]} {
+  tile.profile_begin "kernel" {frame = 0 : i32, slot = 0 : i32}
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   scf.for %i = %c0 to %n step %c1 : i32 {
-    tile.profile_begin "iteration"(%i)
-    tile.profile_end "iteration"
+    tile.profile_begin "iteration"(%i) {frame = 2 : i32, slot = 0 : i32}
+    tile.profile_begin "inner" {frame = 2 : i32, slot = 0 : i32}
+    %x = arith.addi %i, %i : i32
+    tile.profile_end "inner" {frame = 2 : i32, slot = 1 : i32}
+    tile.profile_end "iteration" {frame = 2 : i32, slot = 1 : i32}
   }
-  tile.profile_end "kernel"
+  tile.profile_end "kernel" {frame = 1 : i32, slot = 0 : i32}
   return
 }
 

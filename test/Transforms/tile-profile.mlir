@@ -5,53 +5,60 @@
 // are recorded, each loop iteration (the K loop's with its induction
 // variable, the tile loop's as `tile`), what follows the K loop's guard in
 // the tile body (the epilogue), and the kernel. Scope names in order of
-// first use; a user scope is listed too.
+// first use; a user scope is listed too. Records are grouped into frames
+// (runs in a block that no op holding records interrupts; numbered in
+// pre-order, a block's before its nested blocks') and slots (adjacent
+// records).
 
 // CHECK-LABEL: func.func @ws
 // CHECK-SAME: tile.profile_scopes = ["kernel", "epilogue", "acquire#1", "wait#0", "mma_wait", "iteration", "tile", "softmax"]
-// CHECK-NEXT: tile.profile_begin "kernel"
+// CHECK-NEXT: tile.profile_begin "kernel" {frame = 0 : i32, slot = 0 : i32}
 // CHECK: tgpu.warp_specialize
 // CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK-NEXT: tile.profile_begin "tile"(%[[T]])
+// CHECK-NEXT: tile.profile_begin "tile"(%[[T]]) {frame = 2 : i32, slot = 0 : i32}
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK-NEXT: tile.profile_begin "iteration"(%[[K]])
-// CHECK-NEXT: tile.profile_begin "acquire#1"
+// The K loop's body is one frame: the iteration's begin and the acquire's
+// share a slot (one clock reading), the acquire's end is the next, the
+// arrive between it and the iteration's end makes a third.
+// CHECK-NEXT: tile.profile_begin "iteration"(%[[K]]) {frame = 4 : i32, slot = 0 : i32}
+// CHECK-NEXT: tile.profile_begin "acquire#1" {frame = 4 : i32, slot = 0 : i32}
 // CHECK-NEXT: tgpu.wait %{{.*}}[%{{.*}}], %{{.*}} : <4>
-// CHECK-NEXT: tile.profile_end "acquire#1"
+// CHECK-NEXT: tile.profile_end "acquire#1" {frame = 4 : i32, slot = 1 : i32}
 // CHECK-NEXT: tgpu.arrive
-// CHECK-NEXT: tile.profile_end "iteration"
-// CHECK-NEXT: }
-// CHECK-NEXT: tile.profile_end "tile"
-// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_end "iteration" {frame = 4 : i32, slot = 2 : i32}
+// CHECK-NEXT: {{^ *}}}
+// The loop ends the tile scope's first frame: its end is another.
+// CHECK-NEXT: tile.profile_end "tile" {frame = 3 : i32, slot = 0 : i32}
+// CHECK-NEXT: {{^ *}}}
 // The producer region has no epilogue.
 // CHECK-NEXT: }, {
 // CHECK: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK-NEXT: tile.profile_begin "tile"(%[[T2]])
+// CHECK-NEXT: tile.profile_begin "tile"(%[[T2]]) {frame = 5 : i32, slot = 0 : i32}
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: scf.for %[[K2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-// CHECK-NEXT: tile.profile_begin "iteration"(%[[K2]])
-// CHECK-NEXT: tile.profile_begin "wait#0"
+// CHECK-NEXT: tile.profile_begin "iteration"(%[[K2]]) {frame = 8 : i32, slot = 0 : i32}
+// CHECK-NEXT: tile.profile_begin "wait#0" {frame = 8 : i32, slot = 0 : i32}
 // CHECK-NEXT: tgpu.wait
-// CHECK-NEXT: tile.profile_end "wait#0"
-// CHECK-NEXT: tile.profile_begin "mma_wait"
+// CHECK-NEXT: tile.profile_end "wait#0" {frame = 8 : i32, slot = 1 : i32}
+// CHECK-NEXT: tile.profile_begin "mma_wait" {frame = 8 : i32, slot = 1 : i32}
 // CHECK-NEXT: tgpu.wgmma_wait {pendings = 1 : i32}
-// CHECK-NEXT: tile.profile_end "mma_wait"
-// CHECK-NEXT: tile.profile_end "iteration"
-// CHECK: tile.profile_begin "mma_wait"
+// CHECK-NEXT: tile.profile_end "mma_wait" {frame = 8 : i32, slot = 2 : i32}
+// CHECK-NEXT: tile.profile_end "iteration" {frame = 8 : i32, slot = 2 : i32}
+// CHECK: tile.profile_begin "mma_wait" {frame = 7 : i32, slot = 0 : i32}
 // CHECK-NEXT: tgpu.wgmma_wait {pendings = 0 : i32}
-// CHECK-NEXT: tile.profile_end "mma_wait"
-// CHECK-NEXT: }
-// CHECK-NEXT: tile.profile_begin "epilogue"
-// CHECK-NEXT: tile.profile_begin "softmax"
-// CHECK-NEXT: tile.profile_end "softmax"
+// CHECK-NEXT: tile.profile_end "mma_wait" {frame = 7 : i32, slot = 1 : i32}
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: tile.profile_begin "epilogue" {frame = 6 : i32, slot = 0 : i32}
+// CHECK-NEXT: tile.profile_begin "softmax" {frame = 6 : i32, slot = 0 : i32}
+// CHECK-NEXT: tile.profile_end "softmax" {frame = 6 : i32, slot = 0 : i32}
 // CHECK-NEXT: tgpu.tma_store_wait {pendings = 1 : i32}
-// CHECK-NEXT: tile.profile_end "epilogue"
-// CHECK-NEXT: tile.profile_end "tile"
-// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_end "epilogue" {frame = 6 : i32, slot = 1 : i32}
+// CHECK-NEXT: tile.profile_end "tile" {frame = 6 : i32, slot = 1 : i32}
+// CHECK-NEXT: {{^ *}}}
 // After the tile loop: no second epilogue.
 // CHECK-NEXT: tgpu.tma_store_wait {pendings = 0 : i32}
-// CHECK-NEXT: }
-// CHECK-NEXT: tile.profile_end "kernel"
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: tile.profile_end "kernel" {frame = 1 : i32, slot = 0 : i32}
 // CHECK-NEXT: return
 func.func @ws(%n: i32, %c: i1) attributes {tile.kernel, tile.profile, tile.num_warps = 8 : i64, tile.grid = #tile.grid<1>} {
   %c0 = arith.constant 0 : i32
@@ -109,7 +116,7 @@ func.func @plain(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, til
 // CHECK-NEXT: %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT: tile.profile_begin "iteration"(%[[I32]])
 // CHECK: tile.profile_end "iteration"
-// CHECK-NEXT: }
+// CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: tile.profile_begin "epilogue"
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: tile.profile_end "epilogue"
@@ -125,5 +132,58 @@ func.func @pipelined(%m: i32, %x: i32) attributes {tile.kernel, tile.profile, ti
     tgpu.wait %full[%z], %z : !tgpu.mbarriers<2>
   }
   %y = arith.addi %x, %x : i32
+  return
+}
+
+// -----
+
+// A frame has at most 16 slots: the 17th record separated from the one
+// before it by an op starts the next frame (the kernel's begin shares the
+// first slot with "s0"'s).
+// CHECK-LABEL: func.func @long
+// CHECK-NEXT: tile.profile_begin "kernel" {frame = 0 : i32, slot = 0 : i32}
+// CHECK-NEXT: tile.profile_begin "s0" {frame = 0 : i32, slot = 0 : i32}
+// CHECK: tile.profile_end "s7" {frame = 0 : i32, slot = 15 : i32}
+// CHECK: tile.profile_begin "s8" {frame = 1 : i32, slot = 0 : i32}
+// CHECK: tile.profile_end "s8" {frame = 1 : i32, slot = 1 : i32}
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.profile_end "kernel" {frame = 1 : i32, slot = 2 : i32}
+func.func @long(%x: i32) attributes {tile.kernel, tile.profile, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  tile.profile_begin "s0"
+  %a0 = arith.addi %x, %x : i32
+  tile.profile_end "s0"
+  %b0 = arith.addi %x, %x : i32
+  tile.profile_begin "s1"
+  %a1 = arith.addi %x, %x : i32
+  tile.profile_end "s1"
+  %b1 = arith.addi %x, %x : i32
+  tile.profile_begin "s2"
+  %a2 = arith.addi %x, %x : i32
+  tile.profile_end "s2"
+  %b2 = arith.addi %x, %x : i32
+  tile.profile_begin "s3"
+  %a3 = arith.addi %x, %x : i32
+  tile.profile_end "s3"
+  %b3 = arith.addi %x, %x : i32
+  tile.profile_begin "s4"
+  %a4 = arith.addi %x, %x : i32
+  tile.profile_end "s4"
+  %b4 = arith.addi %x, %x : i32
+  tile.profile_begin "s5"
+  %a5 = arith.addi %x, %x : i32
+  tile.profile_end "s5"
+  %b5 = arith.addi %x, %x : i32
+  tile.profile_begin "s6"
+  %a6 = arith.addi %x, %x : i32
+  tile.profile_end "s6"
+  %b6 = arith.addi %x, %x : i32
+  tile.profile_begin "s7"
+  %a7 = arith.addi %x, %x : i32
+  tile.profile_end "s7"
+  %b7 = arith.addi %x, %x : i32
+  tile.profile_begin "s8"
+  %a8 = arith.addi %x, %x : i32
+  tile.profile_end "s8"
+  %b8 = arith.addi %x, %x : i32
   return
 }

@@ -1,8 +1,8 @@
 // The profiler's host side on synthetic buffers (no driver): the metadata's
-// `profile` lines, the ABI parameters they add, decoding records into
-// scopes (clock to ns through each slice's own rate), the trace file and
-// the summary, and buffers that overflowed, were cut short or are not
-// profile buffers at all.
+// `profile` lines, the ABI parameters they add, decoding frames into
+// scopes (32-bit clocks unwrapped, to ns through each slice's own rate),
+// the trace file and the summary, and buffers that overflowed, were cut
+// short, hold what no frame describes or are not profile buffers at all.
 #include "RuntimeTestUtil.h"
 
 #include <cstdio>
@@ -20,58 +20,75 @@ const char* kMeta =
     "threads 256\n"
     "profile groups load compute\n"
     "profile scopes kernel iteration wait#0 tile\n"
+    "profile frame 0:+0\n"                  // 0: the kernel's begin
+    "profile frame 0:+3@\n"                 // 1: a tile's begin
+    "profile frame 0:+1@ 1:-1\n"            // 2: an iteration
+    "profile frame 0:+1@ 1:+2 2:-2 3:-1\n"  // 3: an iteration with a wait
+    "profile frame 0:-3\n"                  // 4: a tile's end
+    "profile frame 0:-0\n"                  // 5: the kernel's end
     "grid 2 1 1\n"
     "param scalar n i32\n"
     "end\n";
 
-constexpr uint32_t kEnd = 1u << 31;
-
-struct Record {
-  uint32_t tag, arg;
-  uint64_t clock;
+// A frame as the kernel stores it: its id, arguments and (64-bit) clocks,
+// of which the buffer keeps the low 32 bits.
+struct Frame {
+  uint32_t id;
+  std::vector<uint32_t> args;
+  std::vector<uint64_t> clocks;
+  uint32_t records() const { return uint32_t(1 + args.size() + clocks.size() + 3) / 4; }
 };
 
 // A buffer of `ctas` x 2 slices of `cap` records: slice (c, g) starts at
-// globaltimer 1000 * (c + 1) + 100 g with clock 5000, runs at 2 cycles a
-// ns, and holds `records(c, g)`; `count` overrides the attempted count.
+// globaltimer 1000 * (c + 1) + 100 g with clock `clk0`, runs at 2 cycles a
+// ns, and holds the frames that fit; `attempted` overrides the records
+// attempted.
 struct Buffer {
   uint32_t cap;
   uint32_t ctas;
   std::vector<uint8_t> bytes;
   Buffer(uint32_t cap, uint32_t ctas) : cap(cap), ctas(ctas) {
     bytes.assign(64 + size_t(ctas) * 2 * (64 + 16 * size_t(cap)), 0);
-    put32(0, 1);
+    put32(0, 2);
     put32(4, cap);
     put32(8, 2);
   }
   void put32(size_t off, uint32_t v) { std::memcpy(&bytes[off], &v, 4); }
   void put64(size_t off, uint64_t v) { std::memcpy(&bytes[off], &v, 8); }
   size_t slice(uint32_t cta, uint32_t g) const { return 64 + (cta * 2 + g) * (64 + 16 * size_t(cap)); }
-  void fill(uint32_t cta, uint32_t g, const std::vector<Record>& recs, uint32_t count,
-            uint32_t sm) {
+  void fill(uint32_t cta, uint32_t g, const std::vector<Frame>& frames, uint32_t sm,
+            uint64_t clk0 = 5000) {
     size_t s = slice(cta, g);
     uint64_t gt0 = 1000 * (cta + 1) + 100 * g;
-    put32(s, count);
-    put32(s + 4, sm);
-    put64(s + 16, gt0);
-    put64(s + 24, 5000);
-    put64(s + 32, gt0 + 1000);   // 1000 ns later
-    put64(s + 40, 5000 + 2000);  // 2000 cycles later
-    for (size_t i = 0; i < recs.size() && i < cap; ++i) {
-      put32(s + 64 + 16 * i, recs[i].tag);
-      put32(s + 64 + 16 * i + 4, recs[i].arg);
-      put64(s + 64 + 16 * i + 8, recs[i].clock);
+    uint32_t attempted = 0, stored = 0;
+    for (const Frame& f : frames) {
+      attempted += f.records();
+      if (attempted > cap) continue;  // this and every later frame: dropped
+      size_t w = s + 64 + 16 * size_t(stored);
+      put32(w, f.id);
+      for (uint32_t a : f.args) put32(w += 4, a);
+      for (uint64_t c : f.clocks) put32(w += 4, static_cast<uint32_t>(c));
+      stored = attempted;
     }
+    put32(s, attempted);
+    put32(s + 4, sm);
+    put32(s + 8, stored);
+    put64(s + 16, gt0);
+    put64(s + 24, clk0);
+    put64(s + 32, gt0 + 1000);   // 1000 ns later
+    put64(s + 40, clk0 + 2000);  // 2000 cycles later
   }
 };
 
-// kernel [0, 2000) cycles, tile 7 around two iterations, a wait in the
-// second: 8 records.
-std::vector<Record> one_tile() {
-  return {{0, ~0u, 5000},         {3, 7, 5100},          {1, 0, 5200},
-          {1 | kEnd, ~0u, 5400},  {1, 1, 5400},          {2, ~0u, 5500},
-          {2 | kEnd, ~0u, 5700},  {1 | kEnd, ~0u, 5800}, {3 | kEnd, ~0u, 5900},
-          {0 | kEnd, ~0u, 7000}};
+// kernel [0, 2000) cycles from `clk0`, tile 7 around two iterations, a
+// wait in the second: 6 frames, 7 records.
+std::vector<Frame> one_tile(uint64_t clk0 = 5000) {
+  return {{0, {}, {clk0}},
+          {1, {7}, {clk0 + 100}},
+          {2, {0}, {clk0 + 200, clk0 + 400}},
+          {3, {1}, {clk0 + 400, clk0 + 500, clk0 + 700, clk0 + 800}},
+          {4, {}, {clk0 + 900}},
+          {5, {}, {clk0 + 2000}}};
 }
 
 class RuntimeProfile : public ::testing::Test {
@@ -151,14 +168,22 @@ TEST_F(RuntimeProfile, BadProfileLines) {
   bad("profile groups main\nprofile scopes two\"words\n", "bad profile scopes name");
   bad("profile lanes main\n", "bad profile line 'lanes'");
   bad("profile scopes\n", "'profile scopes' lists no names");
+  const std::string ok = "profile groups main\nprofile scopes kernel\n";
+  bad(ok + "profile frame\n", "'profile frame' lists no events");
+  bad(ok + "profile frame 1:+0\n", "bad profile frame event '1:+0'");
+  bad(ok + "profile frame 0:+0 2:-0\n", "bad profile frame event '2:-0'");
+  bad(ok + "profile frame 0:-0@\n", "bad profile frame event '0:-0@'");
+  bad(ok + "profile frame 0:*0\n", "bad profile frame event '0:*0'");
+  bad(ok + "profile frame 0:+1\n", "a profile frame names scope 1 of 1");
+  bad("profile frame 0:+0\n", "has 'profile frame' lines without 'profile groups'");
 }
 
 TEST_F(RuntimeProfile, DecodesScopesTraceAndSummary) {
   Buffer buf(16, 2);
-  buf.fill(0, 0, one_tile(), 10, 3);
-  buf.fill(0, 1, one_tile(), 10, 3);
-  buf.fill(1, 0, one_tile(), 10, 4);
-  buf.fill(1, 1, one_tile(), 10, 4);
+  buf.fill(0, 0, one_tile(), 3);
+  buf.fill(0, 1, one_tile(), 3);
+  buf.fill(1, 0, one_tile(), 4);
+  buf.fill(1, 1, one_tile(), 4);
   ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
                                             buf.bytes.size())));
   EXPECT_EQ(tilec_profile_dropped(profile_), 0u);
@@ -194,27 +219,48 @@ TEST_F(RuntimeProfile, DecodesScopesTraceAndSummary) {
 }
 
 TEST_F(RuntimeProfile, OverflowedBufferDropsAndCounts) {
-  // Room for 4 of 10 records a slice: 6 dropped; of the 4 kept (kernel,
-  // tile and iteration 0 begun, iteration 0 ended) the two scopes left
-  // open are reported unmatched, not closed by invention.
+  // Room for 4 of 7 records a slice: frames 0-2 (3 records) are stored,
+  // frame 3 (2) does not fit and nothing after it is stored: 4 dropped.
+  // Of what is kept (kernel, tile and iteration 0 begun, iteration 0
+  // ended) the two scopes left open are reported unmatched, not closed by
+  // invention; the stale record after the stored ones is not read.
   Buffer buf(4, 2);
   for (uint32_t c = 0; c < 2; ++c)
-    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), 10, c);
+    for (uint32_t g = 0; g < 2; ++g) {
+      buf.put32(buf.slice(c, g) + 64 + 48, 2);  // a stale frame 2 at record 3
+      buf.fill(c, g, one_tile(), c);
+    }
   ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
                                             buf.bytes.size())));
-  EXPECT_EQ(tilec_profile_dropped(profile_), 4u * 6u);
+  EXPECT_EQ(tilec_profile_dropped(profile_), 4u * 4u);
   std::string s = summary();
-  // Each slice: kernel, tile open; iteration 0 closed; 2 left open.
-  EXPECT_NE(s.find("records dropped (buffer full): 24; unmatched records: 8"), std::string::npos)
+  EXPECT_NE(s.find("records dropped (buffer full): 16; unmatched records: 8"), std::string::npos)
       << s;
   EXPECT_EQ(row(s, "load", "iteration")[3], "2") << s;
   EXPECT_TRUE(row(s, "load", "kernel").empty()) << s;
 }
 
+TEST_F(RuntimeProfile, ClockWrapsAcross32Bits) {
+  // The slice starts 100 cycles before the 32-bit clock wraps: the
+  // records' low words wrap, the times do not.
+  Buffer buf(16, 2);
+  const uint64_t clk0 = (uint64_t(7) << 32) - 100;
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(clk0), 0, clk0);
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                            buf.bytes.size())));
+  std::string s = summary();
+  EXPECT_EQ(row(s, "load", "iteration"),
+            (std::vector<std::string>{"k", "load", "iteration", "4", "0.600", "0.150", "0.100",
+                                      "0.200", "30.0%"}))
+      << s;
+  EXPECT_EQ(row(s, "compute", "kernel")[4], "2.000") << s;
+}
+
 TEST_F(RuntimeProfile, TruncatedBufferLosesSlices) {
   Buffer buf(16, 2);
   for (uint32_t c = 0; c < 2; ++c)
-    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), 10, c);
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), c);
   // Cut inside the third slice: the last two are missing.
   size_t cut = buf.slice(1, 0) + 100;
   ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(), cut)));
@@ -226,17 +272,21 @@ TEST_F(RuntimeProfile, TruncatedBufferLosesSlices) {
 }
 
 TEST_F(RuntimeProfile, MismatchedRecordsAreCountedNotPaired) {
-  // An end of another scope than the open one, and an unknown scope id.
+  // The kernel's end while a tile is open (it closes nothing), then an
+  // unknown frame id, which ends the slice's reading.
   Buffer buf(16, 2);
-  std::vector<Record> r = {{0, ~0u, 5000}, {1, 0, 5100}, {2 | kEnd, ~0u, 5200},
-                           {9, ~0u, 5300}, {1 | kEnd, ~0u, 5400}, {0 | kEnd, ~0u, 7000}};
+  std::vector<Frame> f = {{0, {}, {5000}}, {2, {0}, {5100, 5200}}, {1, {3}, {5300}},
+                          {5, {}, {5400}}, {9, {}, {5500}},        {2, {1}, {5600, 5700}}};
   for (uint32_t c = 0; c < 2; ++c)
-    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, r, uint32_t(r.size()), 0);
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, f, 0);
   ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
                                             buf.bytes.size())));
   std::string s = summary();
-  EXPECT_NE(s.find("unmatched records: 8"), std::string::npos) << s;
+  // Each slice: the kernel's end (1), the unknown frame (1), the kernel's
+  // and the tile's begins left open (2).
+  EXPECT_NE(s.find("unmatched records: 16"), std::string::npos) << s;
   EXPECT_EQ(row(s, "load", "iteration")[3], "2") << s;
+  EXPECT_TRUE(row(s, "load", "kernel").empty()) << s;
 }
 
 TEST_F(RuntimeProfile, RejectsWhatIsNotAProfileBuffer) {

@@ -42,9 +42,11 @@ struct KernelInfo {
   unsigned module = 0;             // the machine-code module it is in
   // Profiled kernels (tile.profile_scopes): the name of each warp group's
   // partition (load, compute, or main outside warp specialization) and the
-  // scope names, a record's scope id indexing them.
+  // scope names, a record's scope id indexing them; per frame (by id) its
+  // events as the `profile frame` line writes them (docs/BUNDLE.md).
   std::vector<std::string> profileGroups;
   std::vector<std::string> profileScopes;
+  std::vector<std::string> profileFrames;
 };
 
 /// One machine-code module of a bundle.

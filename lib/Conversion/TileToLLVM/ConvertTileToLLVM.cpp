@@ -335,16 +335,12 @@ struct ConvertTileToLLVM
       }
     }
     // A profiled kernel takes its profile buffer's address after those.
-    ProfiledKernels profiled;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (failed(verifyProfileRecords(func)))
         return signalPassFailure();
-      if (func.isExternal() || !func->hasAttr(kProfileScopesAttr))
-        continue;
-      FailureOr<ProfileState> state = prepareProfiledKernel(func);
-      if (failed(state))
+      if (!func.isExternal() && func->hasAttr(kProfileScopesAttr) &&
+          failed(lowerProfiledKernel(func)))
         return signalPassFailure();
-      profiled[func] = *state;
     }
     if (anyShared && !module.lookupSymbol("tilec_smem")) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
@@ -384,7 +380,6 @@ struct ConvertTileToLLVM
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);
     populateTGPUPatterns(converter, patterns);
-    populateTileProfilePatterns(converter, patterns, profiled);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

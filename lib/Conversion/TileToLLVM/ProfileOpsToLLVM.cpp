@@ -3,14 +3,17 @@
 // A kernel instrumented by tile-profile takes the address of its profile
 // buffer and the records a warp group has room for as its last parameters
 // (address 0: record nothing; docs/BUNDLE.md, "Profile buffer"); thread 0
-// of the first CTA writes the buffer's header. One thread of each warp group (thread index a multiple of 128)
+// of the first CTA writes the buffer's header. Thread 0 of each warp group
 // records: the kernel's entry computes the group's slice of the buffer and
-// writes the slice header's start (SM id, globaltimer, clock64); each
-// tile.profile_begin / tile.profile_end stores one 16-byte record (scope id
-// with the end bit, argument, clock64) with a predicated vector store
-// while the slice has room; each return writes the count of records the
-// group attempted and the end times. The record counter is a local
-// variable (SROA makes it a register): no shared memory, no atomics.
+// writes the slice header's start (SM id, globaltimer, clock64). Records
+// come in frames (tile-profile's `frame` / `slot`): each slot reads the
+// 32-bit clock once (every thread: one instruction), and after a frame's
+// last record the recorder's warp alone (a warp-uniform branch) advances
+// the counters and stores the frame id, the arguments and the clocks with
+// predicated vector stores while the slice has room. Each return writes
+// the records (16-byte units) the group attempted and stored, and the end
+// times. The counters are local variables (SROA makes them registers): no
+// shared memory, no atomics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -29,6 +34,8 @@ namespace {
 /// Bytes of the buffer's header and of each slice's header.
 constexpr int64_t kHeaderBytes = 64;
 constexpr int64_t kRecordBytes = 16;
+/// The buffer format's version (2: records in frames).
+constexpr int64_t kVersion = 2;
 
 Value clock64(Emitter &e) {
   return NVVM::Clock64Op::create(e.b, e.loc, e.b.getI64Type());
@@ -43,6 +50,77 @@ std::pair<Value, Value> words(Emitter &e, Value v) {
   return {lo, hi};
 }
 
+/// A profiled kernel's recording state, built at its entry: whether this
+/// thread's warp stores frames and whether this thread records (its
+/// group's recorder, with a buffer), the records a group has room for, the
+/// address (i64) of the group's slice, and the records attempted and
+/// stored (local i32s).
+struct ProfileState {
+  Value warp, ok, capacity, slice, counter, stored;
+};
+
+int64_t frameOf(Operation *op) {
+  return cast<IntegerAttr>(op->getAttr("frame")).getInt();
+}
+int64_t slotOf(Operation *op) {
+  return cast<IntegerAttr>(op->getAttr("slot")).getInt();
+}
+
+/// Reads the clock at the first record of each slot of frame `id` (its
+/// records `ops`, in program order) and stores the frame after the last:
+/// words [id, arguments of its begins..., clocks...] padded with zeros to
+/// 16-byte records, all or none of them (while the slice has room), then
+/// erases the records.
+void lowerFrame(const ProfileState &s, int64_t id, ArrayRef<Operation *> ops) {
+  SmallVector<Value> clocks, args;
+  for (Operation *op : ops) {
+    if (clocks.size() == size_t(slotOf(op))) {
+      OpBuilder b(op);
+      clocks.push_back(
+          NVVM::ClockOp::create(b, op->getLoc(), b.getI32Type()));
+    }
+    if (auto begin = dyn_cast<ProfileBeginOp>(op); begin && begin.getArg())
+      args.push_back(begin.getArg());
+  }
+  // Only the recorder's warp stores (a warp-uniform branch): the other
+  // warps of the group pay one branch a frame.
+  OpBuilder b(ops.back());
+  b.setInsertionPointAfter(ops.back());
+  auto ifOp = scf::IfOp::create(b, ops.back()->getLoc(), s.warp,
+                                /*withElseRegion=*/false);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  Emitter e{b, ops.back()->getLoc()};
+  SmallVector<Value> words{e.i32(id)};
+  words.append(args);
+  words.append(clocks);
+  while (words.size() % 4)
+    words.push_back(e.i32(0));
+  int64_t records = words.size() / 4;
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value start = LLVM::LoadOp::create(b, e.loc, i32, s.counter);
+  Value end = e.add(start, e.i32(records));
+  LLVM::StoreOp::create(b, e.loc, end, s.counter);
+  Value room = arith::AndIOp::create(
+      b, e.loc, s.ok,
+      arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::ule, end,
+                            s.capacity));
+  // Records stored: frames are stored while they fit, so once one does
+  // not, none after it does.
+  Value stored = LLVM::LoadOp::create(b, e.loc, i32, s.stored);
+  LLVM::StoreOp::create(
+      b, e.loc, arith::SelectOp::create(b, e.loc, room, end, stored), s.stored);
+  Value pred = arith::ExtUIOp::create(b, e.loc, i32, room);
+  Value addr = e.add(
+      s.slice, e.add(e.i64(kHeaderBytes),
+                     e.mul(arith::ExtUIOp::create(b, e.loc, i64, start),
+                           e.i64(kRecordBytes))));
+  for (int64_t r = 0; r < records; ++r)
+    predicatedStore(e, e.add(addr, e.i64(r * kRecordBytes)), pred,
+                    ArrayRef(words).slice(4 * r, 4));
+  for (Operation *op : ops)
+    op->erase();
+}
+
 /// Stores (globaltimer, clock64) at `addr` under `pred`.
 void storeTimes(Emitter &e, Value addr, Value pred) {
   Value gt = NVVM::GlobalTimerOp::create(e.b, e.loc, e.b.getI64Type());
@@ -51,52 +129,17 @@ void storeTimes(Emitter &e, Value addr, Value pred) {
   predicatedStore(e, addr, pred, {gtLo, gtHi, clkLo, clkHi});
 }
 
-template <typename OpTy>
-struct ProfileRecordLowering : public OpConversionPattern<OpTy> {
-  ProfileRecordLowering(TypeConverter &converter, MLIRContext *ctx,
-                        const ProfiledKernels &kernels)
-      : OpConversionPattern<OpTy>(converter, ctx), kernels(kernels) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto func = op->template getParentOfType<func::FuncOp>();
-    auto it = kernels.find(func);
-    if (it == kernels.end())
-      return rewriter.notifyMatchFailure(op, "kernel not instrumented");
-    const ProfileState &s = it->second;
-    auto id = llvm::find(s.scopes, op.getScopeAttr());
-    if (id == s.scopes.end())
-      return rewriter.notifyMatchFailure(op, "scope not listed");
-    Emitter e{rewriter, op.getLoc()};
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    Value index = LLVM::LoadOp::create(rewriter, e.loc, i32, s.counter);
-    LLVM::StoreOp::create(rewriter, e.loc, e.add(index, e.i32(1)), s.counter);
-    Value room = arith::AndIOp::create(rewriter, e.loc, s.ok,
-                                       e.ult(index, s.capacity));
-    Value pred = arith::ExtUIOp::create(rewriter, e.loc, i32, room);
-    Value addr = e.add(
-        s.slice,
-        e.add(e.i64(kHeaderBytes),
-              e.mul(arith::ExtUIOp::create(rewriter, e.loc, i64, index),
-                    e.i64(kRecordBytes))));
-    int64_t tag = int64_t(id - s.scopes.begin());
-    Value arg = e.i32(-1);
-    if constexpr (std::is_same_v<OpTy, ProfileEndOp>)
-      tag |= int64_t(1) << 31;
-    else if (adaptor.getArg())
-      arg = adaptor.getArg();
-    auto [lo, hi] = words(e, clock64(e));
-    predicatedStore(e, addr, pred, {e.i32(tag), arg, lo, hi});
-    rewriter.eraseOp(op);
-    return success();
-  }
-  const ProfiledKernels &kernels;
-};
 } // namespace
 
 LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
   auto scopes = func->getAttrOfType<ArrayAttr>(kProfileScopesAttr);
+  // Per frame: its block, its last record and slot.
+  struct Seen {
+    Block *block;
+    Operation *last;
+    int64_t slot;
+  };
+  llvm::DenseMap<int64_t, Seen> frames;
   WalkResult r = func.walk([&](Operation *op) {
     StringAttr scope;
     if (auto b = dyn_cast<ProfileBeginOp>(op))
@@ -105,26 +148,37 @@ LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
       scope = e.getScopeAttr();
     else
       return WalkResult::advance();
-    if (!scopes) {
-      op->emitOpError() << "is in a kernel tile-profile did not instrument "
-                           "(no tile.profile_scopes)";
+    auto fail = [&](const Twine &msg) {
+      op->emitOpError() << msg;
       return WalkResult::interrupt();
-    }
-    if (!llvm::is_contained(scopes, scope)) {
-      op->emitOpError() << "scope '" << scope.getValue()
-                        << "' is not in the kernel's tile.profile_scopes";
-      return WalkResult::interrupt();
-    }
+    };
+    if (!scopes)
+      return fail("is in a kernel tile-profile did not instrument (no "
+                  "tile.profile_scopes)");
+    if (!llvm::is_contained(scopes, scope))
+      return fail("scope '" + scope.getValue() +
+                  "' is not in the kernel's tile.profile_scopes");
+    if (!op->hasAttr("frame"))
+      return fail("has no frame (tile-profile assigns them)");
+    int64_t frame = frameOf(op), slot = slotOf(op);
+    auto [it, first] = frames.try_emplace(frame, Seen{op->getBlock(), op, 0});
+    Seen &seen = it->second;
+    if (first ? slot != 0
+              : seen.block != op->getBlock() ||
+                    (slot != seen.slot && slot != seen.slot + 1) ||
+                    (slot == seen.slot) != (seen.last == op->getPrevNode()))
+      return fail("breaks frame " + Twine(frame) +
+                  ": a frame's records are in one block, its slots count "
+                  "from 0 and a slot's records are adjacent ops");
+    seen.last = op;
+    seen.slot = slot;
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());
 }
 
-FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
+LogicalResult tilec::lowerProfiledKernel(func::FuncOp func) {
   MLIRContext *ctx = func.getContext();
-  auto scopes = func->getAttrOfType<ArrayAttr>(kProfileScopesAttr);
-  if (!scopes)
-    return failure();
   if (failed(func.insertArgument(func.getNumArguments(),
                                  LLVM::LLVMPointerType::get(ctx, 1), {},
                                  func.getLoc())) ||
@@ -136,12 +190,15 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
   Emitter e{b, func.getLoc()};
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   ProfileState s;
-  s.scopes = scopes;
   Value base = LLVM::PtrToIntOp::create(b, e.loc, i64, buffer);
   Value hasBuffer =
       arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::ne, base, e.i64(0));
   Value tid = NVVM::ThreadIdXOp::create(b, e.loc, i32);
   Value recorder = e.eq(e.andI(tid, e.i32(127)), e.i32(0));
+  // Its warp (warp 0 of the group), with a buffer: the warps that store
+  // frames.
+  s.warp = arith::AndIOp::create(b, e.loc, hasBuffer,
+                                 e.eq(e.andI(tid, e.i32(96)), e.i32(0)));
   s.ok = arith::AndIOp::create(b, e.loc, hasBuffer, recorder);
   Value okWord = arith::ExtUIOp::create(b, e.loc, i32, s.ok);
   // Records a group (the last parameter), 0 without a buffer.
@@ -161,17 +218,19 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
   Value sliceBytes = e.add(e.i64(kHeaderBytes),
                            e.mul(ext(s.capacity), e.i64(kRecordBytes)));
   s.slice = e.add(base, e.add(e.i64(kHeaderBytes), e.mul(slot, sliceBytes)));
-  // The buffer header (version 1, records a group, groups), by thread 0 of
+  // The buffer header (version, records a group, groups), by thread 0 of
   // the first CTA.
   Value first = arith::AndIOp::create(b, e.loc, hasBuffer,
                                       e.eq(e.add(cta, tid), e.i32(0)));
   predicatedStore(e, base, arith::ExtUIOp::create(b, e.loc, i32, first),
-                  {e.i32(1), s.capacity, e.i32(groups), e.i32(0)});
-  s.counter = LLVM::AllocaOp::create(b, e.loc, LLVM::LLVMPointerType::get(ctx),
-                                     i32, e.i32(1));
-  LLVM::StoreOp::create(b, e.loc, e.i32(0), s.counter);
-  // Slice header: [0] records attempted, [4] SM id, [16] globaltimer and
-  // clock64 at the start, [32] at the end.
+                  {e.i32(kVersion), s.capacity, e.i32(groups), e.i32(0)});
+  for (Value *counter : {&s.counter, &s.stored}) {
+    *counter = LLVM::AllocaOp::create(
+        b, e.loc, LLVM::LLVMPointerType::get(ctx), i32, e.i32(1));
+    LLVM::StoreOp::create(b, e.loc, e.i32(0), *counter);
+  }
+  // Slice header: [0] records attempted, [4] SM id, [8] records stored,
+  // [16] globaltimer and clock64 at the start, [32] at the end.
   predicatedStore(e, e.add(s.slice, e.i64(4)), okWord,
                   {Value(NVVM::SmIdOp::create(b, e.loc, i32))});
   storeTimes(e, e.add(s.slice, e.i64(16)), okWord);
@@ -180,15 +239,17 @@ FailureOr<ProfileState> tilec::prepareProfiledKernel(func::FuncOp func) {
     Emitter re{rb, ret.getLoc()};
     Value count = LLVM::LoadOp::create(rb, re.loc, i32, s.counter);
     predicatedStore(re, s.slice, okWord, {count});
+    Value stored = LLVM::LoadOp::create(rb, re.loc, i32, s.stored);
+    predicatedStore(re, re.add(s.slice, re.i64(8)), okWord, {stored});
     storeTimes(re, re.add(s.slice, re.i64(32)), okWord);
   });
-  return s;
-}
-
-void tilec::populateTileProfilePatterns(TypeConverter &converter,
-                                        RewritePatternSet &patterns,
-                                        const ProfiledKernels &kernels) {
-  patterns.add<ProfileRecordLowering<ProfileBeginOp>,
-               ProfileRecordLowering<ProfileEndOp>>(
-      converter, patterns.getContext(), kernels);
+  // The frames, each in program order.
+  llvm::MapVector<int64_t, SmallVector<Operation *>> frames;
+  func.walk([&](Operation *op) {
+    if (isa<ProfileBeginOp, ProfileEndOp>(op))
+      frames[frameOf(op)].push_back(op);
+  });
+  for (auto &[id, ops] : frames)
+    lowerFrame(s, id, ops);
+  return success();
 }

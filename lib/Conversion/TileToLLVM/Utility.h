@@ -193,22 +193,15 @@ constexpr llvm::StringLiteral kTmaArgsAttr = "tgpu.tma_args";
 /// tgpu.alloc / tgpu.barriers in it) and scratch shift.
 void lowerWarpSpecialize(mlir::func::FuncOp func);
 
-/// A profiled kernel's recording state, built at its entry by
-/// prepareProfiledKernel: its scope names (a record's id is an index
-/// here), whether this thread records (its group's recorder, with a
-/// buffer), the records a group has room for, the address (i64) of the
-/// group's slice, and the record counter (a local i32).
-struct ProfileState {
-  mlir::ArrayAttr scopes;
-  mlir::Value ok, capacity, slice, counter;
-};
-using ProfiledKernels = llvm::DenseMap<mlir::Operation *, ProfileState>;
 /// For a kernel with tile.profile_scopes: appends the profile buffer
-/// parameter, emits the setup at its entry and the slice header's end at
-/// its returns. Fails on a kernel without scopes.
-mlir::FailureOr<ProfileState> prepareProfiledKernel(mlir::func::FuncOp func);
+/// parameters, emits the setup at its entry and the slice header's end at
+/// its returns, and replaces its records (tile.profile_begin / _end, in
+/// frames) by clock readings and frame stores (docs/BUNDLE.md, "Profile
+/// buffer").
+mlir::LogicalResult lowerProfiledKernel(mlir::func::FuncOp func);
 /// Checks that every profile record of `func` names a scope of its
-/// tile.profile_scopes (which it must have if it has records).
+/// tile.profile_scopes (which it must have if it has records) and has a
+/// frame and slot that form frames (see lowerProfiledKernel).
 mlir::LogicalResult verifyProfileRecords(mlir::func::FuncOp func);
 
 /// Populate the patterns for each family of tile ops.
@@ -230,9 +223,6 @@ void populateTileDotPatterns(mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
 void populateTGPUPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
-void populateTileProfilePatterns(mlir::TypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns,
-                                 const ProfiledKernels &kernels);
 
 } // namespace tilec
 

@@ -638,6 +638,11 @@ static LogicalResult verifyProfilePair(FromOp op, bool forward) {
     return op.emitOpError() << "scope name '" << op.getScope()
                             << "' is not 1 to 48 characters of "
                                "[A-Za-z0-9_.:#-]";
+  IntegerAttr frame = op.getFrameAttr(), slot = op.getSlotAttr();
+  if (bool(frame) != bool(slot) ||
+      (frame && (frame.getInt() < 0 || slot.getInt() < 0)))
+    return op.emitOpError()
+           << "takes 'frame' and 'slot' together, both non-negative";
   int depth = 0;
   Operation *o = op.getOperation();
   while ((o = forward ? o->getNextNode() : o->getPrevNode())) {

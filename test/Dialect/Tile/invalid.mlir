@@ -790,3 +790,21 @@ func.func @profile_name() {
 func.func @profile_scopes_bad() attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.profile_scopes = ["ok", "not ok"]} {
   return
 }
+
+// -----
+
+func.func @profile_frame_without_slot() {
+  // expected-error @+1 {{'tile.profile_begin' op takes 'frame' and 'slot' together, both non-negative}}
+  tile.profile_begin "a" {frame = 0 : i32}
+  tile.profile_end "a"
+  return
+}
+
+// -----
+
+func.func @profile_negative_slot() {
+  tile.profile_begin "a"
+  // expected-error @+1 {{'tile.profile_end' op takes 'frame' and 'slot' together, both non-negative}}
+  tile.profile_end "a" {frame = 0 : i32, slot = -1 : i32}
+  return
+}
