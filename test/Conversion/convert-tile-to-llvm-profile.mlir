@@ -1,8 +1,8 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm | FileCheck %s
 //
 // A profiled kernel takes its profile buffer's address and the records a
-// warp group has room for last. At its entry: the recorder (thread index
-// a multiple of 128, with a buffer) and its warp (warp 0 of the group),
+// warp group has room for last. At its entry: the recorder (lane 0 of
+// warp G mod 4 of warp group G, with a buffer) and its warp,
 // the group's slice (64 + (CTA * groups + tid / 128) * (64 + 16 *
 // capacity)), the buffer header (version 2, capacity, groups) from thread 0
 // of the first CTA, a local record counter, and the slice header's SM id
@@ -15,12 +15,17 @@
 // CHECK-LABEL: func.func @k(
 // CHECK-SAME: %{{.*}}: i32, %[[BUF:.*]]: !llvm.ptr<1>, %[[CAP:.*]]: i32)
 // CHECK: llvm.ptrtoint %[[BUF]] : !llvm.ptr<1> to i64
-// CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: %[[C96:.*]] = arith.constant 96 : i32
-// CHECK: %[[W:.*]] = arith.andi %{{.*}}, %[[C96]] : i32
-// CHECK: %[[WEQ:.*]] = arith.cmpi eq, %[[W]], %{{.*}} : i32
+// The recorder's warp: warp (tid / 32) % 4 == group % 4 (group = tid /
+// 128), with a buffer; the recorder: its lane 0.
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[G:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK: %[[WANT:.*]] = arith.andi %[[G]], %{{.*}} : i32
+// CHECK: %[[W32:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK: %[[W:.*]] = arith.andi %[[W32]], %{{.*}} : i32
+// CHECK: %[[WEQ:.*]] = arith.cmpi eq, %[[W]], %[[WANT]] : i32
 // CHECK: %[[WARP:.*]] = arith.andi %{{.*}}, %[[WEQ]] : i1
-// CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq
+// CHECK: %[[OK:.*]] = arith.andi %[[WARP]], %[[LANE0]] : i1
 // CHECK: %[[ROOM:.*]] = arith.select %{{.*}}, %[[CAP]], %{{.*}} : i32
 // CHECK: %[[V2:.*]] = arith.constant 2 : i32
 // CHECK: llvm.insertelement %[[V2]]
@@ -80,6 +85,26 @@ func.func @k(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.gr
     tile.profile_end "inner" {frame = 2 : i32, slot = 1 : i32}
     tile.profile_end "iteration" {frame = 2 : i32, slot = 1 : i32}
   }
+  tile.profile_end "kernel" {frame = 1 : i32, slot = 0 : i32}
+  return
+}
+
+// -----
+
+// Two warps: a group of fewer than 4 warps picks its recorder's warp as
+// group % the warps it has (warp-specialized kernels can end in such a
+// group: a partition of warps = 1 or 2 after whole groups).
+// CHECK-LABEL: func.func @two(
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[G:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK: %[[G4:.*]] = arith.andi %[[G]], %{{.*}} : i32
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: %[[G2:.*]] = arith.remui %[[G]], %[[C2]] : i32
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[G]], %[[C0]] : i32
+// CHECK: arith.select %[[LAST]], %[[G2]], %[[G4]] : i32
+func.func @two() attributes {tile.kernel, tile.num_warps = 2 : i64, tile.grid = #tile.grid<1>, tile.profile, tile.profile_scopes = ["kernel"]} {
+  tile.profile_begin "kernel" {frame = 0 : i32, slot = 0 : i32}
   tile.profile_end "kernel" {frame = 1 : i32, slot = 0 : i32}
   return
 }

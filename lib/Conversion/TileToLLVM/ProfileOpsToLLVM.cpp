@@ -3,8 +3,8 @@
 // A kernel instrumented by tile-profile takes the address of its profile
 // buffer and the records a warp group has room for as its last parameters
 // (address 0: record nothing; docs/BUNDLE.md, "Profile buffer"); thread 0
-// of the first CTA writes the buffer's header. Thread 0 of each warp group
-// records: the kernel's entry computes the group's slice of the buffer and
+// of the first CTA writes the buffer's header. One thread of each warp
+// group records (lane 0 of the group's warp G mod 4): the kernel's entry computes the group's slice of the buffer and
 // writes the slice header's start (SM id, globaltimer, clock64). Records
 // come in frames (tile-profile's `frame` / `slot`): each slot reads the
 // 32-bit clock once (every thread: one instruction), and after a frame's
@@ -193,19 +193,30 @@ LogicalResult tilec::lowerProfiledKernel(func::FuncOp func) {
   Value base = LLVM::PtrToIntOp::create(b, e.loc, i64, buffer);
   Value hasBuffer =
       arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::ne, base, e.i64(0));
+  // The recorder of warp group G: lane 0 of its warp G mod 4 (of the
+  // warps the group has), so that the recording warps of a CTA's groups
+  // sit on different SM sub-partitions (warp w issues on sub-partition w
+  // mod 4); s.warp: that warp, with a buffer (the warp that stores
+  // frames).
+  int64_t warps = tgpu::getLaunchWarps(func);
   Value tid = NVVM::ThreadIdXOp::create(b, e.loc, i32);
-  Value recorder = e.eq(e.andI(tid, e.i32(127)), e.i32(0));
-  // Its warp (warp 0 of the group), with a buffer: the warps that store
-  // frames.
-  s.warp = arith::AndIOp::create(b, e.loc, hasBuffer,
-                                 e.eq(e.andI(tid, e.i32(96)), e.i32(0)));
-  s.ok = arith::AndIOp::create(b, e.loc, hasBuffer, recorder);
+  Value group = arith::ShRUIOp::create(b, e.loc, tid, e.i32(7));
+  Value want = e.andI(group, e.i32(3));
+  if (int64_t last = warps % 4)  // a last group of fewer than 4 warps
+    want = arith::SelectOp::create(
+        b, e.loc, e.eq(group, e.i32(warps / 4)),
+        arith::RemUIOp::create(b, e.loc, group, e.i32(last)), want);
+  Value warpInGroup = e.andI(arith::ShRUIOp::create(b, e.loc, tid, e.i32(5)),
+                             e.i32(3));
+  s.warp = arith::AndIOp::create(b, e.loc, hasBuffer, e.eq(warpInGroup, want));
+  s.ok = arith::AndIOp::create(b, e.loc, s.warp,
+                               e.eq(e.andI(tid, e.i32(31)), e.i32(0)));
   Value okWord = arith::ExtUIOp::create(b, e.loc, i32, s.ok);
   // Records a group (the last parameter), 0 without a buffer.
   s.capacity = arith::SelectOp::create(b, e.loc, hasBuffer,
                                        func.getArguments().back(), e.i32(0));
   // The group's slice: CTA (linear) * groups + the warp group.
-  int64_t groups = (tgpu::getLaunchWarps(func) + 3) / 4;
+  int64_t groups = (warps + 3) / 4;
   auto ext = [&](Value v) { return arith::ExtUIOp::create(b, e.loc, i64, v); };
   Value cta = e.add(
       NVVM::BlockIdXOp::create(b, e.loc, i32),
@@ -213,8 +224,7 @@ LogicalResult tilec::lowerProfiledKernel(func::FuncOp func) {
             e.add(NVVM::BlockIdYOp::create(b, e.loc, i32),
                   e.mul(NVVM::GridDimYOp::create(b, e.loc, i32),
                         NVVM::BlockIdZOp::create(b, e.loc, i32)))));
-  Value slot = e.add(e.mul(ext(cta), e.i64(groups)),
-                     ext(arith::ShRUIOp::create(b, e.loc, tid, e.i32(7))));
+  Value slot = e.add(e.mul(ext(cta), e.i64(groups)), ext(group));
   Value sliceBytes = e.add(e.i64(kHeaderBytes),
                            e.mul(ext(s.capacity), e.i64(kRecordBytes)));
   s.slice = e.add(base, e.add(e.i64(kHeaderBytes), e.mul(slot, sliceBytes)));
