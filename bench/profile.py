@@ -9,7 +9,8 @@ inputs, taken in turn (each timing: an L2 flush and a sleep queued first,
 so the host's launch path is not timed; CUDA events around the launch; the
 median of 15). The profiled launch reuses its session's buffer (nothing
 allocated in the timed window). Then one profiled launch of each writes
-OUTDIR/{gemm,attention}.trace.json, .summary.txt and .png.
+OUTDIR/{gemm,attention}.trace.json, .summary.txt and .png, and of the
+ping-pong GEMM (gemm_variants' gemm_pingpong) as gemm_pingpong.*.
 """
 
 import math
@@ -95,6 +96,11 @@ def main():
     rows.append(compare("attention", load("attention.tlc")["attention_d128"],
                         load("attention_profiled.tlc")["attention_d128"], args,
                         4.0 * bb * h * s * s * d, 1 << 16, outdir, (400, 415)))
+    # The ping-pong GEMM (two consumer copies taking turns on tiles), as
+    # written (its own grid: no other member chosen).
+    pp = load("gemm_variants_profiled.tlc")["gemm_pingpong"]
+    trace_of("gemm_pingpong", lambda *xs: pp(*xs, grid=pp.grid(*xs)), (a, b, bias, c), 1 << 15,
+             outdir, (400, 415))
     # Small launches whose whole traces come back (for a trace parser).
     m = 1024
     small = (a[:m, :m].contiguous(), b[:m, :m].contiguous(), bias[:m], c[:m, :m].contiguous())

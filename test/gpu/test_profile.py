@@ -177,3 +177,58 @@ def test_attention_profiled(tmp_path, d):
     names = {e["name"] for e in events}
     assert {"kernel", "tile", "iteration", "mma", "mma_wait", "epilogue"} <= names, names
     assert any(n.startswith("acquire#") for n in names) and any(n.startswith("wait#") for n in names)
+
+
+def test_pingpong_profiled(tmp_path):
+    # The ping-pong GEMM: two consumer copies take turns on tiles. Both
+    # copies show, and the turns hold: per CTA the copies' main loops (a
+    # tile's K iterations) do not run at once (the tensor core is one
+    # copy's at a time), while one copy's epilogue overlaps the other's
+    # main loop.
+    k = load("gemm_variants_profiled")["gemm_pingpong"]
+    m, n, kk = 2000, 2056, 520  # 16 x 17 tiles of 128x128 over 132 programs: 2 or 3 each
+    a = torch.randn(m, kk, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(kk, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
+    grid = k.grid(a, b, bias, c)
+    k(a, b, bias, c, grid=grid)  # warm-up
+    c.fill_(float("nan"))
+    path = tmp_path / "pingpong.trace.json"
+    with tilec.profile(path, records_per_group=1 << 14):
+        elapsed = launched_and_timed(lambda: k(a, b, bias, c, grid=grid))
+    err = rel_err(c, torch.relu(a.double() @ b.double() + bias.double()))
+    assert math.isfinite(err) and err < 1e-2, err
+    events = check_trace(path, elapsed, {"load", "compute.0", "compute.1"})
+    # Main loops: per CTA, copy and tile, from the first iteration's begin
+    # to the last one's end.
+    loops, epilogues = {}, []
+    for e in events:
+        key = (e["pid"], e["args"]["cta"], e["group"], e["args"].get("tile", -1))
+        if e["name"] == "iteration" and e["group"].startswith("compute"):
+            lo, hi = loops.get(key, (math.inf, -math.inf))
+            loops[key] = (min(lo, e["ts"]), max(hi, e["ts"] + e["dur"]))
+        elif e["name"] == "epilogue":
+            epilogues.append(e)
+    by_cta = {}
+    for (pid, cta, group, tile), span in loops.items():
+        by_cta.setdefault((pid, cta), {}).setdefault(group, []).append(span)
+    overlap, total, pairs = 0.0, 0.0, 0
+    for copies in by_cta.values():
+        if len(copies) < 2:
+            continue
+        for s0 in copies["compute.0"]:
+            total += s0[1] - s0[0]
+            for s1 in copies["compute.1"]:
+                overlap += max(0.0, min(s0[1], s1[1]) - max(s0[0], s1[0]))
+                pairs += 1
+    assert pairs > 0, "no CTA ran tiles on both copies"
+    assert overlap <= 0.05 * total, (overlap, total)
+    # Some epilogue of one copy overlaps a main loop of the other.
+    def overlaps(e, span):
+        return min(e["ts"] + e["dur"], span[1]) > max(e["ts"], span[0])
+    assert any(overlaps(e, span)
+               for e in epilogues
+               for (pid, cta, group, _), span in loops.items()
+               if (pid, cta) == (e["pid"], e["args"]["cta"]) and group != e["group"]
+               and group.startswith("compute"))

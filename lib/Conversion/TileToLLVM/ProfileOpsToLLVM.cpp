@@ -133,13 +133,14 @@ void storeTimes(Emitter &e, Value addr, Value pred) {
 
 LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
   auto scopes = func->getAttrOfType<ArrayAttr>(kProfileScopesAttr);
-  // Per frame: its block, its last record and slot.
+  // Per frame and block (lowerWarpSpecialize clones the region of a
+  // partition with copies, records included: each clone has the frame):
+  // its last record and slot.
   struct Seen {
-    Block *block;
     Operation *last;
     int64_t slot;
   };
-  llvm::DenseMap<int64_t, Seen> frames;
+  llvm::DenseMap<std::pair<int64_t, Block *>, Seen> frames;
   WalkResult r = func.walk([&](Operation *op) {
     StringAttr scope;
     if (auto b = dyn_cast<ProfileBeginOp>(op))
@@ -161,11 +162,11 @@ LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
     if (!op->hasAttr("frame"))
       return fail("has no frame (tile-profile assigns them)");
     int64_t frame = frameOf(op), slot = slotOf(op);
-    auto [it, first] = frames.try_emplace(frame, Seen{op->getBlock(), op, 0});
+    auto [it, first] =
+        frames.try_emplace({frame, op->getBlock()}, Seen{op, 0});
     Seen &seen = it->second;
     if (first ? slot != 0
-              : seen.block != op->getBlock() ||
-                    (slot != seen.slot && slot != seen.slot + 1) ||
+              : (slot != seen.slot && slot != seen.slot + 1) ||
                     (slot == seen.slot) != (seen.last == op->getPrevNode()))
       return fail("breaks frame " + Twine(frame) +
                   ": a frame's records are in one block, its slots count "
@@ -253,13 +254,14 @@ LogicalResult tilec::lowerProfiledKernel(func::FuncOp func) {
     predicatedStore(re, re.add(s.slice, re.i64(8)), okWord, {stored});
     storeTimes(re, re.add(s.slice, re.i64(32)), okWord);
   });
-  // The frames, each in program order.
-  llvm::MapVector<int64_t, SmallVector<Operation *>> frames;
+  // The frames, each in program order (by block: a partition's copies
+  // each have theirs).
+  llvm::MapVector<std::pair<int64_t, Block *>, SmallVector<Operation *>> frames;
   func.walk([&](Operation *op) {
     if (isa<ProfileBeginOp, ProfileEndOp>(op))
-      frames[frameOf(op)].push_back(op);
+      frames[{frameOf(op), op->getBlock()}].push_back(op);
   });
-  for (auto &[id, ops] : frames)
-    lowerFrame(s, id, ops);
+  for (auto &[key, ops] : frames)
+    lowerFrame(s, key.first, ops);
   return success();
 }
