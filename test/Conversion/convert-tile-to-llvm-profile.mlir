@@ -118,3 +118,21 @@ func.func @two() attributes {tile.kernel, tile.num_warps = 2 : i64, tile.grid = 
 func.func @unprofiled(%n: i32) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
   return
 }
+
+// -----
+
+// A partition with copies: lowering the warp specialization clones its
+// region per copy, records and all, so each copy's frame is stored where
+// that copy's records are (a frame is keyed by its id and block).
+// CHECK-LABEL: func.func @copies(
+// CHECK-COUNT-2: nvvm.read.ptx.sreg.clock : i32
+// CHECK-NOT: nvvm.read.ptx.sreg.clock : i32
+// CHECK: return
+func.func @copies() attributes {tile.kernel, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>, tile.profile, tile.profile_scopes = ["work"]} {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+  }, {
+    tile.profile_begin "work" {frame = 0 : i32, slot = 0 : i32}
+    tile.profile_end "work" {frame = 0 : i32, slot = 0 : i32}
+  }
+  return
+}
