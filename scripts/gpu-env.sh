@@ -3,5 +3,5 @@
 export TILEC_RUNTIME_LIB=$PWD/.device/libtilec_runtime.so
 export TILEC_BUNDLE_DIR=$PWD/.device/examples
 export TILEC_FAKE_CUDA_LIB=$PWD/.device/libtilec_fake_cuda.so
-export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH=$PWD/python:$PWD/.device/pyext${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONUNBUFFERED=1

@@ -14,6 +14,13 @@ rm -rf .device && mkdir -p .device/examples
 cp build/examples/*.tlc .device/examples/
 cp build-rt/libtilec_runtime.so build/test/unit/libtilec_fake_cuda.so \
    build/bin/gemm_check .device/
+# Perfetto's trace-format classes (pure Python, pinned as in scripts/test.sh)
+# for the GPU test that parses a protobuf trace: the GPU machine reaches no
+# package index.
+[ -d build/pyext/perfetto ] ||
+  python3 -m pip install -q --disable-pip-version-check --target build/pyext \
+    perfetto==0.59.1 protobuf==7.36.2 || true
+[ -d build/pyext/perfetto ] && cp -r build/pyext .device/pyext
 if git diff --quiet HEAD 2>/dev/null; then
   git rev-parse --short HEAD > .device/COMMIT
 else

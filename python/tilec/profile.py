@@ -82,7 +82,8 @@ class Profile:
                                              data, len(data)))
 
     def write_trace(self, path):
-        """Writes the Chrome trace-event JSON file."""
+        """Writes the Chrome trace-event JSON file, or Perfetto's protobuf
+        format where the path ends in .pftrace or .perfetto-trace."""
         check(lib().tilec_profile_write_trace(self._handle_alive(), str(path).encode()))
 
     def summary(self):

@@ -364,7 +364,14 @@ tilec_status tilec_profile_write_trace(tilec_profile* p, const char* path) {
   static const char* api = "tilec_profile_write_trace";
   return guard(api, [&] {
     require(p != nullptr && path != nullptr, api, "profile or path is NULL");
-    if (!write_file_atomically(path, profile_trace(*p)))
+    // Perfetto's protobuf format for .pftrace / .perfetto-trace, else JSON.
+    const std::string name = path;
+    auto ends_with = [&](const std::string& suffix) {
+      return name.size() >= suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    const bool proto = ends_with(".pftrace") || ends_with(".perfetto-trace");
+    if (!write_file_atomically(path, proto ? profile_trace_perfetto(*p) : profile_trace(*p)))
       fail(errno == ENOENT ? TILEC_ERROR_NOT_FOUND : TILEC_ERROR_OUT_OF_RESOURCES,
            cat(api, ": cannot write '", path, "': ", std::strerror(errno)));
   });

@@ -352,6 +352,9 @@ void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t 
 // table, and the records the buffers had no room for (from the slice
 // headers alone).
 std::string profile_trace(tilec_profile& p);
+// The same as a Perfetto protobuf trace (TrackEvent slices on a thread
+// track per CTA and warp group under a process track per launch and SM).
+std::string profile_trace_perfetto(tilec_profile& p);
 std::string profile_summary(tilec_profile& p);
 uint64_t profile_dropped(tilec_profile& p);
 // Frees the buffers of launches never collected.

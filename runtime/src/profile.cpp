@@ -309,6 +309,125 @@ std::string profile_trace(tilec_profile& p) {
   return out;
 }
 
+namespace {
+
+// Protocol-buffer encoding (varints and length-delimited fields), enough
+// for Perfetto's trace format (perfetto/trace/perfetto_trace.proto).
+struct Proto {
+  std::string b;
+  void varint(uint64_t v) {
+    while (v >= 0x80) {
+      b += static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    b += static_cast<char>(v);
+  }
+  Proto& u(int field, uint64_t v) {
+    varint(uint64_t(field) << 3);
+    varint(v);
+    return *this;
+  }
+  Proto& bytes(int field, const std::string& v) {
+    varint(uint64_t(field) << 3 | 2);
+    varint(v.size());
+    b += v;
+    return *this;
+  }
+  Proto& msg(int field, const Proto& m) { return bytes(field, m.b); }
+};
+
+// Field numbers of perfetto_trace.proto.
+enum : int {
+  kTracePacket = 1,                                // Trace.packet
+  kTimestamp = 8, kSequenceId = 10, kTrackEvent = 11, kTrackDescriptor = 60,  // TracePacket
+  kEventAnnotations = 4, kEventType = 9, kEventTrack = 11, kEventName = 23,  // TrackEvent
+  kTrackUuid = 1, kTrackName = 2, kTrackProcess = 3, kTrackThread = 4,
+  kTrackParent = 5,                                // TrackDescriptor
+  kProcessPid = 1, kProcessName = 6,               // ProcessDescriptor
+  kThreadPid = 1, kThreadTid = 2, kThreadName = 5,  // ThreadDescriptor
+  kAnnotationInt = 4, kAnnotationName = 10,        // DebugAnnotation
+  kSliceBegin = 1, kSliceEnd = 2,                  // TrackEvent.Type
+  kSequence = 1,
+};
+
+}  // namespace
+
+std::string profile_trace_perfetto(tilec_profile& p) {
+  std::lock_guard<std::mutex> lock(p.mutex);
+  const Decoded d = decode(p);
+  Proto trace;
+  auto packet = [&](const Proto& body) {
+    Proto pk = body;
+    pk.u(kSequenceId, kSequence);
+    trace.msg(kTracePacket, pk);
+  };
+  // A process track per launch and SM, a thread track per CTA and warp
+  // group (as in the JSON form); tids numbered from 1 across the trace.
+  std::map<std::pair<size_t, uint32_t>, uint64_t> processes;
+  std::map<std::tuple<size_t, uint32_t, uint32_t, uint32_t>, uint64_t> threads;
+  std::map<uint64_t, std::vector<const ProfileEvent*>> on_track;
+  for (const ProfileEvent& e : d.events) {
+    const ProfileLaunch& l = p.launches[e.launch];
+    const uint64_t pid = e.launch * 1000 + e.sm;
+    auto [pit, new_process] = processes.try_emplace({e.launch, e.sm}, processes.size() + 1);
+    if (new_process) {
+      Proto proc, track, pk;
+      proc.u(kProcessPid, pid).bytes(kProcessName, l.kernel + " #" + std::to_string(e.launch) +
+                                                      " SM " + std::to_string(e.sm));
+      track.u(kTrackUuid, pit->second).msg(kTrackProcess, proc);
+      packet(pk.msg(kTrackDescriptor, track));
+    }
+    auto [tit, new_thread] = threads.try_emplace({e.launch, e.sm, e.cta, e.group},
+                                                 (uint64_t(1) << 32) + threads.size() + 1);
+    if (new_thread) {
+      Proto thread, track, pk;
+      thread.u(kThreadPid, pid)
+          .u(kThreadTid, threads.size())
+          .bytes(kThreadName, "CTA " + std::to_string(e.cta) + " wg " + std::to_string(e.group) +
+                                  " " + l.groups[e.group]);
+      track.u(kTrackUuid, tit->second).u(kTrackParent, pit->second).msg(kTrackThread, thread);
+      packet(pk.msg(kTrackDescriptor, track));
+    }
+    on_track[tit->second].push_back(&e);
+  }
+  // Each track's scopes as nested begin/end pairs in time order.
+  for (auto& [uuid, evs] : on_track) {
+    std::sort(evs.begin(), evs.end(), [](const ProfileEvent* a, const ProfileEvent* b) {
+      return a->begin != b->begin ? a->begin < b->begin : a->end > b->end;
+    });
+    std::vector<const ProfileEvent*> open;
+    auto end = [&](const ProfileEvent* e) {
+      Proto ev, pk;
+      ev.u(kEventType, kSliceEnd).u(kEventTrack, uuid);
+      packet(pk.u(kTimestamp, uint64_t(e->end)).msg(kTrackEvent, ev));
+    };
+    for (const ProfileEvent* e : evs) {
+      while (!open.empty() && open.back()->end <= e->begin) {
+        end(open.back());
+        open.pop_back();
+      }
+      const ProfileLaunch& l = p.launches[e->launch];
+      Proto ev, pk;
+      ev.u(kEventType, kSliceBegin).u(kEventTrack, uuid).bytes(kEventName, l.scopes[e->scope]);
+      auto annotate = [&](const char* name, int64_t v) {
+        Proto a;
+        a.bytes(kAnnotationName, name).u(kAnnotationInt, uint64_t(v));
+        ev.msg(kEventAnnotations, a);
+      };
+      annotate("cta", e->cta);
+      if (e->tile >= 0) annotate("tile", e->tile);
+      if (e->arg >= 0) annotate("iter", e->arg);
+      packet(pk.u(kTimestamp, uint64_t(e->begin)).msg(kTrackEvent, ev));
+      open.push_back(e);
+    }
+    while (!open.empty()) {
+      end(open.back());
+      open.pop_back();
+    }
+  }
+  return trace.b;
+}
+
 std::string profile_summary(tilec_profile& p) {
   std::lock_guard<std::mutex> lock(p.mutex);
   const Decoded d = decode(p);

@@ -328,7 +328,10 @@ TILEC_API tilec_status tilec_profile_add_buffer(tilec_profile* profile, const ti
 /// Writes the collected launches as a Chrome trace-event JSON file
 /// (Perfetto, chrome://tracing): a process per launch and SM, a thread per
 /// CTA and warp group, a complete event per scope (times in microseconds
-/// with nanosecond digits; args cta, group, tile, iter).
+/// with nanosecond digits; args cta, group, tile, iter). A path ending in
+/// `.pftrace` or `.perfetto-trace` gets Perfetto's protobuf format
+/// instead: the same tracks, a begin/end slice pair per scope (times in
+/// ns; debug annotations cta, tile, iter).
 TILEC_API tilec_status tilec_profile_write_trace(tilec_profile* profile, const char* path);
 /// The text summary (per kernel, warp group role and scope: count, total,
 /// mean, p50, p99, share of the group's kernel time; then the dropped and
