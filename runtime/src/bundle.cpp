@@ -300,27 +300,20 @@ class MetadataParser {
     ProfileFrame f;
     while (cur_ < tok_.size()) {
       const std::string& t = tok_[cur_++];
-      size_t i = 0;
-      auto number = [&](size_t max_digits, uint32_t& out) {
-        size_t start = i;
-        while (i < t.size() && i - start < max_digits && std::isdigit(static_cast<unsigned char>(t[i])))
-          ++i;
-        if (i == start) return false;
-        out = static_cast<uint32_t>(std::stoul(t.substr(start, i - start)));
-        return true;
-      };
       ProfileFrame::Event e{0, 0, false, false};
-      bool ok = number(4, e.slot) && i + 1 < t.size() && t[i] == ':' &&
-                (t[i + 1] == '+' || t[i + 1] == '-');
+      const size_t colon = t.find(':');
+      bool ok = colon != std::string::npos && colon + 1 < t.size() &&
+                (t[colon + 1] == '+' || t[colon + 1] == '-');
       if (ok) {
-        e.end = t[i + 1] == '-';
-        i += 2;
-        ok = number(6, e.scope);
-        if (ok && !e.end && i < t.size() && t[i] == '@') {
-          e.arg = true;
-          ++i;
-        }
-        ok = ok && i == t.size() && (e.slot == f.slots || (f.slots > 0 && e.slot == f.slots - 1));
+        e.end = t[colon + 1] == '-';
+        e.arg = !e.end && t.back() == '@';
+        int64_t slot = -1, scope = -1;
+        ok = parse_int(t.substr(0, colon), slot) &&
+             parse_int(t.substr(colon + 2, t.size() - colon - 2 - (e.arg ? 1 : 0)), scope) &&
+             slot >= 0 && slot < 10000 && scope >= 0 && scope < 1000000;
+        e.slot = static_cast<uint32_t>(slot);
+        e.scope = static_cast<uint32_t>(scope);
+        ok = ok && (e.slot == f.slots || (f.slots > 0 && e.slot == f.slots - 1));
       }
       if (!ok)
         error(cat("bad profile frame event '", show(t),

@@ -257,6 +257,15 @@ std::string pad(const std::string& s, size_t width, bool right = false) {
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+// Names of a launch-and-SM process and of a CTA-and-warp-group thread.
+std::string process_name(const ProfileLaunch& l, const ProfileEvent& e) {
+  return l.kernel + " #" + std::to_string(e.launch) + " SM " + std::to_string(e.sm);
+}
+std::string thread_name(const ProfileLaunch& l, const ProfileEvent& e) {
+  return "CTA " + std::to_string(e.cta) + " wg " + std::to_string(e.group) + " " +
+         l.groups[e.group];
+}
+
 }  // namespace
 
 std::string profile_trace(tilec_profile& p) {
@@ -284,7 +293,7 @@ std::string profile_trace(tilec_profile& p) {
       processes[{e.launch, e.sm}] = true;
       emit("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid(e.launch, e.sm) +
            ",\"args\":{\"name\":" +
-           json_string(l.kernel + " #" + std::to_string(e.launch) + " SM " + std::to_string(e.sm)) +
+           json_string(process_name(l, e)) +
            "}}");
       emit("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + pid(e.launch, e.sm) +
            ",\"args\":{\"sort_index\":" + pid(e.launch, e.sm) + "}}");
@@ -293,8 +302,7 @@ std::string profile_trace(tilec_profile& p) {
       threads[{e.launch, e.sm, e.cta, e.group}] = true;
       emit("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + pid(e.launch, e.sm) +
            ",\"tid\":" + tid(e) + ",\"args\":{\"name\":" +
-           json_string("CTA " + std::to_string(e.cta) + " wg " + std::to_string(e.group) + " " +
-                       l.groups[e.group]) +
+           json_string(thread_name(l, e)) +
            "}}");
     }
     std::string args = "\"cta\":" + std::to_string(e.cta) + ",\"group\":" +
@@ -372,8 +380,7 @@ std::string profile_trace_perfetto(tilec_profile& p) {
     auto [pit, new_process] = processes.try_emplace({e.launch, e.sm}, processes.size() + 1);
     if (new_process) {
       Proto proc, track, pk;
-      proc.u(kProcessPid, pid).bytes(kProcessName, l.kernel + " #" + std::to_string(e.launch) +
-                                                      " SM " + std::to_string(e.sm));
+      proc.u(kProcessPid, pid).bytes(kProcessName, process_name(l, e));
       track.u(kTrackUuid, pit->second).msg(kTrackProcess, proc);
       packet(pk.msg(kTrackDescriptor, track));
     }
@@ -383,8 +390,7 @@ std::string profile_trace_perfetto(tilec_profile& p) {
       Proto thread, track, pk;
       thread.u(kThreadPid, pid)
           .u(kThreadTid, threads.size())
-          .bytes(kThreadName, "CTA " + std::to_string(e.cta) + " wg " + std::to_string(e.group) +
-                                  " " + l.groups[e.group]);
+          .bytes(kThreadName, thread_name(l, e));
       track.u(kTrackUuid, tit->second).u(kTrackParent, pit->second).msg(kTrackThread, thread);
       packet(pk.msg(kTrackDescriptor, track));
     }
