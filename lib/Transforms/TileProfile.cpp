@@ -87,13 +87,14 @@ struct Instrumenter {
     scopes.insert(scope);
   }
 
-  /// Whether `op` holds (or is) an async step or loop of them.
-  static bool holdsSteps(Operation *op) {
-    return op->walk([](Operation *o) {
-             return isAsyncStep(o) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
+  /// Whether `op` holds (or is) an op that `pred` accepts.
+  static bool holds(Operation *op, bool (*pred)(Operation *)) {
+    return op->walk([&](Operation *o) {
+             return pred(o) ? WalkResult::interrupt() : WalkResult::advance();
            }).wasInterrupted();
   }
+  /// Whether `op` holds (or is) an async step or loop of them.
+  static bool holdsSteps(Operation *op) { return holds(op, isAsyncStep); }
 
   Value iterationArg(OpBuilder &b, scf::ForOp loop) {
     Value iv = loop.getInductionVar();
@@ -213,11 +214,7 @@ struct Instrumenter {
       bool prevRecord = false;
       for (Operation &op : *block) {
         if (!isRecord(&op)) {
-          if (op.getNumRegions() &&
-              op.walk([](Operation *o) {
-                  return isRecord(o) ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-                }).wasInterrupted())
+          if (op.getNumRegions() && holds(&op, isRecord))
             frame = -1;
           prevRecord = false;
           continue;
