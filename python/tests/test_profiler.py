@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import tilec
-from tilec.profile import load_trace, summarize
+from tilec.profile import load_perfetto, load_trace, summarize
 
 from tilec_test_util import build_bundle
 
@@ -74,47 +74,16 @@ def test_trace_reads_back_and_summaries_agree(session):
     json.load(open(path))  # plain JSON too
 
 
-def perfetto_slices(path):
-    """The slices of a Perfetto protobuf trace, parsed by Perfetto's own
-    message classes: (process name, thread name, scope, begin ns, end ns,
-    annotations), from its track descriptors and begin/end events."""
-    pb2 = pytest.importorskip("perfetto.protos.perfetto.trace.perfetto_trace_pb2",
-                              reason="perfetto (0.59 or later, with protobuf) is not installed")
-    trace = pb2.Trace()
-    trace.ParseFromString(open(path, "rb").read())
-    names, parents, open_, out = {}, {}, {}, []
-    for pk in trace.packet:
-        assert pk.trusted_packet_sequence_id == 1
-        if pk.HasField("track_descriptor"):
-            d = pk.track_descriptor
-            names[d.uuid] = d.process.process_name if d.HasField("process") else d.thread.thread_name
-            if d.HasField("parent_uuid"):
-                parents[d.uuid] = d.parent_uuid
-            continue
-        ev = pk.track_event
-        assert ev.track_uuid in names and ev.track_uuid in parents, ev
-        stack = open_.setdefault(ev.track_uuid, [])
-        if ev.type == pb2.TrackEvent.TYPE_SLICE_BEGIN:
-            args = {a.name: a.int_value for a in ev.debug_annotations}
-            stack.append((ev.name, pk.timestamp, args))
-        else:
-            assert ev.type == pb2.TrackEvent.TYPE_SLICE_END and stack, ev
-            name, begin, args = stack.pop()
-            assert pk.timestamp >= begin
-            out.append((names[parents[ev.track_uuid]], names[ev.track_uuid], name, begin,
-                        pk.timestamp, args))
-    assert all(not s for s in open_.values()), "slices left open"
-    return out
-
-
 def test_perfetto_protobuf_trace_parses_and_agrees(session, tmp_path):
     # The same session as Perfetto's protobuf format, read back with
     # Perfetto's generated message classes: every JSON event is a slice on
     # the thread track of its CTA and warp group, with the same times.
+    pytest.importorskip("perfetto.protos.perfetto.trace.perfetto_trace_pb2",
+                        reason="perfetto (0.59 or later, with protobuf) is not installed")
     p, json_path = session
     path = tmp_path / "t.pftrace"
     p.write_trace(path)
-    slices = perfetto_slices(path)
+    slices = load_perfetto(path)
     events, _ = load_trace(json_path)
     assert len(slices) == len(events)
     assert sorted((s[1].split()[-1], s[2], s[3], s[4] - s[3]) for s in slices) == sorted(

@@ -122,6 +122,47 @@ def profile(path=None, records_per_group=DEFAULT_RECORDS):
 # ---- trace files ----------------------------------------------------------------
 
 
+def load_perfetto(path):
+    """The slices of a Perfetto protobuf trace (write_trace to a .pftrace
+    path), parsed with Perfetto's generated message classes (the `perfetto`
+    package, 0.59 or later): a list of (process name, thread name, scope,
+    begin ns, end ns, {annotation: int}). Raises ValueError where the trace
+    does not hold together (a packet off sequence 1, an event on a track
+    no descriptor named or without a parent, an end with nothing open or
+    before its begin, a slice left open)."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb2
+    trace = pb2.Trace()
+    with open(path, "rb") as f:
+        trace.ParseFromString(f.read())
+    names, parents, open_, out = {}, {}, {}, []
+    for pk in trace.packet:
+        if pk.trusted_packet_sequence_id != 1:
+            raise ValueError("a packet off sequence 1: %s" % pk)
+        if pk.HasField("track_descriptor"):
+            d = pk.track_descriptor
+            names[d.uuid] = d.process.process_name if d.HasField("process") else d.thread.thread_name
+            if d.HasField("parent_uuid"):
+                parents[d.uuid] = d.parent_uuid
+            continue
+        ev = pk.track_event
+        if ev.track_uuid not in names or ev.track_uuid not in parents:
+            raise ValueError("an event on an undescribed track: %s" % ev)
+        stack = open_.setdefault(ev.track_uuid, [])
+        if ev.type == pb2.TrackEvent.TYPE_SLICE_BEGIN:
+            stack.append((ev.name, pk.timestamp, {a.name: a.int_value for a in ev.debug_annotations}))
+            continue
+        if ev.type != pb2.TrackEvent.TYPE_SLICE_END or not stack:
+            raise ValueError("an end with no open slice: %s" % ev)
+        name, begin, args = stack.pop()
+        if pk.timestamp < begin:
+            raise ValueError("slice %s ends before it begins" % name)
+        out.append((names[parents[ev.track_uuid]], names[ev.track_uuid], name, begin,
+                    pk.timestamp, args))
+    if any(open_.values()):
+        raise ValueError("slices left open")
+    return out
+
+
 def load_trace(path):
     """The complete events of a trace file, each a dict with `kernel`
     (from its process name), `group`, `name`, `ts`, `dur` (microseconds),

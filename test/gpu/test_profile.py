@@ -12,7 +12,7 @@ import pytest
 from gpu_common import DEV, load, rel_err, torch
 
 import tilec
-from tilec.profile import load_trace
+from tilec.profile import load_perfetto, load_trace
 
 
 def launched_and_timed(fn):
@@ -121,8 +121,8 @@ def test_gemm_perfetto_trace(tmp_path):
     # The GEMM's trace in Perfetto's protobuf format, read back by
     # Perfetto's generated message classes: the same scopes and times as
     # the JSON trace of the same session, every slice closed.
-    pb2 = pytest.importorskip("perfetto.protos.perfetto.trace.perfetto_trace_pb2",
-                              reason="perfetto (0.59 or later, with protobuf) is not installed")
+    pytest.importorskip("perfetto.protos.perfetto.trace.perfetto_trace_pb2",
+                        reason="perfetto (0.59 or later, with protobuf) is not installed")
     k = load("gemm_profiled")["gemm"]
     a = torch.randn(1000, 520, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(520, 1032, device=DEV, dtype=torch.bfloat16)
@@ -131,23 +131,8 @@ def test_gemm_perfetto_trace(tmp_path):
     with tilec.profile(tmp_path / "t.json", records_per_group=4096) as p:
         k(a, b, bias, c)
     p.write_trace(tmp_path / "t.pftrace")
-    trace = pb2.Trace()
-    trace.ParseFromString((tmp_path / "t.pftrace").read_bytes())
-    threads, open_, slices = {}, {}, []
-    for pk in trace.packet:
-        if pk.HasField("track_descriptor"):
-            d = pk.track_descriptor
-            if d.HasField("thread"):
-                threads[d.uuid] = d.thread.thread_name
-            continue
-        ev = pk.track_event
-        stack = open_.setdefault(ev.track_uuid, [])
-        if ev.type == pb2.TrackEvent.TYPE_SLICE_BEGIN:
-            stack.append((ev.name, pk.timestamp))
-        else:
-            name, begin = stack.pop()
-            slices.append((threads[ev.track_uuid].split()[-1], name, begin, pk.timestamp - begin))
-    assert all(not s for s in open_.values())
+    slices = [(thread.split()[-1], name, begin, end - begin)
+              for _, thread, name, begin, end, _ in load_perfetto(tmp_path / "t.pftrace")]
     events, _ = load_trace(tmp_path / "t.json")
     assert sorted(slices) == sorted((e["group"], e["name"], round(e["ts"] * 1000),
                                      round(e["dur"] * 1000)) for e in events)
