@@ -1,7 +1,7 @@
 //===- KernelInfo.cpp - launch metadata of tile kernels -------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
-#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
 #include "tilec/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -112,23 +112,19 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
       // Frames: each record (in program order) as SLOT:+SCOPE[@] or
       // SLOT:-SCOPE.
       func.walk([&](Operation *op) {
-        auto frame = op->getAttrOfType<IntegerAttr>("frame");
-        auto slot = op->getAttrOfType<IntegerAttr>("slot");
-        if (!frame || !slot || !isa<tile::ProfileBeginOp, tile::ProfileEndOp>(op))
+        std::optional<tile::ProfileRecord> rec = tile::asProfileRecord(op);
+        if (!rec || !rec->frame)
           return;
-        StringAttr scope = isa<tile::ProfileBeginOp>(op)
-                               ? cast<tile::ProfileBeginOp>(op).getScopeAttr()
-                               : cast<tile::ProfileEndOp>(op).getScopeAttr();
-        size_t id = llvm::find(scopes, scope) - scopes.begin();
-        size_t f = frame.getInt();
+        size_t id = llvm::find(scopes, rec->scope) - scopes.begin();
+        size_t f = rec->frame.getInt();
         if (k.profileFrames.size() <= f)
           k.profileFrames.resize(f + 1);
         std::string &line = k.profileFrames[f];
         if (!line.empty())
           line += " ";
-        line += std::to_string(slot.getInt()) + ":" +
-                (isa<tile::ProfileBeginOp>(op) ? "+" : "-") + std::to_string(id);
-        if (auto begin = dyn_cast<tile::ProfileBeginOp>(op); begin && begin.getArg())
+        line += std::to_string(rec->slot.getInt()) + ":" +
+                (rec->end ? "-" : "+") + std::to_string(id);
+        if (rec->arg)
           line += "@";
       });
     }

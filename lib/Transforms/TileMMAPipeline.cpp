@@ -44,7 +44,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
-#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,6 +72,15 @@ tgpu::WGMMAWaitOp soleWait(tgpu::WGMMAOp mma) {
   if (!wait || wait.getPendings() != 0 || wait.getValues().size() != 1)
     return {};
   return wait;
+}
+
+/// The op after `op` that is not a profiled scope's record (they stay in
+/// place, cloned with the code around them).
+Operation *nextNonRecord(Operation *op) {
+  do
+    op = op->getNextNode();
+  while (op && tile::isProfileRecord(op));
+  return op;
 }
 
 /// What the rewrite needs of a loop it applies to.
@@ -107,7 +116,7 @@ std::optional<Plan> match(scf::ForOp loop) {
   p.slot = p.last.getBSlot();
   auto wait = p.slot.getDefiningOp<tgpu::ChannelWaitOp>();
   p.release = dyn_cast_or_null<tgpu::ChannelReleaseOp>(
-      p.lastWait->getNextNode());
+      nextNonRecord(p.lastWait));
   if (!wait || wait->getBlock() != body || wait.getIndex() != counter ||
       !p.release || p.release.getIndex() != counter ||
       p.release.getChannel() != wait.getChannel() ||
@@ -121,7 +130,8 @@ std::optional<Plan> match(scf::ForOp loop) {
   p.accIndex = done.getUses().begin()->getOperandNumber();
   Value carried = loop.getRegionIterArgs()[p.accIndex];
   // Nothing reads the carried value before the first MMA's wait (the late
-  // MMA is waited for after it); nothing but index math after the release.
+  // MMA is waited for after it); nothing but index math (and profiled
+  // scopes' records, which stay where they are) after the release.
   if (carried.use_empty())
     return std::nullopt;
   for (Operation *user : carried.getUsers())
@@ -129,7 +139,7 @@ std::optional<Plan> match(scf::ForOp loop) {
       return std::nullopt;
   for (Operation *op = p.release->getNextNode(); op != body->getTerminator();
        op = op->getNextNode())
-    if (!isPure(op))
+    if (!isPure(op) && !tile::isProfileRecord(op))
       return std::nullopt;
   // The late MMA reads its buffers (and a register A not computed in the
   // loop) where the loop's epilogue can too.

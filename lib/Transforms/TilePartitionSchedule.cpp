@@ -18,9 +18,11 @@
 // load partition (0); MMAs and everything else to the compute partition
 // (1); side-effect-free scalar code goes to every partition that uses its
 // result (the index arithmetic of the copies to the load partition; code
-// both need to both, each partition computing its own copy). Later steps
-// insert a channel on every value that crosses partitions and build the
-// warp-specialized regions.
+// both need to both, each partition computing its own copy); a profiled
+// scope (tile.profile_begin/end, left only in profiled builds) to every
+// partition that runs an op it encloses, the compute partition if none.
+// Later steps insert a channel on every value that crosses partitions and
+// build the warp-specialized regions.
 //
 // It also decides how the kernel runs, for the later steps to read: a
 // kernel whose grid allows it walks its tiles persistently
@@ -31,7 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
-#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -164,7 +166,8 @@ struct TilePartitionSchedule
     for (Operation &op : body->without_terminator()) {
       const std::set<int32_t> &p = parts[&op];
       bool load = p.count(tgpu::kLoadPartition), compute = p.count(tgpu::kComputePartition);
-      if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op))
+      if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op) ||
+          isProfileRecord(&op))
         continue;
       if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
           llvm::all_of(op.getUsers(), [](Operation *u) {
@@ -205,6 +208,22 @@ struct TilePartitionSchedule
         p.insert(tgpu::kLoadPartition);
         continue;
       }
+      // A profiled scope runs in every partition that runs an op it
+      // encloses (a scope around a copy and a dot: the producer records
+      // its copy, the consumers their dot); the compute partition's if it
+      // encloses none. Its end was visited first, its contents since.
+      if (auto begin = dyn_cast<ProfileBeginOp>(op)) {
+        ProfileEndOp end = getScopeEnd(begin);
+        for (Operation *o = begin->getNextNode(); o != end; o = o->getNextNode())
+          if (!isProfileRecord(o))
+            p.insert(parts[o].begin(), parts[o].end());
+        if (p.empty())
+          p.insert(tgpu::kComputePartition);
+        parts[end] = p;
+        continue;
+      }
+      if (isa<ProfileEndOp>(op))
+        continue;
       if (isScalarPure(&op)) {
         for (Operation *user : op.getUsers()) {
           Operation *u = body->findAncestorOpInBlock(*user);

@@ -26,7 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
-#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,6 +61,8 @@ bool inLoadRegion(Operation *op) {
 }
 
 struct Instrumenter {
+  explicit Instrumenter(func::FuncOp func) : func(func) {}
+
   func::FuncOp func;
   llvm::SetVector<StringRef> scopes;
   llvm::DenseMap<Value, int> barrierOrdinal;
@@ -74,12 +76,28 @@ struct Instrumenter {
   }
 
   /// Marks [first, end of block) of `block` (before its terminator, if
-  /// it has one) as `scope`.
+  /// it has one) as `scope`; where user scopes open before `first` end in
+  /// that range, only what lies inside them (scopes nest): from after the
+  /// ends at `first` to the next end of one.
   void rest(Block *block, Operation *first, StringRef scope, Value arg) {
+    while (first && isa<ProfileEndOp>(first))
+      first = first->getNextNode();
+    if (!first || first->hasTrait<OpTrait::IsTerminator>())
+      return;
     OpBuilder b(first);
     ProfileBeginOp::create(b, first->getLoc(), scope, arg);
+    Operation *end = nullptr;
+    int depth = 0;
+    for (Operation *o = first; o && !end; o = o->getNextNode()) {
+      if (isa<ProfileBeginOp>(o))
+        ++depth;
+      else if (isa<ProfileEndOp>(o) && depth-- == 0)
+        end = o;
+    }
     Operation *last = &block->back();
-    if (last->hasTrait<OpTrait::IsTerminator>())
+    if (end)
+      b.setInsertionPoint(end);
+    else if (last->hasTrait<OpTrait::IsTerminator>())
       b.setInsertionPoint(last);
     else
       b.setInsertionPointToEnd(block);
@@ -151,9 +169,7 @@ struct Instrumenter {
       for (Operation &o : *block)
         if (holdsSteps(&o))
           last = &o;
-      Operation *first = last->getNextNode();
-      if (first && !first->hasTrait<OpTrait::IsTerminator>())
-        rest(block, first, "epilogue", Value());
+      rest(block, last->getNextNode(), "epilogue", Value());
     }
     for (Operation *op : steps) {
       if (auto wait = dyn_cast<tgpu::WaitOp>(op)) {
@@ -191,10 +207,6 @@ struct Instrumenter {
     assignFrames();
   }
 
-  static bool isRecord(Operation *op) {
-    return isa<ProfileBeginOp, ProfileEndOp>(op);
-  }
-
   /// Groups the kernel's records into frames (docs/PROFILER.md, "Frames"):
   /// in each block, a run of records that no op holding records
   /// interrupts, of at most kFrameSlots slots; adjacent records share a
@@ -204,17 +216,13 @@ struct Instrumenter {
     // A frame's clocks stay in registers until it is stored; 16 covers the
     // main loops (one store an iteration, after its last record).
     constexpr int kFrameSlots = 16;
-    MLIRContext *ctx = func.getContext();
-    auto i32 = [&](int v) {
-      return IntegerAttr::get(IntegerType::get(ctx, 32), v);
-    };
     int next = 0;
     func.walk<WalkOrder::PreOrder>([&](Block *block) {
       int frame = -1, slot = 0;
       bool prevRecord = false;
       for (Operation &op : *block) {
-        if (!isRecord(&op)) {
-          if (op.getNumRegions() && holds(&op, isRecord))
+        if (!isProfileRecord(&op)) {
+          if (op.getNumRegions() && holds(&op, isProfileRecord))
             frame = -1;
           prevRecord = false;
           continue;
@@ -225,8 +233,7 @@ struct Instrumenter {
           frame = next++;
           slot = 0;
         }
-        op.setAttr("frame", i32(frame));
-        op.setAttr("slot", i32(slot));
+        setProfileFrame(&op, frame, slot);
         prevRecord = true;
       }
     });
@@ -237,7 +244,7 @@ struct TileProfile : public tilec::impl::TileProfileBase<TileProfile> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (func->hasAttr(kProfileAttr) && !func.isExternal())
-        Instrumenter{func, {}, {}}.run();
+        Instrumenter(func).run();
   }
 };
 } // namespace

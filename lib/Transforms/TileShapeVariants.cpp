@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -46,6 +47,23 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
+
+/// Verifies a rewritten member; where it fails, says why in `why` (with
+/// the verifier's first message) instead of reporting errors for a member
+/// the kernel then goes without.
+LogicalResult verifyTrial(func::FuncOp func, StringRef what,
+                          std::string &why) {
+  std::string first;
+  ScopedDiagnosticHandler quiet(func.getContext(), [&](Diagnostic &d) {
+    if (first.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+      first = d.str();
+    return success();
+  });
+  if (succeeded(verify(func)))
+    return success();
+  why = (what + " does not verify (" + first + ")").str();
+  return failure();
+}
 
 /// A load or store with a mask (the mask's tile would need the new shape
 /// too).
@@ -454,10 +472,8 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
                            GridExprAttr::literal(ctx, sizes[i]));
   }
   func->setAttr(kGridAttr, GridAttr::get(ctx, grid));
-  if (failed(verify(func))) {
-    why = "the re-tiled program does not verify";
+  if (failed(verifyTrial(func, "the re-tiled program", why)))
     return failure();
-  }
   return success();
 }
 
@@ -771,12 +787,22 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
     ready = countIn(b);
   }
   auto fixup = scf::IfOp::create(b, loc, ready, /*withElseRegion=*/false);
-  // Move the epilogue in.
+  // Move the epilogue in; the ends of profiled scopes opened before it
+  // (around the loop) stay after the fix-up, where their begins are.
   Block *then = fixup.thenBlock();
+  int depth = 0;
   for (Operation &op : llvm::make_early_inc_range(
            llvm::make_range(std::next(Block::iterator(fixup)),
-                            Block::iterator(ret))))
+                            Block::iterator(ret)))) {
+    if (isa<ProfileBeginOp>(op)) {
+      ++depth;
+    } else if (isa<ProfileEndOp>(op)) {
+      if (depth == 0)
+        continue;
+      --depth;
+    }
     op.moveBefore(then->getTerminator());
+  }
   OpBuilder tb = OpBuilder::atBlockBegin(then);
   Value total;
   Operation *keep = nullptr; // the op that still reads the unit's own tile
@@ -825,10 +851,8 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
                   call(GridOp::Mul, gridTiles, lit(split.ways * tileBytes)));
     func->setAttr(kSemaphoresAttr, call(GridOp::Mul, gridTiles, lit(4)));
   }
-  if (failed(verify(func))) {
-    why = "the split program does not verify";
+  if (failed(verifyTrial(func, "the split program", why)))
     return failure();
-  }
   return success();
 }
 

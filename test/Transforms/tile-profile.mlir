@@ -92,6 +92,46 @@ func.func @ws(%n: i32, %c: i1) attributes {tile.kernel, tile.profile, tile.num_w
 
 // -----
 
+// User scopes around the loop: the epilogue lies inside the scopes open
+// where it starts (after the ends right after the loop, before the end of
+// a scope that began before it), so scopes still nest.
+// CHECK-LABEL: func.func @user_around_loop
+// CHECK: tile.profile_begin "outer"
+// CHECK-NEXT: tile.profile_begin "loop"
+// CHECK: scf.for
+// CHECK: {{^ *}}}
+// CHECK-NEXT: tile.profile_end "loop"
+// CHECK-NEXT: tile.profile_begin "epilogue"
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.profile_begin "inner"
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: tile.profile_end "inner"
+// CHECK-NEXT: tile.profile_end "epilogue"
+// CHECK-NEXT: tile.profile_end "outer"
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.profile_end "kernel"
+// CHECK-NEXT: return
+func.func @user_around_loop(%n: i32, %x: i32) attributes {tile.kernel, tile.profile, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  tile.profile_begin "outer"
+  tile.profile_begin "loop"
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    tgpu.wait %full[%k], %c0 : !tgpu.mbarriers<2>
+  }
+  tile.profile_end "loop"
+  %y = arith.addi %x, %x : i32
+  tile.profile_begin "inner"
+  %z = arith.muli %y, %y : i32
+  tile.profile_end "inner"
+  tile.profile_end "outer"
+  %w = arith.subi %z, %x : i32
+  return
+}
+
+// -----
+
 // Without tile.profile: nothing changes.
 // CHECK-LABEL: func.func @plain
 // CHECK-NOT: tile.profile

@@ -177,6 +177,57 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // -----
 
+// Profiled scopes (kept in a profiled build) survive the split: a scope
+// around the K loop ends after the fix-up's branch, where its begin is,
+// and a scope in the epilogue moves into the branch with it.
+// CHECK-LABEL: func.func @scoped__64x128_k2(
+// CHECK: tile.profile_begin "k_loop"
+// CHECK: scf.for
+// CHECK: tile.atomic_rmw
+// CHECK: scf.if
+// CHECK: tile.profile_begin "epi"
+// CHECK: tile.store {{.*}} : tensor<64x128xbf16>
+// CHECK-NEXT: tile.profile_end "epi"
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.profile_end "k_loop"
+// CHECK-NEXT: return
+func.func @scoped(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  tile.profile_begin "k_loop"
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  tile.profile_end "k_loop"
+  tile.profile_begin "epi"
+  %bv = tile.load %bias[%n0] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %be = tile.expand_dims %bv axis 0 : !tile.tile<256xf32> -> !tile.tile<1x256xf32>
+  %bb = tile.broadcast %be : !tile.tile<1x256xf32> -> !tile.tile<128x256xf32>
+  %y = arith.addf %acc, %bb : !tile.tile<128x256xf32>
+  %o = arith.truncf %y : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  tile.profile_end "epi"
+  return
+}
+
+// -----
+
 // Shapes as asked: the first replaces the kernel (rows 128 -> 64 here, with
 // A's transposed load following, and one warpgroup instead of two), the
 // rest become variants; the 64-row shape is also split 2 ways.

@@ -210,3 +210,89 @@ module {
     return
   }
 }
+
+// -----
+
+// Profiled scopes (a profiled build keeps the user's records): a scope of
+// both partitions in the loop is in both loops, one of the compute
+// partition only in the consumer's; a scope around the loop stays in the
+// consumer, outside the branch around the loop, which still takes the
+// last wait and release.
+// CHECK-LABEL: func.func @gemm_scopes(
+// CHECK: tgpu.warp_specialize
+// CHECK: scf.for
+// CHECK-NEXT: tile.profile_begin "step"
+// CHECK-NEXT: tgpu.channel_acquire
+// CHECK-NOT: tile.profile_begin "mma"
+// CHECK: tile.profile_end "step"
+// CHECK-NEXT: scf.yield
+// CHECK: }, {
+// CHECK: tile.profile_begin "k_loop"
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt
+// CHECK-NEXT: scf.if %[[RUNS]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tile.profile_begin "step"
+// CHECK-NEXT: tile.profile_begin "mma"
+// CHECK-NEXT: tgpu.channel_wait
+// CHECK: tile.profile_end "mma"
+// CHECK: tile.profile_end "step"
+// CHECK-NEXT: scf.yield
+// CHECK: tgpu.wgmma_wait {{.*}} {pendings = 0 : i32}
+// CHECK: tgpu.channel_release
+// CHECK: } else {
+// CHECK: tile.profile_end "k_loop"
+// CHECK-NEXT: arith.truncf
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+module {
+  func.func @gemm_scopes(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c256_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+    %c0_i32_0 = arith.constant {tgpu.partition = array<i32: 0, 1>} 0 : i32
+    tile.profile_begin "k_loop"
+    %6:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+      tile.profile_begin "step"(%arg3) {tgpu.partition = array<i32: 0, 1>}
+      %10 = tgpu.channel_acquire %channel[%arg5] {tgpu.partition = array<i32: 0>}
+      tgpu.tma_load %arg0[%3, %arg3] -> %buffers#0[%10], %channel {tgpu.partition = array<i32: 0>} : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+      tgpu.tma_load %arg1[%arg3, %4] -> %buffers#1[%10], %channel {tgpu.partition = array<i32: 0>} : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+      tile.profile_begin "mma" {tgpu.partition = array<i32: 1>}
+      %11 = tgpu.channel_wait %channel[%arg5] {tgpu.partition = array<i32: 1>}
+      %12 = tgpu.wgmma %buffers#0[%11], %buffers#1[%11], %arg4 {tgpu.partition = array<i32: 1>} : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+      tgpu.wgmma_wait {pendings = 1 : i32, tgpu.partition = array<i32: 1>}
+      tile.profile_end "mma" {tgpu.partition = array<i32: 1>}
+      %c1_i32 = arith.constant {tgpu.partition = array<i32: 0, 1>} 1 : i32
+      %13 = arith.cmpi ugt, %arg5, %c0_i32_0 {tgpu.partition = array<i32: 1>} : i32
+      scf.if %13 {
+        %c1_i32_1 = arith.constant 1 : i32
+        %15 = arith.subi %arg5, %c1_i32_1 : i32
+        tgpu.channel_release %channel[%15]
+      } {tgpu.partition = array<i32: 1>}
+      %14 = arith.addi %arg5, %c1_i32 {tgpu.partition = array<i32: 0, 1>} : i32
+      tile.profile_end "step" {tgpu.partition = array<i32: 0, 1>}
+      scf.yield %12, %14 : tensor<128x256xf32, #linear>, i32
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %7 = tgpu.wgmma_wait %6#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32, tgpu.partition = array<i32: 1>}
+    %8 = arith.cmpi ugt, %6#1, %c0_i32_0 {tgpu.partition = array<i32: 1>} : i32
+    scf.if %8 {
+      %c1_i32 = arith.constant 1 : i32
+      %10 = arith.subi %6#1, %c1_i32 : i32
+      tgpu.channel_release %channel[%10]
+    } {tgpu.partition = array<i32: 1>}
+    tile.profile_end "k_loop"
+    %9 = arith.truncf %7 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    tgpu.tma_store %9, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}

@@ -201,6 +201,101 @@ def test_attention_profiled(tmp_path, d):
     assert any(n.startswith("acquire#") for n in names) and any(n.startswith("wait#") for n in names)
 
 
+def user_scopes(events, name):
+    """Per (pid, cta, group, tid, tile): the events of user scope `name`.
+    Each lies in at most one of the compiler's `iteration` scopes (none in
+    an iteration the compiler peeled off its loop) and, when it has an
+    argument (the step's offset), in the iteration of that offset."""
+    out, its = {}, {}
+    for e in events:
+        if e["name"] == "iteration":
+            its.setdefault((e["pid"], e["tid"]), []).append(e)
+    for e in events:
+        if e["name"] != name:
+            continue
+        around = [it for it in its.get((e["pid"], e["tid"]), [])
+                  if it["ts"] - 1e-3 <= e["ts"] and e["ts"] + e["dur"] <= it["ts"] + it["dur"] + 1e-3]
+        assert len(around) <= 1, (e, around)
+        if around and "iter" in e["args"]:
+            assert e["args"]["iter"] == around[0]["args"]["iter"], (e, around[0])
+        key = (e["pid"], e["args"]["cta"], e["group"], e["tid"], e["args"].get("tile", -1))
+        out.setdefault(key, []).append(e)
+    return out
+
+
+def test_user_scopes_in_gemm_main_loop(tmp_path):
+    # Scopes the user marks in the warp-specialized K loop (and around it)
+    # run where the ops they enclose run: k_step (copies and MMA) in the
+    # producer and the consumers, once an iteration each, with its K
+    # offset; dot (the MMA) in the consumers only; k_loop and bias_relu
+    # (around the loop, the epilogue) in the consumers. The kernel stays
+    # warp-specialized: the producer and the consumers both show.
+    k = load("profile")["gemm_scoped"]
+    assert k.profiled
+    m, n, kk = 1000, 1032, 520  # not multiples of the tile
+    a = torch.randn(m, kk, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(kk, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
+    k(a, b, bias, c)  # warm-up
+    c.fill_(float("nan"))
+    path = tmp_path / "gemm_scoped.trace.json"
+    with tilec.profile(path, records_per_group=1 << 13):
+        elapsed = launched_and_timed(lambda: k(a, b, bias, c))
+    err = rel_err(c, torch.relu(a.double() @ b.double() + bias.double()))
+    assert math.isfinite(err) and err < 1e-2, err
+    events = check_trace(path, elapsed, {"load", "compute"})
+    steps = user_scopes(events, "k_step")
+    dots = user_scopes(events, "dot")
+    assert {key[2] for key in steps} == {"load", "compute"}
+    assert {key[2] for key in dots} == {"compute"}
+    offsets = list(range(0, kk, 64))
+    for key, evs in steps.items():
+        assert sorted(e["args"]["iter"] for e in evs) == offsets, (key, evs)
+    for key, evs in dots.items():
+        assert len(evs) == len(offsets), (key, len(evs))
+    # The producer and both consumer warp groups run every step of a tile.
+    tiles = {}
+    for key in steps:
+        tiles.setdefault((key[0], key[1], key[4]), []).append(key[2])
+    assert all(sorted(g) == ["compute", "compute", "load"] for g in tiles.values()), tiles
+    for name in ("k_loop", "bias_relu"):
+        evs = [e for e in events if e["name"] == name]
+        assert {e["group"] for e in evs} == {"compute"}, name
+        assert len(evs) == 2 * len(tiles), (name, len(evs), len(tiles))
+
+
+def test_user_scopes_in_attention_main_loop(tmp_path):
+    # The attention's main loop with a softmax scope (the consumers' math
+    # between the MMAs, which tile-mma-pipeline still overlaps with the
+    # late P.V) and a kv_step scope around the whole step (both sides).
+    bsz, h, s, d = 1, 4, 1000, 64
+    q, kk, v = (torch.randn(bsz, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(3))
+    o = torch.full((bsz, h, s, d), float("nan"), device=DEV, dtype=torch.bfloat16)
+    lse = torch.full((bsz, h, s), float("nan"), device=DEV)
+    k = load("profile")["attention_scoped"]
+    scale = 1.0 / math.sqrt(d)
+    k(q, kk, v, o, lse, scale, 0)  # warm-up
+    o.fill_(float("nan"))
+    path = tmp_path / "attention_scoped.trace.json"
+    with tilec.profile(path, records_per_group=1 << 14):
+        elapsed = launched_and_timed(lambda: k(q, kk, v, o, lse, scale, 0))
+    ref = torch.softmax((q.double() @ kk.double().transpose(-1, -2)) * scale, -1) @ v.double()
+    err = rel_err(o, ref)
+    assert math.isfinite(err) and err < 2e-2, err
+    events = check_trace(path, elapsed, {"load", "compute"})
+    kv = user_scopes(events, "kv_step")
+    soft = user_scopes(events, "softmax")
+    assert {key[2] for key in kv} == {"load", "compute"}
+    assert {key[2] for key in soft} == {"compute"}
+    offsets = list(range(0, s, 128))
+    for key, evs in kv.items():
+        assert sorted(e["args"]["iter"] for e in evs) == offsets, (key, evs)
+    for key, evs in soft.items():
+        assert len(evs) == len(offsets), (key, len(evs))
+        assert all(e["dur"] > 0 for e in evs)
+
+
 def test_pingpong_profiled(tmp_path):
     # The ping-pong GEMM: two consumer copies take turns on tiles. Both
     # copies show, and the turns hold: per CTA the copies' main loops (a

@@ -20,6 +20,7 @@
 #include "Utility.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -59,12 +60,8 @@ struct ProfileState {
   Value warp, ok, capacity, slice, counter, stored;
 };
 
-int64_t frameOf(Operation *op) {
-  return cast<IntegerAttr>(op->getAttr("frame")).getInt();
-}
-int64_t slotOf(Operation *op) {
-  return cast<IntegerAttr>(op->getAttr("slot")).getInt();
-}
+int64_t frameOf(Operation *op) { return asProfileRecord(op)->frame.getInt(); }
+int64_t slotOf(Operation *op) { return asProfileRecord(op)->slot.getInt(); }
 
 /// Reads the clock at the first record of each slot of frame `id` (its
 /// records `ops`, in program order) and stores the frame after the last:
@@ -142,13 +139,10 @@ LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
   };
   llvm::DenseMap<std::pair<int64_t, Block *>, Seen> frames;
   WalkResult r = func.walk([&](Operation *op) {
-    StringAttr scope;
-    if (auto b = dyn_cast<ProfileBeginOp>(op))
-      scope = b.getScopeAttr();
-    else if (auto e = dyn_cast<ProfileEndOp>(op))
-      scope = e.getScopeAttr();
-    else
+    std::optional<ProfileRecord> rec = asProfileRecord(op);
+    if (!rec)
       return WalkResult::advance();
+    StringAttr scope = rec->scope;
     auto fail = [&](const Twine &msg) {
       op->emitOpError() << msg;
       return WalkResult::interrupt();
@@ -159,9 +153,9 @@ LogicalResult tilec::verifyProfileRecords(func::FuncOp func) {
     if (!llvm::is_contained(scopes, scope))
       return fail("scope '" + scope.getValue() +
                   "' is not in the kernel's tile.profile_scopes");
-    if (!op->hasAttr("frame"))
+    if (!rec->frame)
       return fail("has no frame (tile-profile assigns them)");
-    int64_t frame = frameOf(op), slot = slotOf(op);
+    int64_t frame = rec->frame.getInt(), slot = rec->slot.getInt();
     auto [it, first] =
         frames.try_emplace({frame, op->getBlock()}, Seen{op, 0});
     Seen &seen = it->second;
@@ -258,7 +252,7 @@ LogicalResult tilec::lowerProfiledKernel(func::FuncOp func) {
   // each have theirs).
   llvm::MapVector<std::pair<int64_t, Block *>, SmallVector<Operation *>> frames;
   func.walk([&](Operation *op) {
-    if (isa<ProfileBeginOp, ProfileEndOp>(op))
+    if (isProfileRecord(op))
       frames[{frameOf(op), op->getBlock()}].push_back(op);
   });
   for (auto &[key, ops] : frames)
