@@ -770,19 +770,39 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
         });
     return sum.getResult(0);
   };
-  // Stream-K: a tile the schedule did not split runs its epilogue at once.
-  Value isSplit, ready;
-  if (stream) {
-    isSplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, units,
-                                    cst(b, 1));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, isSplit,
+  // countIn where `cond` holds, else `otherwise` (whether to run the
+  // epilogue).
+  auto countIf = [&](Value cond, bool otherwise) -> Value {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, cond,
                                   /*withElseRegion=*/true);
     OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
     scf::YieldOp::create(tb, loc, countIn(tb));
     OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
     scf::YieldOp::create(
-        eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, 1, 1)});
-    ready = ifOp.getResult(0);
+        eb, loc,
+        ValueRange{arith::ConstantIntOp::create(eb, loc, otherwise, 1)});
+    return ifOp.getResult(0);
+  };
+  Value isSplit, ready;
+  auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+  if (stream) {
+    // Stream-K: a tile the schedule did not split runs its epilogue at
+    // once.
+    isSplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, units,
+                                    cst(b, 1));
+    ready = countIf(isSplit, true);
+  } else if (cluster && cluster.getInt() > 1) {
+    // A program of a cluster past the matrix's last row of tiles (a
+    // cluster walks whole clusters of rows: an odd number of rows leaves
+    // one) runs the K loop for its partner's multicast copies but has no
+    // tile: no partial, no count (its slot would lie past the ends of the
+    // workspace and the semaphores), no epilogue.
+    auto below = [&](int axis, Value extent) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                   ProgramIdOp::create(b, loc, axis), extent);
+    };
+    Value inX = below(0, nx), inY = below(1, ny);
+    ready = countIf(arith::AndIOp::create(b, loc, inX, inY), false);
   } else {
     ready = countIn(b);
   }

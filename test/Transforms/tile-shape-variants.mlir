@@ -177,6 +177,58 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 
 // -----
 
+// In clusters of two along x, an odd number of rows of tiles leaves a
+// program past the last row (it runs the K loop for its partner's
+// multicast copies): a split member counts and writes its partial only on
+// the matrix, where its counter and partial rows exist.
+// CHECK-LABEL: func.func @clustered__64x128_k2(
+// CHECK: scf.for
+// CHECK: tile.workspace semaphores
+// CHECK-NEXT: %[[X:.*]] = tile.program_id x
+// CHECK-NEXT: %[[INX:.*]] = arith.cmpi ult, %[[X]], %[[NX:.*]] : i32
+// CHECK-NEXT: %[[Y:.*]] = tile.program_id y
+// CHECK-NEXT: %[[INY:.*]] = arith.cmpi ult, %[[Y]], %[[NY:.*]] : i32
+// CHECK-NEXT: %[[ON:.*]] = arith.andi %[[INX]], %[[INY]] : i1
+// CHECK-NEXT: %[[READY:.*]] = scf.if %[[ON]] -> (i1) {
+// CHECK: tile.store %{{.*}} {in_bounds} : tensor<64x128xf32>
+// CHECK: tile.atomic_rmw add
+// CHECK: } else {
+// CHECK-NEXT: %[[NO:.*]] = arith.constant false
+// CHECK-NEXT: scf.yield %[[NO]] : i1
+// CHECK: scf.if %[[READY]] {
+func.func @clustered(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c256 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x256xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x256xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16>
+        -> !tile.tile<128x256xf32>
+    scf.yield %d : !tile.tile<128x256xf32>
+  }
+  %bv = tile.load %bias[%n0] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %be = tile.expand_dims %bv axis 0 : !tile.tile<256xf32> -> !tile.tile<1x256xf32>
+  %bb = tile.broadcast %be : !tile.tile<1x256xf32> -> !tile.tile<128x256xf32>
+  %y = arith.addf %acc, %bb : !tile.tile<128x256xf32>
+  %o = arith.truncf %y : !tile.tile<128x256xf32> to !tile.tile<128x256xbf16>
+  tile.store %o, %c[%m0, %n0] : !tile.tile<128x256xbf16>, !tile.tensor<?x?xbf16>
+  return
+}
+
+// -----
+
 // Profiled scopes (kept in a profiled build) survive the split: a scope
 // around the K loop ends after the fix-up's branch, where its begin is,
 // and a scope in the epilogue moves into the branch with it.
