@@ -99,7 +99,7 @@ def main():
     # The same GEMM with user scopes in and around its main loop
     # (test/gpu/kernels/profile.mlir, compiled with --profile): what a
     # user's scopes add.
-    rows.append(compare("gemm+scopes", load("gemm.tlc")["gemm"],
+    rows.append(compare("gemm_scopes", load("gemm.tlc")["gemm"],
                         load("profile.tlc")["gemm_scoped"], cublas, (a, b, bias, c),
                         2.0 * n ** 3, 1 << 15, outdir, (400, 415)))
 
