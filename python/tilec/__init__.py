@@ -35,6 +35,7 @@ from ._lib import (
     TilecError,
     library_path,
 )
+from .compile import CompileError, cache_dir, compile, compiler_path, default_arch
 from .profile import Profile, profile
 from .runtime import (
     Bundle,
@@ -55,8 +56,8 @@ DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3"
 __version__ = "0.1.0"
 
 __all__ = [
-    "Bundle", "DeviceInfo", "Kernel", "Param", "Profile", "Tensor", "Tma", "TilecError", "DTYPES",
-    "profile",
+    "Bundle", "CompileError", "DeviceInfo", "Kernel", "Param", "Profile", "Tensor", "Tma",
+    "TilecError", "DTYPES", "profile", "compile", "cache_dir", "compiler_path", "default_arch",
     "autotune", "device_info", "library_path", "load", "runtime_version", "synchronize",
     "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
     "UNSUPPORTED", "OUT_OF_RESOURCES",
