@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools
           llvm-22-tools libgtest-dev googletest python3 python3-pytest
-          python3-numpy python3-matplotlib python3-pip)
+          python3-numpy python3-matplotlib python3-pip python3-setuptools
+          python3-wheel)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
