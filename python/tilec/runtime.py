@@ -127,6 +127,7 @@ class Kernel:
         self.cluster = tuple(int(c) for c in cluster)
         self.grid_exprs = tuple(_s(L.tilec_kernel_grid_expr(handle, i)) for i in range(3))
         self.params = [self._param(i) for i in range(L.tilec_kernel_num_params(handle))]
+        self._last = None  # (key, converted args, device) of the last launch: see __call__
 
     def __repr__(self):
         return "<tilec.Kernel %s(%s) threads=%d smem=%d cluster=%s>" % (
@@ -352,17 +353,33 @@ class Kernel:
         torch tensors are passed, else the default stream), an int handle, or a
         stream object (torch.cuda.Stream, cupy stream). grid: overrides the
         metadata's grid rule; an int or a tuple of up to 3 ints.
+
+        Arguments like the previous launch's (the same tensors' addresses,
+        shapes, strides, dtypes and devices, the same scalars) reuse its
+        converted form: the common repeated launch costs a few attribute
+        reads in Python before the runtime's own checks.
         """
-        arr, device = self._convert(args)
+        key = _fast_key(args)
+        last = self._last  # one read: another thread may replace it
+        if key is not None and last is not None and last[0] == key:
+            arr, device = last[1], last[2]
+        else:
+            arr, device = self._convert(args)
+            if key is not None:
+                self._last = (key, arr, device)
         L = lib()
         handle = self._handle_alive()
-        if device is not None:
-            torch = sys.modules["torch"]
-            with torch.cuda.device(device):
-                s = _stream_handle(stream, device)
-                self._launch(L, handle, s, grid, arr, len(args))
-        else:
+        if device is None:
             self._launch(L, handle, _stream_handle(stream, None), grid, arr, len(args))
+            return
+        torch = sys.modules["torch"]
+        if stream is None and device.index == torch.cuda.current_device():
+            # The current device's current stream, without entering it.
+            self._launch(L, handle, _current_raw_stream(torch, device.index), grid, arr,
+                         len(args))
+            return
+        with torch.cuda.device(device):
+            self._launch(L, handle, _stream_handle(stream, device), grid, arr, len(args))
 
     launch = __call__
 
@@ -384,14 +401,51 @@ class Kernel:
                                  % (grid,), _lib.INVALID_ARGUMENT)
             g = (ctypes.c_uint32 * 3)(*(grid + (1,) * (3 - len(grid))))
         # Inside `with tilec.profile(...)`: a profiled launch.
-        from .profile import active
-        session = active()
+        session = _profile_active()()
         if session is not None:
             check(L.tilec_launch_profiled(handle, stream_ptr, g, arr, n, session._handle_alive()))
         elif g is None:
             check(L.tilec_launch(handle, stream_ptr, arr, n))
         else:
             check(L.tilec_launch_grid(handle, stream_ptr, g, arr, n))
+
+
+_active = None
+
+
+def _profile_active():
+    """tilec.profile.active (imported once: profile imports this module)."""
+    global _active
+    if _active is None:
+        from .profile import active
+        _active = active
+    return _active
+
+
+def _fast_key(args):
+    """What identifies a launch's converted arguments when they are torch
+    tensors (exactly torch.Tensor) and Python ints and floats; None for
+    anything else (converted every time)."""
+    torch = sys.modules.get("torch")
+    tensor = torch.Tensor if torch is not None else None
+    key = []
+    for v in args:
+        t = type(v)
+        if t is tensor:
+            key.append((v.data_ptr(), v.shape, v.stride(), v.dtype, v.device))
+        elif t is int or t is float:
+            key.append((t, v))
+        else:
+            return None
+    return tuple(key)
+
+
+def _current_raw_stream(torch, index):
+    """The current CUDA stream of device `index` as an int handle."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index)
+    return int(torch.cuda.current_stream(index).cuda_stream)
 
 
 def _stream_handle(stream, torch_device):
@@ -409,6 +463,28 @@ def _stream_handle(stream, torch_device):
         return int(stream)
     except (TypeError, ValueError):
         raise TilecError("cannot use %r as a CUDA stream" % (stream,), _lib.INVALID_ARGUMENT)
+
+
+_deferred_free = []  # bundle handles closed during a stream capture
+
+
+def _torch_capturing():
+    """Whether torch is capturing a CUDA graph on this thread's current stream."""
+    torch = sys.modules.get("torch")
+    try:
+        return bool(torch is not None and torch.cuda.is_initialized()
+                    and torch.cuda.is_current_stream_capturing())
+    except Exception:
+        return False
+
+
+def free_deferred_bundles():
+    """Releases the bundles closed while a capture was in progress (none
+    while one still is)."""
+    if not _deferred_free or _torch_capturing():
+        return
+    while _deferred_free:
+        lib().tilec_bundle_free(_deferred_free.pop())
 
 
 class Bundle:
@@ -472,10 +548,19 @@ class Bundle:
         check(lib().tilec_bundle_load_module(self._handle))
 
     def close(self):
-        """Releases the bundle and its driver modules; its kernels become unusable."""
+        """Releases the bundle and its driver modules; its kernels become unusable.
+
+        Releasing waits for the GPU (the modules' kernels may still run), which
+        a CUDA-graph capture in progress forbids: a bundle closed, or collected
+        by the garbage collector, while torch captures on this thread is
+        released at the next load or close outside a capture."""
         if self._handle is not None:
-            lib().tilec_bundle_free(self._handle)
-            self._handle = None
+            handle, self._handle = self._handle, None
+            if _torch_capturing():
+                _deferred_free.append(handle)
+                return
+            free_deferred_bundles()
+            lib().tilec_bundle_free(handle)
 
     def __enter__(self):
         return self
@@ -495,6 +580,7 @@ class Bundle:
 
 def load(source):
     """Loads a bundle from a path (str / os.PathLike) or from bytes-like data."""
+    free_deferred_bundles()
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Bundle.from_bytes(source)
     if isinstance(source, (str, os.PathLike)):

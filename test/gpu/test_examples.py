@@ -51,6 +51,34 @@ def test_vector_add_unaligned_view():
     check(out, x.double() + y.double(), 1e-6, "vector_add (unaligned)")
 
 
+def test_repeated_launches_with_changed_arguments():
+    # A launch like the previous one reuses its converted arguments (the
+    # binding's fast path); any change (another tensor, size, view, stream)
+    # must be seen. One Kernel object, launches in a row, each checked.
+    k = kernel("vector_add")
+    base = torch.randn(9001, device=DEV)
+    cases = []
+    for n in (4096, 4096, 1000, 4096, 5000):
+        x, y = torch.randn(n, device=DEV), torch.randn(n, device=DEV)
+        cases.append((x, y))
+    cases.append((base[1:], base[:-1]))  # views: same storage, other addresses
+    cases.append((base[:-1], base[1:]))
+    side = torch.cuda.Stream()
+    for i, (x, y) in enumerate(cases + cases[:2]):
+        out = poisoned(x.numel(), dtype=torch.float32)
+        for again in range(2):  # the second launch of each takes the fast path
+            out.fill_(float("nan"))
+            if i % 3 == 2:
+                side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(side):
+                    k(x, y, out)
+                torch.cuda.current_stream().wait_stream(side)
+            else:
+                k(x, y, out)
+            torch.cuda.synchronize()
+            check(out, x.double() + y.double(), 1e-6, "vector_add launch %d.%d" % (i, again))
+
+
 @pytest.mark.parametrize("m,n", [(1, 1), (37, 1000), (64, 4096), (129, 130), (300, 77)])
 def test_softmax(m, n):
     x = torch.randn(m, n, device=DEV) * 4
@@ -224,6 +252,37 @@ def test_gemm_split_k_cuda_graph():
     bundle["gemm__64x64_k4"](a, b, bias, c)
     torch.cuda.synchronize()
     check(c, ref, 1e-2, "gemm__64x64_k4 after the graph")
+
+
+def test_bundle_collected_during_a_capture():
+    # A bundle dropped before a CUDA-graph capture and collected by the
+    # garbage collector inside it (Bundle and Kernel refer to each other:
+    # only the cycle collector frees them) must not release its modules
+    # there: that waits for the GPU, which invalidates the capture. The
+    # release waits until the capture is over.
+    import gc
+    dropped = load("gemm")
+    dropped["gemm"]  # the Kernel -> Bundle -> Kernel cycle
+    m, n, k = 64, 1000, 2000
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV)
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    dropped["gemm"](a, b, bias, c)  # its modules loaded, a workspace allocated
+    torch.cuda.synchronize()
+    bundle = load("gemm")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        del dropped
+        gc.collect()
+        bundle["gemm__64x64_k4"](a, b, bias, c)
+    c.fill_(float("nan"))
+    graph.replay()
+    torch.cuda.synchronize()
+    check(c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2, "captured after a collection")
+    load("vector_add")  # releases what the capture deferred
+    from tilec.runtime import _deferred_free
+    assert not _deferred_free
 
 
 def gemm_args(m, n, kk):
