@@ -130,7 +130,10 @@ TILEC_API tilec_status tilec_bundle_load_memory(const void* data, size_t size,
                                                 tilec_bundle** out);
 /// Releases a bundle, its kernels and the driver modules loaded for it. NULL is
 /// fine. If modules were loaded, first waits (cuCtxSynchronize) for each of
-/// their contexts to go idle, so kernels still running are not cut off.
+/// their contexts to go idle, so kernels still running are not cut off; that
+/// wait is not allowed while a stream of the context is being captured into a
+/// CUDA graph (it invalidates the capture): free bundles outside captures (the
+/// Python binding defers a release that falls inside one).
 TILEC_API void tilec_bundle_free(tilec_bundle* bundle);
 
 /// The `arch` line of the metadata, e.g. "sm_90a".
