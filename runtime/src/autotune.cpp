@@ -286,6 +286,7 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
       read_cache(path, disk);
       for (auto& [key2, v] : disk) b.tuned.emplace(key2, v.substr(0, v.find('\t')));
       b.tuned_from_disk = true;
+      ++b.tuned_generation;
     }
     auto it = b.tuned.find(key);
     if (it != b.tuned.end())
@@ -334,6 +335,7 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
   {
     std::lock_guard<std::mutex> lock(b.mutex);
     b.tuned[key] = best->name;
+    ++b.tuned_generation;
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.6f", best_ms);
     if (!path.empty()) write_cache(path, key, cat(best->name, "\t", ms));

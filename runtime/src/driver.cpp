@@ -291,9 +291,103 @@ int64_t DeviceSms::get() {
   return sms_;
 }
 
+namespace {
+
+// Issues `k`'s function `f` on `stream` (a cluster launch where `k` has
+// clusters).
+void issue(Driver& d, const tilec_kernel& k, CUfunction f, const uint32_t grid[3],
+           CUstream stream, void** kernel_params, const std::string& where) {
+  if (k.cluster[0] == 1 && k.cluster[1] == 1 && k.cluster[2] == 1) {
+    check_cu(d,
+             d.cuLaunchKernel(f, grid[0], grid[1], grid[2], k.threads, 1, 1, k.smem, stream,
+                              kernel_params, nullptr),
+             "cuLaunchKernel", where);
+    return;
+  }
+  if (!d.cuLaunchKernelEx)
+    fail(TILEC_ERROR_UNSUPPORTED,
+         cat(where, ": cluster launch needs cuLaunchKernelEx, which the CUDA driver lacks"));
+  CUlaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = k.cluster[0];
+  attr.value.clusterDim.y = k.cluster[1];
+  attr.value.clusterDim.z = k.cluster[2];
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof config);
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = k.threads;
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = k.smem;
+  config.hStream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  check_cu(d, d.cuLaunchKernelEx(&config, f, kernel_params, nullptr), "cuLaunchKernelEx", where);
+}
+
+// ---- launch cache ----------------------------------------------------------
+// A launch with the same arguments (every field a tensor or scalar argument
+// uses), stream, grid request, context and autotuning state as the kernel's
+// last one chooses the same member, grid and parameters (TMA descriptors
+// included: they encode the same addresses and extents), so it reissues
+// them: the repeated launch of a training or serving loop skips the checks,
+// the cost rules and the encoding. Launches that get a buffer per launch
+// (workspace, semaphores: per stream and capture; a profile buffer) are not
+// cached.
+
+bool same_arg(const tilec_arg& a, const tilec_arg& b) {
+  if (a.kind != b.kind || a.dtype != b.dtype) return false;
+  if (a.kind != TILEC_ARG_TENSOR) return std::memcmp(&a.value, &b.value, sizeof a.value) == 0;
+  if (a.data != b.data || a.rank != b.rank) return false;
+  if (a.rank < 0 || a.rank > TILEC_MAX_RANK) return false;
+  for (int d = 0; d < a.rank; ++d)
+    if (a.shape[d] != b.shape[d] || a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+
+bool cache_matches(const LaunchCache& c, const tilec_kernel& k, CUstream stream,
+                   CUcontext ctx, const uint32_t* explicit_grid, bool choose,
+                   const tilec_arg* args, size_t n, int mode) {
+  if (!c.valid || c.stream != stream || c.ctx != ctx || c.choose != choose ||
+      c.explicit_grid != (explicit_grid != nullptr) || c.tune_mode != mode ||
+      c.tuned_generation != k.bundle->tuned_generation.load(std::memory_order_relaxed) ||
+      c.args.size() != n)
+    return false;
+  if (explicit_grid && std::memcmp(c.requested_grid, explicit_grid, sizeof c.requested_grid))
+    return false;
+  for (size_t i = 0; i < n; ++i)
+    if (!same_arg(c.args[i], args[i])) return false;
+  return true;
+}
+
+}  // namespace
+
 void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_grid,
             const tilec_arg* args, size_t n, const char* api, bool choose,
             tilec_profile* profile) {
+  const int mode = static_cast<int>(tune_mode());
+  if (!profile && args) {
+    LaunchCache& c = requested.last_launch;
+    std::lock_guard<std::mutex> lock(c.mutex);
+    // Valid only after a launch went through: the driver is loaded (and an
+    // argument error still comes before any driver error).
+    CUcontext ctx = nullptr;
+    if (c.valid) {
+      Driver& d = driver(api);
+      if (d.cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx &&
+          cache_matches(c, requested, stream, ctx, explicit_grid, choose, args, n, mode)) {
+        issue(d, *c.chosen, c.function, c.grid, stream,
+              c.params.empty() ? nullptr : c.params.data(), c.where);
+        return;
+      }
+    }
+  }
+  // Read before choosing: a choice made while tuning finished is cached as
+  // an older generation's (and so not reused).
+  const uint64_t generation = requested.bundle->tuned_generation.load(std::memory_order_relaxed);
   DeviceSms sms(api);
   if (choose) check_arg_count(requested, args, n, api);
   // An explicit grid runs the kernel named (or its plain twin): no tuning.
@@ -421,36 +515,28 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
   std::vector<void*> params(k.abi_offsets.size());
   for (size_t j = 0; j < params.size(); ++j) params[j] = buf + k.abi_offsets[j];
   void** kernel_params = params.empty() ? nullptr : params.data();
+  issue(d, k, f, grid, stream, kernel_params, where);
 
-  if (k.cluster[0] == 1 && k.cluster[1] == 1 && k.cluster[2] == 1) {
-    check_cu(d,
-             d.cuLaunchKernel(f, grid[0], grid[1], grid[2], k.threads, 1, 1, k.smem, stream,
-                              kernel_params, nullptr),
-             "cuLaunchKernel", where);
-    return;
-  }
-  if (!d.cuLaunchKernelEx)
-    fail(TILEC_ERROR_UNSUPPORTED,
-         cat(where, ": cluster launch needs cuLaunchKernelEx, which the CUDA driver lacks"));
-  CUlaunchAttribute attr;
-  std::memset(&attr, 0, sizeof attr);
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = k.cluster[0];
-  attr.value.clusterDim.y = k.cluster[1];
-  attr.value.clusterDim.z = k.cluster[2];
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof config);
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = k.threads;
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = k.smem;
-  config.hStream = stream;
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  check_cu(d, d.cuLaunchKernelEx(&config, f, kernel_params, nullptr), "cuLaunchKernelEx", where);
+  // Remember it for the next launch with the same arguments (see above).
+  if (profile || !args || k.has_workspace || k.has_semaphores) return;
+  LaunchCache& c = requested.last_launch;
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.valid = false;
+  c.args.assign(args, args + n);
+  c.stream = stream;
+  c.ctx = ctx;
+  c.choose = choose;
+  c.explicit_grid = explicit_grid != nullptr;
+  if (explicit_grid) std::memcpy(c.requested_grid, explicit_grid, sizeof c.requested_grid);
+  c.tune_mode = mode;
+  c.tuned_generation = generation;
+  c.chosen = &k;
+  c.function = f;
+  std::memcpy(c.grid, grid, sizeof c.grid);
+  c.storage = std::move(storage);  // the heap buffer (and `buf` in it) stays
+  c.params = std::move(params);
+  c.where = where;
+  c.valid = true;
 }
 
 void unload_modules(tilec_bundle& b) noexcept {

@@ -6,6 +6,7 @@
 
 #include "cuda_driver.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -158,6 +159,30 @@ struct ProfileFrame {
   uint32_t records() const { return (1 + args + slots + 3) / 4; }
 };
 
+// A kernel's last launch (driver.cpp, "launch cache"): what a launch with
+// the same arguments, stream, grid request and context would compute
+// again, kept so that it can be issued at once. Only launches that need
+// nothing per launch (no workspace, semaphores or profile buffer).
+struct LaunchCache {
+  std::mutex mutex;
+  bool valid = false;
+  // The key.
+  std::vector<tilec_arg> args;
+  CUstream stream = nullptr;
+  CUcontext ctx = nullptr;
+  bool explicit_grid = false, choose = false;
+  uint32_t requested_grid[3] = {0, 0, 0};
+  int tune_mode = 0;
+  uint64_t tuned_generation = 0;
+  // What the launch computed.
+  const tilec_kernel* chosen = nullptr;
+  CUfunction function = nullptr;
+  uint32_t grid[3] = {0, 0, 0};
+  std::vector<uint8_t> storage;  // the parameter buffer
+  std::vector<void*> params;     // into storage
+  std::string where;
+};
+
 }  // namespace tilec_rt
 
 struct tilec_kernel {
@@ -204,6 +229,7 @@ struct tilec_kernel {
   std::vector<std::string> profile_groups, profile_scopes;
   std::vector<tilec_rt::ProfileFrame> profile_frames;
   bool profiled() const { return !profile_scopes.empty(); }
+  tilec_rt::LaunchCache last_launch;
 };
 
 namespace tilec_rt {
@@ -258,6 +284,8 @@ struct tilec_bundle {
   // name; `tuned_from_disk`: the cache file was read into it.
   std::unordered_map<std::string, std::string> tuned;
   bool tuned_from_disk = false;
+  // Bumped whenever `tuned` changes: cached launches chose without it.
+  std::atomic<uint64_t> tuned_generation{0};
   ~tilec_bundle();
 };
 

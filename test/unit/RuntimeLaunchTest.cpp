@@ -356,6 +356,62 @@ TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
   EXPECT_EQ(fake->func_attrs.size(), 1u);
 }
 
+// The launch cache (driver.cpp): a launch like the kernel's last one
+// reissues its parameters, TMA descriptors included, without encoding them
+// again; any change of an argument, the stream, the grid request or the
+// context computes the launch again.
+TEST_F(RuntimeLaunch, RepeatedLaunchReusesItsParameters) {
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  tilec_kernel* k = kernel(b.get(), "gemm");
+  fake->param_sizes = {128, 8, 8, 8, 8, 8, 128, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 2};
+  auto args = gemm_args();
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  ASSERT_EQ(fake->launches.size(), 2u);
+  EXPECT_EQ(fake->encodes.size(), 2u);  // encoded by the first launch only
+  EXPECT_EQ(fake->launches[1].params, fake->launches[0].params);
+  EXPECT_TRUE(fake->launches[1].ex);  // still a cluster launch
+  EXPECT_EQ(fake->launches[1].grid[0], fake->launches[0].grid[0]);
+
+  // Another address for A: encoded again, the new address passed.
+  args[0].data = 0x50000;
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->encodes.size(), 4u);
+  EXPECT_EQ(as<uint64_t>(fake->launches[2].params[1]), 0x50000u);
+  // Another extent (M): another grid.
+  args[0].shape[0] = 1024;
+  args[2].shape[0] = 1024;
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(fake->launches[3].grid[0], 16u);  // mul(cdiv(1024,128),2)
+  EXPECT_EQ(as<int64_t>(fake->launches[3].params[2]), 1024);
+  // Another scalar.
+  args[3].value.i = 2048;
+  ASSERT_TRUE(IsOk(tilec_launch(k, nullptr, args.data(), args.size())));
+  EXPECT_EQ(as<int32_t>(fake->launches[4].params[17]), 2048);
+  // Another stream, then an explicit grid, then the same again: each
+  // reissued only when everything is the same.
+  void* stream = reinterpret_cast<void*>(0x5151);
+  size_t encodes = fake->encodes.size();
+  ASSERT_TRUE(IsOk(tilec_launch(k, stream, args.data(), args.size())));
+  EXPECT_EQ(fake->launches[5].stream, stream);
+  EXPECT_EQ(fake->encodes.size(), encodes + 2);
+  const uint32_t grid[3] = {4, 2, 1};
+  ASSERT_TRUE(IsOk(tilec_launch_grid(k, stream, grid, args.data(), args.size())));
+  EXPECT_EQ(fake->launches[6].grid[0], 4u);
+  EXPECT_EQ(fake->launches[6].grid[1], 2u);
+  ASSERT_TRUE(IsOk(tilec_launch_grid(k, stream, grid, args.data(), args.size())));
+  EXPECT_EQ(fake->launches[7].grid[1], 2u);
+  EXPECT_EQ(fake->encodes.size(), encodes + 4);  // the repeat encoded nothing
+  ASSERT_TRUE(IsOk(tilec_launch(k, stream, args.data(), args.size())));
+  EXPECT_EQ(fake->launches[8].grid[0], 16u);  // the rule's grid again
+  // An argument error is still an error, not a reissue of the last launch.
+  auto bad = args;
+  bad[0].data = 0;
+  EXPECT_TRUE(IsError(tilec_launch(k, stream, bad.data(), bad.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT, {"data pointer is NULL"}));
+  EXPECT_EQ(fake->launches.size(), 9u);
+}
+
 TEST_F(RuntimeLaunch, SmemAboveTheOptInLimit) {
   fake->smem_optin = 100000;
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
