@@ -14,6 +14,8 @@
 
 #include "tilec/Target/Target.h"
 
+#include <chrono>
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -143,12 +145,20 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
       part = cutModule(module, *whole, i);
       target = *part;
     }
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](Clock::time_point since) {
+      return std::chrono::duration<double>(Clock::now() - since).count();
+    };
+    Clock::time_point t0 = Clock::now();
     FailureOr<std::string> ptx = emitPTX(target, arch, optLevel);
+    out[i].llvmSeconds = seconds(t0);
     if (failed(ptx))
       return;
     out[i].ptx = std::move(*ptx);
+    t0 = Clock::now();
     FailureOr<std::string> cubin = assemblePTX(out[i].ptx, arch, optLevel,
                                                failures[i], &out[i].ptxasInfo);
+    out[i].ptxasSeconds = seconds(t0);
     if (succeeded(cubin))
       out[i].cubin = std::move(*cubin);
   };

@@ -70,26 +70,31 @@ static void addLLVMPasses(OpPassManager &pm) {
 }
 
 static LogicalResult run(ModuleOp module, const CompileOptions &options,
-                         void (*add)(OpPassManager &)) {
+                         void (*add)(OpPassManager &), StringRef what) {
   PassManager pm(module.getContext());
   configurePrinting(pm, options);
   add(pm);
+  TimingScope scope;
+  if (options.timing) {
+    scope = options.timing->nest(what);
+    pm.enableTiming(scope);
+  }
   return pm.run(module);
 }
 
 LogicalResult tilec::runTilePasses(ModuleOp module,
                                    const CompileOptions &options) {
-  return run(module, options, addTilePasses);
+  return run(module, options, addTilePasses, "tile passes");
 }
 
 LogicalResult tilec::runLoweringPasses(ModuleOp module,
                                        const CompileOptions &options) {
-  return run(module, options, addLoweringPasses);
+  return run(module, options, addLoweringPasses, "lowering to LLVM/NVVM");
 }
 
 LogicalResult tilec::runLLVMPasses(ModuleOp module,
                                    const CompileOptions &options) {
-  return run(module, options, addLLVMPasses);
+  return run(module, options, addLLVMPasses, "to the LLVM dialect");
 }
 
 std::vector<std::string> tilec::pipelinePassNames() {

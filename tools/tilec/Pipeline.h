@@ -7,6 +7,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 #include <functional>
 
@@ -18,6 +19,8 @@ struct CompileOptions {
   int optLevel = 3;
   /// Pass arguments (or "all") after which to print the IR to stderr.
   std::vector<std::string> printAfter;
+  /// --timing: each pipeline times its passes under this scope.
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// Adds IR printing to `pm` as `options` ask.

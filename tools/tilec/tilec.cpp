@@ -24,12 +24,14 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -101,6 +103,11 @@ cl::opt<bool> profile(
              "thread a warp group records the kernel's loops, barrier "
              "waits, MMAs, epilogue and tile.profile_begin/end scopes; see "
              "docs/PROFILER.md)"),
+    cl::cat(category));
+cl::opt<bool> timing(
+    "timing",
+    cl::desc("print the time of each step to stderr: parsing, every pass, "
+             "and per code module LLVM + PTX and ptxas"),
     cl::cat(category));
 cl::list<std::string> printAfter(
     "print-ir-after",
@@ -237,7 +244,14 @@ int compile() {
   if (optLevel > 3)
     return fail("unsupported -O" + llvm::Twine(optLevel) +
                 "; expected -O0 to -O3");
+  // --timing: a tree of the steps' times, printed to stderr when compile()
+  // returns (the per-module code generation is listed before it).
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  TimingScope rootTiming = timingManager.getRootScope();
   CompileOptions options;
+  options.timing = timing ? &rootTiming : nullptr;
   options.optLevel = optLevel;
   options.printAfter.assign(printAfter.begin(), printAfter.end());
   std::vector<std::string> passes = pipelinePassNames();
@@ -298,7 +312,9 @@ int compile() {
     return success();
   });
 
+  TimingScope parseTiming = rootTiming.nest("parse");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  parseTiming.stop();
   if (!module)
     return 1;
   // The target travels in the IR: passes read `tile.target`.
@@ -347,8 +363,10 @@ int compile() {
     return 1;
   if (emit == Emit::LLVM || emit == Emit::PTX) {
     std::string llvmIR;
+    TimingScope codeTiming = rootTiming.nest("LLVM and PTX");
     FailureOr<std::string> ptx = emitPTX(
         *module, target, optLevel, emit == Emit::LLVM ? &llvmIR : nullptr);
+    codeTiming.stop();
     if (failed(ptx))
       return 1;
     return writeOutput(emit == Emit::LLVM ? llvmIR : *ptx, "") ? 0 : 1;
@@ -357,10 +375,18 @@ int compile() {
   unsigned count =
       assignModules(kernels, emit == Emit::Cubin ? 0 : kernelsPerModule.getValue());
   std::string errors;
+  TimingScope codeTiming = rootTiming.nest(
+      "code modules: LLVM + PTX and ptxas (in parallel)");
   FailureOr<std::vector<CodeModule>> code =
       compileModules(*module, kernels, count, target, optLevel, errors);
+  codeTiming.stop();
   if (failed(code))
     return errors.empty() ? 1 : fail(errors);
+  if (timing)
+    for (auto [i, m] : llvm::enumerate(*code))
+      llvm::errs() << llvm::format(
+          "tilec: code module %u of %u: LLVM + PTX %.4f s, ptxas %.4f s\n",
+          unsigned(i), count, m.llvmSeconds, m.ptxasSeconds);
   std::string ptxasInfo;
   for (const CodeModule &m : *code)
     ptxasInfo += m.ptxasInfo;

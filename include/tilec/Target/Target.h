@@ -54,6 +54,8 @@ struct CodeModule {
   std::string ptx;
   std::string cubin;
   std::string ptxasInfo;           // ptxas -v's report
+  double llvmSeconds = 0;          // translation, LLVM O3, the NVPTX backend
+  double ptxasSeconds = 0;
 };
 
 /// The targets tilec compiles for.
