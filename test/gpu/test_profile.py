@@ -86,24 +86,52 @@ def producer_before_consumer(events, acquire, wait):
     return pairs
 
 
-def test_gemm_profiled(tmp_path):
-    bundle = load("gemm_profiled")
-    k = bundle["gemm"]
-    assert k.profiled and not load("gemm")["gemm"].profiled
-    m, n, kk = 1000, 1032, 520  # not multiples of the tile (rows 16-byte aligned for TMA)
+GEMM_K = 520  # of 1000 x 1032 x 520: not multiples of the tile (rows 16-byte aligned for TMA)
+
+
+def profile_gemm(k, path, records):
+    """One profiled launch of `k` (examples/gemm.mlir's signature, C =
+    relu(A B + bias)) at 1000 x 1032 x GEMM_K into the trace `path`, its
+    result checked against float64: (the trace's events, the session)."""
+    m, n, kk = 1000, 1032, GEMM_K
     a = torch.randn(m, kk, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(kk, n, device=DEV, dtype=torch.bfloat16)
     bias = torch.randn(n, device=DEV)
     c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
     k(a, b, bias, c)  # warm-up: module load, no profile
     c.fill_(float("nan"))
-    path = tmp_path / "gemm.trace.json"
-    with tilec.profile(path, records_per_group=4096) as p:
+    with tilec.profile(path, records_per_group=records) as p:
         elapsed = launched_and_timed(lambda: k(a, b, bias, c))
-    ref = torch.relu(a.double() @ b.double() + bias.double())
-    err = rel_err(c, ref)
+    err = rel_err(c, torch.relu(a.double() @ b.double() + bias.double()))
     assert math.isfinite(err) and err < 1e-2, err
-    events = check_trace(path, elapsed, {"load", "compute"})
+    return check_trace(path, elapsed, {"load", "compute"}), p
+
+
+def profile_attention(k, d, path, records, s=1000):
+    """One profiled launch of attention kernel `k` (examples/attention.mlir's
+    signature, head dim d, S = s: not a multiple of the tile, B = 1, H = 4,
+    not causal) into the trace `path`, checked against float64: the
+    trace's events."""
+    b, h = 1, 4
+    q, kk, v = (torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(3))
+    o = torch.full((b, h, s, d), float("nan"), device=DEV, dtype=torch.bfloat16)
+    lse = torch.full((b, h, s), float("nan"), device=DEV)
+    scale = 1.0 / math.sqrt(d)
+    k(q, kk, v, o, lse, scale, 0)  # warm-up
+    o.fill_(float("nan"))
+    with tilec.profile(path, records_per_group=records):
+        elapsed = launched_and_timed(lambda: k(q, kk, v, o, lse, scale, 0))
+    ref = torch.softmax((q.double() @ kk.double().transpose(-1, -2)) * scale, -1) @ v.double()
+    err = rel_err(o, ref)
+    assert math.isfinite(err) and err < 2e-2, err
+    return check_trace(path, elapsed, {"load", "compute"})
+
+
+def test_gemm_profiled(tmp_path):
+    k = load("gemm_profiled")["gemm"]
+    assert k.profiled and not load("gemm")["gemm"].profiled
+    path = tmp_path / "gemm.trace.json"
+    events, p = profile_gemm(k, path, 4096)
     names = {e["name"] for e in events}
     assert {"kernel", "tile", "iteration", "acquire#1", "wait#0", "mma", "mma_wait",
             "epilogue"} <= names, names
@@ -181,21 +209,8 @@ def test_unprofiled_kernel_in_session_is_an_error():
 
 @pytest.mark.parametrize("d", [64, 128])
 def test_attention_profiled(tmp_path, d):
-    b, h, s = 1, 4, 1000  # S not a multiple of the tile
-    q, kk, v = (torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(3))
-    o = torch.full((b, h, s, d), float("nan"), device=DEV, dtype=torch.bfloat16)
-    lse = torch.full((b, h, s), float("nan"), device=DEV)
     k = load("attention_profiled")["attention_d%d" % d]
-    scale = 1.0 / math.sqrt(d)
-    k(q, kk, v, o, lse, scale, 0)  # warm-up
-    o.fill_(float("nan"))
-    path = tmp_path / "attention.trace.json"
-    with tilec.profile(path, records_per_group=1 << 14):
-        elapsed = launched_and_timed(lambda: k(q, kk, v, o, lse, scale, 0))
-    ref = torch.softmax((q.double() @ kk.double().transpose(-1, -2)) * scale, -1) @ v.double()
-    err = rel_err(o, ref)
-    assert math.isfinite(err) and err < 2e-2, err
-    events = check_trace(path, elapsed, {"load", "compute"})
+    events = profile_attention(k, d, tmp_path / "attention.trace.json", 1 << 14)
     names = {e["name"] for e in events}
     assert {"kernel", "tile", "iteration", "mma", "mma_wait", "epilogue"} <= names, names
     assert any(n.startswith("acquire#") for n in names) and any(n.startswith("wait#") for n in names)
@@ -232,24 +247,12 @@ def test_user_scopes_in_gemm_main_loop(tmp_path):
     # warp-specialized: the producer and the consumers both show.
     k = load("profile")["gemm_scoped"]
     assert k.profiled
-    m, n, kk = 1000, 1032, 520  # not multiples of the tile
-    a = torch.randn(m, kk, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(kk, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV)
-    c = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
-    k(a, b, bias, c)  # warm-up
-    c.fill_(float("nan"))
-    path = tmp_path / "gemm_scoped.trace.json"
-    with tilec.profile(path, records_per_group=1 << 13):
-        elapsed = launched_and_timed(lambda: k(a, b, bias, c))
-    err = rel_err(c, torch.relu(a.double() @ b.double() + bias.double()))
-    assert math.isfinite(err) and err < 1e-2, err
-    events = check_trace(path, elapsed, {"load", "compute"})
+    events, _ = profile_gemm(k, tmp_path / "gemm_scoped.trace.json", 1 << 13)
     steps = user_scopes(events, "k_step")
     dots = user_scopes(events, "dot")
     assert {key[2] for key in steps} == {"load", "compute"}
     assert {key[2] for key in dots} == {"compute"}
-    offsets = list(range(0, kk, 64))
+    offsets = list(range(0, GEMM_K, 64))
     for key, evs in steps.items():
         assert sorted(e["args"]["iter"] for e in evs) == offsets, (key, evs)
     for key, evs in dots.items():
@@ -269,21 +272,9 @@ def test_user_scopes_in_attention_main_loop(tmp_path):
     # The attention's main loop with a softmax scope (the consumers' math
     # between the MMAs, which tile-mma-pipeline still overlaps with the
     # late P.V) and a kv_step scope around the whole step (both sides).
-    bsz, h, s, d = 1, 4, 1000, 64
-    q, kk, v = (torch.randn(bsz, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(3))
-    o = torch.full((bsz, h, s, d), float("nan"), device=DEV, dtype=torch.bfloat16)
-    lse = torch.full((bsz, h, s), float("nan"), device=DEV)
-    k = load("profile")["attention_scoped"]
-    scale = 1.0 / math.sqrt(d)
-    k(q, kk, v, o, lse, scale, 0)  # warm-up
-    o.fill_(float("nan"))
-    path = tmp_path / "attention_scoped.trace.json"
-    with tilec.profile(path, records_per_group=1 << 14):
-        elapsed = launched_and_timed(lambda: k(q, kk, v, o, lse, scale, 0))
-    ref = torch.softmax((q.double() @ kk.double().transpose(-1, -2)) * scale, -1) @ v.double()
-    err = rel_err(o, ref)
-    assert math.isfinite(err) and err < 2e-2, err
-    events = check_trace(path, elapsed, {"load", "compute"})
+    s = 1000
+    events = profile_attention(load("profile")["attention_scoped"], 64,
+                               tmp_path / "attention_scoped.trace.json", 1 << 14, s=s)
     kv = user_scopes(events, "kv_step")
     soft = user_scopes(events, "softmax")
     assert {key[2] for key in kv} == {"load", "compute"}
