@@ -86,14 +86,7 @@ struct Instrumenter {
       return;
     OpBuilder b(first);
     ProfileBeginOp::create(b, first->getLoc(), scope, arg);
-    Operation *end = nullptr;
-    int depth = 0;
-    for (Operation *o = first; o && !end; o = o->getNextNode()) {
-      if (isa<ProfileBeginOp>(o))
-        ++depth;
-      else if (isa<ProfileEndOp>(o) && depth-- == 0)
-        end = o;
-    }
+    Operation *end = getOpenScopeEnd(first);
     Operation *last = &block->back();
     if (end)
       b.setInsertionPoint(end);

@@ -34,8 +34,12 @@ void setProfileFrame(Operation *record, int frame, int slot) {
 }
 
 ProfileEndOp getScopeEnd(ProfileBeginOp begin) {
+  return getOpenScopeEnd(begin->getNextNode());
+}
+
+ProfileEndOp getOpenScopeEnd(Operation *from) {
   int depth = 0;
-  for (Operation *o = begin->getNextNode(); o; o = o->getNextNode()) {
+  for (Operation *o = from; o; o = o->getNextNode()) {
     if (isa<ProfileBeginOp>(o)) {
       ++depth;
     } else if (auto end = dyn_cast<ProfileEndOp>(o)) {

@@ -32,8 +32,11 @@ std::optional<ProfileRecord> asProfileRecord(mlir::Operation *op);
 bool isProfileRecord(mlir::Operation *op);
 /// Puts a record in frame `frame`, slot `slot`.
 void setProfileFrame(mlir::Operation *record, int frame, int slot);
-/// The tile.profile_end that closes `begin` (scopes nest, so the first
-/// record after it that no begin in between balances); null if none.
+/// The first tile.profile_end at or after `from` that closes a scope opened
+/// before `from` (scopes nest: the first one no begin in between balances);
+/// null if none.
+ProfileEndOp getOpenScopeEnd(mlir::Operation *from);
+/// The tile.profile_end that closes `begin`; null if none.
 ProfileEndOp getScopeEnd(ProfileBeginOp begin);
 
 } // namespace tilec::tile
