@@ -62,8 +62,8 @@ void tilec::writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
       << ". */\n#ifndef " << guard << "\n#define " << guard << "\n\n"
       << "#include <stdint.h>\n#include <tilec/runtime.h>\n\n"
       << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-      << "/* The embedded bundle, loaded on first use (not thread-safe on the\n"
-      << "   first call). */\n"
+      << "/* The embedded bundle, loaded on first use; any thread may make the\n"
+      << "   first call (launch functions may run on several threads at once). */\n"
       << "tilec_status " << id << "_bundle(tilec_bundle **out);\n\n";
     for (const KernelInfo &k : kernels) {
       h << "/* Launches " << k.name << " on `stream` (a CUstream, or NULL) "
@@ -85,21 +85,40 @@ void tilec::writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
     c << " " << llvm::format("0x%02x", static_cast<unsigned char>(bundle[i]))
       << ",";
   }
+  // Loaded once for the process: threads that race on the first call each
+  // load a copy, one publishes its own (compare-and-swap) and the others
+  // free theirs. A kernel's handle is looked up once and kept (every thread
+  // finds the same one).
   c << "\n};\n\nstatic tilec_bundle *" << id << "_loaded;\n\n"
     << "tilec_status " << id << "_bundle(tilec_bundle **out) {\n"
-    << "  if (!" << id << "_loaded) {\n"
+    << "  tilec_bundle *b = __atomic_load_n(&" << id
+    << "_loaded, __ATOMIC_ACQUIRE);\n"
+    << "  if (!b) {\n"
+    << "    tilec_bundle *none = NULL;\n"
     << "    tilec_status s = tilec_bundle_load_memory(" << id << "_data, sizeof "
-    << id << "_data, &" << id << "_loaded);\n"
-    << "    if (s)\n      return s;\n  }\n  *out = " << id
-    << "_loaded;\n  return NULL;\n}\n";
+    << id << "_data, &b);\n"
+    << "    if (s)\n      return s;\n"
+    << "    if (!__atomic_compare_exchange_n(&" << id
+    << "_loaded, &none, b, 0, __ATOMIC_ACQ_REL,\n"
+    << "                                     __ATOMIC_ACQUIRE)) {\n"
+    << "      tilec_bundle_free(b); /* another thread's came first */\n"
+    << "      b = none;\n    }\n  }\n"
+    << "  *out = b;\n  return NULL;\n}\n";
   for (const KernelInfo &k : kernels) {
-    c << "\ntilec_status " << id << "_" << cIdent(k.name) << "("
+    std::string handle = id + "_" + cIdent(k.name) + "_kernel";
+    c << "\nstatic tilec_kernel *" << handle << ";\n"
+      << "\ntilec_status " << id << "_" << cIdent(k.name) << "("
       << signature(k) << ") {\n"
-      << "  tilec_bundle *bundle;\n  tilec_kernel *kernel;\n"
-      << "  tilec_status s = " << id << "_bundle(&bundle);\n"
-      << "  if (s)\n    return s;\n"
-      << "  s = tilec_bundle_get_kernel(bundle, \"" << k.name
-      << "\", &kernel);\n  if (s)\n    return s;\n"
+      << "  tilec_kernel *kernel = __atomic_load_n(&" << handle
+      << ", __ATOMIC_ACQUIRE);\n"
+      << "  tilec_status s;\n"
+      << "  if (!kernel) {\n"
+      << "    tilec_bundle *bundle;\n"
+      << "    if ((s = " << id << "_bundle(&bundle)) ||\n"
+      << "        (s = tilec_bundle_get_kernel(bundle, \"" << k.name
+      << "\", &kernel)))\n      return s;\n"
+      << "    __atomic_store_n(&" << handle << ", kernel, __ATOMIC_RELEASE);\n"
+      << "  }\n"
       << "  tilec_arg args[" << k.params.size() << "];\n"
       << "  memset(args, 0, sizeof args);\n";
     for (auto [i, p] : llvm::enumerate(k.params)) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 using namespace tilec_rt;
 
@@ -24,6 +25,14 @@ std::vector<void*> g_ctx_stack;  // contexts pushed with cuCtxPushCurrent
 std::vector<std::unique_ptr<FakeFunction>> g_functions;
 int g_primary_ctx_storage;
 CUcontext const kPrimary = reinterpret_cast<CUcontext>(&g_primary_ctx_storage);
+
+// Every entry point holds this lock: the runtime may call the driver from
+// several threads at once (RuntimeLaunch.LaunchesFromSeveralThreads), and
+// the records are plain vectors.
+std::recursive_mutex g_lock;
+struct FakeLock {
+  std::lock_guard<std::recursive_mutex> guard{g_lock};
+};
 
 struct FakeModule {
   bool ptx;
@@ -70,6 +79,7 @@ FAKE_API int fake_cuda_last_launch(unsigned grid[3], unsigned block[3], unsigned
 }
 
 FAKE_API CUresult cuGetErrorName(CUresult r, const char** s) {
+  FakeLock lock;
   switch (r) {
     case 0: *s = "CUDA_SUCCESS"; return 0;
     case 1: *s = "CUDA_ERROR_INVALID_VALUE"; return 0;
@@ -83,6 +93,7 @@ FAKE_API CUresult cuGetErrorName(CUresult r, const char** s) {
 }
 
 FAKE_API CUresult cuGetErrorString(CUresult r, const char** s) {
+  FakeLock lock;
   switch (r) {
     case 100: *s = "no CUDA-capable device is detected"; return 0;
     case 209: *s = "no kernel image is available for execution on the device"; return 0;
@@ -94,18 +105,21 @@ FAKE_API CUresult cuGetErrorString(CUresult r, const char** s) {
 }
 
 FAKE_API CUresult cuInit(unsigned) {
+  FakeLock lock;
   ++g_state.init_calls;
   ++g_lifetime_init_calls;
   return g_state.init_result;
 }
 
 FAKE_API CUresult cuDeviceGet(CUdevice* d, int ordinal) {
+  FakeLock lock;
   if (ordinal != 0) return 101;  // CUDA_ERROR_INVALID_DEVICE
   *d = 0;
   return 0;
 }
 
 FAKE_API CUresult cuDeviceGetAttribute(int* v, int attr, CUdevice) {
+  FakeLock lock;
   switch (attr) {
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = g_state.sm_count; return 0;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = g_state.cc_major; return 0;
@@ -117,35 +131,41 @@ FAKE_API CUresult cuDeviceGetAttribute(int* v, int attr, CUdevice) {
 }
 
 FAKE_API CUresult cuDevicePrimaryCtxRetain(CUcontext* c, CUdevice) {
+  FakeLock lock;
   ++g_state.primary_retains;
   *c = kPrimary;
   return 0;
 }
 
 FAKE_API CUresult cuCtxGetCurrent(CUcontext* c) {
+  FakeLock lock;
   *c = static_cast<CUcontext>(g_state.current_context);
   return 0;
 }
 
 FAKE_API CUresult cuCtxSetCurrent(CUcontext c) {
+  FakeLock lock;
   ++g_state.set_current_calls;
   g_state.current_context = c;
   return 0;
 }
 
 FAKE_API CUresult cuCtxGetDevice(CUdevice* d) {
+  FakeLock lock;
   if (!g_state.current_context) return 201;  // CUDA_ERROR_INVALID_CONTEXT
   *d = 0;
   return 0;
 }
 
 FAKE_API CUresult cuCtxPushCurrent_v2(CUcontext c) {
+  FakeLock lock;
   g_ctx_stack.push_back(g_state.current_context);
   g_state.current_context = c;
   return 0;
 }
 
 FAKE_API CUresult cuCtxPopCurrent_v2(CUcontext* c) {
+  FakeLock lock;
   if (g_ctx_stack.empty()) return 201;
   if (c) *c = static_cast<CUcontext>(g_state.current_context);
   g_state.current_context = g_ctx_stack.back();
@@ -154,11 +174,13 @@ FAKE_API CUresult cuCtxPopCurrent_v2(CUcontext* c) {
 }
 
 FAKE_API CUresult cuCtxSynchronize() {
+  FakeLock lock;
   ++g_state.ctx_syncs;
   return 0;
 }
 
 FAKE_API CUresult cuModuleLoadData(CUmodule* m, const void* image) {
+  FakeLock lock;
   g_state.module_loads.push_back("cubin:" + std::string(static_cast<const char*>(image), 8));
   if (g_state.cubin_load_result) return g_state.cubin_load_result;
   *m = reinterpret_cast<CUmodule>(new FakeModule{false, g_state.module_loads.back()});
@@ -167,6 +189,7 @@ FAKE_API CUresult cuModuleLoadData(CUmodule* m, const void* image) {
 
 FAKE_API CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned n, int* options,
                                      void** values) {
+  FakeLock lock;
   g_state.module_loads.push_back("ptx:" + std::string(static_cast<const char*>(image)));
   if (g_state.ptx_load_result) {
     for (unsigned i = 0; i < n; ++i) {
@@ -187,6 +210,7 @@ FAKE_API CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned n,
 }
 
 FAKE_API CUresult cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
+  FakeLock lock;
   g_state.get_function_calls.push_back(name);
   g_state.function_modules.push_back(reinterpret_cast<FakeModule*>(m)->image);
   if (!g_state.known_functions.empty()) {
@@ -200,12 +224,14 @@ FAKE_API CUresult cuModuleGetFunction(CUfunction* f, CUmodule m, const char* nam
 }
 
 FAKE_API CUresult cuModuleUnload(CUmodule m) {
+  FakeLock lock;
   ++g_state.module_unloads;
   delete reinterpret_cast<FakeModule*>(m);
   return 0;
 }
 
 FAKE_API CUresult cuFuncSetAttribute(CUfunction f, int attr, int value) {
+  FakeLock lock;
   g_state.func_attrs.push_back({reinterpret_cast<FakeFunction*>(f)->name, attr, value});
   return 0;
 }
@@ -213,6 +239,7 @@ FAKE_API CUresult cuFuncSetAttribute(CUfunction f, int attr, int value) {
 FAKE_API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                  unsigned by, unsigned bz, unsigned smem, CUstream stream,
                                  void** params, void** extra) {
+  FakeLock lock;
   if (extra) return 1;
   FakeLaunch l;
   l.grid[0] = gx, l.grid[1] = gy, l.grid[2] = gz;
@@ -226,6 +253,7 @@ FAKE_API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
 
 FAKE_API CUresult cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params,
                                    void** extra) {
+  FakeLock lock;
   if (extra) return 1;
   FakeLaunch l;
   l.ex = true;
@@ -249,6 +277,7 @@ FAKE_API CUresult cuTensorMapEncodeTiled(CUtensorMap* map, int dtype, uint32_t r
                                          const uint64_t* dims, const uint64_t* strides,
                                          const uint32_t* box, const uint32_t* elem, int interleave,
                                          int swizzle, int l2, int fill) {
+  FakeLock lock;
   FakeEncode e;
   e.dtype = dtype;
   e.rank = rank;
@@ -271,11 +300,13 @@ FAKE_API CUresult cuTensorMapEncodeTiled(CUtensorMap* map, int dtype, uint32_t r
 }
 
 FAKE_API CUresult cuDeviceGetName(char* name, int len, CUdevice) {
+  FakeLock lock;
   std::strncpy(name, g_state.device_name.c_str(), static_cast<size_t>(len));
   return 0;
 }
 
 FAKE_API CUresult cuDriverGetVersion(int* v) {
+  FakeLock lock;
   *v = g_state.driver_version;
   return 0;
 }
@@ -287,22 +318,26 @@ struct FakeEvent {
 };
 
 FAKE_API CUresult cuEventCreate(CUevent* e, unsigned) {
+  FakeLock lock;
   ++g_state.events_created;
   *e = reinterpret_cast<CUevent>(new FakeEvent);
   return 0;
 }
 
 FAKE_API CUresult cuEventRecord(CUevent e, CUstream) {
+  FakeLock lock;
   reinterpret_cast<FakeEvent*>(e)->launches = g_state.launches.size();
   return 0;
 }
 
 FAKE_API CUresult cuEventSynchronize(CUevent) {
+  FakeLock lock;
   ++g_state.event_syncs;
   return 0;
 }
 
 FAKE_API CUresult cuEventElapsedTime(float* ms, CUevent a, CUevent b) {
+  FakeLock lock;
   double total = 0;
   for (size_t i = reinterpret_cast<FakeEvent*>(a)->launches;
        i < reinterpret_cast<FakeEvent*>(b)->launches; ++i) {
@@ -314,17 +349,20 @@ FAKE_API CUresult cuEventElapsedTime(float* ms, CUevent a, CUevent b) {
 }
 
 FAKE_API CUresult cuEventDestroy_v2(CUevent e) {
+  FakeLock lock;
   ++g_state.events_destroyed;
   delete reinterpret_cast<FakeEvent*>(e);
   return 0;
 }
 
 FAKE_API CUresult cuStreamSynchronize(CUstream) {
+  FakeLock lock;
   ++g_state.stream_syncs;
   return 0;
 }
 
 FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
+  FakeLock lock;
   if (n > g_state.max_alloc) return 2;  // CUDA_ERROR_OUT_OF_MEMORY
   void* m = std::malloc(n ? n : 1);
   if (!m) return 2;
@@ -334,23 +372,27 @@ FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t n) {
 }
 
 FAKE_API CUresult cuMemFree_v2(CUdeviceptr p) {
+  FakeLock lock;
   g_state.frees.push_back(p);
   std::free(reinterpret_cast<void*>(p));
   return 0;
 }
 
 FAKE_API CUresult cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s) {
+  FakeLock lock;
   g_state.memsets.push_back({p, v, n, s});
   std::memset(reinterpret_cast<void*>(p), v, n);
   return 0;
 }
 
 FAKE_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  FakeLock lock;
   std::memcpy(reinterpret_cast<void*>(dst), src, n);
   return 0;
 }
 
 FAKE_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  FakeLock lock;
   std::memcpy(dst, reinterpret_cast<const void*>(src), n);
   return 0;
 }

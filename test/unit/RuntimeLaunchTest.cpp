@@ -8,7 +8,10 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <map>
+#include <thread>
 
 using namespace tilec_test;
 
@@ -410,6 +413,53 @@ TEST_F(RuntimeLaunch, RepeatedLaunchReusesItsParameters) {
   EXPECT_TRUE(IsError(tilec_launch(k, stream, bad.data(), bad.size()),
                       TILEC_ERROR_INVALID_ARGUMENT, {"data pointer is NULL"}));
   EXPECT_EQ(fake->launches.size(), 9u);
+}
+
+// Launches of one kernel from several threads at once, each thread with
+// its own tensors and two extents in turn (so the launch cache both misses
+// and hits): every launch the driver saw has its thread's address in the
+// TMA descriptor and the pointer parameter, and the grid of its own extent.
+TEST_F(RuntimeLaunch, LaunchesFromSeveralThreads) {
+  BundlePtr b = load_ok(make_bundle(gemm_meta()));
+  tilec_kernel* k = kernel(b.get(), "gemm");
+  fake->param_sizes = {128, 8, 8, 8, 8, 8, 128, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 2};
+  constexpr int kThreads = 8, kLaunches = 300;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      auto args = gemm_args();
+      args[0].data = 0x1000000ull * (t + 1);
+      for (int i = 0; i < kLaunches; ++i) {
+        const int64_t m = (i / 2) % 2 ? 128 * (t + 1) : 128 * (t + 9);
+        args[0].shape[0] = m;
+        args[2].shape[0] = m;
+        tilec_status s = tilec_launch(k, nullptr, args.data(), args.size());
+        if (s) {
+          ++failures;
+          tilec_status_free(s);
+        }
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_EQ(fake->launches.size(), size_t(kThreads * kLaunches));
+  std::map<uint64_t, int> per_thread;
+  for (const FakeLaunch& l : fake->launches) {
+    const uint64_t a = as<uint64_t>(l.params[1]);
+    const int64_t m = as<int64_t>(l.params[2]);
+    ASSERT_EQ(a % 0x1000000u, 0u);
+    const int t = int(a / 0x1000000u) - 1;
+    ASSERT_TRUE(t >= 0 && t < kThreads) << std::hex << a;
+    ASSERT_TRUE(m == 128 * (t + 1) || m == 128 * (t + 9)) << m;
+    EXPECT_EQ(l.grid[0], uint32_t(2 * (m / 128)));  // mul(cdiv(M,128),2)
+    uint64_t encoded;  // the fake descriptor starts with its address
+    std::memcpy(&encoded, l.params[0].data(), 8);
+    EXPECT_EQ(encoded, a);
+    ++per_thread[a];
+  }
+  EXPECT_EQ(per_thread.size(), size_t(kThreads));
+  for (auto& [a, count] : per_thread) EXPECT_EQ(count, kLaunches) << std::hex << a;
 }
 
 TEST_F(RuntimeLaunch, SmemAboveTheOptInLimit) {
