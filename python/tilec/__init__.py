@@ -36,6 +36,7 @@ from ._lib import (
     library_path,
 )
 from .compile import CompileError, cache_dir, compile, compiler_path, default_arch
+from .ops import custom_op, op_schema
 from .profile import Profile, profile
 from .runtime import (
     Bundle,
@@ -58,7 +59,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Bundle", "CompileError", "DeviceInfo", "Kernel", "Param", "Profile", "Tensor", "Tma",
     "TilecError", "DTYPES", "profile", "compile", "cache_dir", "compiler_path", "default_arch",
-    "autotune", "device_info", "library_path", "load", "runtime_version", "synchronize",
+    "autotune", "custom_op", "op_schema", "device_info", "library_path", "load", "runtime_version", "synchronize",
     "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
     "UNSUPPORTED", "OUT_OF_RESOURCES",
 ]

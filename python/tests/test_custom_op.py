@@ -1,0 +1,69 @@
+"""tilec.custom_op's schema and its checks (no torch, no GPU: the kernels
+come from in-memory bundles). The operators themselves run in
+test/gpu/test_torch_ops.py."""
+
+import pytest
+
+import tilec
+from tilec_test_util import GEMM, VECTOR_ADD, build_bundle
+
+ATTENTION = """tilec-bundle 1
+arch sm_90a
+kernel attention
+threads 384
+grid cdiv(dim(0,2),128) mul(dim(0,0),dim(0,1)) 1
+param tensor q bf16 4 shape ? ? ? 128 strides ? ? ? 1 align 16
+param tensor k bf16 4 shape ? ? ? 128 strides ? ? ? 1 align 16
+param tensor v bf16 4 shape ? ? ? 128 strides ? ? ? 1 align 16
+param tensor o bf16 4 shape ? ? ? 128 strides ? ? ? 1 align 16
+param tensor lse f32 3 shape ? ? ? strides ? ? 1 align 16
+param scalar scale f32
+param scalar causal i32
+end
+"""
+
+
+def kernel(meta, name):
+    return tilec.load(build_bundle(meta))[name]
+
+
+def like(*args):  # an output function; never called without torch
+    raise AssertionError("not called")
+
+
+def test_one_output():
+    k = kernel(VECTOR_ADD, "vector_add")
+    assert tilec.op_schema(k, {"out": like}) == \
+        "(Tensor x, Tensor y, float alpha) -> Tensor"
+
+
+def test_outputs_in_the_middle_and_scalar_types():
+    k = kernel(ATTENTION, "attention")
+    assert tilec.op_schema(k, {"o": like, "lse": like}) == \
+        "(Tensor q, Tensor k, Tensor v, float scale, int causal) -> (Tensor, Tensor)"
+    # the order of `outputs` is the order returned
+    assert tilec.op_schema(k, {"lse": like, "o": like}).endswith("-> (Tensor, Tensor)")
+
+
+def test_mutated_parameters_are_marked():
+    k = kernel(VECTOR_ADD, "vector_add")
+    assert tilec.op_schema(k, {}, mutates=("out",)) == \
+        "(Tensor x, Tensor y, Tensor(c!) out, float alpha) -> ()"
+    g = tilec.load(build_bundle(GEMM))["gemm"]
+    assert tilec.op_schema(g, {}, mutates=("a", "c")) == \
+        "(Tensor(a!) a, Tensor b, Tensor(c!) c, int k, float alpha) -> ()"
+
+
+@pytest.mark.parametrize("outputs, mutates, message", [
+    ({"z": like}, (), "has no parameter 'z' (its parameters: x, y, out, alpha)"),
+    ({"alpha": like}, (), "parameter 'alpha' is a scalar"),
+    ({}, ("alpha",), "parameter 'alpha' is a scalar"),
+    ({"out": like}, ("out",), "'out' is both an output and mutated"),
+    ({"out": None}, (), "the output 'out' needs a function of the inputs"),
+])
+def test_bad_plans_are_refused(outputs, mutates, message):
+    k = kernel(VECTOR_ADD, "vector_add")
+    with pytest.raises(tilec.TilecError, match="kernel 'vector_add'") as e:
+        tilec.op_schema(k, outputs, mutates)
+    assert message in str(e.value)
+    assert e.value.code == tilec.INVALID_ARGUMENT

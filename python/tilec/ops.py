@@ -1,0 +1,123 @@
+"""tilec kernels as PyTorch operators (torch.library custom ops).
+
+A tilec kernel writes its results into tensors it is handed; a PyTorch
+operator returns new ones. :func:`custom_op` turns one into the other:
+
+    gemm = tilec.compile("examples/gemm.mlir")["gemm"]       # gemm(a, b, bias, c)
+    gemm_relu = tilec.custom_op(
+        "mylib::gemm_relu", gemm,
+        outputs={"c": lambda a, b, bias: a.new_empty(a.shape[0], b.shape[1])})
+    c = gemm_relu(a, b, bias)                                # torch.ops.mylib.gemm_relu
+
+The operator takes the kernel's parameters that are not outputs, in the
+kernel's order (tensors as ``Tensor``, integer scalars as ``int``, float
+scalars as ``float``) and returns the outputs (one tensor, or a tuple in the
+order of ``outputs``). Each output's function receives those inputs and
+returns the (empty) tensor the kernel writes; it is also the operator's fake
+(meta) implementation, so the operator traces under
+``torch.compile(fullgraph=True)`` without a graph break and its launches
+can be captured in CUDA graphs. Parameters the kernel updates in place are
+named in ``mutates``. The kernel runs on the current stream of its tensors'
+device.
+"""
+
+from ._lib import TilecError, INVALID_ARGUMENT
+
+__all__ = ["custom_op", "op_schema"]
+
+
+def _plan(kernel, outputs, mutates):
+    """(input params, output params, mutated names) of `kernel`, checked."""
+    names = [p.name for p in kernel.params]
+    by_name = {p.name: p for p in kernel.params}
+
+    def bad(what):
+        return TilecError("tilec.custom_op(kernel '%s'): %s" % (kernel.name, what),
+                          INVALID_ARGUMENT)
+
+    if len(set(names)) != len(names):
+        raise bad("its parameters' names are not distinct (%s)" % ", ".join(names))
+    for name in list(outputs) + list(mutates):
+        if name not in by_name:
+            raise bad("it has no parameter '%s' (its parameters: %s)"
+                      % (name, ", ".join(names)))
+        if by_name[name].kind != "tensor":
+            raise bad("parameter '%s' is a scalar; only tensors can be outputs or "
+                      "be mutated" % name)
+    both = set(outputs) & set(mutates)
+    if both:
+        raise bad("'%s' is both an output and mutated" % sorted(both)[0])
+    for name, alloc in outputs.items():
+        if not callable(alloc):
+            raise bad("the output '%s' needs a function of the inputs that returns its "
+                      "tensor, got %s" % (name, type(alloc).__name__))
+    inputs = [p for p in kernel.params if p.name not in outputs]
+    return inputs, [by_name[n] for n in outputs], set(mutates)
+
+
+def _type(param):
+    if param.kind == "tensor":
+        return "Tensor"
+    return "int" if param.dtype.startswith("i") else "float"
+
+
+def op_schema(kernel, outputs, mutates=()):
+    """The torch schema of the operator :func:`custom_op` makes of `kernel`
+    (without its name), e.g. ``(Tensor a, Tensor b, Tensor bias) -> Tensor``.
+    Needs no torch and no GPU."""
+    inputs, outs, mutated = _plan(kernel, dict(outputs), tuple(mutates))
+    args = []
+    for i, p in enumerate(inputs):
+        alias = "(%s!)" % chr(ord("a") + i % 26) if p.name in mutated else ""
+        args.append("%s%s %s" % (_type(p), alias, p.name))
+    ret = {0: "()", 1: "Tensor"}.get(len(outs), "(%s)" % ", ".join(["Tensor"] * len(outs)))
+    return "(%s) -> %s" % (", ".join(args), ret)
+
+
+def custom_op(name, kernel, outputs, mutates=()):
+    """Registers `kernel` (a :class:`tilec.Kernel`) as the PyTorch operator
+    `name` ("namespace::name") and returns it (callable like a function,
+    also reachable as ``torch.ops.namespace.name``).
+
+    outputs: {parameter name: function(*inputs) -> new empty tensor}, in the
+    order the operator returns them. mutates: names of tensor parameters
+    the kernel updates in place (the operator's schema says so)."""
+    import torch
+
+    outputs = dict(outputs)
+    mutates = tuple(mutates)
+    schema = op_schema(kernel, outputs, mutates)
+    inputs, outs, _ = _plan(kernel, outputs, mutates)
+    order = [p.name for p in kernel.params]
+    allocs = list(outputs.values())
+
+    def allocate(args):
+        results = []
+        for p, alloc in zip(outs, allocs):
+            t = alloc(*args)
+            if not isinstance(t, torch.Tensor):
+                raise TilecError("tilec.custom_op('%s'): the function of output '%s' "
+                                 "returned %s, not a tensor"
+                                 % (name, p.name, type(t).__name__), INVALID_ARGUMENT)
+            results.append(t)
+        return results
+
+    def pack(results):
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def run(*args):
+        results = allocate(args)
+        given = dict(zip((p.name for p in inputs), args))
+        given.update(zip((p.name for p in outs), results))
+        kernel(*(given[n] for n in order))
+        return pack(results)
+
+    def fake(*args):
+        return pack(allocate(args))
+
+    op = torch.library.custom_op(name, run, mutates_args=tuple(mutates), device_types="cuda",
+                                 schema=schema)
+    op.register_fake(fake)
+    return op
