@@ -4,7 +4,8 @@
 // module of 1,000, 8.4 in one of 10,000), and one module is one ptxas
 // process on one core. A bundle of many kernels is therefore compiled as
 // several modules: kernel families (a kernel with its variants and its
-// plain twin) are packed in order into groups of about `perModule` kernels;
+// plain twin) are packed in order into groups of about `perModule` kernels
+// (a larger family is cut into near-equal runs);
 // each group is cut out of the LLVM-dialect module with the functions and
 // globals it reaches, and translated, optimized, emitted and assembled on
 // its own thread. The split depends on the kernels alone (never on the
@@ -49,25 +50,43 @@ unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
     for (const std::string &v : k.variants)
       join(v);
   }
-  // Families in order of their first kernel; a family is never cut.
-  std::vector<int> moduleOfLeader(kernels.size(), -1);
-  std::vector<unsigned> familySize(kernels.size(), 0);
+  // Families in order of their first kernel, packed whole into modules of
+  // at most `perModule` kernels. A family larger than that (a GEMM with its
+  // tile-shape variants and plain twin: 11 kernels) is cut into the fewest
+  // near-equal runs of its members that fit, each a module of its own, so
+  // that even a one-kernel program is compiled on several threads.
+  std::vector<std::vector<unsigned>> members(kernels.size());
   for (unsigned i = 0; i < kernels.size(); ++i)
-    ++familySize[families.getLeaderValue(i)];
-  unsigned current = 0, filled = 0;
+    members[families.getLeaderValue(i)].push_back(i);
+  std::vector<bool> placed(kernels.size(), false);
+  unsigned modules = 0, filled = 0; // modules used so far; kernels in the last
   for (unsigned i = 0; i < kernels.size(); ++i) {
     unsigned leader = families.getLeaderValue(i);
-    if (moduleOfLeader[leader] < 0) {
-      if (filled && perModule && filled + familySize[leader] > perModule) {
-        ++current;
-        filled = 0;
+    if (placed[leader])
+      continue;
+    placed[leader] = true;
+    const std::vector<unsigned> &family = members[leader];
+    unsigned size = family.size();
+    if (perModule && size > perModule) {
+      unsigned parts = (size + perModule - 1) / perModule;
+      for (unsigned part = 0, next = 0; part < parts; ++part) {
+        unsigned count = size / parts + (part < size % parts ? 1 : 0);
+        for (unsigned j = 0; j < count; ++j)
+          kernels[family[next++]].module = modules;
+        ++modules;
       }
-      moduleOfLeader[leader] = int(current);
-      filled += familySize[leader];
+      filled = perModule; // the next family starts a module of its own
+      continue;
     }
-    kernels[i].module = unsigned(moduleOfLeader[leader]);
+    if (modules == 0 || (perModule && filled + size > perModule)) {
+      ++modules;
+      filled = 0;
+    }
+    for (unsigned k : family)
+      kernels[k].module = modules - 1;
+    filled += size;
   }
-  return current + 1;
+  return modules;
 }
 
 namespace {

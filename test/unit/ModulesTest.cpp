@@ -1,6 +1,6 @@
 // How tilec puts a bundle's kernels into machine-code modules
 // (tilec::assignModules): families whole, in order, at most the asked
-// number of kernels a module unless one family is larger.
+// number of kernels a module; a larger family cut into near-equal runs.
 #include "tilec/Target/Target.h"
 
 #include <gtest/gtest.h>
@@ -52,11 +52,34 @@ TEST(AssignModules, FamiliesStayWhole) {
       kernel("c"),
       kernel("gemm__64x64", "gemm__plain"),
   };
-  EXPECT_EQ(assignModules(ks, 2), 3u);
-  // a | gemm, gemm__plain, gemm__64x64 (3 > 2: alone, whole) | b, c.
-  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1, 2, 1, 2, 1}));
   EXPECT_EQ(assignModules(ks, 4), 2u);
+  // a, gemm, gemm__plain, gemm__64x64 | b, c.
   EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 0, 1, 0, 1, 0}));
+  EXPECT_EQ(assignModules(ks, 3), 3u);
+  // a | gemm, gemm__plain, gemm__64x64 (4 > 3 with a) | b, c.
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1, 2, 1, 2, 1}));
+}
+
+TEST(AssignModules, LargerFamiliesAreCutIntoNearEqualRuns) {
+  // An 11-kernel family (a GEMM's) and a kernel after it.
+  std::vector<KernelInfo> ks{kernel("g", "g__plain")};
+  for (int i = 0; i < 9; ++i) {
+    ks.front().variants.push_back("g__" + std::to_string(i));
+    ks.push_back(kernel("g__" + std::to_string(i), "g__plain"));
+  }
+  ks.push_back(kernel("g__plain"));
+  ks.push_back(kernel("after"));
+  // 11 > 8: two runs, 6 and 5 kernels in order; `after` in a module of its own.
+  EXPECT_EQ(assignModules(ks, 8), 3u);
+  EXPECT_EQ(modulesOf(ks),
+            (std::vector<unsigned>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2}));
+  // 11 > 4: three runs of 4, 4 and 3.
+  EXPECT_EQ(assignModules(ks, 4), 4u);
+  EXPECT_EQ(modulesOf(ks),
+            (std::vector<unsigned>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3}));
+  // One module asked for: one module.
+  EXPECT_EQ(assignModules(ks, 0), 1u);
+  EXPECT_EQ(modulesOf(ks), std::vector<unsigned>(12, 0));
 }
 
 TEST(AssignModules, NamesOutsideTheBundleAreIgnored) {
