@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds what a GPU run needs and stages it in .device/ (ignored by git), the
 # folder the device tool carries: the example and test bundles, the runtime
-# library, the fake driver (for the runtime's own tests) and gemm_check (the
-# C path).
+# library, the fake driver (for the runtime's own tests), gemm_check (the
+# C path) and the CMake consumer project's program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ninja -C build -j2 examples gpu_test_kernels tilec_runtime tilec_fake_cuda gemm_check
@@ -26,7 +26,15 @@ if git diff --quiet HEAD 2>/dev/null; then
 else
   echo "$(git rev-parse --short HEAD)+uncommitted" > .device/COMMIT
 fi
-for k in gemm gemm_fp8 attention; do
+for k in gemm gemm_fp8 attention vector_add; do
   build/bin/tilec compile examples/$k.mlir --emit=cubin -o .device/$k.cubin
 done
+# examples/cmake-consumer built against an install of build/ (as the ctest
+# test cmake_consumer_build does); test/gpu/test_cmake_consumer.py runs it.
+cmake -DBUILD="$PWD/build" -DSOURCE="$PWD/examples/cmake-consumer" \
+  -DWORK="$PWD/build/test/cmake-consumer" -P test/package/consumer.cmake >/dev/null
+cp build/test/cmake-consumer/build/consumer .device/
+# docs/TUTORIAL.md's CPU blocks (its kernels compiled) into .device/tutorial;
+# test/gpu/test_tutorial.py runs its GPU blocks there.
+python3 scripts/run_doc.py docs/TUTORIAL.md --work .device/tutorial --phase cpu >/dev/null
 du -sh .device
