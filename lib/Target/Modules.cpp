@@ -149,7 +149,8 @@ static OwningOpRef<ModuleOp> cutModule(ModuleOp module, const Whole &whole,
 FailureOr<std::vector<CodeModule>>
 tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
                       unsigned count, StringRef arch, int optLevel,
-                      std::string &errors) {
+                      std::string &errors,
+                      std::function<LogicalResult(ModuleOp)> lower) {
   // Built once and only read by the threads.
   std::optional<Whole> whole;
   if (count > 1)
@@ -169,6 +170,16 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
       return std::chrono::duration<double>(Clock::now() - since).count();
     };
     Clock::time_point t0 = Clock::now();
+    if (lower) {
+      LogicalResult lowered = lower(target);
+      out[i].lowerSeconds = seconds(t0);
+      if (failed(lowered)) {
+        failures[i] = "lowering code module " + std::to_string(i) +
+                      " to the LLVM dialect failed";
+        return;
+      }
+      t0 = Clock::now();
+    }
     FailureOr<std::string> ptx = emitPTX(target, arch, optLevel);
     out[i].llvmSeconds = seconds(t0);
     if (failed(ptx))

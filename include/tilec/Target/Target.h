@@ -8,6 +8,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct CodeModule {
   std::string ptx;
   std::string cubin;
   std::string ptxasInfo;           // ptxas -v's report
+  double lowerSeconds = 0;         // the `lower` step of compileModules, if any
   double llvmSeconds = 0;          // translation, LLVM O3, the NVPTX backend
   double ptxasSeconds = 0;
 };
@@ -93,20 +95,24 @@ mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
                                          std::string *info = nullptr);
 
 /// Puts kernel families (a kernel with its variants and its plain twin) in
-/// order into modules of at most `perModule` kernels (a larger family
-/// alone; 0: one module), sets each KernelInfo::module and returns the
-/// number of modules. The split depends on the kernels alone.
+/// order into modules of at most `perModule` kernels (0: one module); a
+/// larger family is cut into the fewest near-equal runs that fit. Sets each
+/// KernelInfo::module and returns the number of modules. The split depends
+/// on the kernels alone.
 unsigned assignModules(llvm::MutableArrayRef<KernelInfo> kernels,
                        unsigned perModule);
 
-/// Compiles the LLVM-dialect `module` into `count` machine-code modules,
-/// module i holding the kernels whose KernelInfo::module is i with what
-/// they call and read; the modules are emitted and assembled in parallel.
-/// On failure either a diagnostic was emitted or `errors` says why.
+/// Compiles `module` into `count` machine-code modules, module i holding
+/// the kernels whose KernelInfo::module is i with what they call and read;
+/// the modules are cut, lowered, emitted and assembled in parallel.
+/// `module` is in the LLVM dialect, or `lower` takes each module there (on
+/// the module's thread: the context must allow multithreading). On failure
+/// either a diagnostic was emitted or `errors` says why.
 mlir::FailureOr<std::vector<CodeModule>>
 compileModules(mlir::ModuleOp module, llvm::ArrayRef<KernelInfo> kernels,
                unsigned count, llvm::StringRef arch, int optLevel,
-               std::string &errors);
+               std::string &errors,
+               std::function<mlir::LogicalResult(mlir::ModuleOp)> lower = {});
 
 /// The bundle container of docs/BUNDLE.md: the metadata and, per module,
 /// its cubin and PTX (either may be empty in all modules).
