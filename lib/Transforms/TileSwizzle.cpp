@@ -27,27 +27,46 @@ struct TileSwizzle : public tilec::impl::TileSwizzleBase<TileSwizzle> {
   using Base::Base;
 
   void runOnOperation() override {
+    // The same conversion recurs (a kernel's tile-shape variants and plain
+    // twin repeat its epilogue): each (source, result) type pair is
+    // searched once; a null attribute means "no shared memory".
+    llvm::DenseMap<std::pair<Type, Type>, SharedLayoutAttr> chosen;
     WalkResult r = getOperation().walk([&](ConvertLayoutOp op) {
       if (!getLayoutAttr(op.getSrc().getType()) ||
           !getLayoutAttr(op.getType()))
         return WalkResult::advance();
-      LinearLayout from = getLayout(op.getSrc().getType());
-      LinearLayout to = getLayout(op.getType());
-      if (isRegisterPermutation(from, to) || shuffleTransfer(from, to)) {
+      auto key = std::make_pair(op.getSrc().getType(), op.getType());
+      auto it = chosen.find(key);
+      if (it == chosen.end()) {
+        std::optional<SharedLayoutAttr> c = choose(op);
+        if (!c)
+          return WalkResult::interrupt();
+        it = chosen.try_emplace(key, *c).first;
+      }
+      if (it->second)
+        op.setSharedAttr(it->second);
+      else
         op.removeSharedAttr();
-        return WalkResult::advance();
-      }
-      unsigned bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
-      std::optional<SharedChoice> c = chooseSharedLayout(from, to, bits);
-      if (!c) {
-        op.emitOpError() << "found no shared-memory layout for this conversion";
-        return WalkResult::interrupt();
-      }
-      op.setSharedAttr(SharedLayoutAttr::get(&getContext(), c->shared));
       return WalkResult::advance();
     });
     if (r.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// The shared layout of `op`'s round trip, null where it needs none
+  /// (a register permutation or a shuffle); nullopt after an error.
+  std::optional<SharedLayoutAttr> choose(ConvertLayoutOp op) {
+    LinearLayout from = getLayout(op.getSrc().getType());
+    LinearLayout to = getLayout(op.getType());
+    if (isRegisterPermutation(from, to) || shuffleTransfer(from, to))
+      return SharedLayoutAttr();
+    unsigned bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
+    std::optional<SharedChoice> c = chooseSharedLayout(from, to, bits);
+    if (!c) {
+      op.emitOpError() << "found no shared-memory layout for this conversion";
+      return std::nullopt;
+    }
+    return SharedLayoutAttr::get(&getContext(), c->shared);
   }
 };
 } // namespace
