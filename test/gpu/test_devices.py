@@ -116,7 +116,7 @@ def test_tensor_parallel_mlp_example():
     r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "tp_mlp.py"),
                         os.path.join(BUNDLES, "swiglu.tlc"),
                         os.path.join(BUNDLES, "gemm_batched.tlc"), "--gpus", "2"],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=180)
     print(r.stdout)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "relative error vs float64" in r.stdout
