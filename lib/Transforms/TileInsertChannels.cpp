@@ -138,11 +138,7 @@ struct TileInsertChannels
       if (!carriedAlone(dot, body))
         usesResultsInLoop = true;
       MMA m{dot, -1, -1};
-      // A named array: a ValueRange of a braced list would point into a
-      // temporary gone before the loop runs (tilec built with -O2
-      // read garbage there and compiled fp8 GEMMs on mma.sync).
-      Value dotOperands[] = {dot.getA(), dot.getB()};
-      for (auto [idx, v] : llvm::enumerate(dotOperands)) {
+      for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
         if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers) {
           // A register A is math of the compute partition (or computed
           // before the loop), read where the dot stands.

@@ -147,11 +147,7 @@ struct TilePartitionSchedule
       tgpu::MMAAttr mma = tgpu::getMMA(dot);
       if (!mma.isWGMMA())
         return "a dot of the loop runs on mma.sync";
-      // A named array: a ValueRange of a braced list would point into a
-      // temporary gone before the loop runs (tilec built with -O2
-      // read garbage there and compiled fp8 GEMMs on mma.sync).
-      Value dotOperands[] = {dot.getA(), dot.getB()};
-      for (auto [idx, v] : llvm::enumerate(dotOperands)) {
+      for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
         if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers)
           continue;
         bool transposed;

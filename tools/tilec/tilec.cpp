@@ -107,7 +107,8 @@ cl::opt<bool> profile(
 cl::opt<bool> timing(
     "timing",
     cl::desc("print the time of each step to stderr: parsing, every pass, "
-             "and per code module LLVM + PTX and ptxas"),
+             "and per code module its lowering to the LLVM dialect, LLVM + "
+             "PTX and ptxas"),
     cl::cat(category));
 cl::list<std::string> printAfter(
     "print-ir-after",

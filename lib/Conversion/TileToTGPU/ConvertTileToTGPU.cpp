@@ -193,11 +193,7 @@ tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
     return mmaSync;
   }
   auto aSource = tgpu::OperandSource::Shared;
-  // A named array: a ValueRange of a braced list would point into a
-  // temporary gone before the loop runs (tilec built with -O2
-  // read garbage there and compiled fp8 GEMMs on mma.sync).
-  Value dotOperands[] = {dot.getA(), dot.getB()};
-  for (auto [idx, v] : llvm::enumerate(dotOperands)) {
+  for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
     if (!load || !tgpu::getTMACopy(load)) {

@@ -90,6 +90,10 @@ static Value stripConversions(Value v) {
   }
 }
 
+std::array<Value, 2> tile::dotOperands(DotOp dot) {
+  return {dot.getA(), dot.getB()};
+}
+
 LoadOp tile::operandLoad(Value v, bool &transposed) {
   v = stripConversions(v);
   transposed = false;
@@ -103,11 +107,7 @@ LoadOp tile::operandLoad(Value v, bool &transposed) {
 int tile::nonKMajorOperand(DotOp dot) {
   // Slots keep the loaded tile's contiguous dim: A (MxK) is K-major when
   // loaded as is, B (KxN) when loaded as NxK and transposed.
-  // A named array: a ValueRange of a braced list would point into a
-  // temporary gone before the loop runs (tilec built with -O2
-  // read garbage there and compiled fp8 GEMMs on mma.sync).
-  Value dotOperands[] = {dot.getA(), dot.getB()};
-  for (auto [idx, v] : llvm::enumerate(dotOperands)) {
+  for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
     bool transposed;
     if (operandLoad(v, transposed) && (idx == 0) == transposed)
       return int(idx);

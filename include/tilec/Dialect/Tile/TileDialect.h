@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Layout/LinearLayout.h"
 
+#include <array>
+
 namespace mlir::func {
 class FuncOp;
 } // namespace mlir::func
@@ -151,6 +153,12 @@ bool isRematerializable(mlir::Value v);
 /// or a reduction, 1 for a loop-carried value (the loop can carry another
 /// layout), 0 if rematerializable or a broadcast.
 int layoutWeight(mlir::Value v);
+
+/// A and B of `dot`, by value: `llvm::enumerate(dotOperands(dot))` holds
+/// the array for the whole loop, where a ValueRange of a braced list would
+/// point into a temporary gone before the loop body runs (a -O2 tilec read
+/// garbage there and compiled fp8 GEMMs on mma.sync).
+std::array<mlir::Value, 2> dotOperands(DotOp dot);
 
 /// The load a dot operand comes from, through layout conversions, reshapes
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
