@@ -6,6 +6,12 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
 
 status=0
+# nvdisasm, pinned (the SASS of sm_100a kernels, checked by lit without a
+# GPU), into build/pyext beside perfetto below.
+[ -x build/pyext/nvidia/cu13/bin/nvdisasm ] ||
+  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target build/pyext \
+    nvidia-cuda-nvdisasm==13.5.37 ||
+  echo "warning: could not install nvdisasm from PyPI; the SASS checks will be skipped" >&2
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv build/test || status=1
 echo "== GoogleTest"

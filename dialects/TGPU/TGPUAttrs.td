@@ -20,7 +20,8 @@ class TGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 
 def TGPU_MMAKind : I32EnumAttr<"MMAKind", "the MMA instruction a dot runs on", [
     I32EnumAttrCase<"MMASync", 0, "mma_sync">,
-    I32EnumAttrCase<"WGMMA", 1, "wgmma">]> {
+    I32EnumAttrCase<"WGMMA", 1, "wgmma">,
+    I32EnumAttrCase<"TCGen05", 2, "tcgen05">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -157,6 +158,47 @@ def TGPU_ChannelKindAttr : TGPU_Attr<"ChannelKind", "channel_kind"> {
   let parameters = (ins EnumParameter<TGPU_FillKind>:$fill,
                         EnumParameter<TGPU_ReleaseKind>:$release);
   let assemblyFormat = "`<` `fill` `=` $fill `,` `release` `=` $release `>`";
+}
+
+def TGPU_TensorMemoryAttr : TGPU_Attr<"TensorMemory", "tensor_memory"> {
+  let summary = "a kernel's tensor-memory allocation (sm_100a)";
+  let description = [{
+    On a kernel as `tgpu.tensor_memory`: the 32-bit TMEM columns it
+    allocates (a power of two from 32 to 512, all its `tgpu.tmem_alloc`
+    buffers; tile-allocate-tensor-memory) and the byte offset in dynamic
+    shared memory of the word where `tcgen05.alloc` writes their base
+    address (tile-allocate-shared-memory; absent until then). The lowering
+    brackets the kernel with the allocation: warp 0 allocates and
+    relinquishes the allocation permit at entry, the block synchronizes
+    (with tcgen05 fences around the barrier) and every thread reads the
+    base; at each return the block synchronizes and warp 0 deallocates.
+
+    ```mlir
+    func.func @k(...) attributes {tgpu.tensor_memory = #tgpu.tensor_memory<columns = 256, address = 197632>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$columns,
+                        DefaultValuedParameter<"int32_t", "1">:$ctaGroup,
+                        OptionalParameter<"std::optional<int64_t>">:$address);
+  let assemblyFormat = [{
+    `<` `columns` `=` $columns (`,` `cta_group` `=` $ctaGroup^)?
+    (`,` `address` `=` $address^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def TGPU_Tcgen05FenceKind : I32EnumAttr<"Tcgen05FenceKind",
+    "which side of a thread synchronization a tcgen05 fence orders", [
+    I32EnumAttrCase<"Before", 0, "before_thread_sync">,
+    I32EnumAttrCase<"After", 1, "after_thread_sync">]> {
+  let cppNamespace = "::tilec::tgpu";
+}
+
+def TGPU_TMemWaitKind : I32EnumAttr<"TMemWaitKind",
+    "which tensor-memory accesses a tcgen05 wait waits for", [
+    I32EnumAttrCase<"Load", 0, "load">,
+    I32EnumAttrCase<"Store", 1, "store">]> {
+  let cppNamespace = "::tilec::tgpu";
 }
 
 #endif // TGPU_ATTRS_TD

@@ -595,4 +595,183 @@ def TGPU_ClusterSyncOp : TGPU_Op<"cluster_sync"> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor memory and tcgen05 (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def TGPU_TMemAllocOp : TGPU_Op<"tmem_alloc", [Pure]> {
+  let summary = "a tensor-memory buffer for the whole kernel";
+  let description = [{
+    Like `tgpu.alloc` for tensor memory: buffers live for the whole kernel
+    and are parts of the kernel's one allocation (`tgpu.tensor_memory`).
+    tile-allocate-tensor-memory places them side by side and records where
+    as `column`: the first 32-bit column, one per copy of the
+    warp-specialized region the buffer is in. The lowering gives the
+    buffer's TMEM address: the allocation's base (read from shared memory)
+    plus the column.
+
+    ```mlir
+    %acc = tgpu.tmem_alloc : !tgpu.tmem<2x128x128xf32>
+    %acc = tgpu.tmem_alloc column [128] : !tgpu.tmem<2x128x128xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<DenseI64ArrayAttr>:$column);
+  let results = (outs TGPU_TensorMemoryBufferType:$result);
+  let assemblyFormat = "(`column` $column^)? attr-dict `:` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::DenseI64ArrayAttr());
+  }]>];
+  let hasVerifier = 1;
+}
+
+def TGPU_Tcgen05MMAOp : TGPU_Op<"tcgen05_mma"> {
+  let summary = "asynchronous fifth-generation tensor-core MMA (one thread)";
+  let description = [{
+    `D = A · B + (accumulate ? D : 0)` with D (MxN) in a slot of a
+    tensor-memory buffer, B (KxN) in a slot of a shared-memory buffer and A
+    (MxK) in a shared-memory slot or a tensor-memory slot (16-bit A only).
+    One thread of the executing warps issues one `tcgen05.mma` per k-step
+    (k16 for 16-bit inputs, .kind::f16; k32 for 8-bit, .kind::f8f6f4),
+    the first accumulating as `accumulate` says and the rest onto it. The
+    instruction descriptor comes from the types and the operands' majors;
+    the shared-memory descriptors from the slots' linear layouts, as for
+    wgmma. The MMAs complete asynchronously: `tgpu.tcgen05_commit` (from
+    the same thread) makes an mbarrier track them.
+
+    With `cta_group 2` the MMA runs on the CTA pair of a cluster: M = 256
+    rows, this CTA's A slot holding its 128 and its B slot half of B's
+    columns (each CTA's D holds its rows); only the pair's first CTA may
+    issue it.
+
+    ```mlir
+    tgpu.tcgen05_mma %a[%s], %b[%s], %acc[%t], %true
+        : !tgpu.smem<4x128x64xbf16, #sa>, !tgpu.smem<4x64x256xbf16, #sb>,
+          !tgpu.tmem<2x128x256xf32>
+    tgpu.tcgen05_mma %p[%t], %v[%s], %o[%c0], %acc
+        : !tgpu.tmem<2x128x128xbf16>, !tgpu.smem<2x128x128xbf16, #sv>,
+          !tgpu.tmem<128x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TGPU_SharedBufferType,
+                                  TGPU_TensorMemoryBufferType]>:$a,
+                       I32:$aSlot, TGPU_SharedBufferType:$b, I32:$bSlot,
+                       TGPU_TensorMemoryBufferType:$d, I32:$dSlot,
+                       I1:$accumulate,
+                       DefaultValuedAttr<ConfinedAttr<I32Attr,
+                           [IntMinValue<1>, IntMaxValue<2>]>, "1">:$cta_group);
+  let assemblyFormat = [{
+    $a `[` $aSlot `]` `,` $b `[` $bSlot `]` `,` $d `[` $dSlot `]` `,`
+    $accumulate (`cta_group` $cta_group^)? attr-dict
+    `:` type($a) `,` type($b) `,` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_Tcgen05CommitOp : TGPU_Op<"tcgen05_commit"> {
+  let summary = "an mbarrier arrives when the thread's tcgen05 MMAs complete";
+  let description = [{
+    `tcgen05.commit ... .mbarrier::arrive::one`: barrier `index` gets one
+    arrival once every tcgen05 operation the issuing thread started before
+    has completed (MMA completion as a channel: the slots the MMAs read are
+    free, the accumulator they wrote is ready). Issued by the thread that
+    issued them (the first of the executing warps). With `multicast N` the
+    barrier `index` of each of the first N CTAs of the cluster arrives
+    (the MMAs of a CTA pair read both CTAs' slots).
+
+    ```mlir
+    tgpu.tcgen05_commit %empty[%slot] : !tgpu.mbarriers<4>
+    tgpu.tcgen05_commit %empty[%slot] multicast 2 : !tgpu.mbarriers<4>
+    ```
+  }];
+  let arguments = (ins TGPU_BarriersType:$barriers, I32:$index,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`multicast` $multicast^)? attr-dict `:` type($barriers)
+  }];
+}
+
+def TGPU_TMemLoadOp : TGPU_Op<"tmem_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a tile out of tensor memory (asynchronous)";
+  let description = [{
+    Columns `column` .. of a slot of a tensor-memory buffer (all 128 rows)
+    into a register tile, with `tcgen05.ld`: the shape (32x32b, 16x64b,
+    16x128b, 16x256b) and repeat count are the ones whose layout is the
+    result's (`LinearLayout::tmem32x32b` and the others); each warp reads
+    the 32 lanes of its quadrant (warp % 4). The result is not readable
+    until a `tgpu.tmem_wait load` returns it, its only use.
+
+    ```mlir
+    %v = tgpu.tmem_load %acc[%t] column 64
+         : !tgpu.tmem<2x128x128xf32> -> tensor<128x64xf32, #tmem>
+    %w = tgpu.tmem_wait load %v : tensor<128x64xf32, #tmem>
+    ```
+  }];
+  let arguments = (ins TGPU_TensorMemoryBufferType:$src, I32:$slot,
+                       DefaultValuedAttr<I64Attr, "0">:$column);
+  let results = (outs TGPU_Tile:$result);
+  let assemblyFormat = [{
+    $src `[` $slot `]` (`column` $column^)? attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_TMemStoreOp : TGPU_Op<"tmem_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a register tile into tensor memory (asynchronous)";
+  let description = [{
+    The converse of `tgpu.tmem_load` (`tcgen05.st`): 16-bit values two to
+    a 32-bit column. The writes complete at the next `tgpu.tmem_wait
+    store`; an MMA may read them after that (and a tcgen05 fence around
+    the barrier that hands them over).
+
+    ```mlir
+    tgpu.tmem_store %p, %pt[%t] : tensor<128x128xbf16, #tmem>, !tgpu.tmem<2x128x128xbf16>
+    tgpu.tmem_wait store
+    ```
+  }];
+  let arguments = (ins TGPU_Tile:$value, TGPU_TensorMemoryBufferType:$dst,
+                       I32:$slot, DefaultValuedAttr<I64Attr, "0">:$column);
+  let assemblyFormat = [{
+    $value `,` $dst `[` $slot `]` (`column` $column^)? attr-dict `:` type($value) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_TMemWaitOp : TGPU_Op<"tmem_wait",
+    [RangedTypesMatchWith<"results match values", "values", "results", "$_self">]> {
+  let summary = "wait for the thread's tensor-memory loads or stores";
+  let description = [{
+    `tcgen05.wait::ld` / `::st`: until every `tcgen05.ld` (`load`) or
+    `tcgen05.st` (`store`) of the executing thread completed. The values
+    of `load` (the results of tmem_loads) are returned unchanged and are
+    safe to read afterwards: they pass through the wait as tied registers,
+    so nothing reads them before it.
+
+    ```mlir
+    %w = tgpu.tmem_wait load %v : tensor<128x64xf32, #tmem>
+    tgpu.tmem_wait store
+    ```
+  }];
+  let arguments = (ins TGPU_TMemWaitKind:$kind, Variadic<TGPU_Tile>:$values);
+  let results = (outs Variadic<TGPU_Tile>:$results);
+  let assemblyFormat = "$kind ($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def TGPU_Tcgen05FenceOp : TGPU_Op<"tcgen05_fence"> {
+  let summary = "order tcgen05 operations around a thread synchronization";
+  let description = [{
+    `tcgen05.fence::before_thread_sync` before a barrier or mbarrier
+    arrive that hands tensor memory to other threads (after this thread's
+    tcgen05 loads, stores or MMAs); `::after_thread_sync` after the wait on
+    the other side, before its own tcgen05 operations.
+
+    ```mlir
+    tgpu.tcgen05_fence before_thread_sync
+    tgpu.tcgen05_fence after_thread_sync
+    ```
+  }];
+  let arguments = (ins TGPU_Tcgen05FenceKind:$kind);
+  let assemblyFormat = "$kind attr-dict";
+}
+
 #endif // TGPU_OPS_TD

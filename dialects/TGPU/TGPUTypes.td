@@ -63,4 +63,39 @@ def TGPU_BarriersType : TGPU_Type<"Barriers", "mbarriers"> {
   let assemblyFormat = "`<` $count `>`";
 }
 
+def TGPU_TensorMemoryBufferType : TGPU_Type<"TensorMemoryBuffer", "tmem"> {
+  let summary = "a tensor-memory (sm_100a) buffer of one or more tile slots";
+  let description = [{
+    Slots of a 128-row tile in tensor memory: the last two dims are one
+    slot (128 TMEM lanes by the tile's columns), leading dims count slots.
+    Row i of a slot is TMEM lane i; 32-bit elements take a column each,
+    16-bit elements two to a column (element j in column j / 2, the low
+    half for even j), so a slot is `columns * bits / 32` columns wide and
+    slots follow one another. This is the layout of tcgen05.mma's D (and
+    of a tensor-memory A) for M = 128 with one CTA (PTX ISA 9.7.16.10.1,
+    "Matrix fragments for tcgen05.mma", layout D for M = 128); a register
+    tile reads or writes it through the layouts of tcgen05.ld/st
+    (`LinearLayout::tmem32x32b`, `tmem16x256b`).
+
+    ```mlir
+    !tgpu.tmem<2x128x128xf32>    // two 128-column accumulators
+    !tgpu.tmem<128x128xbf16>     // 64 columns
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The shape of one slot (lanes, columns of elements).
+    ::llvm::ArrayRef<int64_t> getSlotShape() const {
+      return getShape().take_back(2);
+    }
+    int64_t getNumSlots() const;
+    /// 32-bit TMEM columns of one slot, and of all slots.
+    int64_t getSlotColumns() const;
+    int64_t getColumns() const { return getNumSlots() * getSlotColumns(); }
+  }];
+}
+
 #endif // TGPU_TYPES_TD

@@ -289,6 +289,22 @@ def TileAllocateNamedBarriers
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileAllocateTensorMemory
+    : Pass<"tile-allocate-tensor-memory", "mlir::ModuleOp"> {
+  let summary = "lay out each kernel's tensor memory (sm_100a)";
+  let description = [{
+    Every `tgpu.tmem_alloc` of a kernel gets `column`, its first 32-bit
+    column: buffers side by side in program order (one place per copy of
+    the warp-specialized region it is in), each starting at a multiple of
+    32 columns. The kernel records the one allocation that holds them all,
+    `tgpu.tensor_memory = #tgpu.tensor_memory<columns = N>` (N the power
+    of two of at least 32 that fits them; `cta_group = 2` when a
+    `tgpu.tcgen05_mma` runs on a CTA pair); more than the 512 columns of
+    tensor memory is an error. tile-allocate-shared-memory then places the
+    word the allocation's address is written to.
+  }];
+}
+
 def TileAllocateSharedMemory
     : Pass<"tile-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "lay out each kernel's shared memory";
@@ -303,7 +319,9 @@ def TileAllocateSharedMemory
     op needs, once per group of warps that runs a compute partition (the
     `tgpu.warp_specialize`'s `scratch` shifts, a group a region copy). The
     kernel records its bytes, `tile.shared_memory`; more than a block can
-    have (227 KiB) is an error.
+    have (227 KiB) is an error. A kernel with `tgpu.tensor_memory` gets the
+    8 bytes where tcgen05.alloc writes its base address after the
+    barriers (the attribute's `address`).
   }];
 }
 

@@ -6,6 +6,7 @@
 //
 //   buffers (tgpu.alloc), 1024-byte aligned, in program order
 //   barriers (tgpu.barriers), 8 bytes each, packed after them
+//   the tensor-memory address word (tgpu.tensor_memory), 8 bytes
 //   scratch, 128-byte aligned: layout conversions and reductions
 //
 // A buffer inside a region of a tgpu.warp_specialize whose partition runs
@@ -101,6 +102,17 @@ struct TileAllocateSharedMemory
         alloc.setOffset(places);
       else
         cast<tgpu::BarriersOp>(op).setOffset(places);
+    }
+
+    // A kernel with tensor memory: the word tcgen05.alloc writes the
+    // allocation's address to, after the barriers.
+    if (auto tm = func->getAttrOfType<tgpu::TensorMemoryAttr>(
+            tgpu::kTensorMemoryAttr)) {
+      end = llvm::alignTo(end, 8);
+      func->setAttr(tgpu::kTensorMemoryAttr,
+                    tgpu::TensorMemoryAttr::get(ctx, tm.getColumns(),
+                                                tm.getCtaGroup(), end));
+      end += 8;
     }
 
     // Scratch: as much as the most any op needs, once for the code

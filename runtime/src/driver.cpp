@@ -60,6 +60,29 @@ std::string device_cc_text(Driver& d) {
   return cat(major, ".", minor);
 }
 
+// Whether code for `arch` runs on a device of compute capability
+// major.minor. An arch-specific target (sm_90a, sm_100a: wgmma, setmaxnreg,
+// tcgen05) runs on its own compute capability alone, a family target
+// (sm_100f) on its major's later minors, a plain one on it and later ones.
+bool arch_runs_on(const std::string& arch, int major, int minor, std::string& needs) {
+  size_t i = 3;
+  int number = 0;
+  while (i < arch.size() && arch[i] >= '0' && arch[i] <= '9') number = number * 10 + (arch[i++] - '0');
+  const std::string suffix = arch.substr(i);
+  const int want_major = number / 10, want_minor = number % 10;
+  const std::string cc = cat(want_major, ".", want_minor);
+  if (suffix == "a") {
+    needs = cat("compute capability ", cc, " exactly");
+    return major == want_major && minor == want_minor;
+  }
+  if (suffix == "f") {
+    needs = cat("compute capability ", want_major, ".x, at least ", cc);
+    return major == want_major && minor >= want_minor;
+  }
+  needs = cat("compute capability ", cc, " or later");
+  return major > want_major || (major == want_major && minor >= want_minor);
+}
+
 ModuleSlot& slot_for(tilec_bundle& b, CUcontext ctx) {
   for (ModuleSlot& s : b.modules)
     if (s.ctx == ctx) return s;
@@ -78,6 +101,19 @@ CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
                    const char* api) {
   CUmodule& module = slot.modules[index];
   if (module) return module;
+  // Refused before the driver tries (it would only say there is no kernel
+  // image), naming both sides.
+  CUdevice dev = 0;
+  int major = 0, minor = 0;
+  std::string needs;
+  if (d.cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+      d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == 0 &&
+      d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == 0 &&
+      !arch_runs_on(b.arch, major, minor, needs))
+    fail(TILEC_ERROR_UNSUPPORTED,
+         cat(api, ": the bundle was compiled for ", b.arch, ", which needs ", needs,
+             "; this device has compute capability ", major, ".", minor,
+             " (compile for it: tilec compile --arch=sm_", major, minor, "a)"));
   std::string errors;
   CUresult last = CUDA_SUCCESS;
   auto describe = [&](CUresult r) {

@@ -578,6 +578,29 @@ TEST_F(RuntimeLaunch, ModuleLoadFailureNamesTheModule) {
   EXPECT_TRUE(IsOk(tilec_launch(kernel(b.get(), "second"), nullptr, args.data(), args.size())));
 }
 
+TEST_F(RuntimeLaunch, BundleForAnotherArchIsRefusedBeforeLoading) {
+  // An sm_100a bundle on an H100 (9.0), an sm_90a one on a B200 (10.0):
+  // refused with both sides named, before the driver is asked, and not
+  // cached as loaded.
+  std::string meta = vector_add_meta();
+  meta.replace(meta.find("sm_90a"), 6, "sm_100a");
+  BundlePtr b = load_ok(make_bundle(meta, true, "// ptx\n"));
+  auto args = vector_add_args(64);
+  EXPECT_TRUE(IsError(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size()),
+                      TILEC_ERROR_UNSUPPORTED,
+                      {"tilec_launch: the bundle was compiled for sm_100a, which needs compute "
+                       "capability 10.0 exactly; this device has compute capability 9.0 "
+                       "(compile for it: tilec compile --arch=sm_90a)"}));
+  EXPECT_TRUE(fake->module_loads.empty());
+  BundlePtr hopper = load_ok(make_bundle(vector_add_meta(), true, "// ptx\n"));
+  fake->cc_major = 10;
+  EXPECT_TRUE(IsError(tilec_bundle_load_module(hopper.get()), TILEC_ERROR_UNSUPPORTED,
+                      {"compiled for sm_90a, which needs compute capability 9.0 exactly; this "
+                       "device has compute capability 10.0 (compile for it: tilec compile "
+                       "--arch=sm_100a)"}));
+  EXPECT_TRUE(IsOk(tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size())));
+}
+
 TEST_F(RuntimeLaunch, PtxOnlyBundle) {
   BundlePtr b = load_ok(make_bundle(vector_add_meta(), false, ".version 8.0"));
   ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
@@ -589,14 +612,13 @@ TEST_F(RuntimeLaunch, ModuleLoadFailureExplainsBothAttempts) {
   fake->cubin_load_result = 209;
   fake->ptx_load_result = 218;
   fake->ptx_log = "ptxas fatal: unknown target sm_90a";
-  fake->cc_major = 8;
   BundlePtr b = load_ok(make_bundle(vector_add_meta(), true, "// ptx\n"));
   auto args = vector_add_args(64);
   tilec_status s = tilec_launch(kernel(b.get(), "vector_add"), nullptr, args.data(), args.size());
   EXPECT_EQ(tilec_status_driver_error(s), 218);
   EXPECT_TRUE(IsError(s, TILEC_ERROR_DRIVER,
                       {"tilec_launch: cannot load the bundle (arch sm_90a) on this device "
-                       "(compute capability 8.0)",
+                       "(compute capability 9.0)",
                        "cuModuleLoadData (cubin) failed: CUDA_ERROR_NO_BINARY_FOR_GPU",
                        "cuModuleLoadDataEx (PTX JIT) failed: CUDA_ERROR_INVALID_PTX",
                        "JIT log: ptxas fatal: unknown target sm_90a"}));

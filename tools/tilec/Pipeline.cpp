@@ -53,6 +53,7 @@ static void addTilePasses(OpPassManager &pm) {
   // Loops left alone: classic software pipelining with TMA rings.
   pm.addPass(createTilePipelineSchedule());
   pm.addPass(createTilePipeline());
+  pm.addPass(createTileAllocateTensorMemory());
   pm.addPass(createTileAllocateSharedMemory());
   pm.addPass(createTileProfile());
 }

@@ -59,6 +59,11 @@ public:
     addConversion([ctx](tgpu::BarriersType) -> Type {
       return LLVM::LLVMPointerType::get(ctx, 3);
     });
+    // A tensor-memory buffer is its 32-bit TMEM address (lane << 16 |
+    // column).
+    addConversion([ctx](tgpu::TensorMemoryBufferType) -> Type {
+      return IntegerType::get(ctx, 32);
+    });
   }
 };
 
@@ -295,6 +300,8 @@ struct ConvertTileToLLVM
       }
       anyShared |= size && size.getInt() > 0;
       lowerWarpSpecialize(func);
+      if (failed(lowerTensorMemory(func)))
+        return signalPassFailure();
     }
     // TMA descriptors are __grid_constant__ parameters: by value, 64-byte
     // aligned, read where they are (lowering to LLVM sets the attributes
@@ -380,6 +387,7 @@ struct ConvertTileToLLVM
     populateTileLayoutPatterns(converter, patterns);
     populateTileDotPatterns(converter, patterns);
     populateTGPUPatterns(converter, patterns);
+    populateTensorMemoryPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

@@ -768,6 +768,8 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
             a.setOffset(ArrayRef<int64_t>{(*a.getOffset())[c]});
           } else if (auto br = dyn_cast<BarriersOp>(o); br && br.getOffset()) {
             br.setOffset(ArrayRef<int64_t>{(*br.getOffset())[c]});
+          } else if (auto t = dyn_cast<TMemAllocOp>(o); t && t.getColumn()) {
+            t.setColumn(ArrayRef<int64_t>{(*t.getColumn())[c]});
           }
         });
         int32_t scratch = 0;

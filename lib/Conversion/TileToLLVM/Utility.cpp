@@ -80,6 +80,10 @@ Value Emitter::threadId() {
     tid = arith::SubIOp::create(b, loc, tid, i32(p->firstThread));
   return tid;
 }
+int32_t Emitter::partitionFirstThread() {
+  std::optional<Partition> p = enclosingPartition(b);
+  return p ? p->firstThread : 0;
+}
 Value Emitter::laneId() { return andI(threadId(), i32(31)); }
 Value Emitter::warpId() {
   return arith::ShRUIOp::create(b, loc, threadId(), i32(5));

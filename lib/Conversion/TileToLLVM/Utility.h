@@ -47,6 +47,9 @@ struct Emitter {
   mlir::Value threadId();
   mlir::Value laneId();
   mlir::Value warpId();
+  /// The first thread of the enclosing warp-specialized partition (0
+  /// outside one).
+  int32_t partitionFirstThread();
   /// Synchronizes the block, or only the enclosing partition's warps (a
   /// named barrier).
   void barrier();
@@ -221,6 +224,11 @@ void populateTileLayoutPatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateTileDotPatterns(mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
+/// A kernel with tgpu.tensor_memory: its allocation at entry and
+/// deallocation before each return (TensorMemoryOpsToLLVM.cpp).
+mlir::LogicalResult lowerTensorMemory(mlir::func::FuncOp func);
+void populateTensorMemoryPatterns(mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateTGPUPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 

@@ -53,8 +53,25 @@ LogicalResult MMAAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kind == MMAKind::MMASync &&
       (a != OperandSource::Registers || b != OperandSource::Registers))
     return emitError() << "mma_sync reads both operands from registers";
-  if (kind == MMAKind::WGMMA && b != OperandSource::Shared)
-    return emitError() << "wgmma reads B from shared memory";
+  if (kind != MMAKind::MMASync && b != OperandSource::Shared)
+    return emitError() << stringifyMMAKind(kind)
+                       << " reads B from shared memory";
+  return success();
+}
+
+LogicalResult
+TensorMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t columns, int32_t ctaGroup,
+                         std::optional<int64_t> address) {
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "the CTA group is 1 or 2, not " << ctaGroup;
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))
+    return emitError() << "allocates a power of two of 32 to 512 columns, "
+                          "not "
+                       << columns;
+  if (address && (*address < 0 || *address % 8))
+    return emitError() << "the address word's offset must be a non-negative "
+                          "multiple of 8";
   return success();
 }
 
@@ -179,6 +196,13 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
         !isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' is a unit attribute of a "
                                                "tile.kernel function";
+    return success();
+  }
+  if (name == kTensorMemoryAttr) {
+    if (!isa<func::FuncOp>(op) || !op->hasAttr(tile::kKernelAttr) ||
+        !isa<TensorMemoryAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' is a tile.kernel "
+                                               "function's #tgpu.tensor_memory";
     return success();
   }
   if (name == kNamedBarriersAttr) {
@@ -371,6 +395,65 @@ int64_t SharedBufferType::getSlotStride() const {
 
 LinearLayout SharedBufferType::getSlotLayout() const {
   return getLayout().toLayout(getSlotShape());
+}
+
+Type TensorMemoryBufferType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elt;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elt) || parser.parseGreater())
+    return {};
+  return parser.getChecked<TensorMemoryBufferType>(parser.getContext(), shape,
+                                                   elt);
+}
+
+void TensorMemoryBufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ">";
+}
+
+LogicalResult
+TensorMemoryBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elt) {
+  if (!(elt.isF32() || elt.isInteger(32) || elt.isF16() || elt.isBF16()))
+    return emitError() << "tensor memory holds f32, i32, f16 or bf16 tiles, "
+                          "not "
+                       << elt;
+  if (shape.size() < 2)
+    return emitError() << "a slot is 2-d (128 lanes x columns)";
+  if (shape[shape.size() - 2] != 128)
+    return emitError() << "a slot has 128 rows (TMEM lanes), not "
+                       << shape[shape.size() - 2];
+  int64_t cols = shape.back();
+  if (cols <= 0 || !llvm::isPowerOf2_64(cols) ||
+      cols * elt.getIntOrFloatBitWidth() < 32 * 8)
+    return emitError() << "a slot's columns are a power of two of at least 8 "
+                          "32-bit columns, found "
+                       << cols;
+  int64_t total = cols * elt.getIntOrFloatBitWidth() / 32;
+  for (int64_t d : shape.drop_back(2)) {
+    if (d <= 0)
+      return emitError() << "slot counts must be positive, found " << d;
+    total *= d;
+  }
+  if (total > 512)
+    return emitError() << "takes " << total
+                       << " columns; tensor memory has 512";
+  return success();
+}
+
+int64_t TensorMemoryBufferType::getNumSlots() const {
+  int64_t n = 1;
+  for (int64_t d : getShape().drop_back(2))
+    n *= d;
+  return n;
+}
+
+int64_t TensorMemoryBufferType::getSlotColumns() const {
+  return getShape().back() * getElementType().getIntOrFloatBitWidth() / 32;
 }
 
 //===----------------------------------------------------------------------===//
@@ -730,6 +813,133 @@ LogicalResult WGMMAWaitOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor memory and tcgen05
+//===----------------------------------------------------------------------===//
+
+std::optional<TMemAccess> tgpu::matchTMemAccess(RankedTensorType tile) {
+  if (tile.getRank() != 2 || tile.getShape()[0] != 128 ||
+      !tile::getLayoutAttr(tile))
+    return std::nullopt;
+  LinearLayout l = tile::getLayout(tile);
+  std::vector<int64_t> shape(tile.getShape().begin(), tile.getShape().end());
+  int warps = l.getNumWarps();
+  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (warps % 4 || (bits != 32 && bits != 16))
+    return std::nullopt;
+  if (shape[1] >= warps / 4 && l == LinearLayout::tmem32x32b(shape, warps))
+    return TMemAccess{TMemShape::Lanes32x32b, warps};
+  if (bits == 32 && warps == 4 && shape[1] >= 8 &&
+      l == LinearLayout::tmem16x256b(shape, warps))
+    return TMemAccess{TMemShape::Lanes16x256b, warps};
+  return std::nullopt;
+}
+
+uint32_t tgpu::tcgen05InstructionDescriptor(Type elt, int64_t m, int64_t n,
+                                            bool aKMajor, bool bKMajor) {
+  // PTX ISA 9.7.16.4.2 (Table 42): D format F32 (bits 4-5), A and B
+  // formats (7-9, 10-12: f16 0 / bf16 1 for .kind::f16; e4m3 0 / e5m2 1
+  // for .kind::f8f6f4), transpose A and B (15, 16: 0 is K-major), N >> 3
+  // (17-22), M >> 4 (24-28).
+  uint32_t format = elt.isBF16() || isa<Float8E5M2Type>(elt) ? 1 : 0;
+  return (1u << 4) | (format << 7) | (format << 10) |
+         (uint32_t(!aKMajor) << 15) | (uint32_t(!bKMajor) << 16) |
+         (uint32_t(n >> 3) << 17) | (uint32_t(m >> 4) << 24);
+}
+
+/// The element type tcgen05.mma reads as: 16-bit (.kind::f16) or 8-bit
+/// floats (.kind::f8f6f4).
+static bool isTcgen05Input(Type t) {
+  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+LogicalResult Tcgen05MMAOp::verify() {
+  SharedBufferType b = getB().getType();
+  TensorMemoryBufferType d = getD().getType();
+  auto aSmem = dyn_cast<SharedBufferType>(getA().getType());
+  auto aTmem = dyn_cast<TensorMemoryBufferType>(getA().getType());
+  ArrayRef<int64_t> aShape = aSmem ? aSmem.getSlotShape() : aTmem.getSlotShape();
+  Type elt = aSmem ? aSmem.getElementType() : aTmem.getElementType();
+  if (aShape.size() != 2 || b.getSlotShape().size() != 2)
+    return emitOpError() << "operands must be 2-d";
+  int64_t m = aShape[0], k = aShape[1];
+  int64_t nB = b.getSlotShape()[1], n = d.getSlotShape()[1];
+  int group = getCtaGroup();
+  if (b.getSlotShape()[0] != k || d.getSlotShape()[0] != m || nB * group != n)
+    return emitOpError() << "shapes do not match: " << m << "x" << k << " * "
+                         << b.getSlotShape()[0] << "x" << nB
+                         << (group == 2 ? " (half of B)" : "") << " -> "
+                         << d.getSlotShape()[0] << "x" << n;
+  if (elt != b.getElementType())
+    return emitOpError() << "operand element types differ";
+  if (!isTcgen05Input(elt))
+    return emitOpError() << "reads f16, bf16, f8E4M3FN or f8E5M2, not " << elt;
+  if (!d.getElementType().isF32())
+    return emitOpError() << "accumulates in f32";
+  if (aTmem && elt.getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "an A in tensor memory has 16-bit elements";
+  if (m != 128 || n % 16 || n < 16 || n > 256 || k % wgmmaK(elt))
+    return emitOpError() << "needs M = 128 rows a CTA, N a multiple of 16 "
+                            "from 16 to 256 and K a multiple of "
+                         << wgmmaK(elt);
+  if (aSmem && !getOperandDescriptor(aSmem, 0))
+    return emitOpError() << "A's slot layout is no NVMMA swizzle";
+  if (!getOperandDescriptor(b, 1))
+    return emitOpError() << "B's slot layout is no NVMMA swizzle";
+  return success();
+}
+
+/// The columns `column` .. + the tile's of a slot of `buffer`, read or
+/// written by a register tile in a tcgen05.ld/st layout.
+static LogicalResult verifyTMemAccess(Operation *op,
+                                      TensorMemoryBufferType buffer,
+                                      RankedTensorType tile, int64_t column) {
+  if (tile.getElementType() != buffer.getElementType())
+    return op->emitOpError() << "moves " << buffer.getElementType()
+                             << " elements, not " << tile.getElementType();
+  if (tile.getRank() != 2 || tile.getShape()[0] != 128 || column < 0 ||
+      column + tile.getShape()[1] > buffer.getSlotShape()[1])
+    return op->emitOpError()
+           << "the tile is not 128 rows of columns within a slot of "
+           << buffer.getSlotShape()[1];
+  int64_t bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (column * bits % 32)
+    return op->emitOpError() << "starts inside a 32-bit column";
+  if (!matchTMemAccess(tile))
+    return op->emitOpError()
+           << "the tile's layout is none of tcgen05.ld/st's (tmem32x32b, "
+              "tmem16x256b)";
+  return success();
+}
+
+LogicalResult TMemLoadOp::verify() {
+  if (failed(verifyTMemAccess(*this, getSrc().getType(),
+                              cast<RankedTensorType>(getResult().getType()),
+                              getColumn())))
+    return failure();
+  for (Operation *user : getResult().getUsers()) {
+    auto wait = dyn_cast<TMemWaitOp>(user);
+    if (!wait || wait.getKind() != TMemWaitKind::Load)
+      return emitOpError() << "result is read before a tgpu.tmem_wait load";
+  }
+  return success();
+}
+
+LogicalResult TMemStoreOp::verify() {
+  return verifyTMemAccess(*this, getDst().getType(),
+                          cast<RankedTensorType>(getValue().getType()),
+                          getColumn());
+}
+
+LogicalResult TMemWaitOp::verify() {
+  if (getKind() == TMemWaitKind::Store && !getValues().empty())
+    return emitOpError() << "a store wait passes no values";
+  for (Value v : getValues())
+    if (!v.getDefiningOp<TMemLoadOp>())
+      return emitOpError() << "passes tgpu.tmem_load results only";
+  return success();
+}
+
 /// A placed buffer's `offset`: one per copy of the region it is in, each
 /// aligned to `align`.
 static LogicalResult verifyOffsets(Operation *op,
@@ -746,6 +956,21 @@ static LogicalResult verifyOffsets(Operation *op,
     if (o < 0 || o % align)
       return op->emitOpError() << "offsets are multiples of " << align
                                << " bytes, found " << o;
+  return success();
+}
+
+LogicalResult TMemAllocOp::verify() {
+  std::optional<ArrayRef<int64_t>> columns = getColumn();
+  if (!columns)
+    return success();
+  int copies = getRegionCopies(*this);
+  if (int64_t(columns->size()) != copies)
+    return emitOpError() << "has " << columns->size()
+                         << " columns; its region runs " << copies << " copies";
+  for (int64_t c : *columns)
+    if (c < 0 || c + getType().getColumns() > 512)
+      return emitOpError() << "columns " << c << ".." << c + getType().getColumns()
+                           << " are not within tensor memory's 512";
   return success();
 }
 

@@ -524,3 +524,97 @@ func.func @wgmma_tf32_mn_major(%acc: tensor<128x128xf32, #acc>, %i: i32) {
         tensor<128x128xf32, #acc>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a slot has 128 rows (TMEM lanes), not 64}}
+func.func @tmem_rows(%t: !tgpu.tmem<64x128xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{takes 1024 columns; tensor memory has 512}}
+func.func @tmem_too_wide(%t: !tgpu.tmem<4x128x256xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tensor memory holds f32, i32, f16 or bf16 tiles, not 'f8E4M3FN'}}
+func.func @tmem_fp8(%t: !tgpu.tmem<128x128xf8E4M3FN>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{allocates a power of two of 32 to 512 columns, not 96}}
+func.func @tmem_columns() attributes {tile.kernel, tile.grid = #tile.grid<1>, tgpu.tensor_memory = #tgpu.tensor_memory<columns = 96>} {
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+
+func.func @mma_shapes(%i: i32, %on: i1) {
+  %a = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %b = tgpu.alloc : !tgpu.smem<2x64x128xbf16, #sb>
+  %d = tgpu.tmem_alloc : !tgpu.tmem<128x256xf32>
+  // expected-error @+1 {{shapes do not match: 128x64 * 64x128 -> 128x256}}
+  tgpu.tcgen05_mma %a[%i], %b[%i], %d[%i], %on
+      : !tgpu.smem<2x128x64xbf16, #sa>, !tgpu.smem<2x64x128xbf16, #sb>, !tgpu.tmem<128x256xf32>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+
+func.func @mma_accumulates_f32(%i: i32, %on: i1) {
+  %a = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %b = tgpu.alloc : !tgpu.smem<2x64x128xbf16, #sb>
+  %d = tgpu.tmem_alloc : !tgpu.tmem<128x128xbf16>
+  // expected-error @+1 {{accumulates in f32}}
+  tgpu.tcgen05_mma %a[%i], %b[%i], %d[%i], %on
+      : !tgpu.smem<2x128x64xbf16, #sa>, !tgpu.smem<2x64x128xbf16, #sb>, !tgpu.tmem<128x128xbf16>
+  return
+}
+
+// -----
+
+// Rows across lanes the way mma.sync holds them: no tcgen05.ld shape.
+#mma = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+
+func.func @tmem_load_layout(%i: i32) {
+  %t = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
+  // expected-error @+1 {{the tile's layout is none of tcgen05.ld/st's (tmem32x32b, tmem16x256b)}}
+  %l = tgpu.tmem_load %t[%i] : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #mma>
+  %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #mma>
+  return
+}
+
+// -----
+
+#t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+func.func @tmem_load_unwaited(%i: i32) -> tensor<128x64xf32, #t32> {
+  %t = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
+  // expected-error @+1 {{result is read before a tgpu.tmem_wait load}}
+  %l = tgpu.tmem_load %t[%i] : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #t32>
+  return %l : tensor<128x64xf32, #t32>
+}
+
+// -----
+
+#t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+func.func @tmem_load_outside(%i: i32) {
+  %t = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
+  // expected-error @+1 {{the tile is not 128 rows of columns within a slot of 64}}
+  %l = tgpu.tmem_load %t[%i] column 32 : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #t32>
+  %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t32>
+  return
+}

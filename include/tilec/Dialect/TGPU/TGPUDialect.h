@@ -45,6 +45,8 @@ constexpr int32_t kComputePartition = 1;
 /// warp-specialized kernel walks its tiles persistently (a grid of
 /// min(SMs, tiles) programs, tile::canWalkTilesPersistently).
 constexpr llvm::StringLiteral kPersistentAttr = "tgpu.persistent";
+/// On a kernel (TensorMemoryAttr): the tensor memory it allocates.
+constexpr llvm::StringLiteral kTensorMemoryAttr = "tgpu.tensor_memory";
 /// On a kernel: the first id tile-allocate-named-barriers gave each group
 /// of named barriers (a dictionary of i32).
 constexpr llvm::StringLiteral kNamedBarriersAttr = "tgpu.named_barriers";
@@ -90,6 +92,25 @@ int getLaunchWarps(mlir::Operation *kernel);
 /// lowering stores them as 32-bit words): scalars and tiles of integers or
 /// floats of at most 32 bits.
 bool isWaitAfterType(mlir::Type type);
+
+/// The tcgen05.ld/st shape a register tile's layout is: a warp moving 32
+/// TMEM lanes by 32 bits a register (LinearLayout::tmem32x32b; 16-bit
+/// elements two to a register), or 16 lanes by 256 bits, twice
+/// (tmem16x256b).
+enum class TMemShape { Lanes32x32b, Lanes16x256b };
+struct TMemAccess {
+  TMemShape shape;
+  int numWarps;
+};
+/// How tcgen05.ld/st move `tile` (128 rows), or nullopt if its layout is
+/// none of theirs.
+std::optional<TMemAccess> matchTMemAccess(mlir::RankedTensorType tile);
+
+/// tcgen05.mma's instruction descriptor (PTX ISA 9.7.16.4.2) for inputs of
+/// `elementType` (16-bit: .kind::f16, 8-bit floats: .kind::f8f6f4), f32
+/// accumulation, an MxN D and A and B K-major or not.
+uint32_t tcgen05InstructionDescriptor(mlir::Type elementType, int64_t m,
+                                      int64_t n, bool aKMajor, bool bKMajor);
 
 /// The per-instruction K of wgmma for an element type (16 for 16-bit, 32
 /// for 8-bit inputs).

@@ -1,0 +1,88 @@
+// RUN: tilec-opt %s -split-input-file -tile-allocate-tensor-memory -tile-allocate-shared-memory -convert-tile-to-llvm | FileCheck %s
+//
+// How the tensor-memory and tcgen05 ops (sm_100a) are lowered onto NVVM's
+// tcgen05 ops (TensorMemoryOpsToLLVM.cpp; the PTX ISA rules in
+// docs/BLACKWELL.md).
+
+// 128x64 bf16, K contiguous, 128-byte swizzle (K-major A).
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+// 64x128 bf16 as B (KxN), N contiguous, two 64-column swizzle atoms (MN-major B).
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+// tcgen05.ld/st 32x32b over 4 warps.
+#t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#p16 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @gemm_step
+// Entry: warp 0 allocates the kernel's 512 columns (a 2x128x128 f32
+// accumulator and a 128x64 bf16 tile: 256 + 32) into the address word
+// after the buffers and barriers (32768 + 16), gives up the permit; the
+// block synchronizes between tcgen05 fences.
+// CHECK: %[[W0:.*]] = arith.cmpi eq
+// CHECK: scf.if %[[W0]] {
+// CHECK: %[[WORD:.*]] = llvm.getelementptr %{{.*}}[%c32784_i32{{.*}}]
+// CHECK: nvvm.tcgen05.alloc %[[WORD]], %c512_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK: }
+// CHECK: nvvm.tcgen05.fence <before>
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.tcgen05.fence <after>
+// tgpu.tmem_alloc: the base read from the word, plus the buffer's column.
+// CHECK: %[[BASE:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: %[[ACC:.*]] = arith.addi %[[BASE]], %c0_i32
+// CHECK: arith.addi %{{.*}}, %c256_i32
+// tgpu.tcgen05_mma: thread 0 issues an MMA per k-step of 16 (4 for K =
+// 64), D in the accumulator's slot, the descriptors of A (K-major: 32
+// bytes a k-step) and B (MN-major: 16 rows, 2048 bytes a k-step), the
+// instruction descriptor (bf16 inputs, f32 D, B transposed, N = 128, M =
+// 128) and the first step accumulating as the operand says.
+// CHECK: %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
+// CHECK: scf.if %[[T0]] {
+// CHECK: %[[D:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+// CHECK: nvvm.tcgen05.mma %[[D]], %{{.*}}, %{{.*}}, %c136381584_i32, %arg1 {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK: arith.addi %{{.*}}, %c32_i32
+// CHECK: arith.addi %{{.*}}, %c2048_i32
+// CHECK: nvvm.tcgen05.mma %[[D]], %{{.*}}, %{{.*}}, %c136381584_i32, %true
+// CHECK-COUNT-2: nvvm.tcgen05.mma %[[D]]
+// CHECK-NOT: nvvm.tcgen05.mma
+// tgpu.tcgen05_commit: the same thread, one arrive on completion.
+// CHECK: scf.if
+// CHECK: nvvm.tcgen05.commit %{{.*}} : !llvm.ptr<3>
+// tgpu.tmem_load: the warp's quadrant (warp bits: lanes 32 and 64, lane
+// << 16) and the column (64); one 32x32b.x64 load, then the registers pass
+// through tcgen05.wait::ld.
+// CHECK: arith.muli %{{.*}}, %c2097152_i32
+// CHECK: arith.muli %{{.*}}, %c4194304_i32
+// CHECK: %[[LD:.*]] = nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
+// CHECK: llvm.extractelement %[[LD]]
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "tcgen05.wait::ld.sync.aligned;", "=f,=f,
+// tgpu.tmem_store of bf16: two elements a 32-bit column (32 words).
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// CHECK: nvvm.tcgen05.wait <store>
+// CHECK: nvvm.tcgen05.fence <before>
+// Before the return: fence, block barrier, warp 0 frees the columns.
+// CHECK: nvvm.tcgen05.fence <before>
+// CHECK: nvvm.barrier0
+// CHECK: scf.if
+// CHECK: nvvm.tcgen05.dealloc %{{.*}}, %c512_i32 : !llvm.ptr<6>, i32
+// CHECK: return
+func.func @gemm_step(%i: i32, %on: i1)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %a = tgpu.alloc : !tgpu.smem<128x64xbf16, #sa>
+  %b = tgpu.alloc : !tgpu.smem<64x128xbf16, #sb>
+  %bars = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  %acc = tgpu.tmem_alloc : !tgpu.tmem<2x128x128xf32>
+  %p = tgpu.tmem_alloc : !tgpu.tmem<128x64xbf16>
+  %c0 = arith.constant 0 : i32
+  tgpu.tcgen05_mma %a[%c0], %b[%c0], %acc[%i], %on
+      : !tgpu.smem<128x64xbf16, #sa>, !tgpu.smem<64x128xbf16, #sb>, !tgpu.tmem<2x128x128xf32>
+  tgpu.tcgen05_commit %bars[%c0] : !tgpu.mbarriers<2>
+  tgpu.wait %bars[%c0], %c0 : !tgpu.mbarriers<2>
+  tgpu.tcgen05_fence after_thread_sync
+  %l = tgpu.tmem_load %acc[%i] column 64 : !tgpu.tmem<2x128x128xf32> -> tensor<128x64xf32, #t32>
+  %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t32>
+  %pv = arith.constant dense<1.0> : tensor<128x64xbf16, #p16>
+  tgpu.tmem_store %pv, %p[%c0] : tensor<128x64xbf16, #p16>, !tgpu.tmem<128x64xbf16>
+  tgpu.tmem_wait store
+  tgpu.tcgen05_fence before_thread_sync
+  return
+}
