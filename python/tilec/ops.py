@@ -65,7 +65,11 @@ def op_schema(kernel, outputs, mutates=()):
     """The torch schema of the operator :func:`custom_op` makes of `kernel`
     (without its name), e.g. ``(Tensor a, Tensor b, Tensor bias) -> Tensor``.
     Needs no torch and no GPU."""
-    inputs, outs, mutated = _plan(kernel, dict(outputs), tuple(mutates))
+    return _schema(*_plan(kernel, dict(outputs), tuple(mutates)))
+
+
+def _schema(inputs, outs, mutated):
+    """The schema of a checked plan (_plan's result)."""
     args = []
     for i, p in enumerate(inputs):
         alias = "(%s!)" % chr(ord("a") + i % 26) if p.name in mutated else ""
@@ -86,8 +90,9 @@ def custom_op(name, kernel, outputs, mutates=()):
 
     outputs = dict(outputs)
     mutates = tuple(mutates)
-    schema = op_schema(kernel, outputs, mutates)
-    inputs, outs, _ = _plan(kernel, outputs, mutates)
+    plan = _plan(kernel, outputs, mutates)
+    schema = _schema(*plan)
+    inputs, outs, _ = plan
     order = [p.name for p in kernel.params]
     allocs = list(outputs.values())
 
