@@ -28,3 +28,21 @@ def rel_err(out, ref):
     diff = (out - ref).norm().item()
     den = ref.norm().item()
     return diff / den if den else diff
+
+
+def bias_relu_reference(a, b, bias):
+    """float64 relu(A B + bias[col]), examples/gemm.mlir's result."""
+    return torch.relu(a.double() @ b.double() + bias.double())
+
+
+def attention_reference(q, k, v, scale, causal):
+    """float64 O and LSE of (B, Hq, S, D) q and (B, Hkv, Skv, D) k, v."""
+    group = q.shape[1] // k.shape[1]
+    kd = k.double().repeat_interleave(group, 1)
+    vd = v.double().repeat_interleave(group, 1)
+    sc = q.double() @ kd.transpose(-1, -2) * scale
+    if causal:
+        s, skv = q.shape[2], k.shape[2]
+        keep = torch.ones(s, skv, dtype=torch.bool, device=q.device).tril()
+        sc = sc.masked_fill(~keep, float("-inf"))
+    return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)

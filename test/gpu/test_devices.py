@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from gpu_common import BUNDLES, ROOT, load, rel_err, torch
+from gpu_common import BUNDLES, ROOT, bias_relu_reference, load, rel_err, torch
 
 import tilec
 
@@ -31,10 +31,6 @@ def gemm_case(dev, m=300, n=520, k=136):
     return a, b, bias, c
 
 
-def gemm_ref(a, b, bias):
-    return torch.relu(a.double() @ b.double() + bias.double())
-
-
 @two_gpus
 def test_launch_on_the_tensors_device():
     gemm, add = load("gemm")["gemm"], load("vector_add")["vector_add"]
@@ -43,7 +39,7 @@ def test_launch_on_the_tensors_device():
         a, b, bias, c = gemm_case("cuda:1")
         gemm(a, b, bias, c)
         torch.cuda.synchronize(1)
-        assert rel_err(c, gemm_ref(a, b, bias)) < 1e-2
+        assert rel_err(c, bias_relu_reference(a, b, bias)) < 1e-2
     # on cuda:1's current stream: captured into a graph of cuda:1's (a
     # launch on any other stream would break the capture)
     x, y = torch.randn(5000, device="cuda:1"), torch.randn(5000, device="cuda:1")
@@ -96,7 +92,7 @@ def test_launches_from_several_threads():
                     if i % 10 == 0:  # another tensor now and then: the slow path too
                         add(x[1:], y[1:], out[1:])
             stream.synchronize()
-            if not rel_err(c, gemm_ref(a, b, bias)) < 1e-2:
+            if not rel_err(c, bias_relu_reference(a, b, bias)) < 1e-2:
                 errors.append(f"thread {t}: gemm wrong")
             if not rel_err(out, x.double() + y.double()) < 1e-6:
                 errors.append(f"thread {t}: vector add wrong")

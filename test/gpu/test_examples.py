@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from gpu_common import DEV, load, rel_err, torch
+from gpu_common import DEV, attention_reference, load, rel_err, torch
 
 
 def kernel(name):
@@ -597,19 +597,6 @@ def test_gemm_tf32_twin(m, n, k):
     a, bt, c = tf32_problem(m, n, k)
     load("gemm_i8_tf32")["gemm_tf32"](a, bt, c)
     check_tf32(a, bt, c, "gemm_tf32")
-
-
-def attention_reference(q, k, v, scale, causal):
-    """float64 O and LSE of (B, Hq, S, D) q and (B, Hkv, Skv, D) k, v."""
-    group = q.shape[1] // k.shape[1]
-    kd = k.double().repeat_interleave(group, 1)
-    vd = v.double().repeat_interleave(group, 1)
-    sc = q.double() @ kd.transpose(-1, -2) * scale
-    if causal:
-        s, skv = q.shape[2], k.shape[2]
-        keep = torch.ones(s, skv, dtype=torch.bool, device=DEV).tril()
-        sc = sc.masked_fill(~keep, float("-inf"))
-    return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)
 
 
 def launch_attention(d, b, hq, hkv, s, causal, layout):

@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from gpu_common import BUNDLES, DEV, ROOT, load, rel_err, torch
+from gpu_common import (BUNDLES, DEV, ROOT, attention_reference, bias_relu_reference, load,
+                        rel_err, torch)
 
 import tilec
 
@@ -49,20 +50,8 @@ def gemm_inputs(m, n, k):
     return a, b, torch.randn(n, device=DEV)
 
 
-def gemm_ref(a, b, bias):
-    return torch.relu(a.double() @ b.double() + bias.double())
-
-
 def attention_inputs(b=2, h=3, s=200, d=64):
     return [torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(3)]
-
-
-def attention_ref(q, k, v, scale, causal):
-    sc = q.double() @ k.double().transpose(-1, -2) * scale
-    if causal:
-        s = q.shape[2]
-        sc = sc.masked_fill(~torch.ones(s, s, dtype=torch.bool, device=DEV).tril(), -math.inf)
-    return torch.softmax(sc, -1) @ v.double(), torch.logsumexp(sc, -1)
 
 
 @pytest.mark.parametrize("m,n,k", [(300, 520, 136), (1000, 264, 72)])
@@ -70,7 +59,7 @@ def test_gemm_op(gemm_relu, m, n, k):
     a, b, bias = gemm_inputs(m, n, k)
     c = gemm_relu(a, b, bias)
     assert c.shape == (m, n) and c.dtype == torch.bfloat16
-    assert rel_err(c, gemm_ref(a, b, bias)) < 1e-2
+    assert rel_err(c, bias_relu_reference(a, b, bias)) < 1e-2
     # the same operator through torch.ops
     c2 = torch.ops.tilec_tests.gemm_relu(a, b, bias)
     assert torch.equal(c, c2)
@@ -80,7 +69,7 @@ def test_gemm_op(gemm_relu, m, n, k):
 def test_attention_op(attention, causal):
     q, k, v = attention_inputs()
     o, lse = attention(q, k, v, 0.125, causal)
-    ref_o, ref_lse = attention_ref(q, k, v, 0.125, causal)
+    ref_o, ref_lse = attention_reference(q, k, v, 0.125, causal)
     assert rel_err(o, ref_o) < 2e-2 and rel_err(lse, ref_lse) < 1e-3
 
 
@@ -136,8 +125,8 @@ def test_cuda_graph_replay(gemm_relu, attention):
         c.fill_(NAN), o.fill_(NAN), lse.fill_(NAN)
         graph.replay()
         torch.cuda.synchronize()
-        assert rel_err(c, gemm_ref(*static[:3])) < 1e-2
-        ref_o, ref_lse = attention_ref(*static[3:], 0.125, 0)
+        assert rel_err(c, bias_relu_reference(*static[:3])) < 1e-2
+        ref_o, ref_lse = attention_reference(*static[3:], 0.125, 0)
         assert rel_err(o, ref_o) < 2e-2 and rel_err(lse, ref_lse) < 1e-3
 
 
