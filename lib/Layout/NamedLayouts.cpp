@@ -494,6 +494,36 @@ LinearLayout LinearLayout::tmem32x32b(const std::vector<int64_t> &shape,
   return b.finish({1, 0});
 }
 
+LinearLayout LinearLayout::tmem16x64b(const std::vector<int64_t> &shape,
+                                      int numWarps) {
+  // Thread t holds lane t/4 + 8 (t % 2), column (t/2) % 2 of each two
+  // columns; register j the next two columns; then the other 16 lanes of
+  // its quadrant.
+  BasisBuilder b(shape);
+  b.bases[int(InDim::Lane)].push_back(unit(2, 0, 8));
+  b.add(InDim::Lane, 1);
+  b.addN(InDim::Lane, 0, 8);
+  b.covered[0] = 16;
+  b.addN(InDim::Register, 1, shape[1] / 2);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Warp, 0, std::min(numWarps, 4));
+  return b.finish({1, 0});
+}
+
+LinearLayout LinearLayout::tmem16x128b(const std::vector<int64_t> &shape,
+                                       int numWarps) {
+  // Thread t holds lanes t/4 and t/4 + 8 (registers 2j, 2j + 1), column
+  // t % 4 of each four columns; then the other 16 lanes of its quadrant.
+  BasisBuilder b(shape);
+  b.addN(InDim::Lane, 1, 4);
+  b.addN(InDim::Lane, 0, 8);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Register, 1, shape[1] / 4);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Warp, 0, std::min(numWarps, 4));
+  return b.finish({1, 0});
+}
+
 LinearLayout LinearLayout::tmem16x256b(const std::vector<int64_t> &shape,
                                        int numWarps) {
   // A warp reads 16 TMEM lanes x 256 bits: thread t holds lanes t/4 and

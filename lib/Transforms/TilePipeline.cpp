@@ -34,6 +34,13 @@
 //   wait [i]     ->  wait full[i % d], parity (i / d) % 2
 //   release [i]  ->  arrive empty[i % d]   (on every CTA of a cluster)
 //
+// On sm_100a a channel whose slots the MMAs release (`release = mma`) is
+// released by the MMAs' completion itself: the thread that issued them
+// commits (tcgen05.commit) to the empty barrier, which then expects one
+// arrival (one per CTA of a cluster, the commit multicast to each):
+//
+//   release [i]  ->  tcgen05_commit empty[i % d] [multicast N]
+//
 // A channel without a depth gets as many slots as fit in shared memory next
 // to the kernel's other buffers and scratch (at most max-stages), or the
 // kernel's tile.num_stages, which records the choice.
@@ -172,7 +179,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           work.push_back(t);
           continue;
         }
-        if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::LocalLoadOp>(user))
+        if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::Tcgen05MMAOp,
+                 tgpu::LocalLoadOp>(user))
           return user->emitError() << "uses a channel's buffer in a way "
                                       "tile-pipeline cannot lower";
       }
@@ -207,8 +215,14 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     }
     auto barsTy = tgpu::BarriersType::get(ctx, depth);
     Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
+    // Released by tcgen05 MMAs' completion: one commit a CTA, not an
+    // arrival a consumer warp.
+    bool commits = ch.getKind() &&
+                   ch.getKind()->getRelease() == tgpu::ReleaseKind::MMA &&
+                   getTarget(ch) == Target::SM100a;
     Value empty = tgpu::BarriersOp::create(
-        b, loc, barsTy, ch.getConsumerWarps() * ch.getCluster().value_or(1));
+        b, loc, barsTy,
+        (commits ? 1 : ch.getConsumerWarps()) * ch.getCluster().value_or(1));
     IntegerAttr cluster = ch.getClusterAttr();
     int64_t useBytes = ch.getUseBytes();
     for (Operation *user : llvm::make_early_inc_range(ch.getChannel().getUsers())) {
@@ -240,9 +254,11 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         wait.replaceAllUsesWith(slot);
         wait.erase();
       } else if (auto rel = dyn_cast<tgpu::ChannelReleaseOp>(user)) {
-        tgpu::ArriveOp::create(ub, uloc, empty,
-                               tgpu::ringSlot(ub, uloc, rel.getIndex(), depth),
-                               IntegerAttr(), cluster);
+        Value slot = tgpu::ringSlot(ub, uloc, rel.getIndex(), depth);
+        if (commits)
+          tgpu::Tcgen05CommitOp::create(ub, uloc, empty, slot, cluster);
+        else
+          tgpu::ArriveOp::create(ub, uloc, empty, slot, IntegerAttr(), cluster);
         rel.erase();
       }
     }

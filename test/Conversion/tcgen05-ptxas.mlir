@@ -9,11 +9,14 @@
 // are PTX that ptxas accepts for sm_100a without spilling, and the SASS
 // (nvdisasm) runs the fifth-generation tensor-core instructions: the
 // allocation (UTCATOMSWS), the MMAs (UTCHMMA, one a k-step), the commit
-// (UTCBAR), the tensor-memory load and store (LDTM, STTM).
+// (UTCBAR), the tensor-memory load and store (LDTM, STTM) in the shapes
+// the tiles' layouts pick (32x32b; 16x256b, 16x64b, 16x128b).
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
 #t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#t64 = #tile.linear<register = [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [16, 0]], lane = [[8, 0], [0, 1], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]]>
+#t128 = #tile.linear<register = [[8, 0], [0, 4], [0, 8], [0, 16], [0, 32], [16, 0]], lane = [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]]>
 #t256 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]]>
 
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tilec_smem+{{[0-9]+}}], %r{{[0-9]+}};
@@ -24,6 +27,8 @@
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.st.sync.aligned.16x256b.x8.b32
 // PTX: tcgen05.st.sync.aligned.16x256b.x8.b32
+// PTX-COUNT-2: tcgen05.st.sync.aligned.16x64b.x32.b32
+// PTX-COUNT-2: tcgen05.st.sync.aligned.16x128b.x16.b32
 // PTX: tcgen05.wait::st.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
@@ -51,6 +56,10 @@ func.func @gemm_step(%i: i32, %on: i1) attributes {tile.kernel, tile.grid = #til
   %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t32>
   %cv = tile.convert_layout %w : tensor<128x64xf32, #t32> -> tensor<128x64xf32, #t256>
   tgpu.tmem_store %cv, %out[%c0] : tensor<128x64xf32, #t256>, !tgpu.tmem<128x64xf32>
+  %c64 = tile.convert_layout %w : tensor<128x64xf32, #t32> -> tensor<128x64xf32, #t64>
+  tgpu.tmem_store %c64, %out[%c0] : tensor<128x64xf32, #t64>, !tgpu.tmem<128x64xf32>
+  %c128 = tile.convert_layout %w : tensor<128x64xf32, #t32> -> tensor<128x64xf32, #t128>
+  tgpu.tmem_store %c128, %out[%c0] : tensor<128x64xf32, #t128>, !tgpu.tmem<128x64xf32>
   tgpu.tmem_wait store
   tgpu.tcgen05_fence before_thread_sync
   return

@@ -221,3 +221,47 @@ func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.g
   %ch, %ra = tgpu.channel consumer_warps 4 kind <fill = arrive, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
   return
 }
+
+// -----
+
+// sm_100a: slots the tcgen05 MMAs release (release = mma) are released by
+// the MMAs' completion, a tcgen05.commit to the empty barrier from the
+// thread that issued them: the empty barriers expect one arrival a CTA
+// (two in a cluster of two, the commit multicast), not one a warp.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]]>
+#bt = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>
+
+// CHECK-LABEL: func.func @tcgen05
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <2>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 2 : <2>
+// CHECK: tgpu.wait %[[EMPTY]]
+// CHECK: tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 49152
+// CHECK: tgpu.wait %[[FULL]]
+// CHECK: tgpu.tcgen05_mma
+// CHECK: %[[S:.*]] = arith.remui %{{.*}}, %c2_i32
+// CHECK: tgpu.tcgen05_commit %[[EMPTY]][%[[S]]] multicast 2 : <2>
+// CHECK-NOT: tgpu.arrive %[[EMPTY]]
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @tcgen05(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+                   %b: !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
+                   %i: i32, %j: i32, %on: i1)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %ch, %ra, %rb = tgpu.channel consumer_warps 1 cluster 2 depth 2 kind <fill = tma, release = mma>
+      : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x256x64xbf16, #sb>
+  %bt = tgpu.transpose %rb : !tgpu.smem<?x256x64xbf16, #sb> -> !tgpu.smem<?x64x256xbf16, #bt>
+  %acc = tgpu.tmem_alloc : !tgpu.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  %s = tgpu.channel_acquire %ch[%i]
+  tgpu.tma_load %a[%i, %i] -> %ra[%s], %ch
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
+  tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch
+      : !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>, !tgpu.smem<?x256x64xbf16, #sb>, !tgpu.channel
+  %t = tgpu.channel_wait %ch[%j]
+  tgpu.tcgen05_mma %ra[%t], %bt[%t], %acc[%c0], %on
+      : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #bt>, !tgpu.tmem<128x256xf32>
+  tgpu.channel_release %ch[%j]
+  return
+}
+}

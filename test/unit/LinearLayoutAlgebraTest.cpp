@@ -273,6 +273,56 @@ TEST(NamedLayouts, TensorMemory16x256b) {
   EXPECT_TRUE(l.isSurjective());
 }
 
+/// The (TMEM lane, column) register j of lane t of warp w holds under
+/// the tcgen05.ld/st fragments (PTX ISA 9.7.16.2.3.1) for a 128x64 f32
+/// tile over 4 warps: each warp's quadrant of 32 lanes, a 16-lane shape
+/// twice (the second access 16 lanes down).
+TEST(NamedLayouts, TensorMemory16LaneShapesFollowThePtxFragments) {
+  struct Case {
+    const char *name;
+    LL layout;
+    int64_t regsPerRep, colsPerRep;
+    Coords (*at)(int64_t t, int64_t j);
+  };
+  std::vector<Case> cases = {
+      {"16x64b", LL::tmem16x64b({128, 64}, 4), 1, 2,
+       [](int64_t t, int64_t j) {
+         return Coords{t / 4 + 8 * (t % 2), (t / 2) % 2 + 2 * j};
+       }},
+      {"16x128b", LL::tmem16x128b({128, 64}, 4), 2, 4,
+       [](int64_t t, int64_t j) {
+         return Coords{t / 4 + 8 * (j % 2), t % 4 + 4 * (j / 2)};
+       }},
+      {"16x256b", LL::tmem16x256b({128, 64}, 4), 4, 8,
+       [](int64_t t, int64_t j) {
+         return Coords{t / 4 + 8 * ((j / 2) % 2), 2 * (t % 4) + j % 2 + 8 * (j / 4)};
+       }},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_TRUE(c.layout.isSurjective());
+    // 64 columns: 64 / colsPerRep repetitions a half, two halves.
+    int64_t perHalf = 64 / c.colsPerRep * c.regsPerRep;
+    ASSERT_EQ(c.layout.getNumRegisters(), 2 * perHalf);
+    for (int64_t w = 0; w < 4; ++w)
+      for (int64_t t = 0; t < 32; ++t)
+        for (int64_t j = 0; j < perHalf; ++j) {
+          Coords want = c.at(t, j);
+          want[0] += 32 * w;
+          // Register j of the first access; the layout numbers registers
+          // its own way, so find the one at the coordinates of thread 0.
+          auto r = c.layout.findRegister(
+              {c.at(0, j)[0], c.at(0, j)[1]});
+          ASSERT_TRUE(r.has_value());
+          EXPECT_EQ(c.layout.apply(*r, t, w), want);
+          auto r2 = c.layout.findRegister({c.at(0, j)[0] + 16, c.at(0, j)[1]});
+          ASSERT_TRUE(r2.has_value());
+          want[0] += 16;
+          EXPECT_EQ(c.layout.apply(*r2, t, w), want);
+        }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Properties over random layouts
 //===----------------------------------------------------------------------===//

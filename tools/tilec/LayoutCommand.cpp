@@ -108,11 +108,13 @@ LL parseConstructor(StringRef spec) {
   };
   static const std::set<std::string> known = {
       "blocked", "coalesced", "mma_acc", "mma_a", "mma_b", "wgmma_acc",
-      "wgmma_a", "tmem32x32b", "tmem16x256b", "shared", "swizzled", "nvmma"};
+      "wgmma_a", "tmem32x32b", "tmem16x64b", "tmem16x128b", "tmem16x256b",
+      "shared", "swizzled", "nvmma"};
   if (!known.count(name.str()))
     throw Error{"unknown layout '" + name.str() +
                 "'; expected blocked, coalesced, mma_acc, mma_a, mma_b, "
-                "wgmma_acc, wgmma_a, tmem32x32b, tmem16x256b, shared, "
+                "wgmma_acc, wgmma_a, tmem32x32b, tmem16x64b, tmem16x128b, "
+                "tmem16x256b, shared, "
                 "swizzled or nvmma"};
   // The arguments each constructor takes; anything else is a mistake.
   static const std::map<std::string, std::set<std::string>> keys = {
@@ -124,6 +126,8 @@ LL parseConstructor(StringRef spec) {
       {"wgmma_acc", {"shape", "groups"}},
       {"wgmma_a", {"shape", "groups"}},
       {"tmem32x32b", {"shape", "warps"}},
+      {"tmem16x64b", {"shape", "warps"}},
+      {"tmem16x128b", {"shape", "warps"}},
       {"tmem16x256b", {"shape", "warps"}},
       {"shared", {"shape", "order"}},
       {"swizzled", {"shape", "order", "vec", "per_phase", "max_phase"}},
@@ -210,8 +214,12 @@ LL parseConstructor(StringRef spec) {
     return LL::wgmmaOperandA(shape, one("groups", 1));
   if (name == "tmem32x32b")
     return LL::tmem32x32b(shape, one("warps", 4, {4, 8, 16}));
+  if (name == "tmem16x64b")
+    return LL::tmem16x64b(shape, one("warps", 4, {4}));
+  if (name == "tmem16x128b")
+    return LL::tmem16x128b(shape, one("warps", 4, {4}));
   if (name == "tmem16x256b")
-    return LL::tmem16x256b(shape, one("warps", 4, {4, 8, 16}));
+    return LL::tmem16x256b(shape, one("warps", 4, {4}));
   if (name == "shared")
     return LL::sharedUnswizzled(shape, order);
   if (name == "swizzled")

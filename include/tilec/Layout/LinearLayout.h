@@ -263,7 +263,13 @@ public:
   /// registers walk the columns.
   static LinearLayout tmem32x32b(const std::vector<int64_t> &shape,
                                  int numWarps);
-  /// tcgen05.ld/st 16x256b: a warp covers 16 TMEM lanes and 256 bits.
+  /// tcgen05.ld/st 16x64b, 16x128b, 16x256b: a warp covers its 32 lanes as
+  /// two 16-lane accesses of 64, 128 or 256 bits a repetition (PTX ISA
+  /// 9.7.16.2.3.1, "Matrix fragments for tcgen05.ld/st"); 4 warps.
+  static LinearLayout tmem16x64b(const std::vector<int64_t> &shape,
+                                 int numWarps);
+  static LinearLayout tmem16x128b(const std::vector<int64_t> &shape,
+                                  int numWarps);
   static LinearLayout tmem16x256b(const std::vector<int64_t> &shape,
                                   int numWarps);
 

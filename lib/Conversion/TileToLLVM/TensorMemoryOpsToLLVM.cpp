@@ -225,57 +225,74 @@ struct TMemInstr {
   SmallVector<SmallVector<int64_t, 2>> words;
 };
 
+/// A tcgen05.ld/st shape (PTX ISA 9.7.16.2.3.1, "Matrix fragments"): the
+/// lanes one access covers, the registers and 32-bit columns of a
+/// repetition, and the (lane, column) that register j of the warp's thread
+/// 0 holds (the layout, equal to the shape's constructor, has the other
+/// threads).
+struct TMemShapeInfo {
+  NVVM::Tcgen05LdStShape shape;
+  int64_t lanes, regsPerRep, colsPerRep;
+  std::pair<int64_t, int64_t> (*thread0)(int64_t j);
+};
+
+TMemShapeInfo shapeInfo(TMemShape s) {
+  switch (s) {
+  case TMemShape::Lanes32x32b:
+    return {NVVM::Tcgen05LdStShape::SHAPE_32X32B, 32, 1, 1,
+            [](int64_t j) { return std::pair<int64_t, int64_t>{0, j}; }};
+  case TMemShape::Lanes16x64b:
+    return {NVVM::Tcgen05LdStShape::SHAPE_16X64B, 16, 1, 2,
+            [](int64_t j) { return std::pair<int64_t, int64_t>{0, 2 * j}; }};
+  case TMemShape::Lanes16x128b:
+    return {NVVM::Tcgen05LdStShape::SHAPE_16X128B, 16, 2, 4,
+            [](int64_t j) {
+              return std::pair<int64_t, int64_t>{8 * (j % 2), 4 * (j / 2)};
+            }};
+  case TMemShape::Lanes16x256b:
+    return {NVVM::Tcgen05LdStShape::SHAPE_16X256B, 16, 4, 8,
+            [](int64_t j) {
+              return std::pair<int64_t, int64_t>{8 * (j / 2 % 2),
+                                                 j % 2 + 8 * (j / 4)};
+            }};
+  }
+  llvm_unreachable("a tcgen05.ld/st shape");
+}
+
 /// The instructions that move a register tile of `type` (whose layout
-/// matchTMemAccess accepted) for one warp, at most 128 registers each.
+/// matchTMemAccess accepted) for one warp: its 32 lanes in one access or
+/// two 16-lane halves, at most 128 registers an instruction (.x128 of
+/// 32x32b and 16x64b, .x64 of 16x128b, .x32 of 16x256b).
 FailureOr<SmallVector<TMemInstr>> planTMemAccess(RankedTensorType type) {
   std::optional<TMemAccess> access = matchTMemAccess(type);
   if (!access)
     return failure();
   LinearLayout l = getLayout(type);
+  TMemShapeInfo info = shapeInfo(access->shape);
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   int64_t perWord = 32 / bits;
+  // 32-bit columns a warp moves (its share with more than 4 warps).
+  int64_t columns = l.getNumRegisters() / perWord / (32 / info.lanes) /
+                    info.regsPerRep * info.colsPerRep;
+  int64_t colsPerInstr = 128 / info.regsPerRep * info.colsPerRep;
   SmallVector<TMemInstr> instrs;
-  auto reg = [&](int64_t row, int64_t col) -> FailureOr<int64_t> {
-    std::optional<int64_t> r = l.findRegister({row, col});
-    if (!r)
-      return failure();
-    return *r;
-  };
-  if (access->shape == TMemShape::Lanes32x32b) {
-    // PTX ISA 9.7.16.8.2 (32x32b): lane i of the warp reads its quadrant's
-    // TMEM lane 32 q + i, register j column j.
-    int64_t regs = l.getNumRegisters(), words = regs / perWord;
-    for (int64_t w0 = 0; w0 < words; w0 += 128) {
-      TMemInstr in{NVVM::Tcgen05LdStShape::SHAPE_32X32B, w0, {}};
-      for (int64_t w = w0; w < std::min<int64_t>(words, w0 + 128); ++w) {
+  for (int64_t lane0 = 0; lane0 < 32; lane0 += info.lanes)
+    for (int64_t c0 = 0; c0 < columns; c0 += colsPerInstr) {
+      TMemInstr in{info.shape, (lane0 << 16) + c0, {}};
+      int64_t regs = std::min(columns - c0, colsPerInstr) / info.colsPerRep *
+                     info.regsPerRep;
+      for (int64_t j = 0; j < regs; ++j) {
+        auto [dl, dc] = info.thread0(j);
         SmallVector<int64_t, 2> parts;
         for (int64_t p = 0; p < perWord; ++p) {
-          FailureOr<int64_t> r = reg(0, w * perWord + p);
-          if (failed(r))
+          std::optional<int64_t> r =
+              l.findRegister({lane0 + dl, (c0 + dc) * perWord + p});
+          if (!r)
             return failure();
           parts.push_back(*r);
         }
         in.words.push_back(parts);
       }
-      instrs.push_back(std::move(in));
-    }
-    return instrs;
-  }
-  // 16x256b (32-bit elements): thread t reads TMEM lanes t / 4 and t / 4 +
-  // 8, columns 2 (t % 4) and + 1, of each 8 columns; a warp's 32 lanes are
-  // two such 16-lane halves.
-  int64_t cols = type.getShape()[1];
-  for (int64_t half = 0; half < 2; ++half)
-    for (int64_t c0 = 0; c0 < cols; c0 += 256) {
-      TMemInstr in{NVVM::Tcgen05LdStShape::SHAPE_16X256B,
-                   ((16 * half) << 16) + c0, {}};
-      for (int64_t c = c0; c < std::min<int64_t>(cols, c0 + 256); c += 8)
-        for (int64_t q = 0; q < 4; ++q) {
-          FailureOr<int64_t> r = reg(16 * half + 8 * (q / 2), c + q % 2);
-          if (failed(r))
-            return failure();
-          in.words.push_back({*r});
-        }
       instrs.push_back(std::move(in));
     }
   return instrs;

@@ -829,8 +829,13 @@ std::optional<TMemAccess> tgpu::matchTMemAccess(RankedTensorType tile) {
     return std::nullopt;
   if (shape[1] >= warps / 4 && l == LinearLayout::tmem32x32b(shape, warps))
     return TMemAccess{TMemShape::Lanes32x32b, warps};
-  if (bits == 32 && warps == 4 && shape[1] >= 8 &&
-      l == LinearLayout::tmem16x256b(shape, warps))
+  if (bits != 32 || warps != 4)
+    return std::nullopt;
+  if (shape[1] >= 2 && l == LinearLayout::tmem16x64b(shape, warps))
+    return TMemAccess{TMemShape::Lanes16x64b, warps};
+  if (shape[1] >= 4 && l == LinearLayout::tmem16x128b(shape, warps))
+    return TMemAccess{TMemShape::Lanes16x128b, warps};
+  if (shape[1] >= 8 && l == LinearLayout::tmem16x256b(shape, warps))
     return TMemAccess{TMemShape::Lanes16x256b, warps};
   return std::nullopt;
 }
@@ -908,7 +913,7 @@ static LogicalResult verifyTMemAccess(Operation *op,
   if (!matchTMemAccess(tile))
     return op->emitOpError()
            << "the tile's layout is none of tcgen05.ld/st's (tmem32x32b, "
-              "tmem16x256b)";
+              "tmem16x64b, tmem16x128b, tmem16x256b)";
   return success();
 }
 

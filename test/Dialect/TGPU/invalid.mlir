@@ -590,7 +590,7 @@ func.func @mma_accumulates_f32(%i: i32, %on: i1) {
 
 func.func @tmem_load_layout(%i: i32) {
   %t = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
-  // expected-error @+1 {{the tile's layout is none of tcgen05.ld/st's (tmem32x32b, tmem16x256b)}}
+  // expected-error @+1 {{the tile's layout is none of tcgen05.ld/st's (tmem32x32b, tmem16x64b, tmem16x128b, tmem16x256b)}}
   %l = tgpu.tmem_load %t[%i] : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #mma>
   %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #mma>
   return

@@ -95,9 +95,9 @@ bool isWaitAfterType(mlir::Type type);
 
 /// The tcgen05.ld/st shape a register tile's layout is: a warp moving 32
 /// TMEM lanes by 32 bits a register (LinearLayout::tmem32x32b; 16-bit
-/// elements two to a register), or 16 lanes by 256 bits, twice
-/// (tmem16x256b).
-enum class TMemShape { Lanes32x32b, Lanes16x256b };
+/// elements two to a register), or 16 lanes by 64, 128 or 256 bits, twice
+/// (tmem16x64b, tmem16x128b, tmem16x256b; 32-bit elements, 4 warps).
+enum class TMemShape { Lanes32x32b, Lanes16x64b, Lanes16x128b, Lanes16x256b };
 struct TMemAccess {
   TMemShape shape;
   int numWarps;
