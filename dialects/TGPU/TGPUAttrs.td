@@ -54,6 +54,9 @@ def TGPU_MMAAttr : TGPU_Attr<"MMA", "mma"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isWGMMA() const { return getKind() == MMAKind::WGMMA; }
+    bool isTCGen05() const { return getKind() == MMAKind::TCGen05; }
+    /// An asynchronous MMA a warp-specialized loop runs (wgmma, tcgen05).
+    bool isAsync() const { return getKind() != MMAKind::MMASync; }
     static MMAAttr mmaSync(::mlir::MLIRContext *ctx) {
       return get(ctx, MMAKind::MMASync, OperandSource::Registers,
                  OperandSource::Registers);
@@ -83,7 +86,8 @@ def TGPU_TMACopyAttr : TGPU_Attr<"TMACopy", "tma_copy"> {
 def TGPU_PartitionRole : I32EnumAttr<"PartitionRole",
     "what a partition of a warp-specialized loop does", [
     I32EnumAttrCase<"Load", 0, "load">,
-    I32EnumAttrCase<"Compute", 1, "compute">]> {
+    I32EnumAttrCase<"Compute", 1, "compute">,
+    I32EnumAttrCase<"MMA", 2, "mma">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -96,7 +100,11 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
     each op of its body names the partitions that run it by index,
     `tgpu.partition = array<i32: 0>` (scalar code both need: several).
     `load` partitions issue TMA copies; `compute` partitions run the MMAs
-    and the math between them. A compute partition with `copies = 2` runs
+    and the math between them, except on sm_100a, where an `mma`
+    partition (one thread issues tcgen05 MMAs) runs the MMAs and the
+    `compute` partition the rest (the epilogue, the math on MMA results):
+    `[#tgpu.partition<load>, #tgpu.partition<compute>,
+    #tgpu.partition<mma>]`. A compute partition with `copies = 2` runs
     as two consumer copies (warpgroups) that take turns (the ping-pong
     schedule): `#tgpu.partition<compute, copies = 2>`; `copies` is 1 where
     it is left out. Set by tile-partition-schedule.
@@ -126,7 +134,8 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
 
 def TGPU_FillKind : I32EnumAttr<"FillKind", "how a channel's slot is filled", [
     I32EnumAttrCase<"TMA", 0, "tma">,
-    I32EnumAttrCase<"Arrive", 1, "arrive">]> {
+    I32EnumAttrCase<"Arrive", 1, "arrive">,
+    I32EnumAttrCase<"MMA", 2, "mma">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -144,7 +153,10 @@ def TGPU_ChannelKindAttr : TGPU_Attr<"ChannelKind", "channel_kind"> {
   let description = [{
     On a `tgpu.channel` as `kind`. `fill`: `tma`, TMA copies complete the
     slot's transaction bytes (the producer's acquire announces them,
-    expect_tx); `arrive`, the producer's warps write the slot and arrive.
+    expect_tx); `arrive`, the producer's warps write the slot and arrive;
+    `mma`, MMAs write the slot (an accumulator in tensor memory) and the
+    thread that issued them marks the use filled with
+    `tgpu.channel_fill` (sm_100a: a tcgen05.commit to the full barrier).
     `release`: `arrive`, each consumer warp arrives once it has read the
     slot (into registers); `mma`, the MMAs reading the slot in place
     completed (sm_90a: after their wgmma wait; sm_100a: tcgen05.commit

@@ -155,6 +155,11 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     without it, TMA copies fill them and each consumer warp releases them
     (`<fill = tma, release = arrive>`).
 
+    Buffers in tensor memory (`!tgpu.tmem<?x...>`) pass accumulators from
+    an MMA partition to the warps that read them (`fill = mma`); such a
+    channel says its `depth` (tensor memory is not sized like shared
+    memory).
+
     A channel of `depth` 1 passes one tile at a time (a tile loaded once
     for a whole loop, such as attention's Q: the producer refills it when
     the consumers released the last one).
@@ -176,7 +181,8 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth,
                        OptionalAttr<TGPU_ChannelKindAttr>:$kind);
   let results = (outs TGPU_ChannelType:$channel,
-                      Variadic<TGPU_SharedBufferType>:$buffers);
+                      Variadic<AnyTypeOf<[TGPU_SharedBufferType,
+                                          TGPU_TensorMemoryBufferType]>>:$buffers);
   let assemblyFormat = [{
     `consumer_warps` $consumer_warps (`cluster` $cluster^)? (`depth` $depth^)?
     (`kind` $kind^)? attr-dict `:` type($buffers)
@@ -211,6 +217,26 @@ def TGPU_ChannelAcquireOp : TGPU_Op<"channel_acquire"> {
   let builders = [OpBuilder<(ins "::mlir::Value":$channel, "::mlir::Value":$index), [{
     build($_builder, $_state, $_builder.getI32Type(), channel, index);
   }]>];
+}
+
+def TGPU_ChannelFillOp : TGPU_Op<"channel_fill"> {
+  let summary = "producer: use i is filled when the work issued so far completes";
+  let description = [{
+    For a channel of kind `fill = mma`: the MMAs the executing thread
+    issued into use `index`'s slot (and all it issued before) fill it; the
+    consumers' wait returns once they completed (sm_100a: a tcgen05.commit
+    to the slot's full barrier, from the thread that issued the MMAs).
+    TMA copies complete their use themselves and need none.
+
+    ```mlir
+    %s = tgpu.channel_acquire %acc[%t]
+    tgpu.tcgen05_mma %a[%k], %b[%k], %ring[%s], %on : ...
+    tgpu.channel_fill %acc[%t]
+    ```
+  }];
+  let arguments = (ins TGPU_ChannelType:$channel, I32:$index);
+  let assemblyFormat = "$channel `[` $index `]` attr-dict";
+  let hasVerifier = 1;
 }
 
 def TGPU_ChannelWaitOp : TGPU_Op<"channel_wait"> {

@@ -75,11 +75,15 @@ def TGPU_TensorMemoryBufferType : TGPU_Type<"TensorMemoryBuffer", "tmem"> {
     of a tensor-memory A) for M = 128 with one CTA (PTX ISA 9.7.16.10.1,
     "Matrix fragments for tcgen05.mma", layout D for M = 128); a register
     tile reads or writes it through the layouts of tcgen05.ld/st
-    (`LinearLayout::tmem32x32b`, `tmem16x256b`).
+    (`LinearLayout::tmem32x32b` and the other tcgen05.ld/st layouts). A
+    single leading `?` is a ring whose depth is not chosen yet: a buffer of
+    a `tgpu.channel` (the accumulators an MMA partition hands to the
+    epilogue), which `tile-pipeline` gives the channel's depth.
 
     ```mlir
     !tgpu.tmem<2x128x128xf32>    // two 128-column accumulators
     !tgpu.tmem<128x128xbf16>     // 64 columns
+    !tgpu.tmem<?x128x256xf32>    // a channel's ring
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
@@ -91,10 +95,18 @@ def TGPU_TensorMemoryBufferType : TGPU_Type<"TensorMemoryBuffer", "tmem"> {
     ::llvm::ArrayRef<int64_t> getSlotShape() const {
       return getShape().take_back(2);
     }
+    /// The product of the leading dims; ShapedType::kDynamic for a ring
+    /// whose depth is not chosen yet.
     int64_t getNumSlots() const;
+    bool hasUnknownDepth() const;
+    /// The same slots, `n` of them.
+    TensorMemoryBufferType withNumSlots(int64_t n) const;
     /// 32-bit TMEM columns of one slot, and of all slots.
     int64_t getSlotColumns() const;
-    int64_t getColumns() const { return getNumSlots() * getSlotColumns(); }
+    int64_t getColumns() const {
+      assert(!hasUnknownDepth() && "a ring of unknown depth has no size");
+      return getNumSlots() * getSlotColumns();
+    }
   }];
 }
 

@@ -24,6 +24,14 @@
 // Later steps insert a channel on every value that crosses partitions and
 // build the warp-specialized regions.
 //
+// On sm_100a (tcgen05 dots) the MMAs get a partition of their own, the
+// MMA partition (2), whose one thread issues them; the compute partition
+// keeps the rest (the math on the MMAs' results, the epilogue), and the
+// operand conversions that only feed dots go with the dots:
+//
+//   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>,
+//                         #tgpu.partition<mma>]}
+//
 // It also decides how the kernel runs, for the later steps to read: a
 // kernel whose grid allows it walks its tiles persistently
 // (`tgpu.persistent` on the function), and a kernel that asks for the
@@ -60,7 +68,8 @@ struct TilePartitionSchedule
   using Base::Base;
 
   void runOnOperation() override {
-    if (!hasWGMMA(getTarget(getOperation())))
+    Target target = getTarget(getOperation());
+    if (!hasWGMMA(target) && target != Target::SM100a)
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
@@ -69,30 +78,31 @@ struct TilePartitionSchedule
       // it say why they do not.
       scf::ForOp scheduled;
       for (auto loop : func.getBody().front().getOps<scf::ForOp>()) {
-        bool hasWGMMA = false;
+        bool hasAsync = false;
         loop.getBody()->walk([&](DotOp dot) {
-          hasWGMMA |= tgpu::getMMA(dot).isWGMMA();
+          hasAsync |= tgpu::getMMA(dot).isAsync();
         });
-        if (!hasWGMMA)
+        if (!hasAsync)
           continue;
-        Partitions parts = assign(loop);
+        Partitions parts = assign(loop, target);
         std::string why = unschedulable(loop, parts);
         if (why.empty()) {
           bool pers = persistent && canWalkTilesPersistently(func);
           if (pers)
             func->setAttr(tgpu::kPersistentAttr, UnitAttr::get(&getContext()));
-          record(loop, parts, usePingPong(func, loop, pers) ? 2 : 1);
+          record(loop, parts, usePingPong(func, loop, pers) ? 2 : 1, target);
           scheduled = loop;
           break;
         }
         mlir::emitRemark(loop.getLoc())
-            << variantPrefix(func)
-            << "not warp-specialized (TMA and wgmma not used): " << why;
+            << variantPrefix(func) << "not warp-specialized (TMA and "
+            << (target == Target::SM100a ? "tcgen05" : "wgmma")
+            << " not used): " << why;
       }
-      // wgmma runs only in a scheduled (warp-specialized) loop: dots
-      // elsewhere are selected for mma.sync.
+      // wgmma and tcgen05 run only in a scheduled (warp-specialized) loop:
+      // dots elsewhere are selected for mma.sync.
       func.walk([&](DotOp dot) {
-        if (tgpu::getMMA(dot).isWGMMA() &&
+        if (tgpu::getMMA(dot).isAsync() &&
             (!scheduled || !scheduled->isAncestor(dot)))
           dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
       });
@@ -145,7 +155,7 @@ struct TilePartitionSchedule
       if (!dot)
         continue;
       tgpu::MMAAttr mma = tgpu::getMMA(dot);
-      if (!mma.isWGMMA())
+      if (!mma.isAsync())
         return "a dot of the loop runs on mma.sync";
       for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
         if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers)
@@ -167,7 +177,7 @@ struct TilePartitionSchedule
       const std::set<int32_t> &p = parts[&op];
       bool load = p.count(tgpu::kLoadPartition), compute = p.count(tgpu::kComputePartition);
       if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op) ||
-          isProfileRecord(&op))
+          isProfileRecord(&op) || (!compute && p.count(tgpu::kMMAPartition)))
         continue;
       if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
           llvm::all_of(op.getUsers(), [](Operation *u) {
@@ -196,9 +206,18 @@ struct TilePartitionSchedule
   }
 
   /// The partitions that run each op of the loop's body.
-  static Partitions assign(scf::ForOp loop) {
+  static Partitions assign(scf::ForOp loop, Target target) {
     Block *body = loop.getBody();
     Partitions parts;
+    // sm_100a: the tcgen05 MMAs, and the conversions of their operands,
+    // are the MMA partition's.
+    auto feedsOnlyDots = [&](Operation &op) {
+      return isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
+             llvm::all_of(op.getUsers(), [&](Operation *u) {
+               return parts.count(u) && parts[u] == std::set<int32_t>{
+                                                      tgpu::kMMAPartition};
+             });
+    };
     // Users first: walk the body backwards so that scalar code sees the
     // partitions of everything that uses it.
     for (Operation &op : llvm::reverse(body->without_terminator())) {
@@ -224,6 +243,13 @@ struct TilePartitionSchedule
       }
       if (isa<ProfileEndOp>(op))
         continue;
+      if (target == Target::SM100a) {
+        auto dot = dyn_cast<DotOp>(op);
+        if ((dot && tgpu::getMMA(dot).isTCGen05()) || feedsOnlyDots(op)) {
+          p.insert(tgpu::kMMAPartition);
+          continue;
+        }
+      }
       if (isScalarPure(&op)) {
         for (Operation *user : op.getUsers()) {
           Operation *u = body->findAncestorOpInBlock(*user);
@@ -242,8 +268,9 @@ struct TilePartitionSchedule
   }
 
   /// Records the partitions on the loop and its ops, the compute
-  /// partition running as `copies` copies.
-  void record(scf::ForOp loop, Partitions &parts, int copies) {
+  /// partition running as `copies` copies (and an MMA partition on
+  /// sm_100a).
+  void record(scf::ForOp loop, Partitions &parts, int copies, Target target) {
     MLIRContext *ctx = &getContext();
     Block *body = loop.getBody();
     for (Operation &op : body->without_terminator()) {
@@ -261,12 +288,12 @@ struct TilePartitionSchedule
         load->setAttr(tgpu::kPartitionAttr,
                       DenseI32ArrayAttr::get(ctx, {tgpu::kLoadPartition}));
     }
-    loop->setAttr(tgpu::kPartitionsAttr,
-                  ArrayAttr::get(ctx, {tgpu::PartitionAttr::get(
-                                           ctx, tgpu::PartitionRole::Load),
-                                       tgpu::PartitionAttr::get(
-                                           ctx, tgpu::PartitionRole::Compute,
-                                           copies)}));
+    SmallVector<Attribute> list = {
+        tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load),
+        tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute, copies)};
+    if (target == Target::SM100a)
+      list.push_back(tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA));
+    loop->setAttr(tgpu::kPartitionsAttr, ArrayAttr::get(ctx, list));
   }
 };
 

@@ -41,6 +41,14 @@
 //
 //   release [i]  ->  tcgen05_commit empty[i % d] [multicast N]
 //
+// A channel filled by MMAs (`fill = mma`: accumulators in tensor memory,
+// handed from the MMA partition to the epilogue) gets rings of tensor
+// memory; its acquire only waits for a free slot, and the MMA thread's
+// fill commits to the full barrier:
+//
+//   acquire [i]  ->  wait empty[i % d], parity ((i / d) % 2) ^ 1
+//   fill [i]     ->  tcgen05_commit full[i % d] [multicast N]
+//
 // A channel without a depth gets as many slots as fit in shared memory next
 // to the kernel's other buffers and scratch (at most max-stages), or the
 // kernel's tile.num_stages, which records the choice.
@@ -159,14 +167,14 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   /// rewrites: the channel ops, TMA copies completing on it, and reads and
   /// copies of its buffers (through transposes).
   static LogicalResult checkUses(tgpu::ChannelOp ch) {
-    if (ch.getKind() && ch.getKind()->getFill() != tgpu::FillKind::TMA)
+    if (ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive)
       return ch.emitError() << "a channel filled by the producer's warps "
                                "(fill = arrive) is not lowered yet";
     for (OpOperand &use : ch.getChannel().getUses()) {
       Operation *user = use.getOwner();
       auto tma = dyn_cast<tgpu::TMALoadOp>(user);
       if (!isa<tgpu::ChannelAcquireOp, tgpu::ChannelWaitOp,
-               tgpu::ChannelReleaseOp>(user) &&
+               tgpu::ChannelReleaseOp, tgpu::ChannelFillOp>(user) &&
           !(tma && use.get() == tma.getBarriers()))
         return user->emitError() << "uses a channel in a way tile-pipeline "
                                     "cannot lower";
@@ -180,7 +188,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           continue;
         }
         if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::Tcgen05MMAOp,
-                 tgpu::LocalLoadOp>(user))
+                 tgpu::LocalLoadOp, tgpu::TMemLoadOp, tgpu::TMemStoreOp>(
+                user))
           return user->emitError() << "uses a channel's buffer in a way "
                                       "tile-pipeline cannot lower";
       }
@@ -198,8 +207,13 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     OpBuilder b(ch);
     // The rings; views of them (transposes) are rebuilt on the ring.
     for (Value buf : ch.getBuffers()) {
-      auto type = cast<tgpu::SharedBufferType>(buf.getType());
-      Value ring = tgpu::AllocOp::create(b, loc, type.withNumSlots(depth));
+      Value ring;
+      if (auto tm = dyn_cast<tgpu::TensorMemoryBufferType>(buf.getType()))
+        ring = tgpu::TMemAllocOp::create(b, loc, tm.withNumSlots(depth));
+      else
+        ring = tgpu::AllocOp::create(
+            b, loc,
+            cast<tgpu::SharedBufferType>(buf.getType()).withNumSlots(depth));
       SmallVector<std::pair<Value, Value>> work = {{buf, ring}};
       while (!work.empty()) {
         auto [from, to] = work.pop_back_val();
@@ -225,6 +239,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         (commits ? 1 : ch.getConsumerWarps()) * ch.getCluster().value_or(1));
     IntegerAttr cluster = ch.getClusterAttr();
     int64_t useBytes = ch.getUseBytes();
+    bool copies = !ch.getKind() || ch.getKind()->getFill() == tgpu::FillKind::TMA;
     for (Operation *user : llvm::make_early_inc_range(ch.getChannel().getUsers())) {
       OpBuilder ub(user);
       Location uloc = user->getLoc();
@@ -242,10 +257,16 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           tgpu::WaitOp::create(ub, uloc, empty, slot,
                                arith::XOrIOp::create(ub, uloc, phase, one));
         }
-        tgpu::ArriveOp::create(ub, uloc, full, slot,
-                               ub.getI64IntegerAttr(useBytes), IntegerAttr());
+        if (copies)
+          tgpu::ArriveOp::create(ub, uloc, full, slot,
+                                 ub.getI64IntegerAttr(useBytes), IntegerAttr());
         acq.replaceAllUsesWith(slot);
         acq.erase();
+      } else if (auto fill = dyn_cast<tgpu::ChannelFillOp>(user)) {
+        tgpu::Tcgen05CommitOp::create(
+            ub, uloc, full, tgpu::ringSlot(ub, uloc, fill.getIndex(), depth),
+            cluster);
+        fill.erase();
       } else if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(user)) {
         Value i = wait.getIndex();
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);

@@ -384,3 +384,71 @@ module {
     return
   }
 }
+
+// -----
+
+// sm_100a: a GEMM main loop whose dot runs on tcgen05 gets a third
+// partition, the MMA partition (2): the dot and the conversions that only
+// feed it are its; the copies stay the load partition's, and the
+// loop-carried accumulator's users after the loop are the compute
+// partition's (the epilogue).
+// CHECK-LABEL: func.func @gemm_tcgen05
+// CHECK: scf.for
+// CHECK-NEXT: tile.load {{.*}}tgpu.partition = array<i32: 0>
+// CHECK-NEXT: tile.load {{.*}}tgpu.partition = array<i32: 0>
+// CHECK-NEXT: tile.convert_layout {{.*}}tgpu.partition = array<i32: 2>
+// CHECK-NEXT: tile.convert_layout {{.*}}tgpu.partition = array<i32: 2>
+// CHECK-NEXT: tile.dot {{.*}}tgpu.partition = array<i32: 2>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+#acc = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #acc>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #acc>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %7 = tile.dot %5, %6, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>} : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #acc>
+      scf.yield %7 : tensor<128x256xf32, #acc>
+    }
+    tile.store %1, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// sm_100a: a dot the loop leaves on mma.sync is not scheduled (and says so).
+#l = #tile.linear<register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#la = #tile.linear<register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#lb = #tile.linear<register = [[1, 0], [8, 0], [0, 8]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  // CHECK-LABEL: func.func @mixed
+  // CHECK-NOT: tgpu.partitions
+  func.func @mixed(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x16xf32, #l>
+    %c0 = arith.constant 0 : i32
+    %c16 = arith.constant 16 : i32
+    %n = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+    // expected-remark @+1 {{not warp-specialized (TMA and tcgen05 not used): a dot of the loop runs on mma.sync}}
+    %r = scf.for %k = %c0 to %n step %c16 iter_args(%acc = %cst) -> (tensor<64x16xf32, #l>) : i32 {
+      %x = tile.load %a[%c0, %k] {tgpu.tma = #tgpu.tma_copy<box = [64, 16], swizzle = 32>} : !tile.tensor<?x?xbf16> -> tensor<64x16xbf16, #la>
+      %y = tile.load %b[%k, %c0] {tgpu.tma = #tgpu.tma_copy<box = [16, 16], swizzle = 32>} : !tile.tensor<?x?xbf16> -> tensor<16x16xbf16, #lb>
+      %d0 = tile.dot %x, %y, %acc {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>} : tensor<64x16xbf16, #la>, tensor<16x16xbf16, #lb> -> tensor<64x16xf32, #l>
+      %d = tile.dot %x, %y, %d0 {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : tensor<64x16xbf16, #la>, tensor<16x16xbf16, #lb> -> tensor<64x16xf32, #l>
+      scf.yield %d : tensor<64x16xf32, #l>
+    }
+    return
+  }
+}

@@ -265,3 +265,49 @@ func.func @tcgen05(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
   return
 }
 }
+
+// -----
+
+// sm_100a: accumulators handed from the MMA thread to the epilogue's warps
+// through a channel of tensor memory (fill = mma): a ring of `depth`
+// accumulators; the acquire only waits for a free one (no bytes to
+// expect), the fill is a commit to the full barrier (one arrival), the
+// epilogue's 4 warps release it.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @accumulators
+// CHECK: %[[RING:.*]] = tgpu.tmem_alloc : <2x128x128xf32>
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <2>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <2>
+// CHECK: %[[S:.*]] = arith.remui %[[T:.*]], %c2_i32
+// CHECK: tgpu.wait %[[EMPTY]][%[[S]]]
+// CHECK-NOT: expect_tx
+// CHECK: tgpu.tcgen05_mma %{{.*}}, %[[RING]][%[[S]]]
+// CHECK: %[[F:.*]] = arith.remui %[[T]], %c2_i32
+// CHECK: tgpu.tcgen05_commit %[[FULL]][%[[F]]] : <2>
+// CHECK: tgpu.wait %[[FULL]]
+// CHECK: tgpu.tmem_load %[[RING]]
+// CHECK: tgpu.arrive %[[EMPTY]]
+// CHECK-NOT: tgpu.channel
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @accumulators(%t: i32, %on: i1)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %a = tgpu.alloc : !tgpu.smem<128x64xbf16, #sa>
+  %b = tgpu.alloc : !tgpu.smem<64x128xbf16, #sb>
+  %ch, %ring = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive>
+      : !tgpu.tmem<?x128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.tcgen05_mma %a[%c0], %b[%c0], %ring[%s], %on
+      : !tgpu.smem<128x64xbf16, #sa>, !tgpu.smem<64x128xbf16, #sb>, !tgpu.tmem<?x128x128xf32>
+  tgpu.channel_fill %ch[%t]
+  %r = tgpu.channel_wait %ch[%t]
+  %l = tgpu.tmem_load %ring[%r] : !tgpu.tmem<?x128x128xf32> -> tensor<128x128xf32, #t32>
+  %w = tgpu.tmem_wait load %l : tensor<128x128xf32, #t32>
+  tgpu.channel_release %ch[%t]
+  return
+}
+}

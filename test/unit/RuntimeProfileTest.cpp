@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 #include <sstream>
 
 using namespace tilec_test;
@@ -109,7 +110,12 @@ class RuntimeProfile : public ::testing::Test {
     return s;
   }
   std::string trace() {
-    std::string path = ::testing::TempDir() + "/tilec_profile_test.json";
+    // A file of this test and process: ctest runs the tests of this
+    // binary as parallel processes, and a shared name raced (one test's
+    // remove or write under another's read).
+    std::string path = ::testing::TempDir() + "/tilec_profile_test_" +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                       "_" + std::to_string(getpid()) + ".json";
     EXPECT_TRUE(IsOk(tilec_profile_write_trace(profile_, path.c_str())));
     std::ifstream f(path);
     std::stringstream ss;

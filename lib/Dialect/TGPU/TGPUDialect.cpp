@@ -401,7 +401,7 @@ Type TensorMemoryBufferType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elt;
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
       parser.parseType(elt) || parser.parseGreater())
     return {};
   return parser.getChecked<TensorMemoryBufferType>(parser.getContext(), shape,
@@ -410,8 +410,13 @@ Type TensorMemoryBufferType::parse(AsmParser &parser) {
 
 void TensorMemoryBufferType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t d : getShape())
-    printer << d << "x";
+  for (int64_t d : getShape()) {
+    if (ShapedType::isDynamic(d))
+      printer << "?";
+    else
+      printer << d;
+    printer << "x";
+  }
   printer << getElementType() << ">";
 }
 
@@ -434,7 +439,13 @@ TensorMemoryBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "32-bit columns, found "
                        << cols;
   int64_t total = cols * elt.getIntOrFloatBitWidth() / 32;
-  for (int64_t d : shape.drop_back(2)) {
+  ArrayRef<int64_t> counts = shape.drop_back(2);
+  for (int64_t d : counts) {
+    if (ShapedType::isDynamic(d)) {
+      if (counts.size() != 1)
+        return emitError() << "a ring of unknown depth has one leading `?`";
+      continue;
+    }
     if (d <= 0)
       return emitError() << "slot counts must be positive, found " << d;
     total *= d;
@@ -447,9 +458,22 @@ TensorMemoryBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t TensorMemoryBufferType::getNumSlots() const {
   int64_t n = 1;
-  for (int64_t d : getShape().drop_back(2))
+  for (int64_t d : getShape().drop_back(2)) {
+    if (ShapedType::isDynamic(d))
+      return ShapedType::kDynamic;
     n *= d;
+  }
   return n;
+}
+
+bool TensorMemoryBufferType::hasUnknownDepth() const {
+  return ShapedType::isDynamic(getNumSlots());
+}
+
+TensorMemoryBufferType TensorMemoryBufferType::withNumSlots(int64_t n) const {
+  SmallVector<int64_t> shape = {n};
+  llvm::append_range(shape, getSlotShape());
+  return get(getContext(), shape, getElementType());
 }
 
 int64_t TensorMemoryBufferType::getSlotColumns() const {
@@ -965,6 +989,9 @@ static LogicalResult verifyOffsets(Operation *op,
 }
 
 LogicalResult TMemAllocOp::verify() {
+  if (getType().hasUnknownDepth())
+    return emitOpError() << "needs a known number of slots (a ring of "
+                            "unknown depth is a channel's)";
   std::optional<ArrayRef<int64_t>> columns = getColumn();
   if (!columns)
     return success();
@@ -997,27 +1024,38 @@ LogicalResult ChannelOp::verify() {
                             "initialized by all)";
   if (getBuffers().empty())
     return emitOpError() << "needs at least one buffer";
+  bool tmem = false;
   for (Type t : getBuffers().getTypes()) {
-    auto buf = cast<SharedBufferType>(t);
-    if (!buf.hasUnknownDepth())
+    auto smem = dyn_cast<SharedBufferType>(t);
+    auto tm = dyn_cast<TensorMemoryBufferType>(t);
+    tmem |= bool(tm);
+    if (smem ? !smem.hasUnknownDepth() : !tm.hasUnknownDepth())
       return emitOpError() << "buffers are rings of unknown depth (`?x...`; "
                               "use depth to fix it), found "
                            << t;
   }
+  bool mmaFill = getKind() && getKind()->getFill() == FillKind::MMA;
+  if (tmem && !getDepth())
+    return emitOpError() << "a channel of tensor-memory buffers needs a depth";
+  if (tmem != mmaFill)
+    return emitOpError() << "tensor-memory buffers go with fill = mma (MMAs "
+                            "fill them), and only they do";
   return success();
 }
 
 int64_t ChannelOp::getUseBytes() {
   int64_t n = 0;
   for (Type t : getBuffers().getTypes())
-    n += cast<SharedBufferType>(t).getSlotBytes();
+    if (auto smem = dyn_cast<SharedBufferType>(t))
+      n += smem.getSlotBytes();
   return n;
 }
 
 int64_t ChannelOp::getUseStride() {
   int64_t n = 0;
   for (Type t : getBuffers().getTypes())
-    n += cast<SharedBufferType>(t).getSlotStride();
+    if (auto smem = dyn_cast<SharedBufferType>(t))
+      n += smem.getSlotStride();
   return n;
 }
 
@@ -1030,6 +1068,15 @@ static LogicalResult verifyChannelUse(Operation *op, Value channel) {
 
 LogicalResult ChannelAcquireOp::verify() {
   return verifyChannelUse(*this, getChannel());
+}
+LogicalResult ChannelFillOp::verify() {
+  if (failed(verifyChannelUse(*this, getChannel())))
+    return failure();
+  auto ch = getChannel().getDefiningOp<ChannelOp>();
+  if (!ch.getKind() || ch.getKind()->getFill() != FillKind::MMA)
+    return emitOpError() << "marks uses of channels filled by MMAs (fill = "
+                            "mma); copies complete their own";
+  return success();
 }
 LogicalResult ChannelWaitOp::verify() {
   return verifyChannelUse(*this, getChannel());

@@ -618,3 +618,38 @@ func.func @tmem_load_outside(%i: i32) {
   %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t32>
   return
 }
+
+// -----
+
+func.func @tmem_channel_without_depth() {
+  // expected-error @+1 {{a channel of tensor-memory buffers needs a depth}}
+  %ch, %r = tgpu.channel consumer_warps 4 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_channel_filled_by_copies() {
+  // expected-error @+1 {{tensor-memory buffers go with fill = mma (MMAs fill them), and only they do}}
+  %ch, %r = tgpu.channel consumer_warps 4 depth 2 : !tgpu.tmem<?x128x128xf32>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @fill_a_copied_channel(%i: i32) {
+  %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
+  // expected-error @+1 {{marks uses of channels filled by MMAs (fill = mma); copies complete their own}}
+  tgpu.channel_fill %ch[%i]
+  return
+}
+
+// -----
+
+func.func @tmem_alloc_ring() {
+  // expected-error @+1 {{needs a known number of slots (a ring of unknown depth is a channel's)}}
+  %t = tgpu.tmem_alloc : !tgpu.tmem<?x128x128xf32>
+  return
+}

@@ -40,5 +40,10 @@ func.func @all(%i: i32, %on: i1)
   tgpu.tmem_wait store
   // CHECK: tgpu.tcgen05_fence before_thread_sync
   tgpu.tcgen05_fence before_thread_sync
+  // An accumulator channel: a ring of tensor memory the MMAs fill.
+  // CHECK: tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x256xf32>
+  %ch, %ring = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x256xf32>
+  // CHECK: tgpu.channel_fill %{{.*}}[%{{.*}}]
+  tgpu.channel_fill %ch[%i]
   return
 }

@@ -41,6 +41,8 @@ constexpr llvm::StringLiteral kPartitionAttr = "tgpu.partition";
 /// partition (TMA copies) and the compute partition (MMAs and math).
 constexpr int32_t kLoadPartition = 0;
 constexpr int32_t kComputePartition = 1;
+/// sm_100a: the MMA partition (one thread issues the tcgen05 MMAs).
+constexpr int32_t kMMAPartition = 2;
 /// On a kernel (unit): tile-partition-schedule decided that the
 /// warp-specialized kernel walks its tiles persistently (a grid of
 /// min(SMs, tiles) programs, tile::canWalkTilesPersistently).
