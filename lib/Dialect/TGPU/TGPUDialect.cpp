@@ -355,6 +355,14 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << layout.getOffsetBases().size() / layout.getRank()
                        << " offset bases, a slot of " << slotElems
                        << " elements needs " << llvm::Log2_64(slotElems);
+  // Every basis names an element of the slot.
+  ArrayRef<int64_t> slot = shape.take_back(layout.getRank());
+  ArrayRef<int64_t> flat = layout.getOffsetBases();
+  for (size_t i = 0; i < flat.size(); ++i)
+    if (flat[i] < 0 || flat[i] >= slot[i % slot.size()])
+      return emitError() << "offset basis " << i / slot.size() << " has "
+                         << flat[i] << " in dim " << i % slot.size()
+                         << ", outside the slot's " << slot[i % slot.size()];
   return success();
 }
 

@@ -74,10 +74,13 @@ func.func @wgmma_shapes(%acc: tensor<128x256xf32, #acc>, %i: i32) {
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
+// A result layout of the right shape but not the swapped one.
+#rowmajor = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]>
+
 func.func @transpose_type() {
   %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
   // expected-error @+1 {{result must be '!tgpu.smem<3x64x128xbf16, #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>>'}}
-  %t = tgpu.transpose %ra : !tgpu.smem<3x128x64xbf16, #sa> -> !tgpu.smem<3x64x128xbf16, #sa>
+  %t = tgpu.transpose %ra : !tgpu.smem<3x128x64xbf16, #sa> -> !tgpu.smem<3x64x128xbf16, #rowmajor>
   return
 }
 
@@ -651,5 +654,14 @@ func.func @fill_a_copied_channel(%i: i32) {
 func.func @tmem_alloc_ring() {
   // expected-error @+1 {{needs a known number of slots (a ring of unknown depth is a channel's)}}
   %t = tgpu.tmem_alloc : !tgpu.tmem<?x128x128xf32>
+  return
+}
+
+// -----
+
+// A shared layout whose basis lies outside the slot (found by the fuzzer:
+// the tcgen05 verifier then built its layout and crashed).
+// expected-error @+1 {{offset basis 6 has -2147483648 in dim 0, outside the slot's 128}}
+func.func @shared_basis_outside(%b: !tgpu.smem<128x64xbf16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [-2147483648, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>>) {
   return
 }
