@@ -29,38 +29,6 @@ using namespace tilec::tgpu;
 
 namespace {
 
-/// The 32-bit shared-window address of `ptr` (!llvm.ptr<3>).
-Value sharedAddress(Emitter &e, Value ptr) {
-  return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI32Type(), ptr);
-}
-
-Value offsetPtr(Emitter &e, Value base, Value byteOffset) {
-  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(),
-                             base, ValueRange{byteOffset});
-}
-
-/// Barrier `index` (i32) of an array (!llvm.ptr<3>).
-Value barrierPointer(Emitter &e, Value barriers, Value index) {
-  return LLVM::GEPOp::create(e.b, e.loc, barriers.getType(), e.b.getI64Type(),
-                             barriers, ValueRange{index});
-}
-
-/// Slot `slot` (i32) of a buffer, as a pointer (for loads and stores) and
-/// as a 32-bit shared address (for descriptors and inline PTX; computed in
-/// i32 so that the address arithmetic stays 32-bit).
-Value slotPointer(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
-  return offsetPtr(e, buffer, e.mul(slot, e.i32(t.getSlotStride())));
-}
-Value slotAddress(Emitter &e, SharedBufferType t, Value buffer, Value slot) {
-  return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
-}
-
-/// The predicate of the one thread whose `index` (an i32) is 0. Ops one
-/// thread issues take it as their `predicate` operand: predicated
-/// instructions, not branches (an scf.if around each arrive and each
-/// epilogue copy made ptxas spill in the D = 256 attention kernel).
-Value firstThread(Emitter &e, Value index) { return e.eq(index, e.i32(0)); }
-
 /// Until at most `pendings` of this thread's bulk copies still read shared
 /// memory (threads that issued none have none to wait for).
 void waitBulkReads(Emitter &e, int64_t pendings) {
@@ -684,33 +652,16 @@ struct WGMMAWaitLowering : public OpConversionPattern<WGMMAWaitOp> {
   matchAndRewrite(WGMMAWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    SmallVector<Value> flat;
-    for (ValueRange r : adaptor.getValues())
-      flat.append(r.begin(), r.end());
     // The values pass through the wait (tied registers), so nothing reads
-    // them before it.
-    std::string constraints;
-    SmallVector<Type> types;
-    for (auto [i, v] : llvm::enumerate(flat)) {
-      constraints += (i ? ",=" : "=") + std::string(v.getType().isF32() ? "f" : "r");
-      types.push_back(v.getType());
-    }
-    for (unsigned i = 0; i < flat.size(); ++i)
-      constraints += "," + std::to_string(i);
-    SmallVector<Value> operands(flat);
-    std::string asmStr = pinAfter(e, adaptor.getAfter(), 2 * flat.size(),
-                                  constraints, operands);
-    asmStr += "wgmma.wait_group.sync.aligned " +
-              std::to_string(op.getPendings()) + ";";
-    if (!adaptor.getAfter().empty())
-      asmStr = "{\n" + asmStr + "\n}";
-    SmallVector<Value> out = e.ptx(asmStr, constraints, types, operands, true);
-    SmallVector<SmallVector<Value>> results;
-    unsigned pos = 0;
-    for (ValueRange r : adaptor.getValues()) {
-      results.emplace_back(out.begin() + pos, out.begin() + pos + r.size());
-      pos += r.size();
-    }
+    // them before it; `after`'s pinning stores come first.
+    SmallVector<SmallVector<Value>> results = tiedAsm(
+        e, adaptor.getValues(),
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) +
+            ";",
+        [&](unsigned first, std::string &constraints,
+            SmallVectorImpl<Value> &operands) {
+          return pinAfter(e, adaptor.getAfter(), first, constraints, operands);
+        });
     SmallVector<ValueRange> ranges(results.begin(), results.end());
     rewriter.replaceOpWithMultiple(op, ranges);
     return success();

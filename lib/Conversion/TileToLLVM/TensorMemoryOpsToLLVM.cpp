@@ -48,9 +48,7 @@ NVVM::CTAGroupKind ctaGroupKind(int32_t group) {
 
 /// The shared-memory word tcgen05.alloc writes the base address to.
 Value addressWord(Emitter &e, TensorMemoryAttr tm) {
-  return LLVM::GEPOp::create(e.b, e.loc, e.smemStart().getType(),
-                             e.b.getI8Type(), e.smemStart(),
-                             ValueRange{e.i32(*tm.getAddress())});
+  return offsetPtr(e, e.smemStart(), e.i32(*tm.getAddress()));
 }
 
 Value tmemPointer(Emitter &e, Value address) {
@@ -62,7 +60,7 @@ Value tmemPointer(Emitter &e, Value address) {
 /// pair's first CTA with `leaderOnly`).
 template <typename F>
 void onFirstThread(Emitter &e, bool leaderOnly, F body) {
-  Value first = e.eq(e.threadId(), e.i32(0));
+  Value first = firstThread(e, e.threadId());
   if (leaderOnly) {
     Value rank = NVVM::ClusterId::create(e.b, e.loc, e.b.getI32Type());
     first = arith::AndIOp::create(e.b, e.loc, first,
@@ -151,16 +149,10 @@ struct Tcgen05MMALowering : public OpConversionPattern<Tcgen05MMAOp> {
 
     Value dAddr = e.add(adaptor.getD(),
                         e.mul(adaptor.getDSlot(), e.i32(dT.getSlotColumns())));
-    Value bAddr = e.add(LLVM::PtrToIntOp::create(rewriter, e.loc,
-                                                 rewriter.getI32Type(),
-                                                 adaptor.getB()),
-                        e.mul(adaptor.getBSlot(), e.i32(bT.getSlotStride())));
+    Value bAddr = slotAddress(e, bT, adaptor.getB(), adaptor.getBSlot());
     Value aAddr;
     if (aSmem)
-      aAddr = e.add(LLVM::PtrToIntOp::create(rewriter, e.loc,
-                                             rewriter.getI32Type(),
-                                             adaptor.getA()),
-                    e.mul(adaptor.getASlot(), e.i32(aSmem.getSlotStride())));
+      aAddr = slotAddress(e, aSmem, adaptor.getA(), adaptor.getASlot());
     else
       aAddr = e.add(adaptor.getA(), e.mul(adaptor.getASlot(),
                                           e.i32(aTmem.getSlotColumns())));
@@ -198,9 +190,7 @@ struct Tcgen05CommitLowering : public OpConversionPattern<Tcgen05CommitOp> {
     if (!tm)
       return op.emitOpError() << "in a kernel without tensor memory";
     Emitter e{rewriter, op.getLoc()};
-    Value bar = LLVM::GEPOp::create(rewriter, e.loc, adaptor.getBarriers().getType(),
-                                    rewriter.getI64Type(), adaptor.getBarriers(),
-                                    ValueRange{adaptor.getIndex()});
+    Value bar = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
     std::optional<int32_t> multicast = op.getMulticast();
     onFirstThread(e, tm.getCtaGroup() == 2, [&] {
       Value mask;
@@ -419,43 +409,13 @@ struct TMemWaitLowering : public OpConversionPattern<TMemWaitOp> {
     }
     // The loaded registers pass through the wait, tied (as through
     // wgmma.wait_group), so nothing reads them before it.
-    SmallVector<Value> flat;
-    for (ValueRange r : adaptor.getValues())
-      flat.append(r.begin(), r.end());
-    std::string constraints;
-    SmallVector<Type> types;
-    SmallVector<Value> operands;
-    for (auto [i, v] : llvm::enumerate(flat)) {
-      Value w = v.getType().isF32() || v.getType().isInteger(32)
-                    ? v
-                    : e.toBits(v);
-      constraints += (i ? ",=" : "=") +
-                     std::string(w.getType().isF32()            ? "f"
-                                 : w.getType().isInteger(16)    ? "h"
-                                                                : "r");
-      types.push_back(w.getType());
-      operands.push_back(w);
-    }
-    for (unsigned i = 0; i < flat.size(); ++i)
-      constraints += "," + std::to_string(i);
-    SmallVector<Value> out =
-        flat.empty() ? SmallVector<Value>()
-                     : e.ptx("tcgen05.wait::ld.sync.aligned;", constraints,
-                             types, operands, true);
-    if (flat.empty())
+    if (op.getValues().empty()) {
       NVVM::Tcgen05WaitOp::create(rewriter, e.loc, NVVM::Tcgen05WaitKind::LOAD);
-    SmallVector<SmallVector<Value>> results;
-    unsigned pos = 0;
-    for (ValueRange r : adaptor.getValues()) {
-      SmallVector<Value> vals;
-      for (Value orig : r) {
-        Value x = out[pos++];
-        vals.push_back(x.getType() == orig.getType()
-                           ? x
-                           : e.fromBits(x, orig.getType()));
-      }
-      results.push_back(vals);
+      rewriter.eraseOp(op);
+      return success();
     }
+    SmallVector<SmallVector<Value>> results =
+        tiedAsm(e, adaptor.getValues(), "tcgen05.wait::ld.sync.aligned;");
     SmallVector<ValueRange> ranges(results.begin(), results.end());
     rewriter.replaceOpWithMultiple(op, ranges);
     return success();

@@ -121,6 +121,76 @@ Value Emitter::sharedBase() {
   return base;
 }
 
+Value tilec::sharedAddress(Emitter &e, Value ptr) {
+  return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI32Type(), ptr);
+}
+
+Value tilec::offsetPtr(Emitter &e, Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(),
+                             base, ValueRange{byteOffset});
+}
+
+Value tilec::barrierPointer(Emitter &e, Value barriers, Value index) {
+  return LLVM::GEPOp::create(e.b, e.loc, barriers.getType(), e.b.getI64Type(),
+                             barriers, ValueRange{index});
+}
+
+Value tilec::slotPointer(Emitter &e, tgpu::SharedBufferType t, Value buffer,
+                         Value slot) {
+  return offsetPtr(e, buffer, e.mul(slot, e.i32(t.getSlotStride())));
+}
+
+Value tilec::slotAddress(Emitter &e, tgpu::SharedBufferType t, Value buffer,
+                         Value slot) {
+  return e.add(sharedAddress(e, buffer), e.mul(slot, e.i32(t.getSlotStride())));
+}
+
+Value tilec::firstThread(Emitter &e, Value index) {
+  return e.eq(index, e.i32(0));
+}
+
+SmallVector<SmallVector<Value>> tilec::tiedAsm(
+    Emitter &e, ArrayRef<ValueRange> groups, StringRef text,
+    function_ref<std::string(unsigned, std::string &, SmallVectorImpl<Value> &)>
+        extra) {
+  // Words of 32 bits (or 16, tied as such), each an output tied to the
+  // input of the same number.
+  SmallVector<Value> operands;
+  SmallVector<Type> types;
+  std::string constraints;
+  for (ValueRange r : groups)
+    for (Value v : r) {
+      Type t = v.getType();
+      Value w = t.isF32() || t.isInteger(32) ? v : e.toBits(v);
+      constraints += std::string(operands.empty() ? "=" : ",=") +
+                     (w.getType().isF32()           ? "f"
+                      : w.getType().isInteger(16)   ? "h"
+                                                    : "r");
+      types.push_back(w.getType());
+      operands.push_back(w);
+    }
+  unsigned tied = operands.size();
+  for (unsigned i = 0; i < tied; ++i)
+    constraints += "," + std::to_string(i);
+  std::string before =
+      extra ? extra(2 * tied, constraints, operands) : std::string();
+  std::string asmStr =
+      before.empty() ? text.str() : "{\n" + before + text.str() + "\n}";
+  SmallVector<Value> out = e.ptx(asmStr, constraints, types, operands, true);
+  SmallVector<SmallVector<Value>> results;
+  unsigned pos = 0;
+  for (ValueRange r : groups) {
+    SmallVector<Value> vals;
+    for (Value orig : r) {
+      Value x = out[pos++];
+      vals.push_back(x.getType() == orig.getType() ? x
+                                                   : e.fromBits(x, orig.getType()));
+    }
+    results.push_back(std::move(vals));
+  }
+  return results;
+}
+
 Owners::Owners(Emitter &e, const LinearLayout &l) {
   std::map<LinearLayout::Coords, int64_t> seen;
   for (int64_t r = 0; r < l.getNumRegisters(); ++r)

@@ -77,6 +77,37 @@ struct Emitter {
   mlir::Value shuffleIdx(mlir::Value v, mlir::Value srcLane);
 };
 
+/// The 32-bit shared-window address of `ptr` (!llvm.ptr<3>).
+mlir::Value sharedAddress(Emitter &e, mlir::Value ptr);
+/// `base` (!llvm.ptr<3>) plus `byteOffset` (i32).
+mlir::Value offsetPtr(Emitter &e, mlir::Value base, mlir::Value byteOffset);
+/// Barrier `index` (i32) of an array (!llvm.ptr<3>).
+mlir::Value barrierPointer(Emitter &e, mlir::Value barriers, mlir::Value index);
+/// Slot `slot` (i32) of a buffer, as a pointer (for loads and stores) and
+/// as a 32-bit shared address (for descriptors and inline PTX; computed in
+/// i32 so that the address arithmetic stays 32-bit).
+mlir::Value slotPointer(Emitter &e, tgpu::SharedBufferType t,
+                        mlir::Value buffer, mlir::Value slot);
+mlir::Value slotAddress(Emitter &e, tgpu::SharedBufferType t,
+                        mlir::Value buffer, mlir::Value slot);
+/// The predicate of the one thread whose `index` (an i32) is 0. Ops one
+/// thread issues take it as their `predicate` operand: predicated
+/// instructions, not branches (an scf.if around each arrive and each
+/// epilogue copy made ptxas spill in the D = 256 attention kernel).
+mlir::Value firstThread(Emitter &e, mlir::Value index);
+
+/// Inline PTX `text` through which the values of `groups` pass as tied
+/// registers, returned group by group: a wait for the asynchronous
+/// operations that write them (wgmma.wait_group, tcgen05.wait::ld), so
+/// that nothing reads them before it. `extra`, if given, appends operands
+/// after the tied ones (numbered from the `first` it is passed, with their
+/// constraints) and returns PTX that runs before `text`, in one block.
+llvm::SmallVector<llvm::SmallVector<mlir::Value>> tiedAsm(
+    Emitter &e, llvm::ArrayRef<mlir::ValueRange> groups, llvm::StringRef text,
+    llvm::function_ref<std::string(unsigned first, std::string &constraints,
+                                   llvm::SmallVectorImpl<mlir::Value> &)>
+        extra = nullptr);
+
 /// The coordinates of the tile element each register holds in the current
 /// thread: per register, per dim, an i32 value.
 class ThreadCoords {

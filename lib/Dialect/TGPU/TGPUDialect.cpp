@@ -299,6 +299,45 @@ bool tgpu::inRole(Operation *op, scf::ForOp loop, PartitionRole role) {
 
 static unsigned bitsOf(Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); }
 
+// Shared by the two buffer types (shared memory, tensor memory): leading
+// dims count slots, a single leading `?` is a channel's ring of unknown
+// depth.
+
+static void printDims(AsmPrinter &printer, ArrayRef<int64_t> shape) {
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      printer << "?";
+    else
+      printer << d;
+    printer << "x";
+  }
+}
+
+static LogicalResult
+verifySlotCounts(function_ref<InFlightDiagnostic()> emitError,
+                 ArrayRef<int64_t> counts) {
+  for (int64_t d : counts)
+    if (ShapedType::isDynamic(d)) {
+      if (counts.size() != 1)
+        return emitError() << "a ring of unknown depth has one leading `?`";
+    } else if (d <= 0) {
+      return emitError() << "slot counts must be positive, found " << d;
+    }
+  return success();
+}
+
+/// The product of `counts`; ShapedType::kDynamic for a ring of unknown
+/// depth.
+static int64_t slotCount(ArrayRef<int64_t> counts) {
+  int64_t n = 1;
+  for (int64_t d : counts) {
+    if (ShapedType::isDynamic(d))
+      return ShapedType::kDynamic;
+    n *= d;
+  }
+  return n;
+}
+
 Type SharedBufferType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elt;
@@ -314,13 +353,7 @@ Type SharedBufferType::parse(AsmParser &parser) {
 
 void SharedBufferType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t d : getShape()) {
-    if (ShapedType::isDynamic(d))
-      printer << "?";
-    else
-      printer << d;
-    printer << "x";
-  }
+  printDims(printer, getShape());
   printer << getElementType() << ", " << getLayout() << ">";
 }
 
@@ -341,14 +374,8 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "slot dims must be powers of two, found " << d;
     slotElems *= d;
   }
-  ArrayRef<int64_t> counts = shape.drop_back(layout.getRank());
-  for (int64_t d : counts)
-    if (ShapedType::isDynamic(d)) {
-      if (counts.size() != 1)
-        return emitError() << "a ring of unknown depth has one leading `?`";
-    } else if (d <= 0) {
-      return emitError() << "slot counts must be positive, found " << d;
-    }
+  if (failed(verifySlotCounts(emitError, shape.drop_back(layout.getRank()))))
+    return failure();
   if (int64_t(1) << (layout.getOffsetBases().size() / layout.getRank()) !=
       slotElems)
     return emitError() << "layout has "
@@ -371,13 +398,7 @@ ArrayRef<int64_t> SharedBufferType::getSlotShape() const {
 }
 
 int64_t SharedBufferType::getNumSlots() const {
-  int64_t n = 1;
-  for (int64_t d : getShape().drop_back(getLayout().getRank())) {
-    if (ShapedType::isDynamic(d))
-      return ShapedType::kDynamic;
-    n *= d;
-  }
-  return n;
+  return slotCount(getShape().drop_back(getLayout().getRank()));
 }
 
 bool SharedBufferType::hasUnknownDepth() const {
@@ -418,13 +439,7 @@ Type TensorMemoryBufferType::parse(AsmParser &parser) {
 
 void TensorMemoryBufferType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t d : getShape()) {
-    if (ShapedType::isDynamic(d))
-      printer << "?";
-    else
-      printer << d;
-    printer << "x";
-  }
+  printDims(printer, getShape());
   printer << getElementType() << ">";
 }
 
@@ -446,18 +461,14 @@ TensorMemoryBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a slot's columns are a power of two of at least 8 "
                           "32-bit columns, found "
                        << cols;
-  int64_t total = cols * elt.getIntOrFloatBitWidth() / 32;
   ArrayRef<int64_t> counts = shape.drop_back(2);
-  for (int64_t d : counts) {
-    if (ShapedType::isDynamic(d)) {
-      if (counts.size() != 1)
-        return emitError() << "a ring of unknown depth has one leading `?`";
-      continue;
-    }
-    if (d <= 0)
-      return emitError() << "slot counts must be positive, found " << d;
-    total *= d;
-  }
+  if (failed(verifySlotCounts(emitError, counts)))
+    return failure();
+  // (A ring of unknown depth counts one slot here; its columns are counted
+  // once allocated, by tile-allocate-tensor-memory.)
+  int64_t slots = slotCount(counts);
+  int64_t total = cols * elt.getIntOrFloatBitWidth() / 32 *
+                  (ShapedType::isDynamic(slots) ? 1 : slots);
   if (total > 512)
     return emitError() << "takes " << total
                        << " columns; tensor memory has 512";
@@ -465,13 +476,7 @@ TensorMemoryBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t TensorMemoryBufferType::getNumSlots() const {
-  int64_t n = 1;
-  for (int64_t d : getShape().drop_back(2)) {
-    if (ShapedType::isDynamic(d))
-      return ShapedType::kDynamic;
-    n *= d;
-  }
-  return n;
+  return slotCount(getShape().drop_back(2));
 }
 
 bool TensorMemoryBufferType::hasUnknownDepth() const {
