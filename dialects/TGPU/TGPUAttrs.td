@@ -110,8 +110,10 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
     it is left out. Set by tile-partition-schedule.
 
     On a `tgpu.warp_specialize` each region's partition also has its
-    `warps` (per copy, whole warpgroups) and `regs`, the register budget
-    its threads set (setmaxnreg), both decided by tile-warp-specialize:
+    `warps` (per copy) and `regs`, the register budget its threads set
+    (setmaxnreg, a warpgroup's: warps a multiple of 4 where it is set; left
+    out, the threads keep the launch's even share), both decided by
+    tile-warp-specialize:
     `#tgpu.partition<load, warps = 4, regs = 40>`. Left out (0) in a loop's
     schedule, where they are not decided yet.
   }];

@@ -482,14 +482,19 @@ LinearLayout LinearLayout::sharedNVMMA(const std::vector<int64_t> &shape,
 LinearLayout LinearLayout::tmem32x32b(const std::vector<int64_t> &shape,
                                       int numWarps) {
   // Rows are TMEM lanes: warp w % 4 owns lanes 32 (w % 4) .. + 31; a fifth
-  // and further warps split the columns.
+  // and further warps (other warpgroups) split the columns in runs of 16
+  // (or of their share, if less): warpgroup g holds runs g, g + G, ...,
+  // so that every chunk of 32 or more columns (a TMA box of 128 bytes of
+  // f32) has each warpgroup's part in the same registers (a TMA store
+  // leaves a tile chunk by chunk).
   BasisBuilder b(shape);
   b.addN(InDim::Lane, 0, 32);
   b.addN(InDim::Warp, 0, std::min(numWarps, 4));
   if (numWarps > 4) {
-    int64_t cols = shape[1] / (numWarps / 4);
-    b.addN(InDim::Register, 1, cols);
-    b.addN(InDim::Warp, 1, numWarps / 4);
+    int64_t groups = numWarps / 4;
+    int64_t run = std::min<int64_t>(16, shape[1] / groups);
+    b.addN(InDim::Register, 1, run);
+    b.addN(InDim::Warp, 1, groups);
   }
   return b.finish({1, 0});
 }

@@ -4,7 +4,9 @@
 // #tile.linear layout:
 //   - global loads: coalesced, vectorized blocked layouts (16 bytes a thread
 //     along the contiguous dim);
-//   - dot: mma.sync operand and accumulator fragment layouts;
+//   - dot: mma.sync operand and accumulator fragment layouts (wgmma's
+//     accumulator on sm_90a, tcgen05.ld's on sm_100a where the dot can
+//     run on those);
 //   - reduce / expand_dims / transpose / reshape: derived from the operand;
 //   - splat, iota, constants, broadcast: the coalesced layout of their shape;
 //   - elementwise ops: the layout of their first operand that is not cheap to
@@ -23,6 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 #define DEBUG_TYPE "tile-assign-layouts"
 
@@ -52,8 +55,9 @@ unsigned bitsOf(Type t) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(int numWarps, bool hopper)
-      : numWarps(numWarps), hopper(hopper) {}
+  LayoutAssigner(int numWarps, Target target)
+      : numWarps(numWarps), hopper(hasWGMMA(target)),
+        blackwell(target == Target::SM100a) {}
 
   LogicalResult run(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -65,6 +69,40 @@ public:
 private:
   int numWarps;
   bool hopper;
+  bool blackwell;
+
+  /// Whether a dot can run as tcgen05 (sm_100a) in a warp-specialized
+  /// GEMM loop: both operands loaded from views (TMA copies them), 16-bit
+  /// inputs or 8-bit K-major ones with f32 accumulation, 128 rows (one
+  /// CTA's M), N a multiple of 16 up to 256; the loop's only dot, onto an
+  /// accumulator the loop carries for it alone from zero; whole
+  /// warpgroups read the accumulator out of tensor memory (tcgen05.ld
+  /// 32x32b), at most 128 of its values a thread.
+  bool isTCGen05Candidate(DotOp dot) {
+    auto shape = shapeOf(dot.getType());
+    Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+    Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
+    unsigned bits = bitsOf(dot.getA().getType());
+    if (!blackwell || numWarps % 4 || !acc.isF32() ||
+        !(bits == 16 || (bits == 8 && isa<FloatType>(in))) ||
+        shape[0] != 128 || shape[1] % 16 || shape[1] > 256 ||
+        shape[1] % (numWarps / 4) || 128 * shape[1] / (32 * numWarps) > 128 ||
+        !isLoaded(dot.getA()) || !isLoaded(dot.getB()) ||
+        (bits == 8 && nonKMajorOperand(dot) >= 0))
+      return false;
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    if (!loop || !isa<func::FuncOp>(loop->getParentOp()))
+      return false;
+    auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
+    Block *body = loop.getBody();
+    if (!iterArg || iterArg.getOwner() != body || !iterArg.hasOneUse() ||
+        !dot.getResult().hasOneUse() ||
+        body->getTerminator()->getOperand(iterArg.getArgNumber() - 1) !=
+            dot.getResult() ||
+        !isZero(loop.getInitArgs()[iterArg.getArgNumber() - 1]))
+      return false;
+    return llvm::range_size(body->getOps<DotOp>()) == 1;
+  }
 
   /// Whether a dot can run as wgmma: B loaded from a view (possibly
   /// transposed; TMA can bring it into shared memory), A loaded too or a
@@ -88,6 +126,13 @@ private:
            shape[1] % 8 == 0 && shape[1] <= 256 && types &&
            isLoaded(dot.getB()) &&
            (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
+  }
+
+  /// A zero tile (through the conversions this pass put on it).
+  static bool isZero(Value v) {
+    while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
+      v = cv.getSrc();
+    return matchPattern(v, m_AnyZeroFloat());
   }
 
   /// A tile loaded from a view (through reshapes dropping unit dims),
@@ -210,6 +255,25 @@ private:
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
+      if (isTCGen05Candidate(dot)) {
+        // The accumulator in the layout tcgen05.ld gives the epilogue; the
+        // operands in mma.sync fragments (tile-insert-channels replaces
+        // them with shared-memory slots; the plain twin's mma.sync reads
+        // them, its accumulator re-laid around its loop).
+        auto [wm, wn] =
+            LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, false);
+        unsigned bits = bitsOf(dot.getA().getType());
+        require(op, 0,
+                LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
+                                         bits, wm, wn));
+        require(op, 1,
+                LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
+                                         bits, wm, wn));
+        LinearLayout acc = LinearLayout::tmem32x32b(shape, numWarps);
+        require(op, 2, acc);
+        setLayout(dot.getResult(), acc);
+        return success();
+      }
       if (isWgmmaCandidate(dot)) {
         // The wgmma accumulator (warps along M); the operands in the
         // matching mma.sync fragments, which tile-warp-specialize replaces
@@ -366,9 +430,15 @@ private:
       auto yielded = forOp.getBody()->getTerminator()->getOperands();
       for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
         auto dot = yielded[i].getDefiningOp<DotOp>();
-        if (isTile(arg) && dot && dot->getParentOp() == forOp &&
-            dot.getAcc() == arg && isWgmmaCandidate(dot))
-          require(op, forOp.getInitsMutable()[i].getOperandNumber(),
+        if (!isTile(arg) || !dot || dot->getParentOp() != forOp ||
+            dot.getAcc() != arg)
+          continue;
+        unsigned init = forOp.getInitsMutable()[i].getOperandNumber();
+        if (isTCGen05Candidate(dot))
+          require(op, init,
+                  LinearLayout::tmem32x32b(shapeOf(dot.getType()), numWarps));
+        else if (isWgmmaCandidate(dot))
+          require(op, init,
                   LinearLayout::wgmmaAccumulator(shapeOf(dot.getType()),
                                                  numWarps / 4));
       }
@@ -458,7 +528,7 @@ struct TileAssignLayouts
         continue;
       int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
                                                : int(numWarps);
-      LayoutAssigner assigner(warps, hasWGMMA(getTarget(func)));
+      LayoutAssigner assigner(warps, getTarget(func));
       if (failed(assigner.run(func.getBody().front())))
         return signalPassFailure();
     }

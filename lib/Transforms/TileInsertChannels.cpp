@@ -38,6 +38,36 @@
 // %t0 (another constant, which the persistent loop makes the tile's
 // ordinal), waited for before the loop and released after it.
 //
+// On sm_100a (a tcgen05 MMA, partition 2 the MMA partition's) the loop
+// is a GEMM's: one MMA onto an accumulator the loop carries for it alone.
+// The accumulator moves into tensor memory, handed to the epilogue through
+// a channel of its own; the loop no longer carries it:
+//
+//   %ch, %ra, %rb = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma>
+//   %acc, %ring = tgpu.channel consumer_warps W depth D
+//                     kind <fill = mma, release = arrive> : !tgpu.tmem<?x128xNxf32>
+//   %t0 = arith.constant 0                               (partitions 1, 2)
+//   %d = tgpu.channel_acquire %acc[%t0]                  (partition 2)
+//   scf.for %k ... iter_args(%i = %i0) {
+//     <acquire, TMA copies as above>                     (partition 0)
+//     %w = tgpu.channel_wait %ch[%i]                     (partition 2)
+//     %on = arith.cmpi ugt, %i, %i0                      (partition 2)
+//     tgpu.tcgen05_mma %ra[%w], %rb[%w], %ring[%d], %on  (partition 2)
+//     tgpu.channel_release %ch[%i]                       (partition 2)
+//   }
+//   tgpu.channel_fill %acc[%t0]                          (partition 2)
+//   %e = tgpu.channel_wait %acc[%t0]                     (partition 1)
+//   tgpu.tcgen05_fence after_thread_sync; %v = tgpu.tmem_load %ring[%e];
+//   %v2 = tgpu.tmem_wait load %v; tgpu.tcgen05_fence before_thread_sync;
+//   tgpu.channel_release %acc[%t0]                       (partition 1)
+//   %r = scf.if (the loop ran) %v2 else <the loop's init> (partition 1)
+//
+// The MMA is issued asynchronously and its slot released by its
+// completion (tcgen05.commit), so nothing waits in the loop; the first
+// MMA of a tile overwrites the accumulator (%on false). D is 2 where the
+// kernel walks its tiles persistently (tile t + 1's MMAs fill one
+// accumulator while the epilogue reads tile t's), else 1.
+//
 // The result is a contract between passes, not a program: one set of
 // warps cannot run the loop (it would wait for itself).
 //
@@ -125,6 +155,9 @@ struct TileInsertChannels
   bool usesResultsInLoop = false;
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
+  bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
+  int32_t consumer = tgpu::kComputePartition; // the partition that reads
+                                              // the operand channels
 
   /// The dots' TMA operands, the channel each goes through; fails where a
   /// value crosses partitions some other way.
@@ -205,6 +238,12 @@ struct TileInsertChannels
     loop = l;
     if (failed(collect()))
       return failure();
+    tcgen05 = llvm::any_of(mmas, [](const MMA &m) {
+      return tgpu::getMMA(m.dot).isTCGen05();
+    });
+    consumer = tcgen05 ? tgpu::kMMAPartition : tgpu::kComputePartition;
+    if (tcgen05)
+      return insertTCGen05(func);
     MLIRContext *ctx = &getContext();
     Location loc = loop.getLoc();
     int numWarps = getNumWarps(func);
@@ -280,6 +319,179 @@ struct TileInsertChannels
     return success();
   }
 
+  /// sm_100a: the loop's one tcgen05 MMA (see the file comment).
+  LogicalResult insertTCGen05(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    Location loc = loop.getLoc();
+    Block *body = loop.getBody();
+    if (mmas.size() != 1 || !carriedAlone(mmas.front().dot, body) ||
+        mmas.front().a < 0 ||
+        llvm::any_of(operands, [](const Operand &o) { return o.once; }))
+      return mmas.front().dot.emitError()
+             << "sm_100a: a warp-specialized loop is one tcgen05 MMA onto an "
+                "accumulator the loop carries for it alone, both operands "
+                "copied with TMA in the loop (a GEMM's main loop)";
+    DotOp dot = mmas.front().dot;
+    auto accType = cast<RankedTensorType>(dot.getType());
+    auto iterArg = cast<BlockArgument>(dot.getAcc());
+    unsigned accIdx = iterArg.getArgNumber() - 1;
+    Value init = loop.getInitArgs()[accIdx];
+    int numWarps = getNumWarps(func);
+
+    for (Operand &o : operands) {
+      auto vt = cast<TensorViewType>(o.view.getType());
+      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
+    }
+    // The channels: the operands' (the MMA thread's commit releases a
+    // use), the accumulators' (filled by the MMAs' commit, released by
+    // each epilogue warp).
+    Block &entry = func.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    SmallVector<Type> types;
+    for (Operand &o : operands)
+      types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+    auto ch = tgpu::ChannelOp::create(
+        b, loc, tgpu::ChannelType::get(ctx), types, b.getI64IntegerAttr(1),
+        IntegerAttr(), IntegerAttr(),
+        tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
+                                   tgpu::ReleaseKind::MMA));
+    for (auto [o, ring] : llvm::zip(operands, ch.getBuffers()))
+      o.ring = ring;
+    chans.assign({ch.getChannel()});
+    for (Operand &o : operands)
+      o.channel = 0;
+    int64_t columns = accType.getShape()[1];
+    int64_t depth =
+        func->hasAttr(tgpu::kPersistentAttr) && 2 * columns <= 512 ? 2 : 1;
+    auto ringType = tgpu::TensorMemoryBufferType::get(
+        ctx, {ShapedType::kDynamic, 128, columns}, accType.getElementType());
+    auto accCh = tgpu::ChannelOp::create(
+        b, loc, tgpu::ChannelType::get(ctx), TypeRange{ringType},
+        b.getI64IntegerAttr(numWarps), IntegerAttr(),
+        b.getI64IntegerAttr(depth),
+        tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::MMA,
+                                   tgpu::ReleaseKind::Arrive));
+    Value accRing = accCh.getBuffers().front();
+
+    addCounter();
+    insertProducer();
+    iterArg = loop.getRegionIterArgs()[accIdx];
+    Value i = loop.getRegionIterArgs().back();
+    Value i0 = loop.getInitArgs().back();
+    auto mmaPart = [](Operation *op) { tag(op, {tgpu::kMMAPartition}); };
+    auto epilogue = [](Operation *op) { tag(op, {tgpu::kComputePartition}); };
+
+    // The accumulator: the MMA thread's for the tile, before the loop.
+    OpBuilder pb(loop);
+    auto t0 = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
+    tag(t0, {tgpu::kComputePartition, tgpu::kMMAPartition});
+    auto accSlot = tgpu::ChannelAcquireOp::create(pb, loc, accCh.getChannel(), t0);
+    mmaPart(accSlot);
+
+    // The MMA where the dot stood, its use released by its completion.
+    OpBuilder lb(dot);
+    auto w = tgpu::ChannelWaitOp::create(lb, loc, ch.getChannel(), i);
+    mmaPart(w);
+    auto on = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ugt, i, i0);
+    mmaPart(on);
+    auto mma = tgpu::Tcgen05MMAOp::create(
+        lb, dot.getLoc(), mmaOperand(operands[mmas.front().a]), w,
+        mmaOperand(operands[mmas.front().b]), w, accRing, accSlot, on,
+        lb.getI32IntegerAttr(1));
+    mmaPart(mma);
+    mmaPart(tgpu::ChannelReleaseOp::create(lb, loc, ch.getChannel(), i));
+    dot.getResult().replaceAllUsesWith(iterArg);
+    dot.erase();
+
+    body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    lb.setInsertionPoint(yield);
+    auto one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    tag(one, {tgpu::kLoadPartition, tgpu::kMMAPartition});
+    auto next = arith::AddIOp::create(lb, loc, i, one);
+    tag(next, {tgpu::kLoadPartition, tgpu::kMMAPartition});
+    yield->setOperand(yield->getNumOperands() - 1, next);
+    eraseDead(body);
+
+    // After the loop: the MMAs' commit fills the accumulator; the epilogue
+    // reads it out of tensor memory and gives it back.
+    OpBuilder ab(loop->getContext());
+    ab.setInsertionPointAfter(loop);
+    mmaPart(tgpu::ChannelFillOp::create(ab, loc, accCh.getChannel(), t0));
+    auto e = tgpu::ChannelWaitOp::create(ab, loc, accCh.getChannel(), t0);
+    epilogue(e);
+    epilogue(tgpu::Tcgen05FenceOp::create(
+        ab, loc, tgpu::Tcgen05FenceKind::After));
+    auto ld = tgpu::TMemLoadOp::create(ab, loc, accType, accRing, e,
+                                       ab.getI64IntegerAttr(0));
+    epilogue(ld);
+    auto ready = tgpu::TMemWaitOp::create(
+        ab, loc, TypeRange{accType}, tgpu::TMemWaitKind::Load,
+        ValueRange{ld.getResult()});
+    epilogue(ready);
+    epilogue(tgpu::Tcgen05FenceOp::create(
+        ab, loc, tgpu::Tcgen05FenceKind::Before));
+    epilogue(tgpu::ChannelReleaseOp::create(ab, loc, accCh.getChannel(), t0));
+    // A loop that did not run (K = 0) issued no MMA: its init stands.
+    auto runs = arith::CmpIOp::create(ab, loc, arith::CmpIPredicate::slt,
+                                      loop.getLowerBound(),
+                                      loop.getUpperBound());
+    epilogue(runs);
+    auto pick = scf::IfOp::create(ab, loc, TypeRange{accType}, runs,
+                                  /*withElseRegion=*/true);
+    epilogue(pick);
+    OpBuilder tb = OpBuilder::atBlockBegin(pick.thenBlock());
+    scf::YieldOp::create(tb, loc, ready.getResult(0));
+    OpBuilder eb = OpBuilder::atBlockBegin(pick.elseBlock());
+    scf::YieldOp::create(eb, loc, init);
+    loop.getResult(accIdx).replaceAllUsesWith(pick.getResult(0));
+    dropIterArg(accIdx);
+    return success();
+  }
+
+  /// Removes iter_arg `idx` of the loop, which the body passes through and
+  /// nothing reads after the loop.
+  void dropIterArg(unsigned idx) {
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(loop);
+    SmallVector<Value> inits(loop.getInitArgs());
+    inits.erase(inits.begin() + idx);
+    auto grown = scf::ForOp::create(rewriter, loop.getLoc(),
+                                    loop.getLowerBound(), loop.getUpperBound(),
+                                    loop.getStep(), inits);
+    grown->setAttrs(loop->getAttrs());
+    SmallVector<Value> args = {grown.getInductionVar()};
+    for (unsigned k = 0, r = 0; k < loop.getNumRegionIterArgs(); ++k)
+      args.push_back(k == idx ? loop.getInitArgs()[idx]
+                              : Value(grown.getRegionIterArgs()[r++]));
+    if (!grown.getBody()->empty()) // (a body built without iter_args)
+      rewriter.eraseOp(grown.getBody()->getTerminator());
+    rewriter.mergeBlocks(loop.getBody(), grown.getBody(), args);
+    auto yield = cast<scf::YieldOp>(grown.getBody()->getTerminator());
+    SmallVector<Value> yielded(yield.getOperands());
+    yielded.erase(yielded.begin() + idx);
+    yield->setOperands(yielded);
+    SmallVector<Value> results;
+    for (unsigned k = 0, r = 0; k < loop.getNumResults(); ++k)
+      results.push_back(k == idx ? Value() : grown.getResult(r++));
+    for (auto [old, res] : llvm::zip(loop.getResults(), results))
+      if (res)
+        old.replaceAllUsesWith(res);
+    rewriter.eraseOp(loop);
+    loop = grown;
+  }
+
+  /// Erases the loads and conversions nobody reads any more.
+  static void eraseDead(Block *body) {
+    SmallVector<Operation *> dead;
+    for (Operation &op : body->without_terminator())
+      if (isa<LoadOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op))
+        dead.push_back(&op);
+    for (Operation *op : llvm::reverse(dead))
+      if (op->use_empty())
+        op->erase();
+  }
+
   /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
   /// place of its load.
   void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
@@ -307,7 +519,7 @@ struct TileInsertChannels
       OpBuilder b(f);
       if (!index) {
         auto t0 = arith::ConstantIntOp::create(b, f.getLoc(), b.getI32Type(), 0);
-        tag(t0, {tgpu::kLoadPartition, tgpu::kComputePartition});
+        tag(t0, {tgpu::kLoadPartition, consumer});
         index = onceTile = t0;
       }
       auto acq = tgpu::ChannelAcquireOp::create(b, f.getLoc(), ch, index);
@@ -336,7 +548,7 @@ struct TileInsertChannels
     rewriter.setInsertionPoint(loop);
     auto i0 = arith::ConstantIntOp::create(rewriter, loop.getLoc(),
                                            rewriter.getI32Type(), 0);
-    tag(i0, {tgpu::kLoadPartition, tgpu::kComputePartition});
+    tag(i0, {tgpu::kLoadPartition, consumer});
     FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
         rewriter, ValueRange{i0}, /*replaceInitOperandUsesInLoop=*/false,
         [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
@@ -422,14 +634,7 @@ struct TileInsertChannels
     auto next = arith::AddIOp::create(lb, loc, i, one);
     tag(next, {tgpu::kLoadPartition, tgpu::kComputePartition});
     yield->setOperand(yield->getNumOperands() - 1, next);
-    // Dead loads and conversions.
-    SmallVector<Operation *> dead;
-    for (Operation &op : body->without_terminator())
-      if (isa<LoadOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(op))
-        dead.push_back(&op);
-    for (Operation *op : llvm::reverse(dead))
-      if (op->use_empty())
-        op->erase();
+    eraseDead(body);
 
     OpBuilder b(loop->getContext());
     b.setInsertionPointAfter(loop);

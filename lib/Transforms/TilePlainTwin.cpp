@@ -16,7 +16,10 @@
 // operands in registers, which a smaller share of the tile keeps from
 // spilling (a 4-warp 64x64 fp8 twin spilled where an 8-warp 128x64 did
 // not). The twin drops what only the fast path uses (schedule, cluster,
-// stages, variants, cost).
+// stages, variants, cost). A tcgen05 dot (sm_100a) has its accumulator in
+// the layout tcgen05.ld reads tensor memory in, which mma.sync cannot
+// use: the twin carries it in the mma.sync accumulator layout through its
+// loop, converted once before and once after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #define DEBUG_TYPE "tile-plain-twin"
 
@@ -38,6 +42,32 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
+
+/// The accumulator of a dot that was tcgen05's (assign-layouts checked it
+/// is a loop's, carried for it alone) in the mma.sync layout its operands'
+/// fragments go with, converted before and after the loop.
+void relayAccumulator(DotOp dot, int numWarps) {
+  auto type = cast<RankedTensorType>(dot.getType());
+  auto loop = cast<scf::ForOp>(dot->getParentOp());
+  auto iterArg = cast<BlockArgument>(dot.getAcc());
+  unsigned idx = iterArg.getArgNumber() - 1;
+  auto [wm, wn] = LinearLayout::mmaWarpSplit(type.getShape()[0],
+                                             type.getShape()[1], numWarps,
+                                             /*alongM=*/false);
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  auto mmaType = cast<RankedTensorType>(
+      withLayout(type, LinearLayout::mmaAccumulator(shape, wm, wn)));
+  OpBuilder b(loop);
+  OpOperand &init = loop.getInitsMutable()[idx];
+  init.set(ConvertLayoutOp::create(b, loop.getLoc(), mmaType, init.get()));
+  iterArg.setType(mmaType);
+  dot.getResult().setType(mmaType);
+  Value result = loop.getResult(idx);
+  result.setType(mmaType);
+  b.setInsertionPointAfter(loop);
+  auto back = ConvertLayoutOp::create(b, loop.getLoc(), type, result);
+  result.replaceAllUsesExcept(back, back);
+}
 
 /// The output tile's elements of a kernel (its first dot's), 0 if none.
 int64_t outputTileElements(func::FuncOp func) {
@@ -111,13 +141,18 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
                         tgpu::kPersistentAttr})
       twin->removeAttr(a);
     // Plain loads and mma.sync: no partitions, no wgmma.
+    SmallVector<DotOp> relaid;
     twin.walk([&](Operation *op) {
       op->removeAttr(tgpu::kPartitionAttr);
       op->removeAttr(tgpu::kPartitionsAttr);
       auto dot = dyn_cast<DotOp>(op);
-      if (dot && tgpu::getMMA(dot).isWGMMA())
+      if (dot && tgpu::getMMA(dot).isTCGen05())
+        relaid.push_back(dot);
+      if (dot && tgpu::getMMA(dot).isAsync())
         dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(ctx));
     });
+    for (DotOp dot : relaid)
+      relayAccumulator(dot, getNumWarps(twin));
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));

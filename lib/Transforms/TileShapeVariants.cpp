@@ -963,14 +963,18 @@ struct TileShapeVariants
       shapes.push_back({plan->rows.size, plan->cols.size});
       // 128 rows at 128 and 64 columns; 64 rows (one warpgroup: at small M
       // most of a 128-row tile is padding, and a one-warpgroup program
-      // streams B at more tiles) at up to 256, 128 and 64 columns.
+      // streams B at more tiles) at up to 256, 128 and 64 columns. On
+      // sm_100a the 128-row ones only (tcgen05 takes 128 rows a CTA).
       std::pair<int64_t, int64_t> smaller[] = {
           {128, 128}, {128, 64}, {64, 256}, {64, 128}, {64, 64}};
       for (auto [rows, cols] : smaller) {
         std::pair<int64_t, int64_t> shape = {
             std::min<int64_t>(plan->rows.size, rows),
             std::min<int64_t>(plan->cols.size, cols)};
-        if (hasWGMMA(getTarget(func)) && !llvm::is_contained(shapes, shape))
+        Target target = getTarget(func);
+        bool fast = hasWGMMA(target) ||
+                    (target == Target::SM100a && shape.first == 128);
+        if (fast && !llvm::is_contained(shapes, shape))
           shapes.push_back(shape);
       }
     }

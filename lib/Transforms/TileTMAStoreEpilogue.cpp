@@ -140,7 +140,8 @@ struct TileTMAStoreEpilogue
   using Base::Base;
 
   void runOnOperation() override {
-    if (!hasWGMMA(getTarget(getOperation())))
+    Target target = getTarget(getOperation());
+    if (!hasWGMMA(target) && target != Target::SM100a)
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||

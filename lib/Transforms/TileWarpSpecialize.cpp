@@ -27,6 +27,27 @@
 // tile-cluster-multicast shares copies across a cluster's CTAs, and
 // tile-persistent-tiles makes both regions walk the tiles where the kernel
 // has `tgpu.persistent`.
+//
+// On sm_100a the loop has a third partition, the MMA partition's (see
+// TileInsertChannels.cpp), and nothing of the loop is left to the compute
+// partition (the epilogue after it), which loses its loop:
+//
+//   tgpu.warp_specialize [#tgpu.partition<compute, warps = W>,
+//                         #tgpu.partition<load, warps = 1>,
+//                         #tgpu.partition<mma, warps = 1>] {
+//     <the kernel's code after the loop's channels: the epilogue>
+//   }, {
+//     scf.for ... { acquire, TMA copies }
+//   }, {
+//     %d = acquire the accumulator; scf.for ... { wait, tcgen05_mma,
+//     release }; fill the accumulator
+//   }
+//
+// The compute warps come first, so each warp w reaches TMEM lanes 32 (w
+// % 4) .. + 31 as its warp of the layout (tcgen05.ld gives a warp its
+// quadrant). No region sets a register budget (regs left out: the one
+// warp of a load or MMA partition is no warpgroup, which setmaxnreg
+// needs); each thread keeps the launch's even share.
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
@@ -61,12 +82,13 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
-    bool wgmma = hasWGMMA(getTarget(getOperation()));
+    Target target = getTarget(getOperation());
+    bool async = hasWGMMA(target) || target == Target::SM100a;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
       scf::ForOp loop = tgpu::scheduledLoop(func);
-      if (wgmma && loop && failed(specialize(func, loop)))
+      if (async && loop && failed(specialize(func, loop)))
         return signalPassFailure();
       // The partition schedule is consumed here.
       func.walk([&](Operation *op) {
@@ -79,14 +101,16 @@ struct TileWarpSpecialize
   // The kernel being specialized.
   scf::ForOp loop;
 
-  /// Whether a load partition of the loop's schedule runs `op` (an op of
-  /// its body, or beside it).
-  bool loads(Operation *op) {
-    return tgpu::inRole(op, loop, tgpu::PartitionRole::Load);
+  /// Whether a partition of `role` of the loop's schedule runs `op` (an
+  /// op of its body, or beside it).
+  bool runs(Operation *op, tgpu::PartitionRole role) {
+    return tgpu::inRole(op, loop, role);
   }
-  /// Whether only load partitions run `op`.
-  bool loadsOnly(Operation *op) {
-    return loads(op) && !tgpu::inRole(op, loop, tgpu::PartitionRole::Compute);
+  /// Whether partitions other than the compute partitions run `op`, and
+  /// no compute partition.
+  bool notComputed(Operation *op) {
+    return !tgpu::getPartitions(op).empty() &&
+           !runs(op, tgpu::PartitionRole::Compute);
   }
 
   LogicalResult specialize(func::FuncOp func, scf::ForOp l) {
@@ -119,20 +143,46 @@ struct TileWarpSpecialize
     b.setInsertionPointAfter(lastChannel);
 
     // Everything else of the kernel runs in the consumer region.
-    int consumerRegs = std::min<int>(
-        240, (65536 - 32 * kProducerWarps * kProducerRegs) /
-                 (32 * numWarps * copies) / 8 * 8);
+    bool mmaRole = llvm::any_of(
+        loop->getAttrOfType<ArrayAttr>(tgpu::kPartitionsAttr),
+        [](Attribute a) {
+          return cast<tgpu::PartitionAttr>(a).getRole() ==
+                 tgpu::PartitionRole::MMA;
+        });
+    SmallVector<Attribute> parts;
+    SmallVector<tgpu::PartitionRole> roles;
+    if (mmaRole) {
+      parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
+                                        numWarps, 0, 1),
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load, 1, 0,
+                                        1),
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA, 1, 0,
+                                        1)};
+      roles = {tgpu::PartitionRole::Compute, tgpu::PartitionRole::Load,
+               tgpu::PartitionRole::MMA};
+    } else {
+      int consumerRegs = std::min<int>(
+          240, (65536 - 32 * kProducerWarps * kProducerRegs) /
+                   (32 * numWarps * copies) / 8 * 8);
+      parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
+                                        kProducerWarps, kProducerRegs, 1),
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
+                                        numWarps, consumerRegs, copies)};
+      roles = {tgpu::PartitionRole::Load, tgpu::PartitionRole::Compute};
+    }
     auto ws = tgpu::WarpSpecializeOp::create(
-        b, loc,
-        b.getArrayAttr(
-            {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
-                                      kProducerWarps, kProducerRegs, 1),
-             tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
-                                      numWarps, consumerRegs, copies)}),
-        /*scratch=*/DenseI64ArrayAttr(), /*regions=*/2);
-    Block *producer = new Block, *consumer = new Block;
-    ws.getPartitionRegions()[0].push_back(producer);
-    ws.getPartitionRegions()[1].push_back(consumer);
+        b, loc, b.getArrayAttr(parts), /*scratch=*/DenseI64ArrayAttr(),
+        /*regions=*/parts.size());
+    Block *consumer = nullptr;
+    SmallVector<std::pair<Block *, tgpu::PartitionRole>> others;
+    for (auto [region, role] : llvm::zip(ws.getPartitionRegions(), roles)) {
+      Block *block = new Block;
+      region.push_back(block);
+      if (role == tgpu::PartitionRole::Compute)
+        consumer = block;
+      else
+        others.push_back({block, role});
+    }
     auto rest = std::next(Block::iterator(ws));
     consumer->getOperations().splice(consumer->end(), entry.getOperations(),
                                      rest, std::prev(entry.end()));
@@ -142,30 +192,40 @@ struct TileWarpSpecialize
       if (isa<tgpu::AllocOp>(op))
         storeBuffers.push_back(&op);
 
-    OpBuilder pb = OpBuilder::atBlockEnd(producer);
-    if (failed(splitProducer(pb)))
-      return failure();
-    eraseLoadPartition(consumer);
-    guardLoop();
+    for (auto [block, role] : others) {
+      OpBuilder pb = OpBuilder::atBlockEnd(block);
+      if (failed(split(pb, role)))
+        return failure();
+    }
+    eraseOtherPartitions(consumer);
+    if (mmaRole)
+      eraseIdleLoop();
+    else
+      guardLoop();
     for (Operation *op : llvm::reverse(storeBuffers))
       op->moveBefore(consumer, consumer->begin());
     return success();
   }
 
-  /// The load partition at `b`: the scalar code it needs from outside the
-  /// loop, its ops beside the loop (the tiles copied once) and a loop of
-  /// its ops carrying the use counter alone, in program order.
-  LogicalResult splitProducer(OpBuilder &b) {
+  /// The partition of `role` (load, or sm_100a's MMA partition) at `b`:
+  /// the scalar code it needs from outside the loop, its ops beside the
+  /// loop (the tiles copied once; the MMA partition's accumulator
+  /// handover) and a loop of its ops carrying the use counter alone, in
+  /// program order.
+  LogicalResult split(OpBuilder &b, tgpu::PartitionRole role) {
     Location loc = loop.getLoc();
     Block *body = loop.getBody();
-    // The producer's loop carries the use counter alone.
+    auto loads = [&](Operation *op) { return runs(op, role); };
+    // The partition's loop carries the use counter alone.
     for (Operation &op : body->without_terminator()) {
       if (!loads(&op))
         continue;
       for (Value v : op.getOperands())
         if (llvm::is_contained(loop.getRegionIterArgs().drop_back(), v))
-          return op.emitError() << "the load partition reads a value the "
-                                   "loop carries for the compute partition";
+          return op.emitError()
+                 << "the " << tgpu::stringifyPartitionRole(role)
+                 << " partition reads a value the loop carries for the "
+                    "compute partition";
     }
     IRMapping map;
     SetVector<Operation *> needed;
@@ -188,10 +248,14 @@ struct TileWarpSpecialize
     };
     for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       require(v);
+    SmallVector<Operation *> after; // its ops after the loop
     for (Operation &op : *loop->getBlock())
       if (&op != loop.getOperation() && loads(&op)) {
         requireOperands(&op);
-        needed.insert(&op);
+        if (loop->isBeforeInBlock(&op))
+          after.push_back(&op);
+        else
+          needed.insert(&op);
       }
     for (Operation &op : body->without_terminator())
       if (loads(&op))
@@ -218,23 +282,35 @@ struct TileWarpSpecialize
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     scf::YieldOp::create(lb, loc,
                          ValueRange{map.lookup(yield.getOperands().back())});
+    map.map(loop.getResults().back(), ploop.getResult(0));
+    for (Operation *op : after)
+      b.clone(*op, map);
     return success();
   }
 
-  /// Erases the ops only the load partition runs from the consumer region
-  /// (they live on in the producer).
-  void eraseLoadPartition(Block *consumer) {
+  /// Erases the ops no compute partition runs from the consumer region
+  /// (they live on in the other regions).
+  void eraseOtherPartitions(Block *consumer) {
     SmallVector<Operation *> dead;
     for (Operation &op : *consumer)
-      if (loadsOnly(&op))
+      if (notComputed(&op))
         dead.push_back(&op);
     for (Operation &op : loop.getBody()->without_terminator())
-      if (loadsOnly(&op))
+      if (notComputed(&op))
         dead.push_back(&op);
     for (Operation *op : llvm::reverse(dead)) {
       op->dropAllUses();
       op->erase();
     }
+  }
+
+  /// sm_100a: the compute partition runs nothing of the loop (the MMA
+  /// partition issues the MMAs): the loop goes.
+  void eraseIdleLoop() {
+    if (!loop.getBody()->without_terminator().empty() ||
+        !loop->use_empty())
+      return;
+    loop->erase();
   }
 
   /// Puts the loop, and the ops after it that read its results (the last

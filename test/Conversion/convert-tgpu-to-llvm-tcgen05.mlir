@@ -86,3 +86,37 @@ func.func @gemm_step(%i: i32, %on: i1)
   tgpu.tcgen05_fence before_thread_sync
   return
 }
+
+// -----
+
+// Over 8 warps (two warpgroups) each warpgroup holds every other 16-column
+// run (LinearLayout::tmem32x32b): a warp loads its two runs with one
+// 32x32b.x16 each, 32 columns apart; the fifth warp on starts 16 columns
+// in (warp bit 2 of the layout). Regions without a register budget set
+// none (no setmaxnreg).
+// CHECK-LABEL: func.func @eight_warps
+// CHECK-NOT: setmaxnreg
+// CHECK: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK-NEXT: arith.muli %{{.*}}, %[[C16]] : i32
+// CHECK: %[[P0:.*]] = llvm.inttoptr %[[A0:.*]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT: nvvm.tcgen05.ld %[[P0]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
+// CHECK: %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[A1:.*]] = arith.addi %{{.*}}, %[[C32]] : i32
+// CHECK-NEXT: %[[P1:.*]] = llvm.inttoptr %[[A1]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT: nvvm.tcgen05.ld %[[P1]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK-NOT: setmaxnreg
+// tcgen05.ld 32x32b over 8 warps (LinearLayout::tmem32x32b, 128x64): each
+// warpgroup holds every other 16-column run.
+#t8 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+func.func @eight_warps(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %acc = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
+  tgpu.warp_specialize [#tgpu.partition<compute, warps = 8>, #tgpu.partition<mma, warps = 1>] {
+    %c0 = arith.constant 0 : i32
+    %l = tgpu.tmem_load %acc[%c0] : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #t8>
+    %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t8>
+  }, {
+  }
+  return
+}

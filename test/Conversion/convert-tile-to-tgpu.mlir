@@ -42,8 +42,10 @@ module {
 
 // -----
 
-// The same loop in a module for sm_100a (tile.target): TMA copies, but no
-// wgmma, so mma.sync, and no remark (nothing faster is within reach yet).
+// The same loop in a module for sm_100a (tile.target): TMA copies, but the
+// accumulator is in the mma.sync layout (tile-assign-layouts gives a dot
+// tcgen05 can run the layout tcgen05.ld reads tensor memory in), so
+// mma.sync, and a remark says why.
 // CHECK: module attributes {tile.target = #tile.target<sm_100a>}
 // CHECK-LABEL: func.func @gemm_sm100
 // CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
@@ -59,6 +61,45 @@ module {
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
   func.func @gemm_sm100(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: the accumulator is not in tensor memory}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// sm_100a with the accumulator in the layout of tcgen05.ld 32x32b over 8
+// warps (LinearLayout::tmem32x32b, what tile-assign-layouts gives a GEMM
+// loop's dot there): tcgen05, both operands from shared memory.
+// CHECK: module attributes {tile.target = #tile.target<sm_100a>}
+// CHECK-LABEL: func.func @gemm_tcgen05
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [0, 128]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
     %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
     %c0_i32 = arith.constant 0 : i32
     %c64_i32 = arith.constant 64 : i32

@@ -114,3 +114,71 @@ func.func @sm100_dot(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c:
   return
 }
 }
+
+// -----
+
+// sm_100a: a GEMM loop's one dot that tcgen05 can run (operands loaded,
+// bf16 into f32 from zero, 128 rows, 128 columns over 4 warps) gets the
+// accumulator layout of tcgen05.ld 32x32b (LinearLayout::tmem32x32b: lane
+// and warp along the rows, registers along the columns), carried through
+// the loop and stored without conversion; its operands keep mma.sync
+// fragments (the plain twin's). A 64-row tile is out of tcgen05's reach
+// (128 rows a CTA): mma.sync layouts.
+// CHECK-DAG: #[[TMEM:.*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @gemm_tcgen05(
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #[[TMEM]]>)
+// CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #[[TMEM]]>
+// CHECK: tile.store %{{.*}} : tensor<128x128xf32, #[[TMEM]]>
+// CHECK-LABEL: func.func @gemm_64_rows(
+// CHECK-NOT: #[[TMEM]]>
+// CHECK: return
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @gemm_tcgen05(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+func.func @gemm_64_rows(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<64x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<64x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<64x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<64x128xf32>
+    scf.yield %d : !tile.tile<64x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<64x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+}

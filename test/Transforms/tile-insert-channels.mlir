@@ -285,3 +285,79 @@ module {
     return
   }
 }
+
+// -----
+
+// sm_100a: the loop's one tcgen05 MMA (partition 2, the MMA partition's).
+// Its operands go through a channel the MMA thread releases (one consumer:
+// a commit frees the slot when the MMAs complete), its accumulator moves
+// into tensor memory, handed to the epilogue (partition 1) through a
+// channel of its own (depth 1: the kernel is not persistent); the loop no
+// longer carries it. The first k-step overwrites the accumulator (use
+// counter > its first value); a loop that does not run leaves the init.
+// CHECK-LABEL: func.func @gemm_tcgen05(
+// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+// CHECK-NEXT: %[[ACC:.*]], %[[RING:.*]] = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+// CHECK: %[[CST:.*]] = arith.constant dense<0.000000e+00>
+// CHECK: %[[I0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 2>} 0 : i32
+// CHECK-NEXT: %[[T0:.*]] = arith.constant {tgpu.partition = array<i32: 1, 2>} 0 : i32
+// CHECK-NEXT: %[[D:.*]] = tgpu.channel_acquire %[[ACC]][%[[T0]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: scf.for %{{.*}} = %[[LB:.*]] to %[[UB:.*]] step %{{.*}} iter_args(%[[I:.*]] = %[[I0]]) -> (i32)
+// CHECK-NEXT: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg0{{.*}} -> %[[R]]#0[%[[S]]], %[[CH]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg1{{.*}} -> %[[R]]#1[%[[S]]], %[[CH]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[ON:.*]] = arith.cmpi ugt, %[[I]], %[[I0]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.tcgen05_mma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]], %[[RING]][%[[D]]], %[[ON]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.channel_release %[[CH]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: arith.constant {tgpu.partition = array<i32: 0, 2>} 1
+// CHECK-NEXT: arith.addi %[[I]], %{{.*}} {tgpu.partition = array<i32: 0, 2>}
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+// CHECK-NEXT: tgpu.channel_fill %[[ACC]][%[[T0]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[E:.*]] = tgpu.channel_wait %[[ACC]][%[[T0]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[V:.*]] = tgpu.tmem_load %[[RING]][%[[E]]] {tgpu.partition = array<i32: 1>} : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+// CHECK-NEXT: %[[V2:.*]] = tgpu.tmem_wait load %[[V]]
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.channel_release %[[ACC]][%[[T0]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[OUT:.*]] = scf.if %[[RUNS]]
+// CHECK-NEXT: scf.yield %[[V2]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[CST]]
+// CHECK: tgpu.tma_store %[[OUT]], %arg2
+// CHECK-NOT: tile.dot
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x128x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c128_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%3, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg3, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %11 : tensor<128x128xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.tma_store %6, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}

@@ -141,9 +141,14 @@
 // CHECK: scf.yield %[[ACC]]
 // CHECK: arith.addf %[[TOTAL]],
 // CHECK: tile.store {{.*}} : tensor<128x256xbf16>
+// On sm_100a the default members are the 128-row ones (tcgen05 takes 128
+// rows a CTA), and no split-K or stream-K members (they are wgmma's).
 // SM100-LABEL: func.func @gemm(
-// SM100-NOT: tile.variants
-// SM100-NOT: func.func @gemm__128x128
+// SM100-SAME: tile.variants = ["gemm__128x128", "gemm__128x64"]
+// SM100-NOT: func.func @gemm__64x
+// SM100-NOT: func.func @gemm__{{.*}}_k
+// SM100-NOT: func.func @gemm__{{.*}}_sk
+// SM100: func.func @clustered(
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,

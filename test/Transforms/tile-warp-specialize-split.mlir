@@ -296,3 +296,90 @@ module {
     return
   }
 }
+
+// -----
+
+// sm_100a: three regions, the compute partition first (its warps start at
+// warp 0, so warp w reads TMEM lanes 32 (w % 4) ..), then the load and
+// MMA partitions, one warp each; no region sets a register budget. The
+// compute region keeps the epilogue and loses the loop; the MMA region
+// acquires the accumulator before its loop and fills it after.
+// CHECK-LABEL: func.func @gemm_tcgen05(
+// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+// CHECK-NOT: scf.for
+// CHECK: tgpu.channel_wait %[[ACC:[a-z_0-9]+]][
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: tgpu.tmem_load
+// CHECK-NEXT: tgpu.tmem_wait load
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync
+// CHECK-NEXT: tgpu.channel_release %[[ACC]][
+// CHECK: tgpu.tma_store
+// CHECK: }, {
+// CHECK: scf.for
+// CHECK-NEXT: tgpu.channel_acquire %[[CH:[a-z_0-9]+]][
+// CHECK-NEXT: tgpu.tma_load
+// CHECK-NEXT: tgpu.tma_load
+// CHECK-NOT: tgpu.tcgen05_mma
+// CHECK: }, {
+// CHECK: %[[D:.*]] = tgpu.channel_acquire %[[ACC]][%[[T0:.*]]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][
+// CHECK-NEXT: arith.cmpi ugt
+// CHECK-NEXT: tgpu.tcgen05_mma %{{.*}}[%[[W]]], %{{.*}}[%[[W]]], %{{.*}}[%[[D]]]
+// CHECK-NEXT: tgpu.channel_release %[[CH]][
+// CHECK: }
+// CHECK-NEXT: tgpu.channel_fill %[[ACC]][%[[T0]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    %0 = tgpu.alloc : <2x128x32xf32, #shared2>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c128_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+    %c0_i32_2 = arith.constant {tgpu.partition = array<i32: 0, 2>} 0 : i32
+    %c0_i32_3 = arith.constant {tgpu.partition = array<i32: 1, 2>} 0 : i32
+    %6 = tgpu.channel_acquire %channel_0[%c0_i32_3] {tgpu.partition = array<i32: 2>}
+    %7 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+      %13 = tgpu.channel_acquire %channel[%arg4] {tgpu.partition = array<i32: 0>}
+      tgpu.tma_load %arg0[%3, %arg3] -> %buffers#0[%13], %channel {tgpu.partition = array<i32: 0>} : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+      tgpu.tma_load %arg1[%arg3, %4] -> %buffers#1[%13], %channel {tgpu.partition = array<i32: 0>} : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x128xbf16, #shared1>, !tgpu.channel
+      %14 = tgpu.channel_wait %channel[%arg4] {tgpu.partition = array<i32: 2>}
+      %15 = arith.cmpi ugt, %arg4, %c0_i32_2 {tgpu.partition = array<i32: 2>} : i32
+      tgpu.tcgen05_mma %buffers#0[%14], %buffers#1[%14], %buffers_1[%6], %15 {tgpu.partition = array<i32: 2>} : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x128xbf16, #shared1>, <?x128x128xf32>
+      tgpu.channel_release %channel[%arg4] {tgpu.partition = array<i32: 2>}
+      %c1_i32 = arith.constant {tgpu.partition = array<i32: 0, 2>} 1 : i32
+      %16 = arith.addi %arg4, %c1_i32 {tgpu.partition = array<i32: 0, 2>} : i32
+      scf.yield %16 : i32
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.channel_fill %channel_0[%c0_i32_3] {tgpu.partition = array<i32: 2>}
+    %8 = tgpu.channel_wait %channel_0[%c0_i32_3] {tgpu.partition = array<i32: 1>}
+    tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
+    %9 = tgpu.tmem_load %buffers_1[%8] {tgpu.partition = array<i32: 1>} : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+    %10 = tgpu.tmem_wait load %9 : tensor<128x128xf32, #linear> {tgpu.partition = array<i32: 1>}
+    tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+    tgpu.channel_release %channel_0[%c0_i32_3] {tgpu.partition = array<i32: 1>}
+    %11 = arith.cmpi slt, %c0_i32, %5 {tgpu.partition = array<i32: 1>} : i32
+    %12 = scf.if %11 -> (tensor<128x128xf32, #linear>) {
+      scf.yield %10 : tensor<128x128xf32, #linear>
+    } else {
+      scf.yield %cst : tensor<128x128xf32, #linear>
+    } {tgpu.partition = array<i32: 1>}
+    tgpu.tma_store %12, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared2>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+

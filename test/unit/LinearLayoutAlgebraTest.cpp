@@ -259,8 +259,17 @@ TEST(NamedLayouts, TensorMemory32x32b) {
         EXPECT_EQ(l.apply(r, lane, w), (Coords{32 * w + lane, r}));
   LL eight = LL::tmem32x32b({128, 64}, 8);
   EXPECT_EQ(eight.getNumRegisters(), 32);
-  EXPECT_EQ(eight.apply(0, 0, 4), (Coords{0, 32}));
+  EXPECT_EQ(eight.apply(0, 0, 4), (Coords{0, 16}));
   EXPECT_TRUE(eight.isSurjective());
+  // Wider tiles: the second warpgroup holds every other 16-column run, so
+  // each chunk of 32 columns or more is the same registers of both.
+  LL wide = LL::tmem32x32b({128, 256}, 8);
+  EXPECT_EQ(wide.getNumRegisters(), 128);
+  EXPECT_EQ(wide.apply(15, 0, 0), (Coords{0, 15}));
+  EXPECT_EQ(wide.apply(16, 0, 0), (Coords{0, 32}));
+  EXPECT_EQ(wide.apply(0, 3, 5), (Coords{32 + 3, 16}));
+  EXPECT_EQ(wide.apply(64 + 1, 0, 4), (Coords{0, 128 + 16 + 1}));
+  EXPECT_TRUE(wide.isSurjective());
 }
 
 TEST(NamedLayouts, TensorMemory16x256b) {

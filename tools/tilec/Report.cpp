@@ -71,7 +71,8 @@ int64_t tilec::reportBankConflicts(ModuleOp module, llvm::raw_ostream &os) {
 
 std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
   std::vector<KernelPath> paths;
-  bool wgmmaTarget = hasWGMMA(getTarget(module));
+  Target target = getTarget(module);
+  bool asyncTarget = hasWGMMA(target) || target == Target::SM100a;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func->hasAttr(kKernelAttr))
       continue;
@@ -79,10 +80,12 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
                  func->hasAttr(kVariantOfAttr) ||
                      func->hasAttr(kPlainVariantOfAttr),
                  func->hasAttr(kPlainVariantOfAttr)};
-    bool ws = false, wgmma = false, mmaSync = false, tma = false;
+    bool ws = false, wgmma = false, tcgen05 = false, mmaSync = false,
+         tma = false;
     func.walk([&](Operation *op) {
       ws |= isa<tgpu::WarpSpecializeOp>(op);
       wgmma |= isa<tgpu::WGMMAOp>(op);
+      tcgen05 |= isa<tgpu::Tcgen05MMAOp>(op);
       mmaSync |= isa<DotOp>(op);
       tma |= isa<tgpu::TMALoadOp>(op) || op->hasAttr(tgpu::kTMAAttr);
     });
@@ -90,7 +93,7 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
     auto stages = func->getAttrOfType<IntegerAttr>(kNumStagesAttr);
     if (ws) {
       d = std::string("warp-specialized TMA + ") +
-          (wgmma ? "wgmma" : "mma.sync");
+          (wgmma ? "wgmma" : tcgen05 ? "tcgen05 (tensor memory)" : "mma.sync");
       if (auto sched = func->getAttr(kScheduleAttr)) {
         std::string text;
         llvm::raw_string_ostream os(text);
@@ -111,7 +114,7 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
     }
     if (mmaSync && !ws)
       d += ", dots on mma.sync";
-    p.missedFastPath = mmaSync && wgmmaTarget && !p.isTwin;
+    p.missedFastPath = mmaSync && asyncTarget && !p.isTwin;
     p.description = d;
     paths.push_back(std::move(p));
   }

@@ -734,7 +734,8 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
 
     // A group's code at `pos`, after its register budget.
     auto fill = [&](OpBuilder &b, const Group &g) {
-      NVVM::SetMaxRegisterOp::create(
+      if (g.regs != 0) // no budget: the launch's share
+        NVVM::SetMaxRegisterOp::create(
           b, loc, b.getI32IntegerAttr(g.regs),
           NVVM::SetMaxRegisterActionAttr::get(
               ctx, g.regs < share ? NVVM::SetMaxRegisterAction::decrease

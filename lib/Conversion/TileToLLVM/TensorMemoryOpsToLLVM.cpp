@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include <set>
 
 using namespace mlir;
 using namespace tilec;
@@ -261,30 +262,41 @@ FailureOr<SmallVector<TMemInstr>> planTMemAccess(RankedTensorType type) {
   TMemShapeInfo info = shapeInfo(access->shape);
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   int64_t perWord = 32 / bits;
-  // 32-bit columns a warp moves (its share with more than 4 warps).
-  int64_t columns = l.getNumRegisters() / perWord / (32 / info.lanes) /
-                    info.regsPerRep * info.colsPerRep;
+  // The 32-bit columns warp 0 moves (its share with more than 4 warps:
+  // runs of them), from the warp's first; an instruction a run, or a
+  // part of one.
+  std::set<int64_t> held;
+  for (int64_t r = 0; r < l.getNumRegisters(); ++r)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      held.insert(l.apply(r, lane, 0)[1] / perWord);
+  SmallVector<std::pair<int64_t, int64_t>> runs; // (first column, count)
+  for (int64_t c : held)
+    if (!runs.empty() && runs.back().first + runs.back().second == c)
+      ++runs.back().second;
+    else
+      runs.push_back({c, 1});
   int64_t colsPerInstr = 128 / info.regsPerRep * info.colsPerRep;
   SmallVector<TMemInstr> instrs;
   for (int64_t lane0 = 0; lane0 < 32; lane0 += info.lanes)
-    for (int64_t c0 = 0; c0 < columns; c0 += colsPerInstr) {
-      TMemInstr in{info.shape, (lane0 << 16) + c0, {}};
-      int64_t regs = std::min(columns - c0, colsPerInstr) / info.colsPerRep *
-                     info.regsPerRep;
-      for (int64_t j = 0; j < regs; ++j) {
-        auto [dl, dc] = info.thread0(j);
-        SmallVector<int64_t, 2> parts;
-        for (int64_t p = 0; p < perWord; ++p) {
-          std::optional<int64_t> r =
-              l.findRegister({lane0 + dl, (c0 + dc) * perWord + p});
-          if (!r)
-            return failure();
-          parts.push_back(*r);
+    for (auto [first, count] : runs)
+      for (int64_t c0 = first; c0 < first + count; c0 += colsPerInstr) {
+        TMemInstr in{info.shape, (lane0 << 16) + c0, {}};
+        int64_t regs = std::min(first + count - c0, colsPerInstr) /
+                       info.colsPerRep * info.regsPerRep;
+        for (int64_t j = 0; j < regs; ++j) {
+          auto [dl, dc] = info.thread0(j);
+          SmallVector<int64_t, 2> parts;
+          for (int64_t p = 0; p < perWord; ++p) {
+            std::optional<int64_t> r =
+                l.findRegister({lane0 + dl, (c0 + dc) * perWord + p});
+            if (!r)
+              return failure();
+            parts.push_back(*r);
+          }
+          in.words.push_back(parts);
         }
-        in.words.push_back(parts);
+        instrs.push_back(std::move(in));
       }
-      instrs.push_back(std::move(in));
-    }
   return instrs;
 }
 

@@ -164,12 +164,43 @@ LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
   return success();
 }
 
+/// sm_100a: tcgen05 with both operands in shared memory where
+/// tile-assign-layouts gave the dot the accumulator layout of tcgen05.ld
+/// (it checked what the MMA needs: a GEMM loop's one dot, 128 rows, ...)
+/// and TMA copies both operands; says why not.
+tgpu::MMAAttr selectTCGen05(DotOp dot, int numWarps, std::string &why) {
+  MLIRContext *ctx = dot.getContext();
+  auto acc = cast<RankedTensorType>(dot.getType());
+  std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+  if (!getLayoutAttr(acc) ||
+      getLayout(acc) != LinearLayout::tmem32x32b(shape, numWarps)) {
+    why = "the accumulator is not in tensor memory (tcgen05 runs a GEMM "
+          "loop's one dot: 16-bit or K-major 8-bit inputs loaded from views, "
+          "f32 accumulation from zero, 128 rows, N a multiple of 16 up to 256, "
+          "at most 128 accumulator values a thread)";
+    return tgpu::MMAAttr::mmaSync(ctx);
+  }
+  for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+    bool transposed;
+    LoadOp load = operandLoad(v, transposed);
+    if (!load || !tgpu::getTMACopy(load)) {
+      why = std::string(idx == 0 ? "A" : "B") + " is not a load TMA copies";
+      return tgpu::MMAAttr::mmaSync(ctx);
+    }
+  }
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::TCGen05,
+                            tgpu::OperandSource::Shared,
+                            tgpu::OperandSource::Shared);
+}
+
 /// The MMA for `dot` on `target` with the kernel's `numWarps`; says why
-/// it is not wgmma.
+/// it is not wgmma (tcgen05 on sm_100a).
 tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
                         std::string &why) {
   MLIRContext *ctx = dot.getContext();
   auto mmaSync = tgpu::MMAAttr::mmaSync(ctx);
+  if (target == Target::SM100a)
+    return selectTCGen05(dot, numWarps, why);
   if (!hasWGMMA(target)) {
     why = "the target has no wgmma";
     return mmaSync;
@@ -239,9 +270,9 @@ struct ConvertTileToTGPU
         std::string why;
         tgpu::MMAAttr mma = selectMMA(dot, target, numWarps, why);
         dot->setAttr(tgpu::kMMAAttr, mma);
-        // Say why where wgmma was within reach: a main-loop dot on a
-        // target that has it.
-        if (!mma.isWGMMA() && hasWGMMA(target) &&
+        // Say why where wgmma (tcgen05) was within reach: a main-loop dot
+        // on a target that has it.
+        if (!mma.isAsync() && (hasWGMMA(target) || target == Target::SM100a) &&
             isa<scf::ForOp>(dot->getParentOp()))
           mlir::emitRemark(dot.getLoc())
               << variantPrefix(func) << "dot runs on mma.sync: " << why;

@@ -82,9 +82,9 @@ LogicalResult PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "a partition runs as 1 or 2 copies, found " << copies;
   if (copies > 1 && role != PartitionRole::Compute)
     return emitError() << "only a compute partition runs as several copies";
-  if (warps < 0 || warps % 4 != 0)
-    return emitError() << "a partition is whole warpgroups (warps a multiple "
-                          "of 4), found "
+  if (warps < 0 || (regs != 0 && warps % 4 != 0))
+    return emitError() << "a partition with a register budget is whole "
+                          "warpgroups (warps a multiple of 4), found "
                        << warps;
   if (regs != 0 && (regs < 24 || regs > 256 || regs % 8 != 0))
     return emitError() << "register budgets are multiples of 8 in 24..256, "
@@ -1200,11 +1200,18 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "has " << getPartitionRegions().size()
                          << " regions for " << getPartitions().size()
                          << " partitions";
+  // setmaxnreg is a warpgroup's: a group of warps with a budget starts
+  // at a warpgroup boundary.
+  int32_t first = 0;
   for (auto [i, a] : llvm::enumerate(getPartitions())) {
     auto p = cast<PartitionAttr>(a);
-    if (p.getWarps() == 0 || p.getRegs() == 0)
+    if (p.getWarps() == 0)
+      return emitOpError() << "partition " << i << " needs its warps";
+    if (p.getRegs() != 0 && first % 4 != 0)
       return emitOpError() << "partition " << i
-                           << " needs its warps and regs";
+                           << " sets a register budget but starts at warp "
+                           << first << ", not at a warpgroup's first";
+    first += p.getWarps() * p.getCopies();
   }
   if (getScratch() && int(getScratch()->size()) != getNumGroups())
     return emitOpError() << "has " << getScratch()->size()

@@ -96,7 +96,7 @@ func.func @regions() {
 // -----
 
 func.func @undecided() {
-  // expected-error @+1 {{partition 1 needs its warps and regs}}
+  // expected-error @+1 {{partition 1 needs its warps}}
   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute>] {
   }, {
   }
@@ -116,8 +116,22 @@ func.func @too_many_warps() {
 // -----
 
 func.func @warpgroups() {
-  // expected-error @+1 {{a partition is whole warpgroups (warps a multiple of 4), found 2}}
+  // expected-error @+1 {{a partition with a register budget is whole warpgroups (warps a multiple of 4), found 2}}
   tgpu.warp_specialize [#tgpu.partition<load, warps = 2, regs = 40>] {
+  }
+  return
+}
+
+// -----
+
+// setmaxnreg is a warpgroup's: a region with a budget after one-warp
+// regions (sm_100a's load and MMA partitions, which set none) would start
+// inside a warpgroup.
+func.func @budget_off_warpgroup() {
+  // expected-error @+1 {{partition 2 sets a register budget but starts at warp 2, not at a warpgroup's first}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>, #tgpu.partition<compute, warps = 4, regs = 232>] {
+  }, {
+  }, {
   }
   return
 }
