@@ -87,12 +87,11 @@ struct TilePartitionSchedule
         Partitions parts = assign(loop, target);
         std::string why = unschedulable(loop, parts);
         if (why.empty()) {
-          // (sm_100a's three partitions do not walk tiles yet.)
-          bool pers = persistent && target != Target::SM100a &&
-                      canWalkTilesPersistently(func);
+          bool pers = persistent && canWalkTilesPersistently(func);
           if (pers)
             func->setAttr(tgpu::kPersistentAttr, UnitAttr::get(&getContext()));
-          record(loop, parts, usePingPong(func, loop, pers) ? 2 : 1, target);
+          record(loop, parts,
+                 usePingPong(func, loop, pers, target) ? 2 : 1, target);
           scheduled = loop;
           break;
         }
@@ -115,12 +114,16 @@ struct TilePartitionSchedule
 
   /// Whether the ping-pong schedule the kernel asks for can run (`pers`:
   /// it walks its tiles persistently); says why not in a remark.
-  static bool usePingPong(func::FuncOp func, scf::ForOp loop, bool pers) {
+  static bool usePingPong(func::FuncOp func, scf::ForOp loop, bool pers,
+                          Target target) {
     auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
     if (!sched || sched.getValue() != Schedule::PingPong)
       return false;
     std::string why;
-    if (!pers)
+    if (target == Target::SM100a)
+      why = "on sm_100a the epilogue of one tile overlaps the next tile's "
+            "MMAs through the double-buffered accumulator";
+    else if (!pers)
       why = "it needs the persistent tile loop";
     else if (getNumWarps(func) != 4)
       why = "each consumer copy is one warpgroup: tile.num_warps must be 4";

@@ -22,6 +22,13 @@
 // once, such as attention's Q) becomes the tile's ordinal among the
 // program's tiles.
 //
+// On sm_100a the MMA partition walks the tiles as the load partition
+// does, its accumulator acquired for use %t0 (the tile's ordinal: the
+// accumulator ring's slot alternates where it is two deep, so tile t + 1's
+// MMAs fill one accumulator while the epilogue reads tile t's); the
+// compute partition, which has no loop of channel uses (only the
+// accumulator's, use %t0), walks them with no counter.
+//
 // A compute partition of two copies (`#tgpu.partition<compute, ...,
 // copies = 2>`, ping-pong) walks alternate tiles: copy c
 // (tgpu.consumer_index) takes the program's tiles c, c + 2, ...; its
@@ -377,9 +384,11 @@ struct TilePersistentTiles
       pers.streamK = sk.getInt();
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
     Region *compute = ws.getRegionOf(tgpu::PartitionRole::Compute);
-    if (ws.getPartitions().size() != 2 || !load || !compute)
+    Region *mma = ws.getRegionOf(tgpu::PartitionRole::MMA);
+    if (ws.getPartitions().size() != (mma ? 3u : 2u) || !load || !compute)
       return ws.emitError() << "the persistent tile loop takes a load and a "
-                               "compute partition";
+                               "compute partition (and on sm_100a an MMA "
+                               "partition)";
     int copies = ws.getPartition(compute->getRegionNumber()).getCopies();
     if (pers.streamK > 1 && (copies > 1 || pers.cluster > 1 || pers.gz))
       return func.emitError()
@@ -389,10 +398,16 @@ struct TilePersistentTiles
     Block *consumer = &compute->front();
     scf::ForOp pCounter = counterLoop(producer);
     scf::ForOp cCounter = counterLoop(consumer);
-    if (!pCounter || !cCounter)
+    scf::ForOp mCounter = mma ? counterLoop(&mma->front()) : scf::ForOp();
+    if (!pCounter || (!cCounter && !mma) || (mma && !mCounter))
       return ws.emitError() << "a warp-specialized region without a channel "
                                "use counter to run on across tiles";
+    if (mma && (copies > 1 || pers.streamK > 1))
+      return func.emitError() << "sm_100a's MMA partition walks tiles with "
+                                 "one compute copy and whole tiles";
     if (failed(wrapProducer(func, pers, producer, pCounter)))
+      return failure();
+    if (mma && failed(wrapProducer(func, pers, &mma->front(), mCounter)))
       return failure();
     if (copies > 1) {
       if (failed(buildPingPong(func, pers, consumer, cCounter)))
@@ -426,11 +441,14 @@ struct TilePersistentTiles
                        Value once, Value start, Value ordinal) {
     moveIntoTileLoop(loop, ids, block, end);
     Block *body = loop.getBody();
-    Value after = atTopLevel(counter.getResults().back(), body);
+    // (No loop of channel uses: the region only counts its tiles.)
+    Value after = counter ? atTopLevel(counter.getResults().back(), body)
+                          : start;
     if (!after)
       return counter.emitError()
              << "the use counter does not leave the tile's code";
-    replaceStart(counter.getInitArgs().back(), start);
+    if (counter)
+      replaceStart(counter.getInitArgs().back(), start);
     if (once && ordinal)
       replaceStart(once, ordinal);
     OpBuilder yb = OpBuilder::atBlockEnd(body);
@@ -458,7 +476,7 @@ struct TilePersistentTiles
 
   LogicalResult wrapCooperative(func::FuncOp func, Persistent &pers,
                                 Block *consumer, scf::ForOp counter) {
-    Location loc = counter.getLoc();
+    Location loc = counter ? counter.getLoc() : consumer->getParentOp()->getLoc();
     Value once = onceIndex(consumer);
     OpBuilder cb = afterBuffers(consumer);
     Value ordinal;

@@ -764,3 +764,111 @@ module {
   }
 }
 
+
+// -----
+
+// sm_100a: the load and MMA partitions walk the tiles with their use
+// counters running on; the MMA partition's accumulator use and the
+// epilogue's (the compute partition, which has no loop of channel uses and
+// walks the tiles with no counter) are the tile's ordinal, so with the
+// accumulator ring two deep tile t + 1's MMAs fill one accumulator while
+// the epilogue reads tile t's. The first MMA of each tile overwrites the
+// accumulator (the counter above the tile's start).
+// CHECK-LABEL: func.func @gemm_tcgen05_persistent(
+// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (i32)
+// CHECK-NEXT: arith.andi %[[T]]
+// CHECK: tgpu.channel_wait %[[ACC:[a-z_0-9]+]][%[[T]]]
+// CHECK: tgpu.tmem_load
+// CHECK: tgpu.channel_release %[[ACC]][%[[T]]]
+// CHECK: tgpu.tma_store
+// CHECK: scf.yield %[[C]] : i32
+// CHECK: tgpu.tma_store_wait
+// CHECK: }, {
+// CHECK: scf.for %{{.*}} iter_args(%[[LC:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[LI:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[LC]]) -> (i32)
+// CHECK: tgpu.channel_acquire
+// CHECK: scf.yield %[[LI]] : i32
+// CHECK: }, {
+// CHECK: scf.for %[[MT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MC:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[D:.*]] = tgpu.channel_acquire %[[ACC]][%[[MT]]]
+// CHECK-NEXT: %[[MI:.*]] = scf.for %{{.*}} iter_args(%[[I:.*]] = %[[MC]]) -> (i32)
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait
+// CHECK-NEXT: %[[ON:.*]] = arith.cmpi ugt, %[[I]], %[[MC]]
+// CHECK-NEXT: tgpu.tcgen05_mma %{{.*}}[%[[W]]], %{{.*}}[%[[W]]], %{{.*}}[%[[D]]], %[[ON]]
+// CHECK: tgpu.channel_fill %[[ACC]][%[[MT]]]
+// CHECK-NEXT: scf.yield %[[MI]] : i32
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05_persistent(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+      %0 = tgpu.alloc : <2x128x32xf32, #shared2>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c128_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %6 = tgpu.channel_wait %channel_0[%c0_i32_2]
+      tgpu.tcgen05_fence after_thread_sync
+      %7 = tgpu.tmem_load %buffers_1[%6] : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+      %8 = tgpu.tmem_wait load %7 : tensor<128x128xf32, #linear>
+      tgpu.tcgen05_fence before_thread_sync
+      tgpu.channel_release %channel_0[%c0_i32_2]
+      %9 = arith.cmpi slt, %c0_i32, %5 : i32
+      %10 = scf.if %9 -> (tensor<128x128xf32, #linear>) {
+        scf.yield %8 : tensor<128x128xf32, #linear>
+      } else {
+        scf.yield %cst : tensor<128x128xf32, #linear>
+      }
+      tgpu.tma_store %10, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared2>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x128xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %c0_i32_3 = arith.constant 0 : i32
+      %1 = tgpu.channel_acquire %channel_0[%c0_i32_3]
+      %2 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %3 = tgpu.channel_wait %channel[%arg4]
+        %4 = arith.cmpi ugt, %arg4, %c0_i32_2 : i32
+        tgpu.tcgen05_mma %buffers#0[%3], %buffers#1[%3], %buffers_1[%1], %4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x128xbf16, #shared1>, <?x128x128xf32>
+        tgpu.channel_release %channel[%arg4]
+        %c1_i32 = arith.constant 1 : i32
+        %5 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %5 : i32
+      }
+      tgpu.channel_fill %channel_0[%c0_i32_3]
+    }
+    return
+  }
+}
+
