@@ -162,6 +162,8 @@ def run_one(job, args):
             cmd += ["--emit=mlir", "-o", os.devnull]
         if n % 8 == 0:
             cmd += ["--remarks", "--debug"]
+        if n % 3 == 2:  # Blackwell's passes too (tcgen05, tensor memory)
+            cmd += ["--arch=sm_100a"]
         try:
             r = subprocess.run(cmd, capture_output=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:

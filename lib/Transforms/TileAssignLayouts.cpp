@@ -87,7 +87,7 @@ private:
         !(bits == 16 || (bits == 8 && isa<FloatType>(in))) ||
         shape[0] != 128 || shape[1] % 16 || shape[1] > 256 ||
         shape[1] % (numWarps / 4) || 128 * shape[1] / (32 * numWarps) > 128 ||
-        !isLoaded(dot.getA()) || !isLoaded(dot.getB()) ||
+        !isWholeLoad(dot.getA()) || !isWholeLoad(dot.getB()) ||
         (bits == 8 && nonKMajorOperand(dot) >= 0))
       return false;
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
@@ -126,6 +126,14 @@ private:
            shape[1] % 8 == 0 && shape[1] <= 256 && types &&
            isLoaded(dot.getB()) &&
            (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
+  }
+
+  /// A tile loaded whole (no mask, zero padding) from a view, possibly
+  /// transposed: what TMA may copy.
+  static bool isWholeLoad(Value v) {
+    bool transposed;
+    LoadOp load = operandLoad(v, transposed);
+    return load && !load.getMask() && load.padsWithZero();
   }
 
   /// A zero tile (through the conversions this pass put on it).

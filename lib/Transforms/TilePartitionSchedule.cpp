@@ -102,11 +102,14 @@ struct TilePartitionSchedule
       }
       // wgmma and tcgen05 run only in a scheduled (warp-specialized) loop:
       // dots elsewhere are selected for mma.sync.
+      SmallVector<DotOp> demoted;
       func.walk([&](DotOp dot) {
         if (tgpu::getMMA(dot).isAsync() &&
             (!scheduled || !scheduled->isAncestor(dot)))
-          dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(&getContext()));
+          demoted.push_back(dot);
       });
+      for (DotOp dot : demoted)
+        tgpu::selectMMASync(dot);
     }
   }
 

@@ -43,32 +43,6 @@ using namespace tilec::tile;
 
 namespace {
 
-/// The accumulator of a dot that was tcgen05's (assign-layouts checked it
-/// is a loop's, carried for it alone) in the mma.sync layout its operands'
-/// fragments go with, converted before and after the loop.
-void relayAccumulator(DotOp dot, int numWarps) {
-  auto type = cast<RankedTensorType>(dot.getType());
-  auto loop = cast<scf::ForOp>(dot->getParentOp());
-  auto iterArg = cast<BlockArgument>(dot.getAcc());
-  unsigned idx = iterArg.getArgNumber() - 1;
-  auto [wm, wn] = LinearLayout::mmaWarpSplit(type.getShape()[0],
-                                             type.getShape()[1], numWarps,
-                                             /*alongM=*/false);
-  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-  auto mmaType = cast<RankedTensorType>(
-      withLayout(type, LinearLayout::mmaAccumulator(shape, wm, wn)));
-  OpBuilder b(loop);
-  OpOperand &init = loop.getInitsMutable()[idx];
-  init.set(ConvertLayoutOp::create(b, loop.getLoc(), mmaType, init.get()));
-  iterArg.setType(mmaType);
-  dot.getResult().setType(mmaType);
-  Value result = loop.getResult(idx);
-  result.setType(mmaType);
-  b.setInsertionPointAfter(loop);
-  auto back = ConvertLayoutOp::create(b, loop.getLoc(), type, result);
-  result.replaceAllUsesExcept(back, back);
-}
-
 /// The output tile's elements of a kernel (its first dot's), 0 if none.
 int64_t outputTileElements(func::FuncOp func) {
   int64_t n = 0;
@@ -141,18 +115,16 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
                         tgpu::kPersistentAttr})
       twin->removeAttr(a);
     // Plain loads and mma.sync: no partitions, no wgmma.
-    SmallVector<DotOp> relaid;
+    SmallVector<DotOp> async;
     twin.walk([&](Operation *op) {
       op->removeAttr(tgpu::kPartitionAttr);
       op->removeAttr(tgpu::kPartitionsAttr);
       auto dot = dyn_cast<DotOp>(op);
-      if (dot && tgpu::getMMA(dot).isTCGen05())
-        relaid.push_back(dot);
       if (dot && tgpu::getMMA(dot).isAsync())
-        dot->setAttr(tgpu::kMMAAttr, tgpu::MMAAttr::mmaSync(ctx));
+        async.push_back(dot);
     });
-    for (DotOp dot : relaid)
-      relayAccumulator(dot, getNumWarps(twin));
+    for (DotOp dot : async)
+      tgpu::selectMMASync(dot);
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));

@@ -120,6 +120,49 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 
 // -----
 
+// The same, but A's view is also read after the loop, so TMA cannot copy
+// A: mma.sync after all, and the accumulator laid out for tcgen05.ld is
+// carried in the mma.sync layout through the loop, converted once before
+// and once after it.
+// CHECK-LABEL: func.func @gemm_tcgen05_fallback
+// CHECK: %[[IN:.*]] = tile.convert_layout %{{.*}} : tensor<128x256xf32, #[[TMEM:[a-z0-9]+]]> -> tensor<128x256xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[IN]]) -> (tensor<128x256xf32, #[[MMA]]>)
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x256xf32, #[[MMA]]>
+// CHECK: tile.convert_layout %[[L]] : tensor<128x256xf32, #[[MMA]]> -> tensor<128x256xf32, #[[TMEM]]>
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [0, 128]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05_fallback(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      // expected-remark @+1 {{load not copied with TMA: the view has other uses}}
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: A is not a load TMA copies}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    %again = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
 // fp8 with a row-major B (KxN): wgmma reads 8-bit operands K-major only,
 // so the dot stays on mma.sync and the remark says how to write B.
 // CHECK-LABEL: func.func @fp8_row_major_b

@@ -123,13 +123,17 @@ func.func @sm100_dot(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c:
 // and warp along the rows, registers along the columns), carried through
 // the loop and stored without conversion; its operands keep mma.sync
 // fragments (the plain twin's). A 64-row tile is out of tcgen05's reach
-// (128 rows a CTA): mma.sync layouts.
+// (128 rows a CTA), and so is a masked B (TMA copies whole boxes):
+// mma.sync layouts.
 // CHECK-DAG: #[[TMEM:.*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0]]>
 // CHECK-LABEL: func.func @gemm_tcgen05(
 // CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #[[TMEM]]>)
 // CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #[[TMEM]]>
 // CHECK: tile.store %{{.*}} : tensor<128x128xf32, #[[TMEM]]>
 // CHECK-LABEL: func.func @gemm_64_rows(
+// CHECK-NOT: #[[TMEM]]>
+// CHECK: return
+// CHECK-LABEL: func.func @gemm_masked_b(
 // CHECK-NOT: #[[TMEM]]>
 // CHECK: return
 module attributes {tile.target = #tile.target<sm_100a>} {
@@ -179,6 +183,31 @@ func.func @gemm_64_rows(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
     scf.yield %d : !tile.tile<64x128xf32>
   }
   tile.store %acc, %c[%m0, %n0] : !tile.tile<64x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+func.func @gemm_masked_b(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %ok = arith.constant dense<true> : !tile.tile<64x128xi1>
+    %tb = tile.load %b[%k0, %n0] mask(%ok : !tile.tile<64x128xi1>) : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
   return
 }
 }

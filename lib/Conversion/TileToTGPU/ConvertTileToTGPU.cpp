@@ -266,17 +266,22 @@ struct ConvertTileToTGPU
         for (auto loop : func.getBody().front().getOps<scf::ForOp>())
           planCopies(func, loop);
       int numWarps = getNumWarps(func);
-      func.walk([&](DotOp dot) {
+      SmallVector<DotOp> dots;
+      func.walk([&](DotOp dot) { dots.push_back(dot); });
+      for (DotOp dot : dots) {
         std::string why;
         tgpu::MMAAttr mma = selectMMA(dot, target, numWarps, why);
-        dot->setAttr(tgpu::kMMAAttr, mma);
+        if (mma.isAsync())
+          dot->setAttr(tgpu::kMMAAttr, mma);
+        else // (re-lays an accumulator laid out for tcgen05)
+          tgpu::selectMMASync(dot);
         // Say why where wgmma (tcgen05) was within reach: a main-loop dot
         // on a target that has it.
         if (!mma.isAsync() && (hasWGMMA(target) || target == Target::SM100a) &&
             isa<scf::ForOp>(dot->getParentOp()))
           mlir::emitRemark(dot.getLoc())
               << variantPrefix(func) << "dot runs on mma.sync: " << why;
-      });
+      }
     }
   }
 

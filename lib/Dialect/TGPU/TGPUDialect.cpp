@@ -274,6 +274,34 @@ scf::ForOp tgpu::scheduledLoop(func::FuncOp func) {
   return {};
 }
 
+void tgpu::selectMMASync(tile::DotOp dot) {
+  dot->setAttr(kMMAAttr, MMAAttr::mmaSync(dot.getContext()));
+  auto type = cast<RankedTensorType>(dot.getType());
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
+  int numWarps = tile::getNumWarps(dot->getParentOfType<func::FuncOp>());
+  if (!tile::getLayoutAttr(type) || shape.size() != 2 || numWarps % 4 ||
+      tile::getLayout(type) != LinearLayout::tmem32x32b(shape, numWarps) ||
+      !loop || !iterArg || iterArg.getOwner() != loop.getBody())
+    return;
+  unsigned idx = iterArg.getArgNumber() - 1;
+  auto [wm, wn] =
+      LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, false);
+  auto mmaType = cast<RankedTensorType>(
+      tile::withLayout(type, LinearLayout::mmaAccumulator(shape, wm, wn)));
+  OpBuilder b(loop);
+  OpOperand &init = loop.getInitsMutable()[idx];
+  init.set(tile::ConvertLayoutOp::create(b, loop.getLoc(), mmaType, init.get()));
+  iterArg.setType(mmaType);
+  dot.getResult().setType(mmaType);
+  Value result = loop.getResult(idx);
+  result.setType(mmaType);
+  b.setInsertionPointAfter(loop);
+  auto back = tile::ConvertLayoutOp::create(b, loop.getLoc(), type, result);
+  result.replaceAllUsesExcept(back, back);
+}
+
 int tgpu::getComputeCopies(scf::ForOp loop) {
   auto parts = loop->getAttrOfType<ArrayAttr>(kPartitionsAttr);
   int copies = 1;
