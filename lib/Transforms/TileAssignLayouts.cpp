@@ -90,18 +90,12 @@ private:
         !isWholeLoad(dot.getA()) || !isWholeLoad(dot.getB()) ||
         (bits == 8 && nonKMajorOperand(dot) >= 0))
       return false;
+    BlockArgument iterArg = carriedAccumulator(dot);
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-    if (!loop || !isa<func::FuncOp>(loop->getParentOp()))
-      return false;
-    auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
-    Block *body = loop.getBody();
-    if (!iterArg || iterArg.getOwner() != body || !iterArg.hasOneUse() ||
-        !dot.getResult().hasOneUse() ||
-        body->getTerminator()->getOperand(iterArg.getArgNumber() - 1) !=
-            dot.getResult() ||
+    if (!iterArg || !isa<func::FuncOp>(loop->getParentOp()) ||
         !isZero(loop.getInitArgs()[iterArg.getArgNumber() - 1]))
       return false;
-    return llvm::range_size(body->getOps<DotOp>()) == 1;
+    return llvm::range_size(loop.getBody()->getOps<DotOp>()) == 1;
   }
 
   /// Whether a dot can run as wgmma: B loaded from a view (possibly

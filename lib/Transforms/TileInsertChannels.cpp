@@ -112,17 +112,6 @@ struct MMA {
   int a, b;
 };
 
-/// Whether `dot`'s accumulator is a loop-carried value only it reads and
-/// its result only the yield reads (the MMA can stay in flight across
-/// iterations).
-bool carriedAlone(DotOp dot, Block *body) {
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
-  return iterArg && iterArg.getOwner() == body && iterArg.getArgNumber() > 0 &&
-         yield.getOperand(iterArg.getArgNumber() - 1) == dot.getResult() &&
-         dot.getResult().hasOneUse() && iterArg.hasOneUse();
-}
-
 void tag(Operation *op, ArrayRef<int32_t> parts) {
   op->setAttr(tgpu::kPartitionAttr,
               DenseI32ArrayAttr::get(op->getContext(), parts));
@@ -168,7 +157,9 @@ struct TileInsertChannels
     Block *body = loop.getBody();
     for (auto dot : body->getOps<DotOp>()) {
       tgpu::MMAAttr mma = tgpu::getMMA(dot);
-      if (!carriedAlone(dot, body))
+      // (A loop-carried accumulator only the dot reads, and its result only
+      // the yield: the MMA can stay in flight across iterations.)
+      if (!carriedAccumulator(dot))
         usesResultsInLoop = true;
       MMA m{dot, -1, -1};
       for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
@@ -324,8 +315,8 @@ struct TileInsertChannels
     MLIRContext *ctx = &getContext();
     Location loc = loop.getLoc();
     Block *body = loop.getBody();
-    if (mmas.size() != 1 || !carriedAlone(mmas.front().dot, body) ||
-        mmas.front().a < 0 ||
+    BlockArgument iterArg = carriedAccumulator(mmas.front().dot);
+    if (mmas.size() != 1 || !iterArg || mmas.front().a < 0 ||
         llvm::any_of(operands, [](const Operand &o) { return o.once; }))
       return mmas.front().dot.emitError()
              << "sm_100a: a warp-specialized loop is one tcgen05 MMA onto an "
@@ -333,7 +324,6 @@ struct TileInsertChannels
                 "copied with TMA in the loop (a GEMM's main loop)";
     DotOp dot = mmas.front().dot;
     auto accType = cast<RankedTensorType>(dot.getType());
-    auto iterArg = cast<BlockArgument>(dot.getAcc());
     unsigned accIdx = iterArg.getArgNumber() - 1;
     Value init = loop.getInitArgs()[accIdx];
     int numWarps = getNumWarps(func);

@@ -69,7 +69,7 @@ struct TilePartitionSchedule
 
   void runOnOperation() override {
     Target target = getTarget(getOperation());
-    if (!hasWGMMA(target) && target != Target::SM100a)
+    if (!hasAsyncMMA(target))
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())

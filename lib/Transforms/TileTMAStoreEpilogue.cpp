@@ -140,8 +140,7 @@ struct TileTMAStoreEpilogue
   using Base::Base;
 
   void runOnOperation() override {
-    Target target = getTarget(getOperation());
-    if (!hasWGMMA(target) && target != Target::SM100a)
+    if (!hasAsyncMMA(getTarget(getOperation())))
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||

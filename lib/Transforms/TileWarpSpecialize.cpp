@@ -82,8 +82,7 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
-    Target target = getTarget(getOperation());
-    bool async = hasWGMMA(target) || target == Target::SM100a;
+    bool async = hasAsyncMMA(getTarget(getOperation()));
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;

@@ -71,8 +71,7 @@ int64_t tilec::reportBankConflicts(ModuleOp module, llvm::raw_ostream &os) {
 
 std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
   std::vector<KernelPath> paths;
-  Target target = getTarget(module);
-  bool asyncTarget = hasWGMMA(target) || target == Target::SM100a;
+  bool asyncTarget = hasAsyncMMA(getTarget(module));
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func->hasAttr(kKernelAttr))
       continue;

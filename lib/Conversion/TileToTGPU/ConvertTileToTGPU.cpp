@@ -277,7 +277,7 @@ struct ConvertTileToTGPU
           tgpu::selectMMASync(dot);
         // Say why where wgmma (tcgen05) was within reach: a main-loop dot
         // on a target that has it.
-        if (!mma.isAsync() && (hasWGMMA(target) || target == Target::SM100a) &&
+        if (!mma.isAsync() && hasAsyncMMA(target) &&
             isa<scf::ForOp>(dot->getParentOp()))
           mlir::emitRemark(dot.getLoc())
               << variantPrefix(func) << "dot runs on mma.sync: " << why;

@@ -7,6 +7,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -92,6 +93,18 @@ static Value stripConversions(Value v) {
 
 std::array<Value, 2> tile::dotOperands(DotOp dot) {
   return {dot.getA(), dot.getB()};
+}
+
+BlockArgument tile::carriedAccumulator(DotOp dot) {
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
+  if (!loop || !iterArg || iterArg.getOwner() != loop.getBody() ||
+      iterArg.getArgNumber() == 0 || !iterArg.hasOneUse() ||
+      !dot.getResult().hasOneUse() ||
+      loop.getBody()->getTerminator()->getOperand(iterArg.getArgNumber() -
+                                                  1) != dot.getResult())
+    return {};
+  return iterArg;
 }
 
 LoadOp tile::operandLoad(Value v, bool &transposed) {

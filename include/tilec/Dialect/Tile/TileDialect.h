@@ -54,6 +54,11 @@ constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
 Target getTarget(mlir::Operation *op);
 /// What a target offers the compiler.
 inline bool hasWGMMA(Target t) { return t == Target::SM90a; }
+/// An asynchronous MMA (wgmma on sm_90a, tcgen05 on sm_100a) that a
+/// warp-specialized main loop runs.
+inline bool hasAsyncMMA(Target t) {
+  return hasWGMMA(t) || t == Target::SM100a;
+}
 inline bool hasTMA(Target t) {
   return t == Target::SM90a || t == Target::SM100a;
 }
@@ -159,6 +164,11 @@ int layoutWeight(mlir::Value v);
 /// point into a temporary gone before the loop body runs (a -O2 tilec read
 /// garbage there and compiled fp8 GEMMs on mma.sync).
 std::array<mlir::Value, 2> dotOperands(DotOp dot);
+
+/// The iter_arg of the loop around `dot` that carries its accumulator for
+/// it alone (only the dot reads it; only the yield reads the dot's result,
+/// in its place): a GEMM main loop's accumulator. Null if there is none.
+mlir::BlockArgument carriedAccumulator(DotOp dot);
 
 /// The load a dot operand comes from, through layout conversions, reshapes
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
