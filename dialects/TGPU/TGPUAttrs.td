@@ -29,7 +29,8 @@ def TGPU_MMAKind : I32EnumAttr<"MMAKind", "the MMA instruction a dot runs on", [
 def TGPU_OperandSource : I32EnumAttr<"OperandSource",
     "where an MMA reads an operand from", [
     I32EnumAttrCase<"Registers", 0, "regs">,
-    I32EnumAttrCase<"Shared", 1, "smem">]> {
+    I32EnumAttrCase<"Shared", 1, "smem">,
+    I32EnumAttrCase<"TensorMemory", 2, "tmem">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -37,10 +38,12 @@ def TGPU_OperandSource : I32EnumAttr<"OperandSource",
 def TGPU_MMAAttr : TGPU_Attr<"MMA", "mma"> {
   let summary = "the MMA a tile.dot was selected for";
   let description = [{
-    On a `tile.dot` as `tgpu.mma`: the instruction (`mma_sync`, `wgmma`) and
-    where it reads A and B (`regs` or `smem`). mma.sync reads both from
-    registers; wgmma reads B from shared memory and A from shared memory or
-    registers. Set by convert-tile-to-tgpu; a pass that cannot lower the
+    On a `tile.dot` as `tgpu.mma`: the instruction (`mma_sync`, `wgmma`,
+    `tcgen05`) and where it reads A and B (`regs`, `smem` or `tmem`).
+    mma.sync reads both from registers; wgmma reads B from shared memory and
+    A from shared memory or registers; tcgen05 reads B from shared memory
+    and A from shared memory or tensor memory (the compute partition
+    writes it there: attention's P). Set by convert-tile-to-tgpu; a pass that cannot lower the
     selection where it stands selects again (mma.sync) and says why.
 
     ```mlir

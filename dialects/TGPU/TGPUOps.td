@@ -156,8 +156,10 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     (`<fill = tma, release = arrive>`).
 
     Buffers in tensor memory (`!tgpu.tmem<?x...>`) pass accumulators from
-    an MMA partition to the warps that read them (`fill = mma`); such a
-    channel says its `depth` (tensor memory is not sized like shared
+    an MMA partition to the warps that read them (`fill = mma`), or tiles
+    the compute warps wrote from the `producer_warps` warps that each
+    arrive to the MMA that reads them (`fill = arrive`: attention's P);
+    such a channel says its `depth` (tensor memory is not sized like shared
     memory).
 
     A channel of `depth` 1 passes one tile at a time (a tile loaded once
@@ -179,13 +181,15 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$consumer_warps,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth,
-                       OptionalAttr<TGPU_ChannelKindAttr>:$kind);
+                       OptionalAttr<TGPU_ChannelKindAttr>:$kind,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$producer_warps);
   let results = (outs TGPU_ChannelType:$channel,
                       Variadic<AnyTypeOf<[TGPU_SharedBufferType,
                                           TGPU_TensorMemoryBufferType]>>:$buffers);
   let assemblyFormat = [{
-    `consumer_warps` $consumer_warps (`cluster` $cluster^)? (`depth` $depth^)?
-    (`kind` $kind^)? attr-dict `:` type($buffers)
+    `consumer_warps` $consumer_warps (`producer_warps` $producer_warps^)?
+    (`cluster` $cluster^)? (`depth` $depth^)? (`kind` $kind^)? attr-dict
+    `:` type($buffers)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

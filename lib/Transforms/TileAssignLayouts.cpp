@@ -98,6 +98,79 @@ private:
     return llvm::range_size(loop.getBody()->getOps<DotOp>()) == 1;
   }
 
+  /// sm_100a attention (FlashAttention-4's structure): a kernel's
+  /// top-level loop whose two dots are S = Q·Kᵀ, from zero each iteration
+  /// and read by the loop's math, and O = P·V, P 16-bit math on S (the
+  /// softmax) that the MMA reads from tensor memory, onto the value the
+  /// loop carries for O times a factor (the rescale; 0 · x = 0, so the
+  /// first iteration's rescale of the zero init is skipped). S, P and O
+  /// live in tensor memory (S two deep, P one, O one: at most 512
+  /// columns); whole warpgroups read them (tcgen05.ld 32x32b, at most 128
+  /// values of S and of O a thread). Returns the pair (S's dot first), or
+  /// none.
+  std::optional<std::pair<DotOp, DotOp>> attentionPair(DotOp dot) {
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    if (!blackwell || numWarps % 4 || !loop ||
+        !isa<func::FuncOp>(loop->getParentOp()))
+      return std::nullopt;
+    SmallVector<DotOp> dots(loop.getBody()->getOps<DotOp>());
+    if (dots.size() != 2)
+      return std::nullopt;
+    DotOp s = dots[0], o = dots[1];
+    auto fits = [&](DotOp d) {
+      auto shape = shapeOf(d.getType());
+      return cast<RankedTensorType>(d.getType()).getElementType().isF32() &&
+             bitsOf(d.getB().getType()) == 16 && shape[0] == 128 &&
+             shape[1] % 16 == 0 && shape[1] <= 256 &&
+             shape[1] % (numWarps / 4) == 0 &&
+             128 * shape[1] / (32 * numWarps) <= 128 &&
+             isWholeLoad(d.getB());
+    };
+    int64_t n = shapeOf(s.getType())[1], d = shapeOf(o.getType())[1];
+    Type pType = cast<RankedTensorType>(o.getA().getType()).getElementType();
+    if (!fits(s) || !fits(o) || !isWholeLoad(s.getA()) ||
+        bitsOf(s.getA().getType()) != 16 || !isZero(s.getAcc()) ||
+        pType != cast<RankedTensorType>(o.getB().getType()).getElementType() ||
+        isLoaded(o.getA()) || 2 * n + n / 2 + d > 512)
+      return std::nullopt;
+    // P comes from S.
+    SetVector<Operation *> producers;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    options.omitUsesFromAbove = false; // (through the mask's branches)
+    (void)getBackwardSlice(o.getA(), &producers, options);
+    if (!producers.contains(s))
+      return std::nullopt;
+    // O: the loop carries it for the dot, times a factor, from zero.
+    BlockArgument acc = rescaledAccumulator(o);
+    if (!acc || !isZero(loop.getInitArgs()[acc.getArgNumber() - 1]))
+      return std::nullopt;
+    return std::make_pair(s, o);
+  }
+
+  /// The iter_arg a dot's accumulator is, times a factor (arith.mulf, the
+  /// iter_arg read by nothing else), the dot's result only carried back to
+  /// it; or null.
+  static BlockArgument rescaledAccumulator(DotOp dot) {
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    auto mul = dot.getAcc().getDefiningOp<arith::MulFOp>();
+    if (!loop || !mul || !mul->hasOneUse() || !dot.getResult().hasOneUse())
+      return {};
+    for (Value v : mul->getOperands()) {
+      Value src = v;
+      while (auto cv = src.getDefiningOp<ConvertLayoutOp>())
+        src = cv.getSrc();
+      auto arg = dyn_cast<BlockArgument>(src);
+      if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+          !arg.hasOneUse() || !v.hasOneUse())
+        continue;
+      if (loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1) ==
+          dot.getResult())
+        return arg;
+    }
+    return {};
+  }
+
   /// Whether a dot can run as wgmma: B loaded from a view (possibly
   /// transposed; TMA can bring it into shared memory), A loaded too or a
   /// 16-bit value computed in registers (wgmma's register A), 16-bit or
@@ -257,6 +330,31 @@ private:
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
+      if (auto pair = attentionPair(dot)) {
+        // S, P and O in the layout of tcgen05.ld/st 32x32b (the softmax
+        // reads S and writes P with no conversion, the rescale reads and
+        // writes O); the operands the MMAs read from shared memory in
+        // mma.sync fragments (replaced by slots; the plain twin's mma.sync
+        // reads them).
+        auto [wm, wn] =
+            LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, true);
+        unsigned bits = bitsOf(dot.getB().getType());
+        if (dot == pair->first)
+          require(op, 0,
+                  LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
+                                           bits, wm, wn));
+        else
+          require(op, 0,
+                  LinearLayout::tmem32x32b(shapeOf(dot.getA().getType()),
+                                           numWarps));
+        require(op, 1,
+                LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
+                                         bits, wm, wn));
+        LinearLayout acc = LinearLayout::tmem32x32b(shape, numWarps);
+        require(op, 2, acc);
+        setLayout(dot.getResult(), acc);
+        return success();
+      }
       if (isTCGen05Candidate(dot)) {
         // The accumulator in the layout tcgen05.ld gives the epilogue; the
         // operands in mma.sync fragments (tile-insert-channels replaces
@@ -432,10 +530,17 @@ private:
       auto yielded = forOp.getBody()->getTerminator()->getOperands();
       for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
         auto dot = yielded[i].getDefiningOp<DotOp>();
-        if (!isTile(arg) || !dot || dot->getParentOp() != forOp ||
-            dot.getAcc() != arg)
+        if (!isTile(arg) || !dot || dot->getParentOp() != forOp)
           continue;
         unsigned init = forOp.getInitsMutable()[i].getOperandNumber();
+        // (sm_100a attention's O, carried times the rescale factor.)
+        if (rescaledAccumulator(dot) == arg && attentionPair(dot)) {
+          require(op, init,
+                  LinearLayout::tmem32x32b(shapeOf(dot.getType()), numWarps));
+          continue;
+        }
+        if (dot.getAcc() != arg)
+          continue;
         if (isTCGen05Candidate(dot))
           require(op, init,
                   LinearLayout::tmem32x32b(shapeOf(dot.getType()), numWarps));

@@ -47,7 +47,7 @@
 //   %acc, %ring = tgpu.channel consumer_warps W depth D
 //                     kind <fill = mma, release = arrive> : !tgpu.tmem<?x128xNxf32>
 //   %t0 = arith.constant 0                               (partitions 1, 2)
-//   %d = tgpu.channel_acquire %acc[%t0]                  (partition 2)
+//   %d = tgpu.channel_acquire %acc[%t0]; tcgen05_fence after  (partition 2)
 //   scf.for %k ... iter_args(%i = %i0) {
 //     <acquire, TMA copies as above>                     (partition 0)
 //     %w = tgpu.channel_wait %ch[%i]                     (partition 2)
@@ -68,6 +68,41 @@
 // kernel walks its tiles persistently (tile t + 1's MMAs fill one
 // accumulator while the epilogue reads tile t's), else 1.
 //
+// An sm_100a attention loop (two tcgen05 MMAs: S = Q·Kᵀ, whose result
+// the softmax reads, and O = P·V with P in tensor memory, onto the O the
+// loop carries times a factor) keeps S, P and O in tensor memory
+// (FlashAttention-4's structure):
+//
+//   K, V: a channel each <fill = tma, release = mma>; Q once a tile
+//   S: !tgpu.tmem<?x128xNxf32>, depth 2, <fill = mma, release = arrive>
+//   P: !tgpu.tmem<?x128xNxbf16>, depth 1, <fill = arrive, release = mma>
+//   O: !tgpu.tmem<?x128xDxf32>, depth 1, <fill = mma, release = arrive>
+//
+//   %q = channel_wait Q[%t0]; if (the loop runs) S(%i0)    (partition 2)
+//   scf.for ... iter_args(%m, %l, %i = %i0) {
+//     <acquire, TMA copies of K and V>                     (partition 0)
+//     %s = channel_wait S[%i]; fence after; tmem_load;
+//       wait::ld; fence before; channel_release S[%i]      (partition 1)
+//     <the softmax on S>                                   (partition 1)
+//     channel_acquire P[%i], tmem_store P, wait::st,
+//       fence before, channel_fill P[%i]                   (partition 1)
+//     if %i > %i0: channel_wait O[%i - 1], tmem_load O,
+//       O · factor, tmem_store, wait::st, fence before,
+//       channel_release O[%i - 1]                          (partition 1)
+//     if (a next iteration): S(%i + 1)                     (partition 2)
+//     channel_acquire O[%i]; channel_wait P[%i]; fence after;
+//       channel_wait V[%i]; tcgen05_mma P, V -> O (%i > %i0);
+//       channel_fill O[%i]; release V[%i], P[%i]           (partition 2)
+//   }
+//   channel_release Q[%t0]                                 (partition 2)
+//   %o = if (the loop ran): wait O[last], tmem_load, ...; else the init
+//
+// where S(j) = channel_wait K[j]; channel_acquire S[j]; fence after;
+// tcgen05_mma Q, Kᵀ -> S (overwriting); channel_fill S[j];
+// channel_release K[j]. The MMA thread issues iteration j + 1's S before iteration j's P·V, so the
+// softmax of j + 1 overlaps P·V of j; O's first P·V overwrites it (0 · x
+// = 0: the zero init's rescale is skipped).
+//
 // The result is a contract between passes, not a program: one set of
 // warps cannot run the loop (it would wait for itself).
 //
@@ -79,6 +114,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "tile-insert-channels"
@@ -163,6 +199,10 @@ struct TileInsertChannels
         usesResultsInLoop = true;
       MMA m{dot, -1, -1};
       for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+        if (idx == 0 && mma.getA() == tgpu::OperandSource::TensorMemory) {
+          usesResultsInLoop = true; // (math of the loop, written for it)
+          continue;
+        }
         if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers) {
           // A register A is math of the compute partition (or computed
           // before the loop), read where the dot stands.
@@ -279,7 +319,7 @@ struct TileInsertChannels
           types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
       auto channel = tgpu::ChannelOp::create(
           b, loc, tgpu::ChannelType::get(ctx), types,
-          b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind);
+          b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind, IntegerAttr());
       auto ring = channel.getBuffers().begin();
       for (Operand &o : operands)
         if (in(o))
@@ -310,8 +350,322 @@ struct TileInsertChannels
     return success();
   }
 
+  /// The views of the TMA-copied operands become TMA views.
+  void setTMAViews(func::FuncOp func) {
+    for (Operand &o : operands) {
+      auto vt = cast<TensorViewType>(o.view.getType());
+      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
+    }
+  }
+
+  /// A channel at the top of the kernel.
+  tgpu::ChannelOp makeChannel(func::FuncOp func, TypeRange types,
+                              int64_t consumerWarps, int64_t depth,
+                              tgpu::FillKind fill, tgpu::ReleaseKind release,
+                              int64_t producerWarps = 0) {
+    MLIRContext *ctx = &getContext();
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    return tgpu::ChannelOp::create(
+        b, loop.getLoc(), tgpu::ChannelType::get(ctx), types,
+        b.getI64IntegerAttr(consumerWarps), IntegerAttr(),
+        depth ? b.getI64IntegerAttr(depth) : IntegerAttr(),
+        tgpu::ChannelKindAttr::get(ctx, fill, release),
+        producerWarps ? b.getI64IntegerAttr(producerWarps) : IntegerAttr());
+  }
+
+  /// The tensor-memory ring of 128-row tiles of `t`'s shape and element
+  /// type.
+  static tgpu::TensorMemoryBufferType tmemRing(RankedTensorType t) {
+    return tgpu::TensorMemoryBufferType::get(
+        t.getContext(), {ShapedType::kDynamic, 128, t.getShape()[1]},
+        t.getElementType());
+  }
+
+  /// The factor the loop-carried O is rescaled by before the MMA adds to it
+  /// (`dot`'s accumulator is `mul`, the iter_arg times it): its index
+  /// among the iter_args, or -1.
+  int rescaledAccumulator(DotOp dot, arith::MulFOp &mul, Value &factor) {
+    mul = dot.getAcc().getDefiningOp<arith::MulFOp>();
+    if (!mul || !mul->hasOneUse() || !dot.getResult().hasOneUse())
+      return -1;
+    for (auto [k, v] : llvm::enumerate(mul->getOperands())) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != loop.getBody() ||
+          arg.getArgNumber() == 0 || !arg.hasOneUse() ||
+          loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() -
+                                                      1) != dot.getResult())
+        continue;
+      factor = mul->getOperand(1 - k);
+      return arg.getArgNumber() - 1;
+    }
+    return -1;
+  }
+
+  /// sm_100a attention (FlashAttention-4's structure; see the file
+  /// comment): S = Q·Kᵀ and O = P·V on tcgen05, S, P and O in tensor
+  /// memory.
+  LogicalResult insertTCGen05Attention(func::FuncOp func) {
+    MMA sm = mmas[0], om = mmas[1];
+    DotOp sDot = sm.dot, oDot = om.dot;
+    arith::MulFOp mul;
+    Value factor;
+    int accIdx = rescaledAccumulator(oDot, mul, factor);
+    if (sm.a < 0 || !operands[sm.a].once || operands[sm.b].once ||
+        om.a >= 0 || operands[om.b].once ||
+        tgpu::getMMA(oDot).getA() != tgpu::OperandSource::TensorMemory ||
+        accIdx < 0 || mul.getType() != oDot.getType())
+      return sDot.emitError()
+             << "sm_100a: attention's loop is S = Q·Kᵀ (Q copied once before "
+                "the loop, K in it) and O = P·V (P written to tensor memory, "
+                "V copied in the loop) onto the O the loop carries, rescaled "
+                "by a factor";
+    int numWarps = getNumWarps(func);
+    auto sType = cast<RankedTensorType>(sDot.getType());
+    auto oType = cast<RankedTensorType>(oDot.getType());
+    auto pType = cast<RankedTensorType>(oDot.getA().getType());
+    Value init = loop.getInitArgs()[accIdx];
+    setTMAViews(func);
+
+    // K and V: a channel each, a use an iteration, released by the MMA
+    // thread's commit; Q: once a tile. S: two deep, filled by its MMA's
+    // commit, released by the softmax warps once read; P: filled by the
+    // softmax warps, released by P·V's commit; O: filled by P·V's commit,
+    // released by the softmax warps once rescaled (and by the epilogue).
+    auto kRelease = tgpu::ReleaseKind::MMA;
+    Operand &q = operands[sm.a], &k = operands[sm.b], &v = operands[om.b];
+    auto slotRing = [](Operand &o) {
+      return o.slot.type.withNumSlots(ShapedType::kDynamic);
+    };
+    auto kCh = makeChannel(func, {slotRing(k)}, 1, 0, tgpu::FillKind::TMA,
+                           kRelease);
+    auto vCh = makeChannel(func, {slotRing(v)}, 1, 0, tgpu::FillKind::TMA,
+                           kRelease);
+    auto qCh = makeChannel(func, {slotRing(q)}, 1, tgpu::getComputeCopies(loop),
+                           tgpu::FillKind::TMA, kRelease);
+    auto sCh = makeChannel(func, {tmemRing(sType)}, numWarps, 2,
+                           tgpu::FillKind::MMA, tgpu::ReleaseKind::Arrive);
+    auto pCh = makeChannel(func, {tmemRing(pType)}, 1, 1,
+                           tgpu::FillKind::Arrive, tgpu::ReleaseKind::MMA,
+                           numWarps);
+    auto oCh = makeChannel(func, {tmemRing(oType)}, numWarps, 1,
+                           tgpu::FillKind::MMA, tgpu::ReleaseKind::Arrive);
+    k.ring = kCh.getBuffers().front();
+    v.ring = vCh.getBuffers().front();
+    q.ring = qCh.getBuffers().front();
+    k.channel = 0;
+    v.channel = 1;
+    chans.assign({kCh.getChannel(), vCh.getChannel()});
+    onceCh = qCh.getChannel();
+    Value sRing = sCh.getBuffers().front(), pRing = pCh.getBuffers().front(),
+          oRing = oCh.getBuffers().front();
+
+    onceTile = {};
+    addCounter();
+    insertProducer();
+    Location loc = loop.getLoc();
+    Value i = loop.getRegionIterArgs().back();
+    Value i0 = loop.getInitArgs().back();
+    const int32_t kC = tgpu::kComputePartition, kM = tgpu::kMMAPartition;
+    // The counter and its start are every partition's now.
+    tag(i0.getDefiningOp(), {tgpu::kLoadPartition, kC, kM});
+    Value qOperand = mmaOperand(q), kOperand = mmaOperand(k),
+          vOperand = mmaOperand(v);
+
+    // S(j) = Q·K(j)ᵀ into S's slot of use j: the MMA thread's.
+    Location sLoc = sDot.getLoc();
+    auto issueS = [&](OpBuilder &b, Value j, Value qSlot) {
+      auto kw = tgpu::ChannelWaitOp::create(b, loc, kCh.getChannel(), j);
+      auto ss = tgpu::ChannelAcquireOp::create(b, loc, sCh.getChannel(), j);
+      // (After the softmax's tcgen05.ld of the slot's last use.)
+      tgpu::Tcgen05FenceOp::create(b, loc, tgpu::Tcgen05FenceKind::After);
+      auto off = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+      tgpu::Tcgen05MMAOp::create(b, sLoc, qOperand, qSlot, kOperand,
+                                 kw, sRing, ss, off, b.getI32IntegerAttr(1));
+      tgpu::ChannelFillOp::create(b, loc, sCh.getChannel(), j);
+      tgpu::ChannelReleaseOp::create(b, loc, kCh.getChannel(), j);
+    };
+    auto inMMA = [&](Operation *op) { tag(op, {kM}); return op; };
+    auto inCompute = [&](Operation *op) { tag(op, {kC}); return op; };
+
+    // Before the loop (the MMA thread): Q, and S of the first iteration.
+    OpBuilder pb(loop);
+    auto qw = tgpu::ChannelWaitOp::create(pb, loc, onceCh, onceTile);
+    inMMA(qw);
+    auto runs = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::slt,
+                                      loop.getLowerBound(),
+                                      loop.getUpperBound());
+    tag(runs, {kC, kM});
+    auto first = scf::IfOp::create(pb, loc, TypeRange{}, runs, false);
+    inMMA(first);
+    {
+      OpBuilder fb = OpBuilder::atBlockBegin(first.thenBlock());
+      issueS(fb, i0, qw);
+    }
+
+    // Where S's dot stood: the softmax warps read S out of tensor memory.
+    OpBuilder lb(sDot);
+    auto sw = inCompute(tgpu::ChannelWaitOp::create(lb, loc, sCh.getChannel(), i));
+    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
+                                           tgpu::Tcgen05FenceKind::After));
+    auto sLoad = inCompute(tgpu::TMemLoadOp::create(
+        lb, loc, sType, sRing, sw->getResult(0), lb.getI64IntegerAttr(0)));
+    auto sReady = inCompute(tgpu::TMemWaitOp::create(
+        lb, loc, TypeRange{sType}, tgpu::TMemWaitKind::Load,
+        ValueRange{sLoad->getResult(0)}));
+    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
+                                           tgpu::Tcgen05FenceKind::Before));
+    inCompute(tgpu::ChannelReleaseOp::create(lb, loc, sCh.getChannel(), i));
+    sDot.getResult().replaceAllUsesWith(sReady->getResult(0));
+    sDot.erase();
+
+    // Where O's dot stood: the softmax warps write P into tensor memory
+    // and hand it over; then, after the first iteration, they wait for the
+    // last P·V, rescale O in tensor memory and give it back (after P, so
+    // that P's registers are free for O's); the MMA thread issues the next
+    // iteration's S (so the next softmax overlaps this P·V), then P·V onto
+    // O.
+    Value acc = loop.getRegionIterArgs()[accIdx];
+    lb.setInsertionPoint(oDot);
+    auto pa = inCompute(
+        tgpu::ChannelAcquireOp::create(lb, loc, pCh.getChannel(), i));
+    inCompute(tgpu::TMemStoreOp::create(lb, loc, oDot.getA(), pRing,
+                                        pa->getResult(0),
+                                        lb.getI64IntegerAttr(0)));
+    inCompute(tgpu::TMemWaitOp::create(lb, loc, TypeRange{},
+                                       tgpu::TMemWaitKind::Store,
+                                       ValueRange{}));
+    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
+                                           tgpu::Tcgen05FenceKind::Before));
+    inCompute(tgpu::ChannelFillOp::create(lb, loc, pCh.getChannel(), i));
+    auto started = inCompute(arith::CmpIOp::create(
+        lb, loc, arith::CmpIPredicate::ugt, i, i0));
+    auto rescale = inCompute(scf::IfOp::create(
+        lb, loc, TypeRange{}, started->getResult(0), false));
+    {
+      OpBuilder rb = OpBuilder::atBlockBegin(
+          cast<scf::IfOp>(rescale).thenBlock());
+      Value prev = arith::SubIOp::create(
+          rb, loc, i, arith::ConstantIntOp::create(rb, loc, rb.getI32Type(), 1));
+      auto ow = tgpu::ChannelWaitOp::create(rb, loc, oCh.getChannel(), prev);
+      tgpu::Tcgen05FenceOp::create(rb, loc, tgpu::Tcgen05FenceKind::After);
+      // O a column chunk at a time, at most 64 values a thread each, where
+      // the factor is a broadcast (one per row: rebuilt for the chunk).
+      auto bcast = factor.getDefiningOp<BroadcastOp>();
+      int64_t d = oType.getShape()[1];
+      int64_t perThread = 128 * d / (32 * numWarps), chunks = 1;
+      std::vector<int64_t> chunkShape = {128, d};
+      while (bcast && perThread / chunks > 64 && d / chunks % 64 == 0)
+        chunks *= 2;
+      chunkShape[1] = d / chunks;
+      auto chunkType = cast<RankedTensorType>(withLayout(
+          oType, LinearLayout::tmem32x32b(chunkShape, numWarps)));
+      chunkType = RankedTensorType::get(chunkShape, oType.getElementType(),
+                                        chunkType.getEncoding());
+      if (chunks > 1 &&
+          getLayout(chunkType).broadcastOperand({1}) !=
+              getLayout(bcast.getSrc().getType()))
+        chunks = 1, chunkType = oType;
+      for (int64_t c = 0; c < chunks; ++c) {
+        IntegerAttr column = rb.getI64IntegerAttr(c * d / chunks);
+        auto ld = tgpu::TMemLoadOp::create(rb, loc, chunkType, oRing, ow,
+                                           column);
+        auto ready = tgpu::TMemWaitOp::create(rb, loc, TypeRange{chunkType},
+                                              tgpu::TMemWaitKind::Load,
+                                              ValueRange{ld.getResult()});
+        IRMapping map;
+        map.map(acc, ready.getResult(0));
+        if (chunks > 1)
+          map.map(factor, BroadcastOp::create(rb, loc, chunkType,
+                                              bcast.getSrc()));
+        Operation *scaled = rb.clone(*mul, map);
+        scaled->removeAttr(tgpu::kPartitionAttr);
+        scaled->getResult(0).setType(chunkType);
+        tgpu::TMemStoreOp::create(rb, loc, scaled->getResult(0), oRing, ow,
+                                  column);
+      }
+      tgpu::TMemWaitOp::create(rb, loc, TypeRange{}, tgpu::TMemWaitKind::Store,
+                               ValueRange{});
+      tgpu::Tcgen05FenceOp::create(rb, loc, tgpu::Tcgen05FenceKind::Before);
+      tgpu::ChannelReleaseOp::create(rb, loc, oCh.getChannel(), prev);
+    }
+
+    auto nextK = inMMA(arith::AddIOp::create(lb, loc, loop.getInductionVar(),
+                                             loop.getStep()));
+    auto more = inMMA(arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::slt,
+                                            nextK->getResult(0),
+                                            loop.getUpperBound()));
+    auto ahead = inMMA(scf::IfOp::create(lb, loc, TypeRange{},
+                                         more->getResult(0), false));
+    {
+      OpBuilder ab = OpBuilder::atBlockBegin(cast<scf::IfOp>(ahead).thenBlock());
+      Value j = arith::AddIOp::create(
+          ab, loc, i, arith::ConstantIntOp::create(ab, loc, ab.getI32Type(), 1));
+      issueS(ab, j, qw);
+    }
+    auto oa = inMMA(tgpu::ChannelAcquireOp::create(lb, loc, oCh.getChannel(), i));
+    auto pw = inMMA(tgpu::ChannelWaitOp::create(lb, loc, pCh.getChannel(), i));
+    inMMA(tgpu::Tcgen05FenceOp::create(lb, loc, tgpu::Tcgen05FenceKind::After));
+    auto vw = inMMA(tgpu::ChannelWaitOp::create(lb, loc, vCh.getChannel(), i));
+    auto on = inMMA(arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ugt,
+                                          i, i0));
+    inMMA(tgpu::Tcgen05MMAOp::create(
+        lb, oDot.getLoc(), pRing, pw->getResult(0), vOperand,
+        vw->getResult(0), oRing, oa->getResult(0), on->getResult(0),
+        lb.getI32IntegerAttr(1)));
+    inMMA(tgpu::ChannelFillOp::create(lb, loc, oCh.getChannel(), i));
+    inMMA(tgpu::ChannelReleaseOp::create(lb, loc, vCh.getChannel(), i));
+    inMMA(tgpu::ChannelReleaseOp::create(lb, loc, pCh.getChannel(), i));
+    oDot.getResult().replaceAllUsesWith(acc);
+    oDot.erase();
+    mul.erase();
+
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    lb.setInsertionPoint(yield);
+    auto one = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 1);
+    tag(one, {tgpu::kLoadPartition, kC, kM});
+    auto next = arith::AddIOp::create(lb, loc, i, one);
+    tag(next, {tgpu::kLoadPartition, kC, kM});
+    yield->setOperand(yield->getNumOperands() - 1, next);
+    eraseDead(body);
+
+    // After the loop: Q's slot is free once the MMAs completed; the
+    // epilogue reads O out of tensor memory after the last P·V (the
+    // loop's init where it did not run).
+    OpBuilder ab(loop->getContext());
+    ab.setInsertionPointAfter(loop);
+    inMMA(tgpu::ChannelReleaseOp::create(ab, loc, onceCh, onceTile));
+    auto pick = inCompute(scf::IfOp::create(ab, loc, TypeRange{oType},
+                                            runs.getResult(), true));
+    {
+      auto ifOp = cast<scf::IfOp>(pick);
+      OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value last = arith::SubIOp::create(
+          tb, loc, loop.getResults().back(),
+          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), 1));
+      auto ow = tgpu::ChannelWaitOp::create(tb, loc, oCh.getChannel(), last);
+      tgpu::Tcgen05FenceOp::create(tb, loc, tgpu::Tcgen05FenceKind::After);
+      auto ld = tgpu::TMemLoadOp::create(tb, loc, oType, oRing, ow,
+                                         tb.getI64IntegerAttr(0));
+      auto ready = tgpu::TMemWaitOp::create(tb, loc, TypeRange{oType},
+                                            tgpu::TMemWaitKind::Load,
+                                            ValueRange{ld.getResult()});
+      tgpu::Tcgen05FenceOp::create(tb, loc, tgpu::Tcgen05FenceKind::Before);
+      tgpu::ChannelReleaseOp::create(tb, loc, oCh.getChannel(), last);
+      scf::YieldOp::create(tb, loc, ready.getResult(0));
+      OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+      scf::YieldOp::create(eb, loc, init);
+    }
+    loop.getResult(accIdx).replaceAllUsesWith(pick->getResult(0));
+    dropIterArg(accIdx);
+    eraseUnused(q.load);
+    return success();
+  }
+
   /// sm_100a: the loop's one tcgen05 MMA (see the file comment).
   LogicalResult insertTCGen05(func::FuncOp func) {
+    if (mmas.size() == 2)
+      return insertTCGen05Attention(func);
     MLIRContext *ctx = &getContext();
     Location loc = loop.getLoc();
     Block *body = loop.getBody();
@@ -344,7 +698,7 @@ struct TileInsertChannels
         b, loc, tgpu::ChannelType::get(ctx), types, b.getI64IntegerAttr(1),
         IntegerAttr(), IntegerAttr(),
         tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
-                                   tgpu::ReleaseKind::MMA));
+                                   tgpu::ReleaseKind::MMA), IntegerAttr());
     for (auto [o, ring] : llvm::zip(operands, ch.getBuffers()))
       o.ring = ring;
     chans.assign({ch.getChannel()});
@@ -360,7 +714,7 @@ struct TileInsertChannels
         b.getI64IntegerAttr(numWarps), IntegerAttr(),
         b.getI64IntegerAttr(depth),
         tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::MMA,
-                                   tgpu::ReleaseKind::Arrive));
+                                   tgpu::ReleaseKind::Arrive), IntegerAttr());
     Value accRing = accCh.getBuffers().front();
 
     addCounter();
@@ -377,6 +731,10 @@ struct TileInsertChannels
     tag(t0, {tgpu::kComputePartition, tgpu::kMMAPartition});
     auto accSlot = tgpu::ChannelAcquireOp::create(pb, loc, accCh.getChannel(), t0);
     mmaPart(accSlot);
+    // (The epilogue's tcgen05.ld of the slot's last tile came before the
+    // release this acquire waited for: PTX ISA 9.7.16.6.4.)
+    mmaPart(tgpu::Tcgen05FenceOp::create(pb, loc,
+                                         tgpu::Tcgen05FenceKind::After));
 
     // The MMA where the dot stood, its use released by its completion.
     OpBuilder lb(dot);

@@ -166,8 +166,8 @@ struct TilePartitionSchedule
       if (!mma.isAsync())
         return "a dot of the loop runs on mma.sync";
       for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
-        if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers)
-          continue;
+        if (idx == 0 && mma.getA() != tgpu::OperandSource::Shared)
+          continue; // (computed: in registers, or written to tensor memory)
         bool transposed;
         LoadOp load = operandLoad(v, transposed);
         bool once = load && load->getBlock() == loop->getBlock() &&
@@ -219,9 +219,16 @@ struct TilePartitionSchedule
     Partitions parts;
     // sm_100a: the tcgen05 MMAs, and the conversions of their operands,
     // are the MMA partition's.
+    // (Not an A the compute partition writes into tensor memory.)
     auto feedsOnlyDots = [&](Operation &op) {
       return isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
-             llvm::all_of(op.getUsers(), [&](Operation *u) {
+             llvm::all_of(op.getUses(), [&](OpOperand &use) {
+               Operation *u = use.getOwner();
+               auto dot = dyn_cast<DotOp>(u);
+               if (dot && use.getOperandNumber() == 0 &&
+                   tgpu::getMMA(dot).getA() ==
+                       tgpu::OperandSource::TensorMemory)
+                 return false;
                return parts.count(u) && parts[u] == std::set<int32_t>{
                                                       tgpu::kMMAPartition};
              });

@@ -49,6 +49,14 @@
 //   acquire [i]  ->  wait empty[i % d], parity ((i / d) % 2) ^ 1
 //   fill [i]     ->  tcgen05_commit full[i % d] [multicast N]
 //
+// A channel the producer's warps fill (`fill = arrive`: attention's P,
+// which the softmax warps write into tensor memory for the MMA that
+// reads it) has a full barrier that counts `producer_warps` arrivals;
+// its fill is each producer warp's arrival (after the warp's tcgen05
+// stores completed and a tcgen05 fence, which the producer says):
+//
+//   fill [i]     ->  arrive full[i % d]
+//
 // A channel without a depth gets as many slots as fit in shared memory next
 // to the kernel's other buffers and scratch (at most max-stages), or the
 // kernel's tile.num_stages, which records the choice.
@@ -167,9 +175,6 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   /// rewrites: the channel ops, TMA copies completing on it, and reads and
   /// copies of its buffers (through transposes).
   static LogicalResult checkUses(tgpu::ChannelOp ch) {
-    if (ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive)
-      return ch.emitError() << "a channel filled by the producer's warps "
-                               "(fill = arrive) is not lowered yet";
     for (OpOperand &use : ch.getChannel().getUses()) {
       Operation *user = use.getOwner();
       auto tma = dyn_cast<tgpu::TMALoadOp>(user);
@@ -228,7 +233,12 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       }
     }
     auto barsTy = tgpu::BarriersType::get(ctx, depth);
-    Value full = tgpu::BarriersOp::create(b, loc, barsTy, 1);
+    // Filled by a TMA copy's transaction count, an MMA's commit, or each
+    // producer warp's arrival (fill = arrive).
+    bool arrives =
+        ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive;
+    Value full = tgpu::BarriersOp::create(
+        b, loc, barsTy, arrives ? ch.getProducerWarps().value_or(1) : 1);
     // Released by tcgen05 MMAs' completion: one commit a CTA, not an
     // arrival a consumer warp.
     bool commits = ch.getKind() &&
@@ -263,9 +273,11 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         acq.replaceAllUsesWith(slot);
         acq.erase();
       } else if (auto fill = dyn_cast<tgpu::ChannelFillOp>(user)) {
-        tgpu::Tcgen05CommitOp::create(
-            ub, uloc, full, tgpu::ringSlot(ub, uloc, fill.getIndex(), depth),
-            cluster);
+        Value slot = tgpu::ringSlot(ub, uloc, fill.getIndex(), depth);
+        if (arrives)
+          tgpu::ArriveOp::create(ub, uloc, full, slot, IntegerAttr(), cluster);
+        else
+          tgpu::Tcgen05CommitOp::create(ub, uloc, full, slot, cluster);
         fill.erase();
       } else if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(user)) {
         Value i = wait.getIndex();
@@ -321,7 +333,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     auto channel = tgpu::ChannelOp::create(
         b, loc, tgpu::ChannelType::get(ctx), ringTypes,
         b.getI64IntegerAttr(tgpu::getLaunchWarps(func)), IntegerAttr(),
-        b.getI64IntegerAttr(stages), tgpu::ChannelKindAttr());
+        b.getI64IntegerAttr(stages), tgpu::ChannelKindAttr(), IntegerAttr());
     Value ch = channel.getChannel();
     for (auto [p, ring] : llvm::zip(prefetches, channel.getBuffers()))
       p.ring = ring;

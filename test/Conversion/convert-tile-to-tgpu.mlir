@@ -499,3 +499,130 @@ module {
     return
   }
 }
+
+// -----
+
+// sm_100a attention laid out for tensor memory (tile-assign-layouts): S =
+// Q·Kᵀ reads both operands from shared memory (TMA copies Q once, K in
+// the loop); O = P·V reads P, computed in the layout of tcgen05.st 32x32b,
+// from tensor memory.
+// CHECK-LABEL: func.func @attention_tcgen05
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = tmem, b = smem>}
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = arith.muli %0, %c128_i32 : i32
+    %2 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %3 = tile.load %arg0[%1, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %5:2 = scf.for %arg4 = %c0_i32 to %2 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %6 = tile.load %arg1[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %8 = tile.convert_layout %7 {shared = #shared1} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %9 = tile.dot %4, %8, %cst_0 : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %10 = tile.reduce  max %9 dim 1 : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %11 = arith.maximumf %arg5, %10 : tensor<128xf32, #linear>
+      %12 = tile.expand_dims %11 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %13 = tile.broadcast %12 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %14 = arith.subf %9, %13 : tensor<128x64xf32, #linear1>
+      %15 = math.exp2 %14 : tensor<128x64xf32, #linear1>
+      %16 = arith.subf %arg5, %11 : tensor<128xf32, #linear>
+      %17 = math.exp2 %16 : tensor<128xf32, #linear>
+      %18 = tile.expand_dims %17 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %19 = tile.broadcast %18 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %20 = arith.mulf %arg6, %19 : tensor<128x64xf32, #linear1>
+      %21 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %22 = arith.truncf %15 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %23 = tile.convert_layout %21 {shared = #shared2} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      %24 = tile.dot %22, %23, %20 : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %11, %24 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    }
+    tile.store %5#1, %arg3[%1, %c0_i32] : tensor<128x64xf32, #linear1>, !tile.tensor<?x64xf32>
+    return
+  }
+}
+
+// -----
+
+// The same, but V's view is also read after the loop, so TMA cannot copy
+// V: P·V runs on mma.sync after all, converting where it stands (P into
+// the mma.sync A fragments, O's accumulator into the mma.sync layout and
+// its result back into tensor memory's).
+// CHECK-LABEL: func.func @attention_tcgen05_fallback
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+// CHECK: %[[A:.*]] = tile.convert_layout %{{.*}} : tensor<128x64xbf16, #[[TMEM:[a-z0-9]+]]> -> tensor<128x64xbf16, #[[FRAG:[a-z0-9]+]]>
+// CHECK-NEXT: %[[ACC:.*]] = tile.convert_layout %{{.*}} : tensor<128x64xf32, #[[TMEM]]> -> tensor<128x64xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK-NEXT: %[[D:.*]] = tile.dot %[[A]], %{{.*}}, %[[ACC]] {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[BACK:.*]] = tile.convert_layout %[[D]] : tensor<128x64xf32, #[[MMA]]> -> tensor<128x64xf32, #[[TMEM]]>
+// CHECK-NEXT: scf.yield %{{.*}}, %[[BACK]]
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05_fallback(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = arith.muli %0, %c128_i32 : i32
+    %2 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %3 = tile.load %arg0[%1, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %5:2 = scf.for %arg4 = %c0_i32 to %2 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %6 = tile.load %arg1[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %8 = tile.convert_layout %7 {shared = #shared1} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %9 = tile.dot %4, %8, %cst_0 : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %10 = tile.reduce  max %9 dim 1 : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %11 = arith.maximumf %arg5, %10 : tensor<128xf32, #linear>
+      %12 = tile.expand_dims %11 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %13 = tile.broadcast %12 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %14 = arith.subf %9, %13 : tensor<128x64xf32, #linear1>
+      %15 = math.exp2 %14 : tensor<128x64xf32, #linear1>
+      %16 = arith.subf %arg5, %11 : tensor<128xf32, #linear>
+      %17 = math.exp2 %16 : tensor<128xf32, #linear>
+      %18 = tile.expand_dims %17 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %19 = tile.broadcast %18 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %20 = arith.mulf %arg6, %19 : tensor<128x64xf32, #linear1>
+      // expected-remark @+1 {{load not copied with TMA: the view has other uses}}
+      %21 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %22 = arith.truncf %15 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %23 = tile.convert_layout %21 {shared = #shared2} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies}}
+      %24 = tile.dot %22, %23, %20 : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %11, %24 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    }
+    tile.store %5#1, %arg3[%1, %c0_i32] : tensor<128x64xf32, #linear1>, !tile.tensor<?x64xf32>
+    %again = tile.load %arg2[%c0_i32, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+    return
+  }
+}

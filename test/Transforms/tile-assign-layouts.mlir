@@ -211,3 +211,59 @@ func.func @gemm_masked_b(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   return
 }
 }
+
+// -----
+
+// sm_100a attention (S = Q·Kᵀ read by the softmax, O = P·V onto the
+// carried O times the rescale factor, 16-bit, 128 rows): S, P and O get
+// the layout of tcgen05.ld/st 32x32b (S and O f32, P bf16 two to a
+// column), so the softmax reads S and writes P, and the rescale reads and
+// writes O, with no conversion; O is carried in it. The operands the MMAs
+// read from shared memory (Q, Kᵀ, V) keep mma.sync fragments.
+// CHECK-DAG: #[[S:.*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @attention_tcgen05(
+// CHECK: scf.for {{.*}} -> (tensor<128xf32, #{{.*}}>, tensor<128x64xf32, #[[S]]>)
+// CHECK: %[[SC:.*]] = tile.dot {{.*}} -> tensor<128x64xf32, #[[S]]>
+// CHECK: %[[O:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<128x64xf32, #[[S]]>
+// CHECK: %[[P:.*]] = arith.truncf {{.*}} : tensor<128x64xf32, #[[S]]> to tensor<128x64xbf16, #[[S]]>
+// CHECK: tile.dot %[[P]], %{{.*}}, %[[O]] : tensor<128x64xbf16, #[[S]]>, {{.*}} -> tensor<128x64xf32, #[[S]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @attention_tcgen05(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x64xbf16>,
+                %v: !tile.tensor<?x64xbf16>, %o: !tile.tensor<?x64xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c128 : i32
+  %n = tile.dim %k, 0 : !tile.tensor<?x64xbf16>
+  %tq = tile.load %q[%m0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<128x64xbf16>
+  %zs = arith.constant dense<0.0> : !tile.tile<128x64xf32>
+  %zo = arith.constant dense<0.0> : !tile.tile<128x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : !tile.tile<128xf32>
+  %r:2 = scf.for %n0 = %c0 to %n step %c64 iter_args(%m_i = %ninf, %acc = %zo)
+      -> (!tile.tile<128xf32>, !tile.tile<128x64xf32>) : i32 {
+    %tk = tile.load %k[%n0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<64x64xbf16>
+    %tkt = tile.transpose %tk [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %s = tile.dot %tq, %tkt, %zs : !tile.tile<128x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<128x64xf32>
+    %mj = tile.reduce max %s dim 1 : !tile.tile<128x64xf32> -> !tile.tile<128xf32>
+    %m_new = arith.maximumf %m_i, %mj : !tile.tile<128xf32>
+    %me = tile.expand_dims %m_new axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+    %mb = tile.broadcast %me : !tile.tile<128x1xf32> -> !tile.tile<128x64xf32>
+    %d = arith.subf %s, %mb : !tile.tile<128x64xf32>
+    %p = math.exp2 %d : !tile.tile<128x64xf32>
+    %dm = arith.subf %m_i, %m_new : !tile.tile<128xf32>
+    %alpha = math.exp2 %dm : !tile.tile<128xf32>
+    %ae = tile.expand_dims %alpha axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+    %ab = tile.broadcast %ae : !tile.tile<128x1xf32> -> !tile.tile<128x64xf32>
+    %acc_s = arith.mulf %acc, %ab : !tile.tile<128x64xf32>
+    %tv = tile.load %v[%n0, %c0] : !tile.tensor<?x64xbf16> -> !tile.tile<64x64xbf16>
+    %pb = arith.truncf %p : !tile.tile<128x64xf32> to !tile.tile<128x64xbf16>
+    %acc_new = tile.dot %pb, %tv, %acc_s : !tile.tile<128x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<128x64xf32>
+    scf.yield %m_new, %acc_new : !tile.tile<128xf32>, !tile.tile<128x64xf32>
+  }
+  tile.store %r#1, %o[%m0, %c0] : !tile.tile<128x64xf32>, !tile.tensor<?x64xf32>
+  return
+}
+}

@@ -302,6 +302,7 @@ module {
 // CHECK: %[[I0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 2>} 0 : i32
 // CHECK-NEXT: %[[T0:.*]] = arith.constant {tgpu.partition = array<i32: 1, 2>} 0 : i32
 // CHECK-NEXT: %[[D:.*]] = tgpu.channel_acquire %[[ACC]][%[[T0]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 2>}
 // CHECK-NEXT: scf.for %{{.*}} = %[[LB:.*]] to %[[UB:.*]] step %{{.*}} iter_args(%[[I:.*]] = %[[I0]]) -> (i32)
 // CHECK-NEXT: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
 // CHECK-NEXT: tgpu.tma_load %arg0{{.*}} -> %[[R]]#0[%[[S]]], %[[CH]] {tgpu.partition = array<i32: 0>}
@@ -357,6 +358,166 @@ module attributes {tile.target = #tile.target<sm_100a>} {
       scf.yield %11 : tensor<128x128xf32, #linear>
     } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
     tgpu.tma_store %6, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// sm_100a attention (FlashAttention-4's structure): S = Q·Kᵀ and O = P·V
+// on tcgen05 (the MMA partition, 2), the softmax and the rescale of O in
+// the compute partition (1). S, P and O go into tensor memory through
+// channels of their own: S two deep (filled by its MMA's commit, released
+// by the softmax warps once read), P one (filled by the 4 softmax warps'
+// arrivals after their tcgen05 stores, released by P·V's commit), O one
+// (filled by P·V's commit, released once rescaled, and by the epilogue).
+// The MMA thread issues S of the first iteration before the loop and S of
+// iteration i + 1 before P·V of iteration i; the first P·V of a tile
+// overwrites O (the zero init's rescale is skipped); the loop no longer
+// carries O, and where it did not run the epilogue takes the init.
+// CHECK-LABEL: func.func @attention_tcgen05(
+// CHECK: %[[O:.*]], %[[OR:.*]] = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+// CHECK: %[[P:.*]], %[[PR:.*]] = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x64xbf16>
+// CHECK: %[[S:.*]], %[[SR:.*]] = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+// CHECK: %[[Q:.*]], %[[QR:.*]] = tgpu.channel consumer_warps 1 depth 1 kind <fill = tma, release = mma>
+// CHECK: %[[V:.*]], %[[VR:.*]] = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma>
+// CHECK: %[[K:.*]], %[[KR:.*]] = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma>
+// CHECK: %[[KT:.*]] = tgpu.transpose %[[KR]]
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x64xf32
+// CHECK: tgpu.tma_load %arg0{{.*}} -> %[[QR]]
+// CHECK: %[[I0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1, 2>} 0 : i32
+// CHECK: %[[QW:.*]] = tgpu.channel_wait %[[Q]][%{{.*}}] {tgpu.partition = array<i32: 2>}
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %{{.*}} {tgpu.partition = array<i32: 1, 2>}
+// CHECK-NEXT: scf.if %[[RUNS]] {
+// CHECK-NEXT: %[[KW0:.*]] = tgpu.channel_wait %[[K]][%[[I0]]]
+// CHECK-NEXT: %[[SA0:.*]] = tgpu.channel_acquire %[[S]][%[[I0]]]
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT: tgpu.tcgen05_mma %[[QR]][%[[QW]]], %[[KT]][%[[KW0]]], %[[SR]][%[[SA0]]], %[[FALSE]]
+// CHECK-NEXT: tgpu.channel_fill %[[S]][%[[I0]]]
+// CHECK-NEXT: tgpu.channel_release %[[K]][%[[I0]]]
+// CHECK-NEXT: } {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %[[N0:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[I:.*]] = %[[I0]]) -> (tensor<128xf32, #{{.*}}>, i32)
+// CHECK: tgpu.tma_load %arg1{{.*}} -> %[[KR]]
+// CHECK-NEXT: %[[SW:.*]] = tgpu.channel_wait %[[S]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[SL:.*]] = tgpu.tmem_load %[[SR]][%[[SW]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[SV:.*]] = tgpu.tmem_wait load %[[SL]]
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.channel_release %[[S]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tile.reduce max %[[SV]]
+// CHECK: tgpu.tma_load %arg2{{.*}} -> %[[VR]]
+// CHECK-NEXT: %[[PB:.*]] = arith.truncf
+// CHECK-NEXT: %[[PA:.*]] = tgpu.channel_acquire %[[P]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tmem_store %[[PB]], %[[PR]][%[[PA]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tmem_wait store {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.channel_fill %[[P]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[STARTED:.*]] = arith.cmpi ugt, %[[I]], %[[I0]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: scf.if %[[STARTED]] {
+// CHECK-NEXT: arith.constant 1
+// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[I]],
+// CHECK-NEXT: %[[OW:.*]] = tgpu.channel_wait %[[O]][%[[PREV]]]
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: %[[OL:.*]] = tgpu.tmem_load %[[OR]][%[[OW]]]
+// CHECK-NEXT: %[[OV:.*]] = tgpu.tmem_wait load %[[OL]]
+// CHECK-NEXT: %[[OS:.*]] = arith.mulf %[[OV]], %{{.*}}
+// CHECK-NEXT: tgpu.tmem_store %[[OS]], %[[OR]][%[[OW]]]
+// CHECK-NEXT: tgpu.tmem_wait store
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync
+// CHECK-NEXT: tgpu.channel_release %[[O]][%[[PREV]]]
+// CHECK-NEXT: } {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N0]], %{{.*}} {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: scf.if %[[MORE]] {
+// CHECK-NEXT: arith.constant 1
+// CHECK-NEXT: %[[J:.*]] = arith.addi %[[I]],
+// CHECK-NEXT: %[[KW:.*]] = tgpu.channel_wait %[[K]][%[[J]]]
+// CHECK-NEXT: %[[SA:.*]] = tgpu.channel_acquire %[[S]][%[[J]]]
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: arith.constant false
+// CHECK-NEXT: tgpu.tcgen05_mma %[[QR]][%[[QW]]], %[[KT]][%[[KW]]], %[[SR]][%[[SA]]],
+// CHECK-NEXT: tgpu.channel_fill %[[S]][%[[J]]]
+// CHECK-NEXT: tgpu.channel_release %[[K]][%[[J]]]
+// CHECK-NEXT: } {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[OA:.*]] = tgpu.channel_acquire %[[O]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[PW:.*]] = tgpu.channel_wait %[[P]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[VW:.*]] = tgpu.channel_wait %[[V]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[ON:.*]] = arith.cmpi ugt, %[[I]], %[[I0]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.tcgen05_mma %[[PR]][%[[PW]]], %[[VR]][%[[VW]]], %[[OR]][%[[OA]]], %[[ON]] {tgpu.partition = array<i32: 2>} : !tgpu.tmem<?x128x64xbf16>
+// CHECK-NEXT: tgpu.channel_fill %[[O]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.channel_release %[[V]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: tgpu.channel_release %[[P]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant {tgpu.partition = array<i32: 0, 1, 2>} 1 : i32
+// CHECK-NEXT: %[[INC:.*]] = arith.addi %[[I]], %[[ONE]] {tgpu.partition = array<i32: 0, 1, 2>}
+// CHECK-NEXT: scf.yield %{{.*}}, %[[INC]]
+// CHECK-NEXT: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+// CHECK-NEXT: tgpu.channel_release %[[Q]][%{{.*}}] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[OUT:.*]] = scf.if %[[RUNS]] -> (tensor<128x64xf32
+// CHECK-NEXT: arith.constant 1
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[R]]#1,
+// CHECK-NEXT: %[[EW:.*]] = tgpu.channel_wait %[[O]][%[[LAST]]]
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: %[[EL:.*]] = tgpu.tmem_load %[[OR]][%[[EW]]]
+// CHECK-NEXT: %[[EV:.*]] = tgpu.tmem_wait load %[[EL]]
+// CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync
+// CHECK-NEXT: tgpu.channel_release %[[O]][%[[LAST]]]
+// CHECK-NEXT: scf.yield %[[EV]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[ZERO]]
+// CHECK-NEXT: } {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tma_store %[[OUT]]
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05__plain"} {
+    %0 = tgpu.alloc : <2x128x32xf32, #shared>
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = arith.muli %1, %c128_i32 : i32
+    %3 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %4 = tile.load %arg0[%2, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %5 = tile.convert_layout %4 {shared = #shared1} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %6:2 = scf.for %arg4 = %c0_i32 to %3 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %7 = tile.load %arg1[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %8 = tile.transpose %7 [1, 0] {tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %9 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %10 = tile.dot %5, %9, %cst_0 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %11 = tile.reduce  max %10 dim 1 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %12 = arith.maximumf %arg5, %11 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %13 = tile.expand_dims %12 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %14 = tile.broadcast %13 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %15 = arith.subf %10, %14 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %16 = math.exp2 %15 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %17 = arith.subf %arg5, %12 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %18 = math.exp2 %17 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %19 = tile.expand_dims %18 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %20 = tile.broadcast %19 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %21 = arith.mulf %arg6, %20 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %22 = tile.load %arg2[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %23 = arith.truncf %16 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %24 = tile.convert_layout %22 {shared = #shared3, tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      %25 = tile.dot %23, %24, %21 {tgpu.mma = #tgpu.mma<tcgen05, a = tmem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %12, %25 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.tma_store %6#1, %arg3[%2, %c0_i32] via %0 : tensor<128x64xf32, #linear1>, <?x64xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
     tgpu.tma_store_wait {pendings = 0 : i32}
     return
   }

@@ -212,12 +212,13 @@ func.func @channel_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.g
 
 // -----
 
-// Slots the producer's warps fill themselves have no lowering yet.
+// Shared-memory slots are filled by TMA copies, not by the producer's
+// warps (fill = arrive is for tensor memory: attention's P).
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
-  // expected-error @+1 {{a channel filled by the producer's warps (fill = arrive) is not lowered yet}}
+  // expected-error @+1 {{tensor-memory buffers are filled by MMAs (fill = mma) or by the producer's warps (fill = arrive), shared-memory ones by TMA copies}}
   %ch, %ra = tgpu.channel consumer_warps 4 kind <fill = arrive, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
   return
 }
@@ -307,6 +308,54 @@ func.func @accumulators(%t: i32, %on: i1)
   %r = tgpu.channel_wait %ch[%t]
   %l = tgpu.tmem_load %ring[%r] : !tgpu.tmem<?x128x128xf32> -> tensor<128x128xf32, #t32>
   %w = tgpu.tmem_wait load %l : tensor<128x128xf32, #t32>
+  tgpu.channel_release %ch[%t]
+  return
+}
+}
+
+// -----
+
+// sm_100a: a tile the compute warps write into tensor memory for an MMA
+// (attention's P) goes through a channel they fill (fill = arrive): the
+// full barrier counts the 4 producer warps' arrivals, the acquire waits
+// for a free slot (no bytes to expect), the MMA's commit releases it.
+
+#sv = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#t32 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @written_by_warps
+// CHECK: %[[RING:.*]] = tgpu.tmem_alloc : <1x128x128xbf16>
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 4 : <1>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 1 : <1>
+// CHECK: tgpu.wait %[[EMPTY]]
+// CHECK-NOT: expect_tx
+// CHECK: tgpu.tmem_store %{{.*}}, %[[RING]]
+// CHECK: tgpu.tmem_wait store
+// CHECK: tgpu.tcgen05_fence before_thread_sync
+// CHECK: tgpu.arrive %[[FULL]]
+// CHECK: tgpu.wait %[[FULL]]
+// CHECK: tgpu.tcgen05_fence after_thread_sync
+// CHECK: tgpu.tcgen05_mma %[[RING]]
+// CHECK: tgpu.tcgen05_commit %[[EMPTY]]
+// CHECK-NOT: tgpu.channel
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @written_by_warps(%t: i32, %on: i1)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %p = arith.constant dense<1.0> : tensor<128x128xbf16, #t32>
+  %v = tgpu.alloc : !tgpu.smem<128x64xbf16, #sv>
+  %o = tgpu.tmem_alloc : !tgpu.tmem<128x64xf32>
+  %ch, %ring = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma>
+      : !tgpu.tmem<?x128x128xbf16>
+  %c0 = arith.constant 0 : i32
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.tmem_store %p, %ring[%s] : tensor<128x128xbf16, #t32>, !tgpu.tmem<?x128x128xbf16>
+  tgpu.tmem_wait store
+  tgpu.tcgen05_fence before_thread_sync
+  tgpu.channel_fill %ch[%t]
+  %w = tgpu.channel_wait %ch[%t]
+  tgpu.tcgen05_fence after_thread_sync
+  tgpu.tcgen05_mma %ring[%w], %v[%c0], %o[%c0], %on
+      : !tgpu.tmem<?x128x128xbf16>, !tgpu.smem<128x64xbf16, #sv>, !tgpu.tmem<128x64xf32>
   tgpu.channel_release %ch[%t]
   return
 }

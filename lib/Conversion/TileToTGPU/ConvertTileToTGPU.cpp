@@ -177,19 +177,31 @@ tgpu::MMAAttr selectTCGen05(DotOp dot, int numWarps, std::string &why) {
     why = "the accumulator is not in tensor memory (tcgen05 runs a GEMM "
           "loop's one dot: 16-bit or K-major 8-bit inputs loaded from views, "
           "f32 accumulation from zero, 128 rows, N a multiple of 16 up to 256, "
-          "at most 128 accumulator values a thread)";
+          "at most 128 accumulator values a thread; or attention's two: S = "
+          "Q·Kᵀ and O = P·V, 16-bit, D and the key block at most 256)";
     return tgpu::MMAAttr::mmaSync(ctx);
   }
+  auto aSource = tgpu::OperandSource::Shared;
   for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
     if (!load || !tgpu::getTMACopy(load)) {
+      // A 16-bit A computed in registers in the layout of tcgen05.st
+      // 32x32b (attention's P, which assign-layouts laid out so): the
+      // compute partition writes it into tensor memory for the MMA.
+      auto a = cast<RankedTensorType>(v.getType());
+      std::vector<int64_t> aShape(a.getShape().begin(), a.getShape().end());
+      if (idx == 0 && !load && getLayoutAttr(a) &&
+          a.getElementType().getIntOrFloatBitWidth() == 16 &&
+          getLayout(a) == LinearLayout::tmem32x32b(aShape, numWarps)) {
+        aSource = tgpu::OperandSource::TensorMemory;
+        continue;
+      }
       why = std::string(idx == 0 ? "A" : "B") + " is not a load TMA copies";
       return tgpu::MMAAttr::mmaSync(ctx);
     }
   }
-  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::TCGen05,
-                            tgpu::OperandSource::Shared,
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::TCGen05, aSource,
                             tgpu::OperandSource::Shared);
 }
 

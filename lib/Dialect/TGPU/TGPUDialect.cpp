@@ -282,14 +282,32 @@ void tgpu::selectMMASync(tile::DotOp dot) {
   auto iterArg = dyn_cast<BlockArgument>(dot.getAcc());
   int numWarps = tile::getNumWarps(dot->getParentOfType<func::FuncOp>());
   if (!tile::getLayoutAttr(type) || shape.size() != 2 || numWarps % 4 ||
-      tile::getLayout(type) != LinearLayout::tmem32x32b(shape, numWarps) ||
-      !loop || !iterArg || iterArg.getOwner() != loop.getBody())
+      tile::getLayout(type) != LinearLayout::tmem32x32b(shape, numWarps))
     return;
-  unsigned idx = iterArg.getArgNumber() - 1;
+  bool carried = loop && iterArg && iterArg.getOwner() == loop.getBody();
   auto [wm, wn] =
-      LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, false);
+      LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, !carried);
   auto mmaType = cast<RankedTensorType>(
       tile::withLayout(type, LinearLayout::mmaAccumulator(shape, wm, wn)));
+  if (!carried) {
+    OpBuilder b(dot);
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    std::vector<int64_t> aShape(aType.getShape().begin(),
+                                aType.getShape().end());
+    LinearLayout aWant = LinearLayout::mmaOperand(
+        0, aShape, aType.getElementType().getIntOrFloatBitWidth(), wm, wn);
+    if (tile::getLayout(aType) != aWant)
+      dot.getAMutable().assign(tile::ConvertLayoutOp::create(
+          b, dot.getLoc(), tile::withLayout(aType, aWant), dot.getA()));
+    dot.getAccMutable().assign(
+        tile::ConvertLayoutOp::create(b, dot.getLoc(), mmaType, dot.getAcc()));
+    dot.getResult().setType(mmaType);
+    b.setInsertionPointAfter(dot);
+    auto back = tile::ConvertLayoutOp::create(b, dot.getLoc(), type, dot.getResult());
+    dot.getResult().replaceAllUsesExcept(back, back);
+    return;
+  }
+  unsigned idx = iterArg.getArgNumber() - 1;
   OpBuilder b(loop);
   OpOperand &init = loop.getInitsMutable()[idx];
   init.set(tile::ConvertLayoutOp::create(b, loop.getLoc(), mmaType, init.get()));
@@ -1075,12 +1093,16 @@ LogicalResult ChannelOp::verify() {
                               "use depth to fix it), found "
                            << t;
   }
-  bool mmaFill = getKind() && getKind()->getFill() == FillKind::MMA;
+  FillKind fill = getKind() ? getKind()->getFill() : FillKind::TMA;
   if (tmem && !getDepth())
     return emitOpError() << "a channel of tensor-memory buffers needs a depth";
-  if (tmem != mmaFill)
-    return emitOpError() << "tensor-memory buffers go with fill = mma (MMAs "
-                            "fill them), and only they do";
+  if (tmem != (fill != FillKind::TMA))
+    return emitOpError() << "tensor-memory buffers are filled by MMAs (fill "
+                            "= mma) or by the producer's warps (fill = "
+                            "arrive), shared-memory ones by TMA copies";
+  if (getProducerWarps() && fill != FillKind::Arrive)
+    return emitOpError() << "producer_warps counts the warps that fill a "
+                            "use of a fill = arrive channel";
   return success();
 }
 
@@ -1114,9 +1136,10 @@ LogicalResult ChannelFillOp::verify() {
   if (failed(verifyChannelUse(*this, getChannel())))
     return failure();
   auto ch = getChannel().getDefiningOp<ChannelOp>();
-  if (!ch.getKind() || ch.getKind()->getFill() != FillKind::MMA)
-    return emitOpError() << "marks uses of channels filled by MMAs (fill = "
-                            "mma); copies complete their own";
+  if (!ch.getKind() || ch.getKind()->getFill() == FillKind::TMA)
+    return emitOpError() << "marks uses of channels filled by MMAs or by "
+                            "the producer's warps (fill = mma, arrive); "
+                            "copies complete their own";
   return success();
 }
 LogicalResult ChannelWaitOp::verify() {

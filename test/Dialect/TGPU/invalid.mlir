@@ -647,7 +647,7 @@ func.func @tmem_channel_without_depth() {
 // -----
 
 func.func @tmem_channel_filled_by_copies() {
-  // expected-error @+1 {{tensor-memory buffers go with fill = mma (MMAs fill them), and only they do}}
+  // expected-error @+1 {{tensor-memory buffers are filled by MMAs (fill = mma) or by the producer's warps (fill = arrive), shared-memory ones by TMA copies}}
   %ch, %r = tgpu.channel consumer_warps 4 depth 2 : !tgpu.tmem<?x128x128xf32>
   return
 }
@@ -658,8 +658,16 @@ func.func @tmem_channel_filled_by_copies() {
 
 func.func @fill_a_copied_channel(%i: i32) {
   %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
-  // expected-error @+1 {{marks uses of channels filled by MMAs (fill = mma); copies complete their own}}
+  // expected-error @+1 {{marks uses of channels filled by MMAs or by the producer's warps (fill = mma, arrive); copies complete their own}}
   tgpu.channel_fill %ch[%i]
+  return
+}
+
+// -----
+
+func.func @producer_warps_of_a_copied_channel() {
+  // expected-error @+1 {{producer_warps counts the warps that fill a use of a fill = arrive channel}}
+  %ch, %r = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = mma, release = mma> : !tgpu.tmem<?x128x64xf32>
   return
 }
 

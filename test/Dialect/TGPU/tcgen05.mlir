@@ -45,5 +45,11 @@ func.func @all(%i: i32, %on: i1)
   %ch, %ring = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x256xf32>
   // CHECK: tgpu.channel_fill %{{.*}}[%{{.*}}]
   tgpu.channel_fill %ch[%i]
+  // A tile the compute warps write for an MMA (attention's P): filled by
+  // each of 4 warps' arrival, released by the MMA's completion.
+  // CHECK: tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x128xbf16>
+  %pch, %pring = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x128xbf16>
+  // CHECK: tgpu.channel_fill %{{.*}}[%{{.*}}]
+  tgpu.channel_fill %pch[%i]
   return
 }

@@ -65,7 +65,9 @@ mlir::scf::ForOp scheduledLoop(mlir::func::FuncOp func);
 /// alone) has its accumulator carried in the mma.sync layout through its
 /// loop instead, converted once before and once after it: the fallback
 /// where tcgen05 is not selected after all (an operand TMA cannot copy,
-/// the plain twin).
+/// the plain twin). Any other dot laid out for tensor memory (attention's
+/// S and O, and P as O's A) converts where it stands: its A and its
+/// accumulator into mma.sync fragments, its result back.
 void selectMMASync(tile::DotOp dot);
 /// The consumer copies of `loop`'s compute partition (its
 /// #tgpu.partition<compute, copies = N>; 1 without a schedule).
