@@ -872,3 +872,185 @@ module attributes {tile.target = #tile.target<sm_100a>} {
   }
 }
 
+// -----
+
+// sm_100a attention: all three regions walk the tiles. The compute region
+// (the softmax warps) and the MMA region each carry their use counter
+// across tiles; the tile's first use starts the first block's S (MMA
+// region) and is what the rescale's "after the first block" and P·V's
+// "accumulate" compare with; Q's use is the tile's ordinal (load and MMA
+// regions).
+// CHECK-LABEL: func.func @attention_tcgen05
+// CHECK: tgpu.warp_specialize
+// CHECK: scf.for %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[L:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[I:.*]] = %[[C]]) -> (tensor<128xf32, #{{.*}}>, i32)
+// CHECK: arith.cmpi ugt, %[[I]], %[[C]]
+// CHECK: scf.yield %[[L]]#1
+// CHECK: }, {
+// CHECK: scf.for %[[T:.*]] = %{{.*}} iter_args(%[[PC:.*]] = %{{.*}}) -> (i32)
+// CHECK: tgpu.channel_acquire %{{.*}}[%[[T]]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[PC]]) -> (i32)
+// CHECK: }, {
+// CHECK: scf.for %[[MT:.*]] = %{{.*}} iter_args(%[[MC:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[QW:.*]] = tgpu.channel_wait %{{.*}}[%[[MT]]]
+// CHECK: scf.if
+// CHECK-NEXT: tgpu.channel_wait %{{.*}}[%[[MC]]]
+// CHECK: %[[ML:.*]] = scf.for {{.*}} iter_args(%[[MI:.*]] = %[[MC]]) -> (i32)
+// CHECK: %[[ON:.*]] = arith.cmpi ugt, %[[MI]], %[[MC]]
+// CHECK-NEXT: tgpu.tcgen05_mma {{.*}}, %[[ON]]
+// CHECK: tgpu.channel_release %{{.*}}[%[[MT]]]
+// CHECK-NEXT: scf.yield %[[ML]]
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05__plain"} {
+    %channel, %buffers = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x64xbf16>
+    %channel_2, %buffers_3 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+    %channel_4, %buffers_5 = tgpu.channel consumer_warps 1 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>
+    %channel_6, %buffers_7 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared1>
+    %channel_8, %buffers_9 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared1>
+    %0 = tgpu.transpose %buffers_9 : <?x64x64xbf16, #shared1> -> <?x64x64xbf16, #shared2>
+    tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+      %1 = tgpu.alloc : <2x128x32xf32, #shared3>
+      %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+      %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %2 = tile.program_id x
+      %3 = arith.muli %2, %c128_i32 : i32
+      %4 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>
+      %c0_i32_11 = arith.constant 0 : i32
+      %5 = arith.cmpi slt, %c0_i32, %4 : i32
+      %6:2 = scf.for %arg4 = %c0_i32 to %4 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %c0_i32_11) -> (tensor<128xf32, #linear>, i32)  : i32 {
+        %8 = tgpu.channel_wait %channel_2[%arg6]
+        tgpu.tcgen05_fence after_thread_sync
+        %9 = tgpu.tmem_load %buffers_3[%8] : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+        %10 = tgpu.tmem_wait load %9 : tensor<128x64xf32, #linear1>
+        tgpu.tcgen05_fence before_thread_sync
+        tgpu.channel_release %channel_2[%arg6]
+        %11 = tile.reduce  max %10 dim 1 : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+        %12 = arith.maximumf %arg5, %11 : tensor<128xf32, #linear>
+        %13 = tile.expand_dims %12 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear2>
+        %14 = tile.broadcast %13 : tensor<128x1xf32, #linear2> -> tensor<128x64xf32, #linear1>
+        %15 = arith.subf %10, %14 : tensor<128x64xf32, #linear1>
+        %16 = math.exp2 %15 : tensor<128x64xf32, #linear1>
+        %17 = arith.subf %arg5, %12 : tensor<128xf32, #linear>
+        %18 = math.exp2 %17 : tensor<128xf32, #linear>
+        %19 = tile.expand_dims %18 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear2>
+        %20 = tile.broadcast %19 : tensor<128x1xf32, #linear2> -> tensor<128x64xf32, #linear1>
+        %21 = arith.truncf %16 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+        %22 = tgpu.channel_acquire %channel_0[%arg6]
+        tgpu.tmem_store %21, %buffers_1[%22] : tensor<128x64xbf16, #linear1>, <?x128x64xbf16>
+        tgpu.tmem_wait store
+        tgpu.tcgen05_fence before_thread_sync
+        tgpu.channel_fill %channel_0[%arg6]
+        %23 = arith.cmpi ugt, %arg6, %c0_i32_11 : i32
+        scf.if %23 {
+          %c1_i32_12 = arith.constant 1 : i32
+          %25 = arith.subi %arg6, %c1_i32_12 : i32
+          %26 = tgpu.channel_wait %channel[%25]
+          tgpu.tcgen05_fence after_thread_sync
+          %27 = tgpu.tmem_load %buffers[%26] : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+          %28 = tgpu.tmem_wait load %27 : tensor<128x64xf32, #linear1>
+          %29 = arith.mulf %28, %20 : tensor<128x64xf32, #linear1>
+          tgpu.tmem_store %29, %buffers[%26] : tensor<128x64xf32, #linear1>, <?x128x64xf32>
+          tgpu.tmem_wait store
+          tgpu.tcgen05_fence before_thread_sync
+          tgpu.channel_release %channel[%25]
+        }
+        %c1_i32 = arith.constant 1 : i32
+        %24 = arith.addi %arg6, %c1_i32 : i32
+        scf.yield %12, %24 : tensor<128xf32, #linear>, i32
+      }
+      %7 = scf.if %5 -> (tensor<128x64xf32, #linear1>) {
+        %c1_i32 = arith.constant 1 : i32
+        %8 = arith.subi %6#1, %c1_i32 : i32
+        %9 = tgpu.channel_wait %channel[%8]
+        tgpu.tcgen05_fence after_thread_sync
+        %10 = tgpu.tmem_load %buffers[%9] : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+        %11 = tgpu.tmem_wait load %10 : tensor<128x64xf32, #linear1>
+        tgpu.tcgen05_fence before_thread_sync
+        tgpu.channel_release %channel[%8]
+        scf.yield %11 : tensor<128x64xf32, #linear1>
+      } else {
+        scf.yield %cst_10 : tensor<128x64xf32, #linear1>
+      }
+      tgpu.tma_store %7, %arg3[%3, %c0_i32] via %1 : tensor<128x64xf32, #linear1>, <?x64xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared3>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = arith.muli %1, %c128_i32 : i32
+      %3 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>
+      %c0_i32_10 = arith.constant 0 : i32
+      %4 = tgpu.channel_acquire %channel_4[%c0_i32_10]
+      tgpu.tma_load %arg0[%2, %c0_i32] -> %buffers_5[%4], %channel_4 : <?x64xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+      %c0_i32_11 = arith.constant 0 : i32
+      %5 = scf.for %arg4 = %c0_i32 to %3 step %c64_i32 iter_args(%arg5 = %c0_i32_11) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel_8[%arg5]
+        tgpu.tma_load %arg1[%arg4, %c0_i32] -> %buffers_9[%6], %channel_8 : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+        %7 = tgpu.channel_acquire %channel_6[%arg5]
+        tgpu.tma_load %arg2[%arg4, %c0_i32] -> %buffers_7[%7], %channel_6 : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %8 = arith.addi %arg5, %c1_i32 : i32
+        scf.yield %8 : i32
+      }
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %1 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>
+      %c0_i32_10 = arith.constant 0 : i32
+      %c0_i32_11 = arith.constant 0 : i32
+      %2 = tgpu.channel_wait %channel_4[%c0_i32_10]
+      %3 = arith.cmpi slt, %c0_i32, %1 : i32
+      scf.if %3 {
+        %5 = tgpu.channel_wait %channel_8[%c0_i32_11]
+        %6 = tgpu.channel_acquire %channel_2[%c0_i32_11]
+        tgpu.tcgen05_fence after_thread_sync
+        %false = arith.constant false
+        tgpu.tcgen05_mma %buffers_5[%2], %0[%5], %buffers_3[%6], %false : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared2>, <?x128x64xf32>
+        tgpu.channel_fill %channel_2[%c0_i32_11]
+        tgpu.channel_release %channel_8[%c0_i32_11]
+      }
+      %4 = scf.for %arg4 = %c0_i32 to %1 step %c64_i32 iter_args(%arg5 = %c0_i32_11) -> (i32)  : i32 {
+        %5 = arith.addi %arg4, %c64_i32 : i32
+        %6 = arith.cmpi slt, %5, %1 : i32
+        scf.if %6 {
+          %c1_i32_12 = arith.constant 1 : i32
+          %12 = arith.addi %arg5, %c1_i32_12 : i32
+          %13 = tgpu.channel_wait %channel_8[%12]
+          %14 = tgpu.channel_acquire %channel_2[%12]
+          tgpu.tcgen05_fence after_thread_sync
+          %false = arith.constant false
+          tgpu.tcgen05_mma %buffers_5[%2], %0[%13], %buffers_3[%14], %false : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared2>, <?x128x64xf32>
+          tgpu.channel_fill %channel_2[%12]
+          tgpu.channel_release %channel_8[%12]
+        }
+        %7 = tgpu.channel_acquire %channel[%arg5]
+        %8 = tgpu.channel_wait %channel_0[%arg5]
+        tgpu.tcgen05_fence after_thread_sync
+        %9 = tgpu.channel_wait %channel_6[%arg5]
+        %10 = arith.cmpi ugt, %arg5, %c0_i32_11 : i32
+        tgpu.tcgen05_mma %buffers_1[%8], %buffers_7[%9], %buffers[%7], %10 : !tgpu.tmem<?x128x64xbf16>, <?x64x64xbf16, #shared1>, <?x128x64xf32>
+        tgpu.channel_fill %channel[%arg5]
+        tgpu.channel_release %channel_6[%arg5]
+        tgpu.channel_release %channel_0[%arg5]
+        %c1_i32 = arith.constant 1 : i32
+        %11 = arith.addi %arg5, %c1_i32 : i32
+        scf.yield %11 : i32
+      }
+      tgpu.channel_release %channel_4[%c0_i32_10]
+    }
+    return
+  }
+}

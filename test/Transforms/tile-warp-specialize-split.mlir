@@ -383,3 +383,170 @@ module attributes {tile.target = #tile.target<sm_100a>} {
   }
 }
 
+// -----
+
+// sm_100a attention after tile-insert-channels: three regions, the 4
+// softmax warps first. The compute region keeps the loop, carrying the row
+// max and its use counter (it waits for S, writes P, rescales O by use);
+// the load region copies Q once and K and V a block; the MMA region waits
+// for Q, issues the first block's S before its loop and, in it, the next
+// block's S before this block's P·V; it carries the use counter alone.
+// CHECK-LABEL: func.func @attention_tcgen05
+// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+// CHECK: scf.for {{.*}} -> (tensor<128xf32, #{{.*}}>, i32)
+// CHECK: tgpu.channel_wait
+// CHECK: tgpu.tmem_load
+// CHECK: tgpu.tmem_store
+// CHECK: tgpu.channel_fill
+// CHECK: scf.if
+// CHECK: tgpu.tmem_load
+// CHECK: arith.mulf
+// CHECK: tgpu.tmem_store
+// CHECK: scf.if %{{.*}} -> (tensor<128x64xf32
+// CHECK: tgpu.tma_store
+// CHECK: }, {
+// CHECK: tgpu.channel_acquire
+// CHECK-NEXT: tgpu.tma_load %arg0
+// CHECK: scf.for {{.*}} -> (i32)
+// CHECK-NEXT: tgpu.channel_acquire
+// CHECK-NEXT: tgpu.tma_load %arg1
+// CHECK-NEXT: tgpu.channel_acquire
+// CHECK-NEXT: tgpu.tma_load %arg2
+// CHECK: }, {
+// CHECK: tgpu.channel_wait
+// CHECK: scf.if
+// CHECK: tgpu.tcgen05_mma
+// CHECK: scf.for {{.*}} -> (i32)
+// CHECK: scf.if
+// CHECK: tgpu.tcgen05_mma
+// CHECK: tgpu.channel_acquire
+// CHECK: tgpu.tcgen05_mma
+// CHECK-NOT: tile.
+// CHECK: tgpu.channel_release
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05__plain"} {
+    %channel, %buffers = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x64xbf16>
+    %channel_2, %buffers_3 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
+    %channel_4, %buffers_5 = tgpu.channel consumer_warps 1 depth 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>
+    %channel_6, %buffers_7 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared1>
+    %channel_8, %buffers_9 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x64x64xbf16, #shared1>
+    %0 = tgpu.transpose %buffers_9 : <?x64x64xbf16, #shared1> -> <?x64x64xbf16, #shared2>
+    %1 = tgpu.alloc : <2x128x32xf32, #shared3>
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %2 = tile.program_id x
+    %3 = arith.muli %2, %c128_i32 : i32
+    %4 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>
+    %c0_i32_11 = arith.constant {tgpu.partition = array<i32: 0, 2>} 0 : i32
+    %5 = tgpu.channel_acquire %channel_4[%c0_i32_11] {tgpu.partition = array<i32: 0>}
+    tgpu.tma_load %arg0[%3, %c0_i32] -> %buffers_5[%5], %channel_4 {tgpu.partition = array<i32: 0>} : <?x64xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+    %c0_i32_12 = arith.constant {tgpu.partition = array<i32: 0, 1, 2>} 0 : i32
+    %6 = tgpu.channel_wait %channel_4[%c0_i32_11] {tgpu.partition = array<i32: 2>}
+    %7 = arith.cmpi slt, %c0_i32, %4 {tgpu.partition = array<i32: 1, 2>} : i32
+    scf.if %7 {
+      %10 = tgpu.channel_wait %channel_8[%c0_i32_12]
+      %11 = tgpu.channel_acquire %channel_2[%c0_i32_12]
+      tgpu.tcgen05_fence after_thread_sync
+      %false = arith.constant false
+      tgpu.tcgen05_mma %buffers_5[%6], %0[%10], %buffers_3[%11], %false : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared2>, <?x128x64xf32>
+      tgpu.channel_fill %channel_2[%c0_i32_12]
+      tgpu.channel_release %channel_8[%c0_i32_12]
+    } {tgpu.partition = array<i32: 2>}
+    %8:2 = scf.for %arg4 = %c0_i32 to %4 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %c0_i32_12) -> (tensor<128xf32, #linear>, i32)  : i32 {
+      %10 = tgpu.channel_acquire %channel_8[%arg6] {tgpu.partition = array<i32: 0>}
+      tgpu.tma_load %arg1[%arg4, %c0_i32] -> %buffers_9[%10], %channel_8 {tgpu.partition = array<i32: 0>} : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+      %11 = tgpu.channel_wait %channel_2[%arg6] {tgpu.partition = array<i32: 1>}
+      tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
+      %12 = tgpu.tmem_load %buffers_3[%11] {tgpu.partition = array<i32: 1>} : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+      %13 = tgpu.tmem_wait load %12 : tensor<128x64xf32, #linear1> {tgpu.partition = array<i32: 1>}
+      tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+      tgpu.channel_release %channel_2[%arg6] {tgpu.partition = array<i32: 1>}
+      %14 = tile.reduce  max %13 dim 1 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %15 = arith.maximumf %arg5, %14 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %16 = tile.expand_dims %15 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear2>
+      %17 = tile.broadcast %16 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear2> -> tensor<128x64xf32, #linear1>
+      %18 = arith.subf %13, %17 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %19 = math.exp2 %18 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %20 = arith.subf %arg5, %15 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %21 = math.exp2 %20 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %22 = tile.expand_dims %21 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear2>
+      %23 = tile.broadcast %22 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear2> -> tensor<128x64xf32, #linear1>
+      %24 = tgpu.channel_acquire %channel_6[%arg6] {tgpu.partition = array<i32: 0>}
+      tgpu.tma_load %arg2[%arg4, %c0_i32] -> %buffers_7[%24], %channel_6 {tgpu.partition = array<i32: 0>} : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+      %25 = arith.truncf %19 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %26 = tgpu.channel_acquire %channel_0[%arg6] {tgpu.partition = array<i32: 1>}
+      tgpu.tmem_store %25, %buffers_1[%26] {tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1>, <?x128x64xbf16>
+      tgpu.tmem_wait store {tgpu.partition = array<i32: 1>}
+      tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
+      tgpu.channel_fill %channel_0[%arg6] {tgpu.partition = array<i32: 1>}
+      %27 = arith.cmpi ugt, %arg6, %c0_i32_12 {tgpu.partition = array<i32: 1>} : i32
+      scf.if %27 {
+        %c1_i32_13 = arith.constant 1 : i32
+        %35 = arith.subi %arg6, %c1_i32_13 : i32
+        %36 = tgpu.channel_wait %channel[%35]
+        tgpu.tcgen05_fence after_thread_sync
+        %37 = tgpu.tmem_load %buffers[%36] : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+        %38 = tgpu.tmem_wait load %37 : tensor<128x64xf32, #linear1>
+        %39 = arith.mulf %38, %23 : tensor<128x64xf32, #linear1>
+        tgpu.tmem_store %39, %buffers[%36] : tensor<128x64xf32, #linear1>, <?x128x64xf32>
+        tgpu.tmem_wait store
+        tgpu.tcgen05_fence before_thread_sync
+        tgpu.channel_release %channel[%35]
+      } {tgpu.partition = array<i32: 1>}
+      %28 = arith.addi %arg4, %c64_i32 {tgpu.partition = array<i32: 2>} : i32
+      %29 = arith.cmpi slt, %28, %4 {tgpu.partition = array<i32: 2>} : i32
+      scf.if %29 {
+        %c1_i32_13 = arith.constant 1 : i32
+        %35 = arith.addi %arg6, %c1_i32_13 : i32
+        %36 = tgpu.channel_wait %channel_8[%35]
+        %37 = tgpu.channel_acquire %channel_2[%35]
+        tgpu.tcgen05_fence after_thread_sync
+        %false = arith.constant false
+        tgpu.tcgen05_mma %buffers_5[%6], %0[%36], %buffers_3[%37], %false : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared2>, <?x128x64xf32>
+        tgpu.channel_fill %channel_2[%35]
+        tgpu.channel_release %channel_8[%35]
+      } {tgpu.partition = array<i32: 2>}
+      %30 = tgpu.channel_acquire %channel[%arg6] {tgpu.partition = array<i32: 2>}
+      %31 = tgpu.channel_wait %channel_0[%arg6] {tgpu.partition = array<i32: 2>}
+      tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 2>}
+      %32 = tgpu.channel_wait %channel_6[%arg6] {tgpu.partition = array<i32: 2>}
+      %33 = arith.cmpi ugt, %arg6, %c0_i32_12 {tgpu.partition = array<i32: 2>} : i32
+      tgpu.tcgen05_mma %buffers_1[%31], %buffers_7[%32], %buffers[%30], %33 {tgpu.partition = array<i32: 2>} : !tgpu.tmem<?x128x64xbf16>, <?x64x64xbf16, #shared1>, <?x128x64xf32>
+      tgpu.channel_fill %channel[%arg6] {tgpu.partition = array<i32: 2>}
+      tgpu.channel_release %channel_6[%arg6] {tgpu.partition = array<i32: 2>}
+      tgpu.channel_release %channel_0[%arg6] {tgpu.partition = array<i32: 2>}
+      %c1_i32 = arith.constant {tgpu.partition = array<i32: 0, 1, 2>} 1 : i32
+      %34 = arith.addi %arg6, %c1_i32 {tgpu.partition = array<i32: 0, 1, 2>} : i32
+      scf.yield %15, %34 : tensor<128xf32, #linear>, i32
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.channel_release %channel_4[%c0_i32_11] {tgpu.partition = array<i32: 2>}
+    %9 = scf.if %7 -> (tensor<128x64xf32, #linear1>) {
+      %c1_i32 = arith.constant 1 : i32
+      %10 = arith.subi %8#1, %c1_i32 : i32
+      %11 = tgpu.channel_wait %channel[%10]
+      tgpu.tcgen05_fence after_thread_sync
+      %12 = tgpu.tmem_load %buffers[%11] : <?x128x64xf32> -> tensor<128x64xf32, #linear1>
+      %13 = tgpu.tmem_wait load %12 : tensor<128x64xf32, #linear1>
+      tgpu.tcgen05_fence before_thread_sync
+      tgpu.channel_release %channel[%10]
+      scf.yield %13 : tensor<128x64xf32, #linear1>
+    } else {
+      scf.yield %cst_10 : tensor<128x64xf32, #linear1>
+    } {tgpu.partition = array<i32: 1>}
+    tgpu.tma_store %9, %arg3[%3, %c0_i32] via %1 : tensor<128x64xf32, #linear1>, <?x64xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared3>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}

@@ -8,10 +8,13 @@ arch, the device's compute capability and the --arch to compile for: that
 is what this file checks there, and the tests that need 10.x report
 themselves skipped."""
 
+import math
+
 import pytest
 
 import tilec
-from gpu_common import DEV, bias_relu_reference, load, rel_err, torch
+from gpu_common import (DEV, attention_reference, bias_relu_reference, load,
+                        rel_err, torch)
 
 CC = torch.cuda.get_device_capability()
 needs_blackwell = pytest.mark.skipif(
@@ -23,7 +26,8 @@ def poisoned(*shape, dtype):
 
 
 @pytest.mark.skipif(CC[0] == 10, reason="this device runs sm_100a bundles")
-@pytest.mark.parametrize("name", ["vector_add_sm100a", "gemm_sm100a"])
+@pytest.mark.parametrize("name", ["vector_add_sm100a", "gemm_sm100a",
+                                  "attention_sm100a"])
 def test_sm100a_bundle_is_refused_elsewhere(name):
     bundle = load(name)
     assert bundle.arch == "sm_100a"
@@ -31,6 +35,12 @@ def test_sm100a_bundle_is_refused_elsewhere(name):
         x, y = torch.randn(1000, device=DEV), torch.randn(1000, device=DEV)
         args = (x, y, poisoned(1000, dtype=torch.float32))
         kernel = bundle["vector_add"]
+    elif name.startswith("attention"):
+        q, k, v = (torch.randn(1, 2, 200, 128, device=DEV, dtype=torch.bfloat16)
+                   for _ in range(3))
+        args = (q, k, v, poisoned(1, 2, 200, 128, dtype=torch.bfloat16),
+                poisoned(1, 2, 200, dtype=torch.float32), 0.088, 0)
+        kernel = bundle["attention_d128"]
     else:
         a = torch.randn(300, 200, device=DEV, dtype=torch.bfloat16)
         b = torch.randn(200, 100, device=DEV, dtype=torch.bfloat16)
@@ -66,3 +76,28 @@ def test_gemm_sm100a(m, n, k):
     load("gemm_sm100a")["gemm"](a, b, bias, out)
     torch.cuda.synchronize()
     assert rel_err(out, bias_relu_reference(a, b, bias)) < 1e-2
+
+
+@needs_blackwell
+@pytest.mark.parametrize("s", [1, 77, 1000, 2049])
+@pytest.mark.parametrize("hq,hkv", [(4, 4), (4, 1)])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_attention_sm100a(d, causal, hq, hkv, s):
+    """S, P and O in tensor memory (FlashAttention-4's structure), against
+    float64, at sequence lengths that are not multiples of the blocks."""
+    b = 2
+    q = torch.randn(b, hq, s, d, device=DEV, dtype=torch.bfloat16)
+    k = torch.randn(b, hkv, s, d, device=DEV, dtype=torch.bfloat16)
+    v = torch.randn(b, hkv, s, d, device=DEV, dtype=torch.bfloat16)
+    o = poisoned(b, hq, s, d, dtype=torch.bfloat16)
+    lse = poisoned(b, hq, s, dtype=torch.float32)
+    scale = 1.0 / math.sqrt(d)
+    load("attention_sm100a")["attention_d%d" % d](q, k, v, o, lse, scale,
+                                                   int(causal))
+    torch.cuda.synchronize()
+    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    # P is rounded to bf16 before P·V, as in FlashAttention.
+    assert rel_err(o, ref) < 2e-2
+    assert rel_err(lse, ref_lse) < 1e-3
+
