@@ -84,8 +84,8 @@
 //     %s = channel_wait S[%i]; fence after; tmem_load;
 //       wait::ld; fence before; channel_release S[%i]      (partition 1)
 //     <the softmax on S>                                   (partition 1)
-//     channel_acquire P[%i], tmem_store P, wait::st,
-//       fence before, channel_fill P[%i]                   (partition 1)
+//     channel_acquire P[%i], fence after, tmem_store P,
+//       wait::st, fence before, channel_fill P[%i]         (partition 1)
 //     if %i > %i0: channel_wait O[%i - 1], tmem_load O,
 //       O · factor, tmem_store, wait::st, fence before,
 //       channel_release O[%i - 1]                          (partition 1)
@@ -528,6 +528,9 @@ struct TileInsertChannels
     lb.setInsertionPoint(oDot);
     auto pa = inCompute(
         tgpu::ChannelAcquireOp::create(lb, loc, pCh.getChannel(), i));
+    // (After the last P·V's reads of P, which its commit released.)
+    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
+                                           tgpu::Tcgen05FenceKind::After));
     inCompute(tgpu::TMemStoreOp::create(lb, loc, oDot.getA(), pRing,
                                         pa->getResult(0),
                                         lb.getI64IntegerAttr(0)));

@@ -410,6 +410,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 // CHECK: tgpu.tma_load %arg2{{.*}} -> %[[VR]]
 // CHECK-NEXT: %[[PB:.*]] = arith.truncf
 // CHECK-NEXT: %[[PA:.*]] = tgpu.channel_acquire %[[P]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: tgpu.tmem_store %[[PB]], %[[PR]][%[[PA]]] {tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: tgpu.tmem_wait store {tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}

@@ -948,6 +948,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
         %20 = tile.broadcast %19 : tensor<128x1xf32, #linear2> -> tensor<128x64xf32, #linear1>
         %21 = arith.truncf %16 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
         %22 = tgpu.channel_acquire %channel_0[%arg6]
+        tgpu.tcgen05_fence after_thread_sync
         tgpu.tmem_store %21, %buffers_1[%22] : tensor<128x64xbf16, #linear1>, <?x128x64xbf16>
         tgpu.tmem_wait store
         tgpu.tcgen05_fence before_thread_sync

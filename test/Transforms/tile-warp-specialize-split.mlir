@@ -487,6 +487,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
       tgpu.tma_load %arg2[%arg4, %c0_i32] -> %buffers_7[%24], %channel_6 {tgpu.partition = array<i32: 0>} : <?x64xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
       %25 = arith.truncf %19 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
       %26 = tgpu.channel_acquire %channel_0[%arg6] {tgpu.partition = array<i32: 1>}
+      tgpu.tcgen05_fence after_thread_sync {tgpu.partition = array<i32: 1>}
       tgpu.tmem_store %25, %buffers_1[%26] {tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1>, <?x128x64xbf16>
       tgpu.tmem_wait store {tgpu.partition = array<i32: 1>}
       tgpu.tcgen05_fence before_thread_sync {tgpu.partition = array<i32: 1>}
