@@ -350,11 +350,18 @@ struct ConvertTileToLLVM
         return signalPassFailure();
     }
     if (anyShared && !module.lookupSymbol("tilec_smem")) {
+      // 128-byte-swizzled slots (TMA boxes, MMA descriptors with base
+      // offset 0) need 1024-byte aligned addresses; their offsets are, so
+      // the base must be: sm_100a says so. (sm_90a's bundles keep 16, which
+      // the hardware's dynamic shared memory base has always exceeded:
+      // changing it changes every sm_90a bundle, to be done with a
+      // benchmark run.)
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       LLVM::GlobalOp::create(
           b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
           /*isConstant=*/false, LLVM::Linkage::External, "tilec_smem",
-          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+          Attribute(), getTarget(module) == Target::SM100a ? 1024 : 16,
+          /*addrSpace=*/3);
     }
 
     RewritePatternSet patterns(ctx);
