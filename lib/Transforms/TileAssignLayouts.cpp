@@ -73,29 +73,52 @@ private:
 
   /// Whether a dot can run as tcgen05 (sm_100a) in a warp-specialized
   /// GEMM loop: both operands loaded from views (TMA copies them), 16-bit
-  /// inputs or 8-bit K-major ones with f32 accumulation, 128 rows (one
-  /// CTA's M), N a multiple of 16 up to 256; the loop's only dot, onto an
-  /// accumulator the loop carries for it alone from zero; whole
+  /// inputs, or K-major 8-bit floats or f32 (as tf32), with f32
+  /// accumulation, or K-major i8 with i32 accumulation, 128 rows (one
+  /// CTA's M), N a multiple of 16 up to 256; onto an accumulator the
+  /// loop carries for it alone from zero; whole
   /// warpgroups read the accumulator out of tensor memory (tcgen05.ld
   /// 32x32b), at most 128 of its values a thread.
-  bool isTCGen05Candidate(DotOp dot) {
+  bool isTCGen05Dot(DotOp dot) {
     auto shape = shapeOf(dot.getType());
     Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
     Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
     unsigned bits = bitsOf(dot.getA().getType());
-    if (!blackwell || numWarps % 4 || !acc.isF32() ||
-        !(bits == 16 || (bits == 8 && isa<FloatType>(in))) ||
+    // 16-bit, 8-bit floats and f32 (as tf32) into f32; i8 into i32.
+    bool types = in.isInteger(8) ? acc.isInteger(32)
+                                 : acc.isF32() && (bits == 16 || bits == 8 ||
+                                                   in.isF32());
+    if (!blackwell || numWarps % 4 || !types ||
         shape[0] != 128 || shape[1] % 16 || shape[1] > 256 ||
         shape[1] % (numWarps / 4) || 128 * shape[1] / (32 * numWarps) > 128 ||
         !isWholeLoad(dot.getA()) || !isWholeLoad(dot.getB()) ||
-        (bits == 8 && nonKMajorOperand(dot) >= 0))
+        (bits != 16 && nonKMajorOperand(dot) >= 0))
       return false;
     BlockArgument iterArg = carriedAccumulator(dot);
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     if (!iterArg || !isa<func::FuncOp>(loop->getParentOp()) ||
         !isZero(loop.getInitArgs()[iterArg.getArgNumber() - 1]))
       return false;
-    return llvm::range_size(loop.getBody()->getOps<DotOp>()) == 1;
+    return true;
+  }
+
+  /// Whether a dot can run as tcgen05 in a GEMM loop: it can by itself
+  /// (isTCGen05Dot), and so can every dot of its loop (two accumulators a
+  /// loop, as swiglu's gate and up), whose accumulators fit tensor memory
+  /// together (512 columns) and the epilogue's registers (at most 128
+  /// values a thread in all).
+  bool isTCGen05Candidate(DotOp dot) {
+    if (!isTCGen05Dot(dot))
+      return false;
+    int64_t columns = 0, perThread = 0;
+    for (DotOp d : dot->getBlock()->getOps<DotOp>()) {
+      if (!isTCGen05Dot(d))
+        return false;
+      auto shape = shapeOf(d.getType());
+      columns += shape[1];
+      perThread += shape[0] * shape[1] / (32 * numWarps);
+    }
+    return columns <= 512 && perThread <= 128;
   }
 
   /// sm_100a attention (FlashAttention-4's structure): a kernel's
@@ -207,7 +230,7 @@ private:
   static bool isZero(Value v) {
     while (auto cv = v.getDefiningOp<ConvertLayoutOp>())
       v = cv.getSrc();
-    return matchPattern(v, m_AnyZeroFloat());
+    return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
   }
 
   /// A tile loaded from a view (through reshapes dropping unit dims),

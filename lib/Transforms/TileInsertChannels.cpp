@@ -665,70 +665,65 @@ struct TileInsertChannels
     return success();
   }
 
-  /// sm_100a: the loop's one tcgen05 MMA (see the file comment).
+  /// sm_100a: the loop's tcgen05 MMAs, each onto an accumulator the loop
+  /// carries for it alone (see the file comment; attention's loop is
+  /// insertTCGen05Attention's).
   LogicalResult insertTCGen05(func::FuncOp func) {
-    if (mmas.size() == 2)
+    if (mmas.size() == 2 && tgpu::getMMA(mmas[1].dot).getA() ==
+                                tgpu::OperandSource::TensorMemory)
       return insertTCGen05Attention(func);
-    MLIRContext *ctx = &getContext();
     Location loc = loop.getLoc();
     Block *body = loop.getBody();
-    BlockArgument iterArg = carriedAccumulator(mmas.front().dot);
-    if (mmas.size() != 1 || !iterArg || mmas.front().a < 0 ||
-        llvm::any_of(operands, [](const Operand &o) { return o.once; }))
-      return mmas.front().dot.emitError()
-             << "sm_100a: a warp-specialized loop is one tcgen05 MMA onto an "
-                "accumulator the loop carries for it alone, both operands "
-                "copied with TMA in the loop (a GEMM's main loop)";
-    DotOp dot = mmas.front().dot;
-    auto accType = cast<RankedTensorType>(dot.getType());
-    unsigned accIdx = iterArg.getArgNumber() - 1;
-    Value init = loop.getInitArgs()[accIdx];
-    int numWarps = getNumWarps(func);
-
-    for (Operand &o : operands) {
-      auto vt = cast<TensorViewType>(o.view.getType());
-      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
+    // Per MMA: its accumulator's iter_arg index, init and type.
+    SmallVector<unsigned> accIdx;
+    SmallVector<Value> inits;
+    SmallVector<Type> accTypes, ringTypes;
+    int64_t columns = 0;
+    for (MMA &m : mmas) {
+      BlockArgument iterArg = carriedAccumulator(m.dot);
+      if (!iterArg || m.a < 0 ||
+          llvm::any_of(operands, [](const Operand &o) { return o.once; }))
+        return m.dot.emitError()
+               << "sm_100a: a warp-specialized loop's tcgen05 MMAs each add "
+                  "onto an accumulator the loop carries for it alone, both "
+                  "operands copied with TMA in the loop (a GEMM's main loop)";
+      auto accType = cast<RankedTensorType>(m.dot.getType());
+      accIdx.push_back(iterArg.getArgNumber() - 1);
+      inits.push_back(loop.getInitArgs()[accIdx.back()]);
+      accTypes.push_back(accType);
+      ringTypes.push_back(tmemRing(accType));
+      columns += accType.getShape()[1];
     }
+    int numWarps = getNumWarps(func);
+    setTMAViews(func);
+
     // The channels: the operands' (the MMA thread's commit releases a
     // use), the accumulators' (filled by the MMAs' commit, released by
     // each epilogue warp).
-    Block &entry = func.getBody().front();
-    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    // (Each made at the top of the kernel: the operands' ends up first.)
+    int64_t depth =
+        func->hasAttr(tgpu::kPersistentAttr) && 2 * columns <= 512 ? 2 : 1;
+    auto accCh = makeChannel(func, ringTypes, numWarps, depth,
+                             tgpu::FillKind::MMA, tgpu::ReleaseKind::Arrive);
     SmallVector<Type> types;
     for (Operand &o : operands)
       types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
-    auto ch = tgpu::ChannelOp::create(
-        b, loc, tgpu::ChannelType::get(ctx), types, b.getI64IntegerAttr(1),
-        IntegerAttr(), IntegerAttr(),
-        tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
-                                   tgpu::ReleaseKind::MMA), IntegerAttr());
+    auto ch = makeChannel(func, types, 1, 0, tgpu::FillKind::TMA,
+                          tgpu::ReleaseKind::MMA);
     for (auto [o, ring] : llvm::zip(operands, ch.getBuffers()))
       o.ring = ring;
     chans.assign({ch.getChannel()});
     for (Operand &o : operands)
       o.channel = 0;
-    int64_t columns = accType.getShape()[1];
-    int64_t depth =
-        func->hasAttr(tgpu::kPersistentAttr) && 2 * columns <= 512 ? 2 : 1;
-    auto ringType = tgpu::TensorMemoryBufferType::get(
-        ctx, {ShapedType::kDynamic, 128, columns}, accType.getElementType());
-    auto accCh = tgpu::ChannelOp::create(
-        b, loc, tgpu::ChannelType::get(ctx), TypeRange{ringType},
-        b.getI64IntegerAttr(numWarps), IntegerAttr(),
-        b.getI64IntegerAttr(depth),
-        tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::MMA,
-                                   tgpu::ReleaseKind::Arrive), IntegerAttr());
-    Value accRing = accCh.getBuffers().front();
 
     addCounter();
     insertProducer();
-    iterArg = loop.getRegionIterArgs()[accIdx];
     Value i = loop.getRegionIterArgs().back();
     Value i0 = loop.getInitArgs().back();
     auto mmaPart = [](Operation *op) { tag(op, {tgpu::kMMAPartition}); };
     auto epilogue = [](Operation *op) { tag(op, {tgpu::kComputePartition}); };
 
-    // The accumulator: the MMA thread's for the tile, before the loop.
+    // The accumulators: the MMA thread's for the tile, before the loop.
     OpBuilder pb(loop);
     auto t0 = arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), 0);
     tag(t0, {tgpu::kComputePartition, tgpu::kMMAPartition});
@@ -739,20 +734,27 @@ struct TileInsertChannels
     mmaPart(tgpu::Tcgen05FenceOp::create(pb, loc,
                                          tgpu::Tcgen05FenceKind::After));
 
-    // The MMA where the dot stood, its use released by its completion.
-    OpBuilder lb(dot);
+    // The MMAs where the dots stood (waiting for the use before the
+    // first), the use released by their completion after the last.
+    OpBuilder lb(mmas.front().dot);
     auto w = tgpu::ChannelWaitOp::create(lb, loc, ch.getChannel(), i);
     mmaPart(w);
     auto on = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ugt, i, i0);
     mmaPart(on);
-    auto mma = tgpu::Tcgen05MMAOp::create(
-        lb, dot.getLoc(), mmaOperand(operands[mmas.front().a]), w,
-        mmaOperand(operands[mmas.front().b]), w, accRing, accSlot, on,
-        lb.getI32IntegerAttr(1));
-    mmaPart(mma);
+    Operation *last = nullptr;
+    for (auto [k, m] : llvm::enumerate(mmas)) {
+      DotOp dot = m.dot;
+      lb.setInsertionPoint(dot);
+      last = tgpu::Tcgen05MMAOp::create(
+          lb, dot.getLoc(), mmaOperand(operands[m.a]), w,
+          mmaOperand(operands[m.b]), w, accCh.getBuffers()[k], accSlot, on,
+          lb.getI32IntegerAttr(1));
+      mmaPart(last);
+      dot.getResult().replaceAllUsesWith(loop.getRegionIterArgs()[accIdx[k]]);
+      dot.erase();
+    }
+    lb.setInsertionPointAfter(last);
     mmaPart(tgpu::ChannelReleaseOp::create(lb, loc, ch.getChannel(), i));
-    dot.getResult().replaceAllUsesWith(iterArg);
-    dot.erase();
 
     body = loop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -764,8 +766,8 @@ struct TileInsertChannels
     yield->setOperand(yield->getNumOperands() - 1, next);
     eraseDead(body);
 
-    // After the loop: the MMAs' commit fills the accumulator; the epilogue
-    // reads it out of tensor memory and gives it back.
+    // After the loop: the MMAs' commit fills the accumulators; the
+    // epilogue reads them out of tensor memory and gives them back.
     OpBuilder ab(loop->getContext());
     ab.setInsertionPointAfter(loop);
     mmaPart(tgpu::ChannelFillOp::create(ab, loc, accCh.getChannel(), t0));
@@ -773,30 +775,37 @@ struct TileInsertChannels
     epilogue(e);
     epilogue(tgpu::Tcgen05FenceOp::create(
         ab, loc, tgpu::Tcgen05FenceKind::After));
-    auto ld = tgpu::TMemLoadOp::create(ab, loc, accType, accRing, e,
-                                       ab.getI64IntegerAttr(0));
-    epilogue(ld);
-    auto ready = tgpu::TMemWaitOp::create(
-        ab, loc, TypeRange{accType}, tgpu::TMemWaitKind::Load,
-        ValueRange{ld.getResult()});
+    SmallVector<Value> loaded;
+    for (auto [type, ring] : llvm::zip(accTypes, accCh.getBuffers())) {
+      auto ld = tgpu::TMemLoadOp::create(ab, loc, type, ring, e,
+                                         ab.getI64IntegerAttr(0));
+      epilogue(ld);
+      loaded.push_back(ld);
+    }
+    auto ready = tgpu::TMemWaitOp::create(ab, loc, accTypes,
+                                          tgpu::TMemWaitKind::Load, loaded);
     epilogue(ready);
     epilogue(tgpu::Tcgen05FenceOp::create(
         ab, loc, tgpu::Tcgen05FenceKind::Before));
     epilogue(tgpu::ChannelReleaseOp::create(ab, loc, accCh.getChannel(), t0));
-    // A loop that did not run (K = 0) issued no MMA: its init stands.
+    // A loop that did not run (K = 0) issued no MMA: its inits stand.
     auto runs = arith::CmpIOp::create(ab, loc, arith::CmpIPredicate::slt,
                                       loop.getLowerBound(),
                                       loop.getUpperBound());
     epilogue(runs);
-    auto pick = scf::IfOp::create(ab, loc, TypeRange{accType}, runs,
+    auto pick = scf::IfOp::create(ab, loc, accTypes, runs,
                                   /*withElseRegion=*/true);
     epilogue(pick);
     OpBuilder tb = OpBuilder::atBlockBegin(pick.thenBlock());
-    scf::YieldOp::create(tb, loc, ready.getResult(0));
+    scf::YieldOp::create(tb, loc, ready.getResults());
     OpBuilder eb = OpBuilder::atBlockBegin(pick.elseBlock());
-    scf::YieldOp::create(eb, loc, init);
-    loop.getResult(accIdx).replaceAllUsesWith(pick.getResult(0));
-    dropIterArg(accIdx);
+    scf::YieldOp::create(eb, loc, inits);
+    for (auto [k, idx] : llvm::enumerate(accIdx))
+      loop.getResult(idx).replaceAllUsesWith(pick.getResult(k));
+    SmallVector<unsigned> dropped(accIdx);
+    llvm::sort(dropped, std::greater<unsigned>());
+    for (unsigned idx : dropped)
+      dropIterArg(idx);
     return success();
   }
 

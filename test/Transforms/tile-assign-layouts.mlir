@@ -267,3 +267,136 @@ func.func @attention_tcgen05(%q: !tile.tensor<?x64xbf16>, %k: !tile.tensor<?x64x
   return
 }
 }
+
+// -----
+
+// sm_100a: an i8 GEMM (i32 accumulation from zero) whose operands are
+// K-major (A as loaded, B loaded as NxK and transposed) runs as tcgen05
+// .kind::i8: its accumulator gets the tcgen05.ld 32x32b layout; so does a
+// tf32 one (f32 operands, K-major).
+// CHECK-DAG: #[[TMEM:.*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @gemm_i8_tcgen05(
+// CHECK: tile.dot {{.*}} -> tensor<128x128xi32, #[[TMEM]]>
+// CHECK-LABEL: func.func @gemm_tf32_tcgen05(
+// CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #[[TMEM]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @gemm_i8_tcgen05(%a: !tile.tensor<?x?xi8>, %bt: !tile.tensor<?x?xi8>,
+                %c: !tile.tensor<?x?xi32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xi8>
+  %zero = arith.constant dense<0> : !tile.tile<128x128xi32>
+  %acc = scf.for %k0 = %c0 to %k step %c128 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xi32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xi8> -> !tile.tile<128x128xi8>
+    %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xi8> -> !tile.tile<128x128xi8>
+    %tb = tile.transpose %tbt [1, 0] : !tile.tile<128x128xi8> -> !tile.tile<128x128xi8>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x128xi8>, !tile.tile<128x128xi8>
+        -> !tile.tile<128x128xi32>
+    scf.yield %d : !tile.tile<128x128xi32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xi32>, !tile.tensor<?x?xi32>
+  return
+}
+func.func @gemm_tf32_tcgen05(%a: !tile.tensor<?x?xf32>, %bt: !tile.tensor<?x?xf32>,
+                %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xf32>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c32 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xf32> -> !tile.tile<128x32xf32>
+    %tbt = tile.load %bt[%n0, %k0] : !tile.tensor<?x?xf32> -> !tile.tile<128x32xf32>
+    %tb = tile.transpose %tbt [1, 0] : !tile.tile<128x32xf32> -> !tile.tile<32x128xf32>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x32xf32>, !tile.tile<32x128xf32>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+}
+
+// -----
+
+// sm_100a: two dots in one GEMM loop (swiglu's gate and up) each run as
+// tcgen05 when both can and their accumulators fit tensor memory and the
+// epilogue's registers together: over 8 warps, two 128x128 accumulators
+// are 64 + 64 values a thread. Over 4 warps they would be 256: mma.sync.
+// CHECK-DAG: #[[TMEM8:.*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0], [0, 16]]>
+// CHECK-LABEL: func.func @two_accumulators(
+// CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #[[TMEM8]]>
+// CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #[[TMEM8]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @two_accumulators(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf16>,
+                %wu: !tile.tensor<?x?xbf16>, %g: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c128 : i32
+  %k = tile.dim %x, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %r:2 = scf.for %k0 = %c0 to %k step %c64 iter_args(%ag = %zero, %au = %zero)
+      -> (!tile.tile<128x128xf32>, !tile.tile<128x128xf32>) : i32 {
+    %tx = tile.load %x[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tg = tile.load %wg[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %tu = tile.load %wu[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %dg = tile.dot %tx, %tg, %ag : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %du = tile.dot %tx, %tu, %au : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %dg, %du : !tile.tile<128x128xf32>, !tile.tile<128x128xf32>
+  }
+  %p = arith.mulf %r#0, %r#1 : !tile.tile<128x128xf32>
+  tile.store %p, %g[%m0, %c0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+}
+
+// -----
+
+// (Over 4 warps: no tensor-memory layout in the kernel.)
+// CHECK-NOT: #tile.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @two_accumulators_4_warps(
+// CHECK: tile.dot
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @two_accumulators_4_warps(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf16>,
+                %wu: !tile.tensor<?x?xbf16>, %g: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c128 : i32
+  %k = tile.dim %x, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %r:2 = scf.for %k0 = %c0 to %k step %c64 iter_args(%ag = %zero, %au = %zero)
+      -> (!tile.tile<128x128xf32>, !tile.tile<128x128xf32>) : i32 {
+    %tx = tile.load %x[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tg = tile.load %wg[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %tu = tile.load %wu[%k0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %dg = tile.dot %tx, %tg, %ag : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %du = tile.dot %tx, %tu, %au : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %dg, %du : !tile.tile<128x128xf32>, !tile.tile<128x128xf32>
+  }
+  %p = arith.mulf %r#0, %r#1 : !tile.tile<128x128xf32>
+  tile.store %p, %g[%m0, %c0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+}

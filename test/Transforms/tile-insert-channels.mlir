@@ -523,3 +523,78 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// sm_100a, two tcgen05 dots in one GEMM loop (swiglu's gate and up, both
+// reading X's slot): one operand channel (X, Wg, Wu), one accumulator
+// channel of two tensor-memory buffers (two deep in a persistent kernel:
+// 2 x 2 x 128 = 512 columns); per use the MMA thread waits once, issues
+// both MMAs (each into its buffer) and releases the use once; after the
+// loop one commit fills both, and the epilogue reads both with one wait.
+// CHECK-LABEL: func.func @swiglu(
+// CHECK: %[[CH:.*]], %[[R:.*]]:3 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma>
+// CHECK-NEXT: %[[ACC:.*]], %[[RING:.*]]:2 = tgpu.channel consumer_warps 8 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>, !tgpu.tmem<?x128x128xf32>
+// CHECK: %[[D:.*]] = tgpu.channel_acquire %[[ACC]][%[[T0:.*]]] {tgpu.partition = array<i32: 2>}
+// CHECK: scf.for {{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK-NEXT: %[[ON:.*]] = arith.cmpi ugt, %[[I]]
+// CHECK-NEXT: tgpu.tcgen05_mma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]], %[[RING]]#0[%[[D]]], %[[ON]]
+// CHECK-NEXT: tgpu.tcgen05_mma %[[R]]#0[%[[W]]], %[[R]]#2[%[[W]]], %[[RING]]#1[%[[D]]], %[[ON]]
+// CHECK-NEXT: tgpu.channel_release %[[CH]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK: tgpu.channel_fill %[[ACC]][%[[T0]]]
+// CHECK-NEXT: %[[E:.*]] = tgpu.channel_wait %[[ACC]][%[[T0]]]
+// CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
+// CHECK-NEXT: %[[LG:.*]] = tgpu.tmem_load %[[RING]]#0[%[[E]]]
+// CHECK-NEXT: %[[LU:.*]] = tgpu.tmem_load %[[RING]]#1[%[[E]]]
+// CHECK-NEXT: %[[V:.*]]:2 = tgpu.tmem_wait load %[[LG]], %[[LU]]
+// CHECK: scf.if %{{.*}} -> (tensor<128x128xf32, #{{.*}}>, tensor<128x128xf32, #{{.*}}>)
+// CHECK-NEXT: scf.yield %[[V]]#0, %[[V]]#1
+
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 8]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear6 = #tile.linear<register = [[0, 1], [8, 0], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 8]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear8 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @swiglu(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>, %arg3: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "swiglu__plain", tile.variants = ["swiglu__128x64"]} {
+    %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+    %cst = arith.constant dense<1.000000e+00> : tensor<128x128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c128_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6:2 = scf.for %arg4 = %c0_i32 to %5 step %c64_i32 iter_args(%arg5 = %cst_0, %arg6 = %cst_0) -> (tensor<128x128xf32, #linear>, tensor<128x128xf32, #linear>)  : i32 {
+      %13 = tile.load %arg0[%3, %arg4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %14 = tile.load %arg1[%arg4, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %15 = tile.load %arg2[%arg4, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %16 = tile.convert_layout %13 {shared = #shared, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %17 = tile.convert_layout %14 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %18 = tile.dot %16, %17, %arg5 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      %19 = tile.convert_layout %15 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %20 = tile.dot %16, %19, %arg6 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %18, %20 : tensor<128x128xf32, #linear>, tensor<128x128xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    %7 = arith.negf %6#0 : tensor<128x128xf32, #linear>
+    %8 = math.exp %7 : tensor<128x128xf32, #linear>
+    %9 = arith.addf %8, %cst : tensor<128x128xf32, #linear>
+    %10 = arith.divf %6#0, %9 : tensor<128x128xf32, #linear>
+    %11 = arith.mulf %10, %6#1 : tensor<128x128xf32, #linear>
+    %12 = arith.truncf %11 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+    tgpu.tma_store %12, %arg3[%3, %4] via %0 : tensor<128x128xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}

@@ -145,8 +145,10 @@ struct Tcgen05MMALowering : public OpConversionPattern<Tcgen05MMAOp> {
     std::optional<OperandDescriptor> bDesc = getOperandDescriptor(bT, 1);
     uint32_t idesc = tcgen05InstructionDescriptor(
         elt, m, n, aSmem ? aDesc->kMajor : true, bDesc->kMajor);
-    auto kind = elt.getIntOrFloatBitWidth() == 16 ? NVVM::Tcgen05MMAKind::F16
-                                                  : NVVM::Tcgen05MMAKind::F8F6F4;
+    auto kind = elt.isInteger(8)                  ? NVVM::Tcgen05MMAKind::I8
+                : elt.isF32()                       ? NVVM::Tcgen05MMAKind::TF32
+                : elt.getIntOrFloatBitWidth() == 16 ? NVVM::Tcgen05MMAKind::F16
+                                                    : NVVM::Tcgen05MMAKind::F8F6F4;
 
     Value dAddr = e.add(adaptor.getD(),
                         e.mul(adaptor.getDSlot(), e.i32(dT.getSlotColumns())));

@@ -925,20 +925,28 @@ std::optional<TMemAccess> tgpu::matchTMemAccess(RankedTensorType tile) {
 
 uint32_t tgpu::tcgen05InstructionDescriptor(Type elt, int64_t m, int64_t n,
                                             bool aKMajor, bool bKMajor) {
-  // PTX ISA 9.7.16.4.2 (Table 42): D format F32 (bits 4-5), A and B
-  // formats (7-9, 10-12: f16 0 / bf16 1 for .kind::f16; e4m3 0 / e5m2 1
-  // for .kind::f8f6f4), transpose A and B (15, 16: 0 is K-major), N >> 3
-  // (17-22), M >> 4 (24-28).
-  uint32_t format = elt.isBF16() || isa<Float8E5M2Type>(elt) ? 1 : 0;
-  return (1u << 4) | (format << 7) | (format << 10) |
+  // PTX ISA 9.7.16.4.2 (Table 42): D format (bits 4-5: F32 1, S32 2), A
+  // and B formats (7-9, 10-12: f16 0 / bf16 1 / tf32 2 for .kind::f16 and
+  // .kind::tf32; e4m3 0 / e5m2 1 for .kind::f8f6f4; signed 8-bit 1 for
+  // .kind::i8), transpose A and B (15, 16: 0 is K-major), N >> 3 (17-22),
+  // M >> 4 (24-28).
+  uint32_t format = elt.isBF16() || isa<Float8E5M2Type>(elt) ||
+                            elt.isInteger(8)
+                        ? 1
+                    : elt.isF32() ? 2
+                                  : 0;
+  uint32_t dFormat = elt.isInteger(8) ? 2 : 1;
+  return (dFormat << 4) | (format << 7) | (format << 10) |
          (uint32_t(!aKMajor) << 15) | (uint32_t(!bKMajor) << 16) |
          (uint32_t(n >> 3) << 17) | (uint32_t(m >> 4) << 24);
 }
 
-/// The element type tcgen05.mma reads as: 16-bit (.kind::f16) or 8-bit
-/// floats (.kind::f8f6f4).
+/// The element type tcgen05.mma reads as: 16-bit (.kind::f16), 8-bit
+/// floats (.kind::f8f6f4), f32 as tf32 (.kind::tf32), 8-bit integers
+/// (.kind::i8).
 static bool isTcgen05Input(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return t.isF16() || t.isBF16() || t.isF32() || t.isInteger(8) ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(t);
 }
 
 LogicalResult Tcgen05MMAOp::verify() {
@@ -961,9 +969,13 @@ LogicalResult Tcgen05MMAOp::verify() {
   if (elt != b.getElementType())
     return emitOpError() << "operand element types differ";
   if (!isTcgen05Input(elt))
-    return emitOpError() << "reads f16, bf16, f8E4M3FN or f8E5M2, not " << elt;
-  if (!d.getElementType().isF32())
-    return emitOpError() << "accumulates in f32";
+    return emitOpError() << "reads f16, bf16, f8E4M3FN, f8E5M2, f32 (as "
+                            "tf32) or i8, not "
+                         << elt;
+  if (elt.isInteger(8) ? !d.getElementType().isInteger(32)
+                       : !d.getElementType().isF32())
+    return emitOpError() << (elt.isInteger(8) ? "accumulates i8 in i32"
+                                              : "accumulates in f32");
   if (aTmem && elt.getIntOrFloatBitWidth() != 16)
     return emitOpError() << "an A in tensor memory has 16-bit elements";
   if (m != 128 || n % 16 || n < 16 || n > 256 || k % wgmmaK(elt))

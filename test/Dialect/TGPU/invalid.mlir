@@ -602,6 +602,21 @@ func.func @mma_accumulates_f32(%i: i32, %on: i1) {
 
 // -----
 
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+
+func.func @mma_i8_accumulates_i32(%i: i32, %on: i1) {
+  %a = tgpu.alloc : !tgpu.smem<2x128x64xi8, #sa>
+  %b = tgpu.alloc : !tgpu.smem<2x64x128xi8, #sb>
+  %d = tgpu.tmem_alloc : !tgpu.tmem<128x128xf32>
+  // expected-error @+1 {{accumulates i8 in i32}}
+  tgpu.tcgen05_mma %a[%i], %b[%i], %d[%i], %on
+      : !tgpu.smem<2x128x64xi8, #sa>, !tgpu.smem<2x64x128xi8, #sb>, !tgpu.tmem<128x128xf32>
+  return
+}
+
+// -----
+
 // Rows across lanes the way mma.sync holds them: no tcgen05.ld shape.
 #mma = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
 

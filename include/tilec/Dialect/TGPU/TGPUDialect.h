@@ -118,8 +118,9 @@ struct TMemAccess {
 std::optional<TMemAccess> matchTMemAccess(mlir::RankedTensorType tile);
 
 /// tcgen05.mma's instruction descriptor (PTX ISA 9.7.16.4.2) for inputs of
-/// `elementType` (16-bit: .kind::f16, 8-bit floats: .kind::f8f6f4), f32
-/// accumulation, an MxN D and A and B K-major or not.
+/// `elementType` (16-bit: .kind::f16, 8-bit floats: .kind::f8f6f4, f32:
+/// .kind::tf32, all into f32; i8: .kind::i8 into i32), an MxN D and A and
+/// B K-major or not.
 uint32_t tcgen05InstructionDescriptor(mlir::Type elementType, int64_t m,
                                       int64_t n, bool aKMajor, bool bKMajor);
 
