@@ -71,6 +71,17 @@ private:
   bool hopper;
   bool blackwell;
 
+  /// The element types wgmma and tcgen05 take: 16-bit and 8-bit floats,
+  /// and f32 (as tf32), into f32; i8 into i32.
+  static bool asyncMMATypes(DotOp dot) {
+    Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+    Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
+    unsigned bits = in.getIntOrFloatBitWidth();
+    return in.isInteger(8) ? acc.isInteger(32)
+                           : acc.isF32() && (bits == 16 || bits == 8 ||
+                                             in.isF32());
+  }
+
   /// Whether a dot can run as tcgen05 (sm_100a) in a warp-specialized
   /// GEMM loop: both operands loaded from views (TMA copies them), 16-bit
   /// inputs, or K-major 8-bit floats or f32 (as tf32), with f32
@@ -81,14 +92,8 @@ private:
   /// 32x32b), at most 128 of its values a thread.
   bool isTCGen05Dot(DotOp dot) {
     auto shape = shapeOf(dot.getType());
-    Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
-    Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
     unsigned bits = bitsOf(dot.getA().getType());
-    // 16-bit, 8-bit floats and f32 (as tf32) into f32; i8 into i32.
-    bool types = in.isInteger(8) ? acc.isInteger(32)
-                                 : acc.isF32() && (bits == 16 || bits == 8 ||
-                                                   in.isF32());
-    if (!blackwell || numWarps % 4 || !types ||
+    if (!blackwell || numWarps % 4 || !asyncMMATypes(dot) ||
         shape[0] != 128 || shape[1] % 16 || shape[1] > 256 ||
         shape[1] % (numWarps / 4) || 128 * shape[1] / (32 * numWarps) > 128 ||
         !isWholeLoad(dot.getA()) || !isWholeLoad(dot.getB()) ||
@@ -202,18 +207,13 @@ private:
   /// up to 256.
   bool isWgmmaCandidate(DotOp dot) {
     auto shape = shapeOf(dot.getType());
-    Type in = cast<RankedTensorType>(dot.getA().getType()).getElementType();
-    Type acc = cast<RankedTensorType>(dot.getType()).getElementType();
     unsigned bits = bitsOf(dot.getA().getType());
-    bool types = in.isInteger(8) ? acc.isInteger(32)
-                                 : acc.isF32() && (bits == 16 || bits == 8 ||
-                                                   in.isF32());
     // 8-bit and tf32 operands are read K-major only: A loaded as is, B
     // loaded as NxK and transposed (convert-tile-to-tgpu says so in a remark
     // when they are not; their accumulator keeps the mma.sync layout).
     bool anyMajor = bits == 16;
     return hopper && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
-           shape[1] % 8 == 0 && shape[1] <= 256 && types &&
+           shape[1] % 8 == 0 && shape[1] <= 256 && asyncMMATypes(dot) &&
            isLoaded(dot.getB()) &&
            (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
   }
@@ -353,42 +353,23 @@ private:
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       auto shape = shapeOf(dot.getType());
-      if (auto pair = attentionPair(dot)) {
-        // S, P and O in the layout of tcgen05.ld/st 32x32b (the softmax
-        // reads S and writes P with no conversion, the rescale reads and
-        // writes O); the operands the MMAs read from shared memory in
-        // mma.sync fragments (replaced by slots; the plain twin's mma.sync
-        // reads them).
-        auto [wm, wn] =
-            LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, true);
-        unsigned bits = bitsOf(dot.getB().getType());
-        if (dot == pair->first)
-          require(op, 0,
-                  LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
-                                           bits, wm, wn));
-        else
-          require(op, 0,
-                  LinearLayout::tmem32x32b(shapeOf(dot.getA().getType()),
-                                           numWarps));
-        require(op, 1,
-                LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
-                                         bits, wm, wn));
-        LinearLayout acc = LinearLayout::tmem32x32b(shape, numWarps);
-        require(op, 2, acc);
-        setLayout(dot.getResult(), acc);
-        return success();
-      }
-      if (isTCGen05Candidate(dot)) {
-        // The accumulator in the layout tcgen05.ld gives the epilogue; the
-        // operands in mma.sync fragments (tile-insert-channels replaces
-        // them with shared-memory slots; the plain twin's mma.sync reads
-        // them, its accumulator re-laid around its loop).
-        auto [wm, wn] =
-            LinearLayout::mmaWarpSplit(shape[0], shape[1], numWarps, false);
+      auto pair = attentionPair(dot);
+      if (pair || isTCGen05Candidate(dot)) {
+        // The accumulator in the layout tcgen05.ld gives (the epilogue's;
+        // attention's softmax reads S, and its rescale reads and writes
+        // O, with no conversion), and so is P, which the compute partition
+        // stores for P·V (tcgen05.st); the operands the MMAs read from
+        // shared memory in mma.sync fragments (tile-insert-channels
+        // replaces them with slots; the plain twin's mma.sync reads them,
+        // its accumulators re-laid).
+        auto [wm, wn] = LinearLayout::mmaWarpSplit(shape[0], shape[1],
+                                                   numWarps, bool(pair));
         unsigned bits = bitsOf(dot.getA().getType());
+        auto aShape = shapeOf(dot.getA().getType());
         require(op, 0,
-                LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
-                                         bits, wm, wn));
+                pair && dot == pair->second
+                    ? LinearLayout::tmem32x32b(aShape, numWarps)
+                    : LinearLayout::mmaOperand(0, aShape, bits, wm, wn));
         require(op, 1,
                 LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
                                          bits, wm, wn));

@@ -280,11 +280,7 @@ struct TileInsertChannels
     int numWarps = getNumWarps(func);
     int copies = tgpu::getComputeCopies(loop);
 
-    // Views become TMA views.
-    for (Operand &o : operands) {
-      auto vt = cast<TensorViewType>(o.view.getType());
-      setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
-    }
+    setTMAViews(func);
 
     // The channels at the top of the kernel, a buffer per operand,
     // released by every consumer warp once the
@@ -379,6 +375,31 @@ struct TileInsertChannels
     return tgpu::TensorMemoryBufferType::get(
         t.getContext(), {ShapedType::kDynamic, 128, t.getShape()[1]},
         t.getElementType());
+  }
+
+  /// The consumer's read of use `index` of tensor-memory channel `ch`
+  /// (PTX ISA 9.7.16.6.4): wait, fence after, a tcgen05.ld of each buffer
+  /// as `types`, wait::ld, fence before, release. Returns the values;
+  /// `mark` sees each op at `b`'s level (to tag its partition).
+  static ValueRange readOut(OpBuilder &b, Location loc, tgpu::ChannelOp ch,
+                            Value index, TypeRange types,
+                            llvm::function_ref<void(Operation *)> mark) {
+    auto w = tgpu::ChannelWaitOp::create(b, loc, ch.getChannel(), index);
+    mark(w);
+    mark(tgpu::Tcgen05FenceOp::create(b, loc, tgpu::Tcgen05FenceKind::After));
+    SmallVector<Value> loaded;
+    for (auto [type, ring] : llvm::zip(types, ch.getBuffers())) {
+      auto ld = tgpu::TMemLoadOp::create(b, loc, type, ring, w,
+                                         b.getI64IntegerAttr(0));
+      mark(ld);
+      loaded.push_back(ld);
+    }
+    auto ready = tgpu::TMemWaitOp::create(b, loc, types,
+                                          tgpu::TMemWaitKind::Load, loaded);
+    mark(ready);
+    mark(tgpu::Tcgen05FenceOp::create(b, loc, tgpu::Tcgen05FenceKind::Before));
+    mark(tgpu::ChannelReleaseOp::create(b, loc, ch.getChannel(), index));
+    return ready.getResults();
   }
 
   /// The factor the loop-carried O is rescaled by before the MMA adds to it
@@ -504,18 +525,9 @@ struct TileInsertChannels
 
     // Where S's dot stood: the softmax warps read S out of tensor memory.
     OpBuilder lb(sDot);
-    auto sw = inCompute(tgpu::ChannelWaitOp::create(lb, loc, sCh.getChannel(), i));
-    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
-                                           tgpu::Tcgen05FenceKind::After));
-    auto sLoad = inCompute(tgpu::TMemLoadOp::create(
-        lb, loc, sType, sRing, sw->getResult(0), lb.getI64IntegerAttr(0)));
-    auto sReady = inCompute(tgpu::TMemWaitOp::create(
-        lb, loc, TypeRange{sType}, tgpu::TMemWaitKind::Load,
-        ValueRange{sLoad->getResult(0)}));
-    inCompute(tgpu::Tcgen05FenceOp::create(lb, loc,
-                                           tgpu::Tcgen05FenceKind::Before));
-    inCompute(tgpu::ChannelReleaseOp::create(lb, loc, sCh.getChannel(), i));
-    sDot.getResult().replaceAllUsesWith(sReady->getResult(0));
+    sDot.getResult().replaceAllUsesWith(
+        readOut(lb, loc, sCh, i, {sType},
+                [&](Operation *op) { inCompute(op); }).front());
     sDot.erase();
 
     // Where O's dot stood: the softmax warps write P into tensor memory
@@ -646,16 +658,8 @@ struct TileInsertChannels
       Value last = arith::SubIOp::create(
           tb, loc, loop.getResults().back(),
           arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), 1));
-      auto ow = tgpu::ChannelWaitOp::create(tb, loc, oCh.getChannel(), last);
-      tgpu::Tcgen05FenceOp::create(tb, loc, tgpu::Tcgen05FenceKind::After);
-      auto ld = tgpu::TMemLoadOp::create(tb, loc, oType, oRing, ow,
-                                         tb.getI64IntegerAttr(0));
-      auto ready = tgpu::TMemWaitOp::create(tb, loc, TypeRange{oType},
-                                            tgpu::TMemWaitKind::Load,
-                                            ValueRange{ld.getResult()});
-      tgpu::Tcgen05FenceOp::create(tb, loc, tgpu::Tcgen05FenceKind::Before);
-      tgpu::ChannelReleaseOp::create(tb, loc, oCh.getChannel(), last);
-      scf::YieldOp::create(tb, loc, ready.getResult(0));
+      scf::YieldOp::create(
+          tb, loc, readOut(tb, loc, oCh, last, {oType}, [](Operation *) {}));
       OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
       scf::YieldOp::create(eb, loc, init);
     }
@@ -771,23 +775,7 @@ struct TileInsertChannels
     OpBuilder ab(loop->getContext());
     ab.setInsertionPointAfter(loop);
     mmaPart(tgpu::ChannelFillOp::create(ab, loc, accCh.getChannel(), t0));
-    auto e = tgpu::ChannelWaitOp::create(ab, loc, accCh.getChannel(), t0);
-    epilogue(e);
-    epilogue(tgpu::Tcgen05FenceOp::create(
-        ab, loc, tgpu::Tcgen05FenceKind::After));
-    SmallVector<Value> loaded;
-    for (auto [type, ring] : llvm::zip(accTypes, accCh.getBuffers())) {
-      auto ld = tgpu::TMemLoadOp::create(ab, loc, type, ring, e,
-                                         ab.getI64IntegerAttr(0));
-      epilogue(ld);
-      loaded.push_back(ld);
-    }
-    auto ready = tgpu::TMemWaitOp::create(ab, loc, accTypes,
-                                          tgpu::TMemWaitKind::Load, loaded);
-    epilogue(ready);
-    epilogue(tgpu::Tcgen05FenceOp::create(
-        ab, loc, tgpu::Tcgen05FenceKind::Before));
-    epilogue(tgpu::ChannelReleaseOp::create(ab, loc, accCh.getChannel(), t0));
+    ValueRange ready = readOut(ab, loc, accCh, t0, accTypes, epilogue);
     // A loop that did not run (K = 0) issued no MMA: its inits stand.
     auto runs = arith::CmpIOp::create(ab, loc, arith::CmpIPredicate::slt,
                                       loop.getLowerBound(),
@@ -797,7 +785,7 @@ struct TileInsertChannels
                                   /*withElseRegion=*/true);
     epilogue(pick);
     OpBuilder tb = OpBuilder::atBlockBegin(pick.thenBlock());
-    scf::YieldOp::create(tb, loc, ready.getResults());
+    scf::YieldOp::create(tb, loc, ready);
     OpBuilder eb = OpBuilder::atBlockBegin(pick.elseBlock());
     scf::YieldOp::create(eb, loc, inits);
     for (auto [k, idx] : llvm::enumerate(accIdx))
