@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { BATCH = 200, BATCHES = 30, MAX_WAYS = 8 };
+enum { BATCH = 200, BATCHES = 30, MAX_WAYS = 16 };
 
 static int check(tilec_status s, const char *what) {
   if (!s)
@@ -46,8 +46,9 @@ static int cmp(const void *a, const void *b) {
 
 /* One way to launch, called BATCH times a batch. */
 struct way {
-  const char *kernel, *call;
+  const char *kernel, *call, *on;
   void (*launch)(struct way *);
+  void *stream; /* NULL: the legacy default stream */
   tilec_kernel *k; /* tilec: the kernel, its grid (NULL: its rule), its args */
   const uint32_t *grid;
   const tilec_arg *args;
@@ -61,8 +62,8 @@ struct way {
 };
 
 static void tilec_way(struct way *w) {
-  check(w->grid ? tilec_launch_grid(w->k, NULL, w->grid, w->args, w->n)
-                : tilec_launch(w->k, NULL, w->args, w->n),
+  check(w->grid ? tilec_launch_grid(w->k, w->stream, w->grid, w->args, w->n)
+                : tilec_launch(w->k, w->stream, w->args, w->n),
         w->call);
 }
 
@@ -72,10 +73,12 @@ typedef int (*cuModuleLoadData_t)(void **, const void *);
 typedef int (*cuModuleGetFunction_t)(void **, void *, const char *);
 typedef int (*cuLaunchKernel_t)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
                                 unsigned, unsigned, void *, void **, void **);
+typedef int (*cuStreamCreate_t)(void **, unsigned);
 static cuLaunchKernel_t cu_launch;
+static cuStreamCreate_t cu_stream_create;
 
 static void bare_way(struct way *w) {
-  if (cu_launch(w->fn, w->blocks, 1, 1, w->threads, 1, 1, 0, NULL, w->params,
+  if (cu_launch(w->fn, w->blocks, 1, 1, w->threads, 1, 1, 0, w->stream, w->params,
                 w->params ? NULL : w->extra)) {
     fprintf(stderr, "launch_c: cuLaunchKernel failed\n");
     exit(1);
@@ -91,6 +94,7 @@ static void *bare_function(const char *cubin, const char *name) {
   cuModuleLoadData_t load = (cuModuleLoadData_t)dlsym(lib, "cuModuleLoadData");
   cuModuleGetFunction_t get = (cuModuleGetFunction_t)dlsym(lib, "cuModuleGetFunction");
   cu_launch = (cuLaunchKernel_t)dlsym(lib, "cuLaunchKernel");
+  cu_stream_create = (cuStreamCreate_t)dlsym(lib, "cuStreamCreate");
   FILE *f = fopen(cubin, "rb");
   if (!load || !get || !cu_launch || !f)
     return NULL;
@@ -233,16 +237,38 @@ int main(int argc, char **argv) {
   } else if (argc > 2) {
     printf("launch_c: no bare launch (cannot load %s or the driver)\n", argv[2]);
   }
+  /* Every way again on a stream of its own (CU_STREAM_NON_BLOCKING): the
+   * legacy default stream makes the driver order each launch against every
+   * blocking stream of the context, a cost of that stream, not of the
+   * launch. */
+  void *stream = NULL;
+  if (cu_stream_create && !cu_stream_create(&stream, 1 /* NON_BLOCKING */)) {
+    for (int w = 0, n = count; w < n && count < MAX_WAYS; ++w) {
+      ways[count] = ways[w];
+      ways[count].stream = stream;
+      ways[count++].on = "own stream";
+    }
+  }
+  for (int w = 0; w < count; ++w)
+    if (!ways[w].on)
+      ways[w].on = "default (0)";
   time_ways(ways, count);
 
   printf("launch_c: sm_%d%d, %s; ways timed in turn, median of %d batches of %d\n", major,
          minor, tilec_runtime_version(), BATCHES, BATCH);
-  printf("%-14s %-32s %10s\n", "kernel", "call", "host us");
+  printf("%-14s %-32s %-12s %10s\n", "kernel", "call", "stream", "host us");
   for (int w = 0; w < count; ++w)
-    printf("%-14s %-32s %10.2f\n", ways[w].kernel, ways[w].call, median(&ways[w]));
-  if (fn)
-    printf("tilec_launch over the bare cuLaunchKernel (vector add): %+.2f us\n",
+    printf("%-14s %-32s %-12s %10.2f\n", ways[w].kernel, ways[w].call, ways[w].on,
+           median(&ways[w]));
+  if (fn) {
+    int half = count / 2; /* ways[half..] are ways[0..] on the own stream */
+    printf("tilec_launch over the bare cuLaunchKernel (vector add): %+.2f us (default "
+           "stream)",
            median(&ways[0]) - median(&ways[3]));
+    if (stream)
+      printf(", %+.2f us (own stream)", median(&ways[half]) - median(&ways[half + 3]));
+    printf("\n");
+  }
   free(params);
   free(buf);
   free(offsets);

@@ -26,6 +26,9 @@ if git diff --quiet HEAD 2>/dev/null; then
 else
   echo "$(git rev-parse --short HEAD)+uncommitted" > .device/COMMIT
 fi
+# gemm.mlir with every member assembled, beside the default bundle (members
+# compiled on first launch): bench/first_launch.py compares the two.
+build/bin/tilec compile examples/gemm.mlir --assemble=all -o .device/gemm_all.tlc 2>/dev/null
 for k in gemm gemm_fp8 attention vector_add; do
   build/bin/tilec compile examples/$k.mlir --emit=cubin -o .device/$k.cubin
 done

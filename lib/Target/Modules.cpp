@@ -22,6 +22,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -30,10 +31,22 @@
 using namespace mlir;
 using namespace tilec;
 
+void tilec::markLazyMembers(MutableArrayRef<KernelInfo> kernels) {
+  llvm::StringSet<> members;
+  for (const KernelInfo &k : kernels)
+    for (const std::string &v : k.variants)
+      members.insert(v);
+  for (KernelInfo &k : kernels)
+    k.lazy = members.contains(k.name);
+}
+
 unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
                               unsigned perModule) {
   if (kernels.empty())
     return 1;
+  if (!perModule) // one module: every kernel assembled
+    for (KernelInfo &k : kernels)
+      k.lazy = false;
   llvm::StringMap<unsigned> index;
   for (auto [i, k] : llvm::enumerate(kernels))
     index[k.name] = i;
@@ -55,11 +68,20 @@ unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
   // tile-shape variants and plain twin: 11 kernels) is cut into the fewest
   // near-equal runs of its members that fit, each a module of its own, so
   // that even a one-kernel program is compiled on several threads.
-  std::vector<std::vector<unsigned>> members(kernels.size());
-  for (unsigned i = 0; i < kernels.size(); ++i)
-    members[families.getLeaderValue(i)].push_back(i);
-  std::vector<bool> placed(kernels.size(), false);
   unsigned modules = 0, filled = 0; // modules used so far; kernels in the last
+  // A family's lazy kernels leave it: each is a module of its own, placed
+  // after its family's.
+  std::vector<std::vector<unsigned>> members(kernels.size()),
+      lazy(kernels.size());
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    (kernels[i].lazy ? lazy : members)[families.getLeaderValue(i)].push_back(i);
+  auto placeLazy = [&](unsigned leader) {
+    for (unsigned k : lazy[leader])
+      kernels[k].module = modules++;
+    if (!lazy[leader].empty())
+      filled = perModule; // the next family starts a module of its own
+  };
+  std::vector<bool> placed(kernels.size(), false);
   for (unsigned i = 0; i < kernels.size(); ++i) {
     unsigned leader = families.getLeaderValue(i);
     if (placed[leader])
@@ -76,15 +98,17 @@ unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,
         ++modules;
       }
       filled = perModule; // the next family starts a module of its own
+      placeLazy(leader);
       continue;
     }
-    if (modules == 0 || (perModule && filled + size > perModule)) {
+    if (size && (modules == 0 || (perModule && filled + size > perModule))) {
       ++modules;
       filled = 0;
     }
     for (unsigned k : family)
       kernels[k].module = modules - 1;
     filled += size;
+    placeLazy(leader);
   }
   return modules;
 }
@@ -157,7 +181,12 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
     whole.emplace(module, kernels, count);
   std::vector<CodeModule> out(count);
   std::vector<std::string> failures(count);
-  // A module compiled iff it has a cubin (ptxas never writes an empty one).
+  // A module of lazy kernels is PTX only.
+  for (const KernelInfo &k : kernels)
+    if (k.lazy)
+      out[k.module].assembled = false;
+  // A module compiled iff it has a cubin (ptxas never writes an empty one),
+  // or, PTX only, its PTX.
   auto compileOne = [&](unsigned i) {
     OwningOpRef<ModuleOp> part;
     ModuleOp target = module;
@@ -185,6 +214,8 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
     if (failed(ptx))
       return;
     out[i].ptx = std::move(*ptx);
+    if (!out[i].assembled)
+      return;
     t0 = Clock::now();
     FailureOr<std::string> cubin = assemblePTX(out[i].ptx, arch, optLevel,
                                                failures[i], &out[i].ptxasInfo);
@@ -195,15 +226,31 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
   if (count == 1) {
     compileOne(0);
   } else {
+    // Longest first (the pool takes them in order), so that no thread
+    // starts a long module when the others are nearly done: a module's
+    // work estimated by its kernels' operations, twice for one that ptxas
+    // assembles. Only the order of the work depends on it, never a byte.
+    std::vector<uint64_t> weight(count, 0);
+    for (const KernelInfo &k : kernels)
+      if (Operation *fn = whole->symbols.lookup(k.name)) {
+        uint64_t ops = 0;
+        fn->walk([&](Operation *) { ++ops; });
+        weight[k.module] += out[k.module].assembled ? 2 * ops : ops;
+      }
+    std::vector<unsigned> order(count);
+    for (unsigned i = 0; i < count; ++i)
+      order[i] = i;
+    llvm::stable_sort(order,
+                      [&](unsigned a, unsigned b) { return weight[a] > weight[b]; });
     unsigned cores = llvm::hardware_concurrency().compute_thread_count();
     llvm::DefaultThreadPool pool(
         llvm::hardware_concurrency(std::min(count, std::max(cores, 1u))));
-    for (unsigned i = 0; i < count; ++i)
+    for (unsigned i : order)
       pool.async([&, i] { compileOne(i); });
     pool.wait();
   }
   for (unsigned i = 0; i < count; ++i)
-    if (out[i].cubin.empty()) {
+    if (out[i].assembled ? out[i].cubin.empty() : out[i].ptx.empty()) {
       errors = failures[i];
       return failure();
     }

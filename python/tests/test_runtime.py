@@ -124,7 +124,7 @@ def test_tma_cluster_and_static_dims(gemm_bundle):
     (b"", "truncated header: 0 bytes"),
     (b"TILECBN1\x01\x00", "truncated header"),
     (build_bundle(VECTOR_ADD, magic=b"NOTABNDL"), "bad magic"),
-    (build_bundle(VECTOR_ADD, version=3), "unsupported bundle format version 3 (expected 1 to 2)"),
+    (build_bundle(VECTOR_ADD, version=4), "unsupported bundle format version 4 (expected 1 to 3)"),
     (build_bundle(sections=[(b"CUBN", b"x" * 8)]), "no META section"),
     (build_bundle(VECTOR_ADD, cubin=None), "no CUBN or 'PTX ' section"),
     (build_bundle(VECTOR_ADD)[:40], "runs past the end of the data"),

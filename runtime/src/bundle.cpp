@@ -11,7 +11,8 @@ namespace {
 
 constexpr char kMagic[8] = {'T', 'I', 'L', 'E', 'C', 'B', 'N', '1'};
 // Version 2: the CUBN and 'PTX ' sections repeat, one of each per module.
-constexpr uint32_t kFormatVersion = 2;
+// Version 3: as 2, and a CUBN section may be empty (the module is PTX only).
+constexpr uint32_t kFormatVersion = 3;
 constexpr size_t kHeaderSize = 16;
 constexpr size_t kSectionHeaderSize = 16;
 
@@ -634,7 +635,9 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
     } else if (tag == "CUBN") {
       if (b->has_cubin && version == 1)
         fail(TILEC_ERROR_BAD_BUNDLE, "more than one CUBN section (format version 1)");
-      if (n == 0) fail(TILEC_ERROR_BAD_BUNDLE, "empty CUBN section");
+      // Version 3: an empty CUBN section is a module carried as PTX alone
+      // (JIT-compiled on its first use); its 'PTX ' section is checked below.
+      if (n == 0 && version < 3) fail(TILEC_ERROR_BAD_BUNDLE, "empty CUBN section");
       b->has_cubin = true;
       b->cubins.emplace_back(p, p + n);
     } else if (tag == "PTX ") {
@@ -652,6 +655,11 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
   if (b->has_cubin && b->has_ptx && b->cubins.size() != b->ptxs.size())
     fail(TILEC_ERROR_BAD_BUNDLE, cat(b->cubins.size(), " CUBN sections but ", b->ptxs.size(),
                                      " 'PTX ' sections (one of each per module)"));
+  if (b->has_cubin)
+    for (size_t m = 0; m < b->cubins.size(); ++m)
+      if (b->cubins[m].empty() && (!b->has_ptx || m >= b->ptxs.size()))
+        fail(TILEC_ERROR_BAD_BUNDLE,
+             cat("module ", m, " has an empty CUBN section and no 'PTX ' section"));
   parse_metadata(b->metadata, *b);
   const size_t modules = b->module_count();
   for (const auto& k : b->kernels)

@@ -96,7 +96,10 @@ ModuleSlot& slot_for(tilec_bundle& b, CUcontext ctx) {
 }
 
 // Code module `index` of the bundle in the slot's context, loaded on first
-// use: the cubin, else the PTX through the driver's JIT.
+// use: the cubin, else the PTX through the driver's JIT (a module carried
+// as PTX alone, or a cubin the device cannot run). The driver keeps what it
+// compiled in its cache on disk (~/.nv/ComputeCache), so a later process
+// loads it without compiling again.
 CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
                    const char* api) {
   CUmodule& module = slot.modules[index];
@@ -123,7 +126,7 @@ CUmodule module_in(Driver& d, tilec_bundle& b, ModuleSlot& slot, uint32_t index,
     d.cuGetErrorString(r, &str);
     return cat(name ? name : "CUDA error", " (", str ? str : cat("code ", r), ")");
   };
-  if (b.has_cubin) {
+  if (b.has_cubin && !b.cubins[index].empty()) {
     last = d.cuModuleLoadData(&module, b.cubins[index].data());
     if (last != CUDA_SUCCESS) {
       module = nullptr;

@@ -89,3 +89,30 @@ TEST(AssignModules, NamesOutsideTheBundleAreIgnored) {
   std::vector<KernelInfo> none;
   EXPECT_EQ(assignModules(none, 4), 1u);
 }
+
+TEST(AssignModules, LazyMembersAreModulesOfTheirOwn) {
+  // gemm (two members, a twin), then two small kernels. markLazyMembers
+  // marks the members alone; each is a module after its family's, and the
+  // next kernels start a module of their own.
+  std::vector<KernelInfo> ks{
+      kernel("gemm", "gemm__plain", {"gemm__a", "gemm__b"}),
+      kernel("gemm__a", "gemm__plain"),
+      kernel("gemm__plain"),
+      kernel("gemm__b", "gemm__plain"),
+      kernel("x"),
+      kernel("y"),
+  };
+  markLazyMembers(ks);
+  std::vector<bool> lazy;
+  for (const KernelInfo &k : ks)
+    lazy.push_back(k.lazy);
+  EXPECT_EQ(lazy, (std::vector<bool>{false, true, false, true, false, false}));
+  EXPECT_EQ(assignModules(ks, 8), 4u);
+  // gemm, gemm__plain | gemm__a | gemm__b | x, y.
+  EXPECT_EQ(modulesOf(ks), (std::vector<unsigned>{0, 1, 0, 2, 3, 3}));
+  // One module asked for: one module, every kernel assembled.
+  EXPECT_EQ(assignModules(ks, 0), 1u);
+  EXPECT_EQ(modulesOf(ks), std::vector<unsigned>(6, 0));
+  for (const KernelInfo &k : ks)
+    EXPECT_FALSE(k.lazy);
+}

@@ -255,10 +255,10 @@ TEST(RuntimeBundleContainer, BadMagic) {
 }
 
 TEST(RuntimeBundleContainer, WrongVersion) {
-  std::string bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 3);
-  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 3 (expected 1 to 2)"}));
+  std::string bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 4);
+  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 4 (expected 1 to 3)"}));
   bytes = make_bundle_sections({{"META", vector_add_meta()}, {"CUBN", "x"}}, 0);
-  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 0 (expected 1 to 2)"}));
+  EXPECT_TRUE(IsBadBundle(bytes, {"unsupported bundle format version 0 (expected 1 to 3)"}));
 }
 
 TEST(RuntimeBundleContainer, SectionHeaderPastEnd) {
@@ -331,6 +331,32 @@ TEST(RuntimeBundleContainer, ModuleSectionCountsDiffer) {
                                                 {"PTX ", "// only one"}},
                                                2),
                           {"2 CUBN sections but 1 'PTX ' sections (one of each per module)"}));
+}
+
+// Format version 3: an empty CUBN is a module carried as PTX alone (a lazy
+// member), which needs its 'PTX ' section; versions 1 and 2 refuse it.
+TEST(RuntimeBundleContainer, PtxOnlyModulesNeedVersion3) {
+  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
+                                              {"CUBN", fake_cubin_named("FAKECUB0")},
+                                              {"PTX ", "// module 0"},
+                                              {"CUBN", ""},
+                                              {"PTX ", "// module 1"}},
+                                             3));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(tilec_bundle_num_modules(b.get()), 2u);
+  EXPECT_EQ(tilec_bundle_has_cubin(b.get()), 1);
+  EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", two_module_meta()},
+                                                {"CUBN", fake_cubin()},
+                                                {"PTX ", "// module 0"},
+                                                {"CUBN", ""},
+                                                {"PTX ", "// module 1"}},
+                                               2),
+                          {"empty CUBN section"}));
+  EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", two_module_meta()},
+                                                {"CUBN", fake_cubin()},
+                                                {"CUBN", ""}},
+                                               3),
+                          {"module 1 has an empty CUBN section and no 'PTX ' section"}));
 }
 
 TEST(RuntimeBundleContainer, RepeatedCodeSectionsNeedVersion2) {

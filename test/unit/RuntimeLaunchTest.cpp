@@ -608,6 +608,21 @@ TEST_F(RuntimeLaunch, PtxOnlyBundle) {
   EXPECT_EQ(fake->module_loads[0], "ptx:.version 8.0");
 }
 
+// A module carried as PTX alone (format version 3) is JIT-compiled on its
+// kernel's first launch; the other module still loads its cubin.
+TEST_F(RuntimeLaunch, PtxOnlyModuleOfAVersion3Bundle) {
+  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
+                                              {"CUBN", fake_cubin_named("FAKECUB0")},
+                                              {"PTX ", "// module 0"},
+                                              {"CUBN", ""},
+                                              {"PTX ", "// module 1"}},
+                                             3));
+  ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
+  ASSERT_EQ(fake->module_loads.size(), 2u);
+  EXPECT_EQ(fake->module_loads[0], "cubin:FAKECUB0");
+  EXPECT_EQ(fake->module_loads[1], "ptx:// module 1");
+}
+
 TEST_F(RuntimeLaunch, ModuleLoadFailureExplainsBothAttempts) {
   fake->cubin_load_result = 209;
   fake->ptx_load_result = 218;

@@ -78,6 +78,20 @@ cl::opt<unsigned> kernelsPerModule(
     cl::desc("a bundle's kernels go into machine-code modules of at most "
              "this many, compiled in parallel (0: one module)"),
     cl::init(KERNELS_PER_MODULE_DEFAULT), cl::Hidden, cl::cat(category));
+enum class Assemble { Default, All, Primary };
+cl::opt<Assemble> assemble(
+    "assemble",
+    cl::desc("which kernels ptxas assembles ahead of time (default: primary "
+             "for bundles, all for --emit=c)"),
+    cl::init(Assemble::Default),
+    cl::values(clEnumValN(Assemble::All, "all", "every kernel"),
+               clEnumValN(Assemble::Primary, "primary",
+                          "the kernels the program defines and their plain "
+                          "twins; the tile-shape, split-K and stream-K "
+                          "members are carried as PTX, which the runtime "
+                          "compiles on a member's first launch (the "
+                          "driver caches it on disk)")),
+    cl::cat(category));
 enum class Report { None, BankConflicts };
 cl::opt<Report> report(
     "report", cl::desc("print a report after the tile passes"),
@@ -207,9 +221,12 @@ void summarize(SourceMgrDiagnosticHandler &diagnostics,
     auto st = ptxas.find(p.name);
     std::string figures;
     llvm::raw_string_ostream os(figures);
-    if (const KernelInfo *info = byName.lookup(p.name))
+    const KernelInfo *info = byName.lookup(p.name);
+    if (info)
       os << ", " << info->threads << " threads, " << info->sharedMemory
          << " bytes of shared memory";
+    if (info && info->lazy)
+      os << ", PTX until its first launch (--assemble=all assembles it now)";
     if (st != ptxas.end()) {
       os << ", " << st->second.registers << " registers";
       int64_t spills = st->second.spillStores + st->second.spillLoads;
@@ -377,7 +394,12 @@ int compile() {
       return 1;
     return writeOutput(emit == Emit::LLVM ? llvmIR : *ptx, "") ? 0 : 1;
   }
-  // A cubin is one file of one module.
+  // A cubin is one file of one module, every kernel assembled.
+  Assemble which = assemble;
+  if (which == Assemble::Default)
+    which = emit == Emit::Bundle ? Assemble::Primary : Assemble::All;
+  if (emit != Emit::Cubin && which == Assemble::Primary)
+    markLazyMembers(kernels);
   unsigned count =
       assignModules(kernels, emit == Emit::Cubin ? 0 : kernelsPerModule.getValue());
   std::string errors;
@@ -398,11 +420,15 @@ int compile() {
   if (failed(code))
     return errors.empty() ? 1 : fail(errors);
   if (timing)
-    for (auto [i, m] : llvm::enumerate(*code))
+    for (auto [i, m] : llvm::enumerate(*code)) {
       llvm::errs() << llvm::format(
-          "tilec: code module %u of %u: LLVM dialect %.4f s, LLVM + PTX "
-          "%.4f s, ptxas %.4f s\n",
-          unsigned(i), count, m.lowerSeconds, m.llvmSeconds, m.ptxasSeconds);
+          "tilec: code module %u of %u: LLVM dialect %.4f s, LLVM + PTX %.4f s, ",
+          unsigned(i), count, m.lowerSeconds, m.llvmSeconds);
+      if (m.assembled)
+        llvm::errs() << llvm::format("ptxas %.4f s\n", m.ptxasSeconds);
+      else
+        llvm::errs() << "PTX only (assembled on first use)\n";
+    }
   std::string ptxasInfo;
   for (const CodeModule &m : *code)
     ptxasInfo += m.ptxasInfo;

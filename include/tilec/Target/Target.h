@@ -41,6 +41,7 @@ struct KernelInfo {
   std::string workspace;           // bytes of workspace (grid expr), if any
   std::string semaphores;          // bytes of semaphores (grid expr), if any
   unsigned module = 0;             // the machine-code module it is in
+  bool lazy = false;               // carried as PTX, assembled on first use
   // Profiled kernels (tile.profile_scopes): the name of each warp group's
   // partition (load, compute, or main outside warp specialization) and the
   // scope names, a record's scope id indexing them; per frame (by id) its
@@ -58,6 +59,7 @@ struct CodeModule {
   double lowerSeconds = 0;         // the `lower` step of compileModules, if any
   double llvmSeconds = 0;          // translation, LLVM O3, the NVPTX backend
   double ptxasSeconds = 0;
+  bool assembled = true;           // false: PTX only (its kernels are lazy)
 };
 
 /// The targets tilec compiles for.
@@ -94,9 +96,16 @@ mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
                                          std::string &errors,
                                          std::string *info = nullptr);
 
+/// Marks the members a kernel's launch chooses among (its tile-shape,
+/// split-K and stream-K variants) lazy: carried as PTX and assembled by the
+/// runtime on a member's first launch. The kernels the program defines and
+/// their plain twins stay assembled ahead of time.
+void markLazyMembers(llvm::MutableArrayRef<KernelInfo> kernels);
+
 /// Puts kernel families (a kernel with its variants and its plain twin) in
 /// order into modules of at most `perModule` kernels (0: one module); a
-/// larger family is cut into the fewest near-equal runs that fit. Sets each
+/// larger family is cut into the fewest near-equal runs that fit; a lazy
+/// kernel is a module of its own (loaded, so compiled, alone). Sets each
 /// KernelInfo::module and returns the number of modules. The split depends
 /// on the kernels alone.
 unsigned assignModules(llvm::MutableArrayRef<KernelInfo> kernels,

@@ -22,8 +22,11 @@ for _ in range(count):
         print(f"PTX module {index}: " + " ".join(e.decode() for e in entries)
               + (" funcs: " + " ".join(f.decode() for f in funcs) if funcs else ""))
     elif tag == "CUBN":
-        elf = body[:4] == b"\x7fELF"
-        print(f"CUBN module {index}: ELF {elf}")
+        if size == 0:  # format version 3: the module is PTX only
+            print(f"CUBN module {index}: empty")
+        else:
+            elf = body[:4] == b"\x7fELF"
+            print(f"CUBN module {index}: ELF {elf}")
     else:
         print(f"{tag}: {size} bytes")
         meta = body.decode()
