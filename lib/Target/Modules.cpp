@@ -32,12 +32,15 @@ using namespace mlir;
 using namespace tilec;
 
 void tilec::markLazyMembers(MutableArrayRef<KernelInfo> kernels) {
-  llvm::StringSet<> members;
-  for (const KernelInfo &k : kernels)
+  llvm::StringSet<> derived;
+  for (const KernelInfo &k : kernels) {
     for (const std::string &v : k.variants)
-      members.insert(v);
+      derived.insert(v);
+    if (!k.plainVariant.empty())
+      derived.insert(k.plainVariant);
+  }
   for (KernelInfo &k : kernels)
-    k.lazy = members.contains(k.name);
+    k.lazy = derived.contains(k.name);
 }
 
 unsigned tilec::assignModules(MutableArrayRef<KernelInfo> kernels,

@@ -86,11 +86,11 @@ cl::opt<Assemble> assemble(
     cl::init(Assemble::Default),
     cl::values(clEnumValN(Assemble::All, "all", "every kernel"),
                clEnumValN(Assemble::Primary, "primary",
-                          "the kernels the program defines and their plain "
-                          "twins; the tile-shape, split-K and stream-K "
-                          "members are carried as PTX, which the runtime "
-                          "compiles on a member's first launch (the "
-                          "driver caches it on disk)")),
+                          "the kernels the program defines; the tile-shape, "
+                          "split-K and stream-K members and the plain twins "
+                          "are carried as PTX, which the runtime compiles "
+                          "on such a kernel's first launch (the driver "
+                          "caches it on disk)")),
     cl::cat(category));
 enum class Report { None, BankConflicts };
 cl::opt<Report> report(

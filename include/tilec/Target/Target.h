@@ -96,10 +96,10 @@ mlir::FailureOr<std::string> assemblePTX(llvm::StringRef ptx,
                                          std::string &errors,
                                          std::string *info = nullptr);
 
-/// Marks the members a kernel's launch chooses among (its tile-shape,
-/// split-K and stream-K variants) lazy: carried as PTX and assembled by the
-/// runtime on a member's first launch. The kernels the program defines and
-/// their plain twins stay assembled ahead of time.
+/// Marks the kernels the compiler derived from the program's (tile-shape,
+/// split-K and stream-K members, plain twins) lazy: carried as PTX and
+/// assembled by the runtime on such a kernel's first launch. The kernels
+/// the program defines stay assembled ahead of time.
 void markLazyMembers(llvm::MutableArrayRef<KernelInfo> kernels);
 
 /// Puts kernel families (a kernel with its variants and its plain twin) in
