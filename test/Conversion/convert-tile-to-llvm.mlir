@@ -353,6 +353,34 @@ func.func @masked(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xf32>)
 
 // -----
 
+// A mask constant along each row (rows in range, broadcast along the
+// columns: the grouped GEMM's partial tiles) lets rows go as vectors under
+// the same uniform check, each vector under its first element's mask; the
+// element-by-element path stays for views the check refuses.
+// CHECK-LABEL: func.func @row_masked
+// CHECK: scf.if
+// CHECK: ld.global.v4.b32
+// CHECK: else
+// CHECK: ld.global.b32
+// CHECK: scf.if
+// CHECK: st.global.v4.b32
+// CHECK: else
+// CHECK: st.global.b32
+func.func @row_masked(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %rows: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %i = tile.iota : !tile.tile<32xi32>
+  %n = tile.splat %rows : i32 -> !tile.tile<32xi32>
+  %in = arith.cmpi slt, %i, %n : !tile.tile<32xi32>
+  %in2 = tile.expand_dims %in axis 1 : !tile.tile<32xi1> -> !tile.tile<32x1xi1>
+  %m = tile.broadcast %in2 : !tile.tile<32x1xi1> -> !tile.tile<32x64xi1>
+  %t = tile.load %x[%c0, %c0] mask(%m : !tile.tile<32x64xi1>) : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
+  tile.store %t, %y[%c0, %c0] mask(%m : !tile.tile<32x64xi1>) : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
 // Philox4x32-10 per register: two 32x32->64 products a round (the
 // multipliers 0xD2511F53 and 0xCD9E8D57), the key bumped by the Weyl
 // constants (0x9E3779B9, 0xBB67AE85 as i32) between rounds; uniform

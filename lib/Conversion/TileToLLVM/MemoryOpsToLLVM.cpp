@@ -6,10 +6,15 @@
 // along the contiguous dim, a uniform run-time check (unit inner stride,
 // aligned base, offsets, extents and strides) selects a path with 16-byte
 // (or narrower) vector accesses; otherwise each element is accessed alone.
+// A masked access is vectorized where AxisInfo proves the mask constant
+// over each vector (a row mask broadcast along the rows), each vector under
+// its first element's mask.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+
+#include "tilec/Dialect/Tile/AxisInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -30,15 +35,20 @@ struct Access {
   int contigDim;
   ValueRange mask; // i1 per register, or empty
   bool inBounds;   // the op's promise: no checks (tile.load's in_bounds)
+  // Along contigDim the mask comes in runs of this many equal values, each
+  // starting at a multiple of it (AxisInfo's constancy; 1 if unknown).
+  int64_t maskConstancy = 1;
 
-  /// The largest vector (elements) the layout allows along contigDim (a
-  /// mask is applied element by element).
+  /// The largest vector (elements) the layout allows along contigDim; with
+  /// a mask, no longer than its runs of equal values (a row mask broadcast
+  /// along the rows lets whole rows go as vectors, each under its first
+  /// element's mask).
   int64_t maxVector() const {
-    if (!mask.empty())
-      return 1;
     int64_t bytes = storageBytes(elementType);
     int64_t vec = std::min<int64_t>(layout.getContiguity(contigDim),
                                     std::max<int64_t>(1, 16 / bytes));
+    if (!mask.empty())
+      vec = std::min(vec, maskConstancy);
     return vec;
   }
 
@@ -110,15 +120,18 @@ SmallVector<Value> paddingWords(Emitter &e, Attribute padding, Type elt,
 /// view's contiguous dim (the last dim if no stride is statically 1).
 Access makeAccess(Emitter &e, TensorViewType view, ValueRange viewValues,
                   ArrayRef<ValueRange> offsetValues, Type tile,
-                  ValueRange mask, bool inBounds) {
+                  Value maskOp, ValueRange mask, bool inBounds) {
   auto tt = cast<RankedTensorType>(tile);
   SmallVector<Value> offsets;
   for (ValueRange o : offsetValues)
     offsets.push_back(e.sext64(o.front()));
   int cd = view.getContiguousDim() >= 0 ? view.getContiguousDim()
                                         : tt.getRank() - 1;
-  return Access{e, ViewValues(view, viewValues), offsets, getLayout(tt),
-                tt.getElementType(), cd, mask, inBounds};
+  Access acc{e, ViewValues(view, viewValues), offsets, getLayout(tt),
+             tt.getElementType(), cd, mask, inBounds};
+  if (maskOp)
+    acc.maskConstancy = AxisInfo::get(maskOp).constancy[cd];
+  return acc;
 }
 
 /// The widest vector the access allows under its uniform run-time check
@@ -143,7 +156,7 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     Location loc = op.getLoc();
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                            adaptor.getOffsets(), op.getType(),
+                            adaptor.getOffsets(), op.getType(), op.getMask(),
                             op.getMask() ? adaptor.getMask() : ValueRange{},
                             op.getInBounds());
     Type elt = acc.elementType;
@@ -178,6 +191,7 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
     Emitter e{rewriter, loc};
     Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
                             adaptor.getOffsets(), op.getValue().getType(),
+                            op.getMask(),
                             op.getMask() ? adaptor.getMask() : ValueRange{},
                             op.getInBounds());
     ValueRange values = adaptor.getValue();
