@@ -114,8 +114,8 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
 
     On a `tgpu.warp_specialize` each region's partition also has its
     `warps` (per copy) and `regs`, the register budget its threads set
-    (setmaxnreg, a warpgroup's: warps a multiple of 4 where it is set; left
-    out, the threads keep the launch's even share), both decided by
+    (setmaxnreg, a warpgroup's: partitions sharing a warpgroup share it;
+    left out, the threads keep the launch's even share), both decided by
     tile-warp-specialize:
     `#tgpu.partition<load, warps = 4, regs = 40>`. Left out (0) in a loop's
     schedule, where they are not decided yet.

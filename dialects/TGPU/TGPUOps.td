@@ -488,10 +488,14 @@ def TGPU_WarpSpecializeOp : TGPU_Op<"warp_specialize",
     are dealt out to the regions by their partitions' `warps` (times
     `copies`), the first warps to the first region, and each region's
     threads set their register budget to its `regs` (setmaxnreg: lowered
-    below the kernel's even share, raised above it; a warpgroup's, so such
-    a region is whole warpgroups starting at a warpgroup boundary). A
-    region without `regs` keeps the even share and may be any number of
-    warps (sm_100a's one-warp load and MMA partitions). Inside a region,
+    below the kernel's even share, raised above it). setmaxnreg is a
+    warpgroup's: every warpgroup a region with `regs` takes part of has
+    that one budget, so regions smaller than a warpgroup share it with
+    their neighbours there (sm_100a's one-warp load and MMA partitions,
+    `regs = 40` both), and a launch with budgets is rounded up to whole
+    warpgroups, the warps past the last region only joining their
+    warpgroup's budget. A region without `regs` keeps the even share and
+    may be any number of warps. Inside a region,
     thread and warp indices count from the region's first warp and block
     barriers synchronize only its warps (named barrier 1 + its group
     number; groups are the regions' copies in order). Regions may use

@@ -45,9 +45,12 @@
 //
 // The compute warps come first, so each warp w reaches TMEM lanes 32 (w
 // % 4) .. + 31 as its warp of the layout (tcgen05.ld gives a warp its
-// quadrant). No region sets a register budget (regs left out: the one
-// warp of a load or MMA partition is no warpgroup, which setmaxnreg
-// needs); each thread keeps the launch's even share.
+// quadrant). The one-warp load and MMA partitions share the next
+// warpgroup (the launch rounds up to it: 384 threads for 8 compute warps)
+// and its budget of 96 registers a thread (setmaxnreg is a warpgroup's),
+// and the compute warps raise theirs to the rest (208 for 8 warps; the
+// even share would be 168). Compute warps that are no whole warpgroups
+// set no budgets.
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
@@ -76,6 +79,12 @@ namespace {
 
 constexpr int kProducerWarps = 4;
 constexpr int kProducerRegs = 40;
+// sm_100a's load and MMA warps (one warp each, sharing a warpgroup): the
+// persistent tile walk, the channel phases and, for the MMA warp, the
+// shared-memory and instruction descriptors take more than sm_90a's
+// producer (the grouped GEMM's load warp, which finds each tile's group,
+// spilled below 96).
+constexpr int kLoadMMARegs = 96;
 
 struct TileWarpSpecialize
     : public tilec::impl::TileWarpSpecializeBase<TileWarpSpecialize> {
@@ -150,19 +159,31 @@ struct TileWarpSpecialize
         });
     SmallVector<Attribute> parts;
     SmallVector<tgpu::PartitionRole> roles;
+    // The consumers' budget: the register file less a producer
+    // warpgroup's, shared by the consumer warps (at most 240 a thread).
+    auto consumerBudget = [&](int warps, int producer = kProducerRegs) {
+      return std::min<int>(240, (65536 - 32 * kProducerWarps * producer) /
+                                    (32 * warps) / 8 * 8);
+    };
     if (mmaRole) {
+      // The one-warp load and MMA partitions share a warpgroup (the launch
+      // rounds up to it) and its smaller budget, so the compute warps
+      // (whole warpgroups, first) raise theirs as sm_90a's consumers do:
+      // 208 a thread for 8 warps instead of the launch's even 168.
+      bool budgets = numWarps % 4 == 0;
+      int producerRegs = budgets ? kLoadMMARegs : 0;
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
-                                        numWarps, 0, 1),
-               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load, 1, 0,
+                                        numWarps,
+                                        budgets ? consumerBudget(numWarps, producerRegs) : 0,
                                         1),
-               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA, 1, 0,
-                                        1)};
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load, 1,
+                                        producerRegs, 1),
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA, 1,
+                                        producerRegs, 1)};
       roles = {tgpu::PartitionRole::Compute, tgpu::PartitionRole::Load,
                tgpu::PartitionRole::MMA};
     } else {
-      int consumerRegs = std::min<int>(
-          240, (65536 - 32 * kProducerWarps * kProducerRegs) /
-                   (32 * numWarps * copies) / 8 * 8);
+      int consumerRegs = consumerBudget(numWarps * copies);
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
                                         kProducerWarps, kProducerRegs, 1),
                tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,

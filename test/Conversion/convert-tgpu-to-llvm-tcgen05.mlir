@@ -95,7 +95,7 @@ func.func @gemm_step(%i: i32, %on: i1)
 // in (warp bit 2 of the layout). Regions without a register budget set
 // none (no setmaxnreg).
 // CHECK-LABEL: func.func @eight_warps
-// CHECK-NOT: setmaxnreg
+// CHECK-NOT: setmaxregister
 // CHECK: %[[C16:.*]] = arith.constant 16 : i32
 // CHECK-NEXT: arith.muli %{{.*}}, %[[C16]] : i32
 // CHECK: %[[P0:.*]] = llvm.inttoptr %[[A0:.*]] : i32 to !llvm.ptr<6>
@@ -105,7 +105,7 @@ func.func @gemm_step(%i: i32, %on: i1)
 // CHECK-NEXT: %[[P1:.*]] = llvm.inttoptr %[[A1]] : i32 to !llvm.ptr<6>
 // CHECK-NEXT: nvvm.tcgen05.ld %[[P1]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
 // CHECK-NOT: nvvm.tcgen05.ld
-// CHECK-NOT: setmaxnreg
+// CHECK-NOT: setmaxregister
 // tcgen05.ld 32x32b over 8 warps (LinearLayout::tmem32x32b, 128x64): each
 // warpgroup holds every other 16-column run.
 #t8 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
@@ -117,6 +117,46 @@ func.func @eight_warps(%i: i32)
     %l = tgpu.tmem_load %acc[%c0] : !tgpu.tmem<128x64xf32> -> tensor<128x64xf32, #t8>
     %w = tgpu.tmem_wait load %l : tensor<128x64xf32, #t8>
   }, {
+  }
+  return
+}
+
+// -----
+
+// sm_100a's budgets: 8 compute warps (two warpgroups) raise theirs; the
+// one-warp load and MMA regions share the third warpgroup, whose budget
+// its four warps set at one instruction before they split (the launch is
+// rounded up to 384 threads: the two warps past the MMA warp only join
+// the budget). Thread ranges: compute 0..255, load 256..287, MMA 288..319.
+// CHECK-LABEL: func.func @shared_warpgroup
+// CHECK-SAME: tgpu.launch_warps = 12 : i32
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[C256:.*]] = arith.constant 256 : i32
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[TID]], %[[C256]]
+// CHECK: scf.if %[[IN0]] {
+// CHECK: nvvm.setmaxregister increase 208
+// CHECK: } else {
+// CHECK-NEXT: nvvm.setmaxregister decrease 96
+// CHECK-NEXT: %[[C288:.*]] = arith.constant 288 : i32
+// CHECK-NEXT: %[[IN1:.*]] = arith.cmpi ult, %[[TID]], %[[C288]]
+// CHECK-NEXT: scf.if %[[IN1]] {
+// CHECK-NOT: setmaxregister
+// CHECK: } else {
+// CHECK-NEXT: %[[C320:.*]] = arith.constant 320 : i32
+// CHECK-NEXT: %[[IN2:.*]] = arith.cmpi ult, %[[TID]], %[[C320]]
+// CHECK-NEXT: scf.if %[[IN2]] {
+// CHECK-NOT: setmaxregister
+// CHECK: } {tgpu.thread_range = array<i32: 288, 32, 3, 0, 320, 64, 3, 0>}
+// CHECK-NEXT: } {tgpu.thread_range = array<i32: 256, 32, 2, 0, 288, 96, 3, 0>}
+// CHECK-NEXT: } {tgpu.thread_range = array<i32: 0, 256, 1, 0, 256, 128, 2, 0>}
+func.func @shared_warpgroup(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  tgpu.warp_specialize [#tgpu.partition<compute, warps = 8, regs = 208>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
+    %a = arith.addi %i, %i : i32
+  }, {
+    %b = arith.muli %i, %i : i32
+  }, {
+    %c = arith.subi %i, %i : i32
   }
   return
 }

@@ -301,11 +301,12 @@ module {
 
 // sm_100a: three regions, the compute partition first (its warps start at
 // warp 0, so warp w reads TMEM lanes 32 (w % 4) ..), then the load and
-// MMA partitions, one warp each; no region sets a register budget. The
+// MMA partitions, one warp each, sharing the next warpgroup and its budget
+// (96 registers; the compute warps take the rest, at most 240). The
 // compute region keeps the epilogue and loses the loop; the MMA region
 // acquires the accumulator before its loop and fills it after.
 // CHECK-LABEL: func.func @gemm_tcgen05(
-// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4, regs = 240>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
 // CHECK-NOT: scf.for
 // CHECK: tgpu.channel_wait %[[ACC:[a-z_0-9]+]][
 // CHECK-NEXT: tgpu.tcgen05_fence after_thread_sync
@@ -392,7 +393,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 // for Q, issues the first block's S before its loop and, in it, the next
 // block's S before this block's P·V; it carries the use counter alone.
 // CHECK-LABEL: func.func @attention_tcgen05
-// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+// CHECK: tgpu.warp_specialize [#tgpu.partition<compute, warps = 4, regs = 240>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
 // CHECK: scf.for {{.*}} -> (tensor<128xf32, #{{.*}}>, i32)
 // CHECK: tgpu.channel_wait
 // CHECK: tgpu.tmem_load

@@ -732,43 +732,91 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
       }
     }
 
-    // A group's code at `pos`, after its register budget.
-    auto fill = [&](OpBuilder &b, const Group &g) {
-      if (g.regs != 0) // no budget: the launch's share
-        NVVM::SetMaxRegisterOp::create(
-          b, loc, b.getI32IntegerAttr(g.regs),
-          NVVM::SetMaxRegisterActionAttr::get(
-              ctx, g.regs < share ? NVVM::SetMaxRegisterAction::decrease
-                                  : NVVM::SetMaxRegisterAction::increase));
-      Block *dst = b.getInsertionBlock();
-      dst->getOperations().splice(b.getInsertionPoint(),
-                                  g.body->getOperations());
+    // A branch of the dispatch: a group's code, or a block of groups that
+    // share warpgroups (sm_100a's one-warp load and MMA groups) with its
+    // budget and its own dispatch. setmaxnreg is a warpgroup's, executed
+    // by all its warps at one instruction: a block sets it before it
+    // splits into its groups. The threads past the last group (a launch
+    // rounded up to whole warpgroups) join their block's budget and
+    // nothing else.
+    struct Item {
+      int32_t first, threads, barrier, scratch;
+      std::function<void(OpBuilder &)> emit;
     };
-    // if (tid < end of group 0) { group 0 } else if (tid < ...) ... else
-    // { last group }; each scf.if records both its branches' ranges.
-    OpBuilder b(op);
-    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-    for (auto [g, group] : llvm::enumerate(groups)) {
-      if (g + 1 == groups.size()) {
-        fill(b, group);
-        break;
-      }
-      const Group &rest = groups[g + 1];
-      Value end = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               group.first + group.threads);
-      auto ifOp = scf::IfOp::create(
-          b, loc, TypeRange{},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, end),
-          /*withElseRegion=*/true);
-      ifOp->setAttr(kThreadRangeAttr,
-                    b.getDenseI32ArrayAttr(
-                        {group.first, group.threads, group.barrier,
-                         group.scratch, rest.first, launchThreads - rest.first,
-                         rest.barrier, rest.scratch}));
-      OpBuilder tb(ifOp.thenBlock(), std::prev(ifOp.thenBlock()->end()));
-      fill(tb, group);
-      b.setInsertionPoint(ifOp.elseBlock(), std::prev(ifOp.elseBlock()->end()));
+    Value tid;
+    // if (tid < end of item 0) { item 0 } else if ... else { last item },
+    // the last guarded too where threads follow it; each scf.if records
+    // both its branches' ranges.
+    std::function<void(OpBuilder &, ArrayRef<Item>, int32_t)> cascade =
+        [&](OpBuilder &b, ArrayRef<Item> items, int32_t spanEnd) {
+          for (auto [i, item] : llvm::enumerate(items)) {
+            int32_t end = item.first + item.threads;
+            bool last = i + 1 == items.size();
+            if (last && end >= spanEnd) {
+              item.emit(b);
+              return;
+            }
+            Item rest = last ? Item{end, spanEnd - end, item.barrier,
+                                    item.scratch, nullptr}
+                             : items[i + 1];
+            Value bound =
+                arith::ConstantIntOp::create(b, loc, b.getI32Type(), end);
+            auto ifOp = scf::IfOp::create(
+                b, loc, TypeRange{},
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                      bound),
+                /*withElseRegion=*/true);
+            ifOp->setAttr(kThreadRangeAttr,
+                          b.getDenseI32ArrayAttr(
+                              {item.first, item.threads, item.barrier,
+                               item.scratch, rest.first, spanEnd - rest.first,
+                               rest.barrier, rest.scratch}));
+            OpBuilder tb(ifOp.thenBlock(), std::prev(ifOp.thenBlock()->end()));
+            item.emit(tb);
+            b.setInsertionPoint(ifOp.elseBlock(),
+                                std::prev(ifOp.elseBlock()->end()));
+          }
+        };
+    auto groupItem = [&](const Group &g) {
+      return Item{g.first, g.threads, g.barrier, g.scratch, [&g](OpBuilder &b) {
+                    Block *dst = b.getInsertionBlock();
+                    dst->getOperations().splice(b.getInsertionPoint(),
+                                                g.body->getOperations());
+                  }};
+    };
+    // Blocks: a group that starts a warpgroup starts a block; one that
+    // does not joins the block before it (the verifier made their budgets
+    // one). A block reaches up to the next block's first thread, the last
+    // to the end of the launch.
+    SmallVector<std::pair<size_t, size_t>> spans; // [begin, end) of groups
+    for (auto [g, group] : llvm::enumerate(groups))
+      if (spans.empty() || group.first % 128 == 0)
+        spans.push_back({g, g + 1});
+      else
+        spans.back().second = g + 1;
+    SmallVector<SmallVector<Item>> members(spans.size());
+    SmallVector<Item> blocks;
+    for (auto [k, span] : llvm::enumerate(spans)) {
+      const Group &head = groups[span.first];
+      int32_t blockEnd = k + 1 < spans.size() ? groups[spans[k + 1].first].first
+                                              : launchThreads;
+      for (size_t g = span.first; g < span.second; ++g)
+        members[k].push_back(groupItem(groups[g]));
+      blocks.push_back(Item{
+          head.first, blockEnd - head.first, head.barrier, head.scratch,
+          [&, k, blockEnd, regs = head.regs](OpBuilder &b) {
+            if (regs != 0) // no budget: the launch's share
+              NVVM::SetMaxRegisterOp::create(
+                  b, loc, b.getI32IntegerAttr(regs),
+                  NVVM::SetMaxRegisterActionAttr::get(
+                      ctx, regs < share ? NVVM::SetMaxRegisterAction::decrease
+                                        : NVVM::SetMaxRegisterAction::increase));
+            cascade(b, members[k], blockEnd);
+          }});
     }
+    OpBuilder b(op);
+    tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    cascade(b, blocks, launchThreads);
     op.erase();
   });
 }

@@ -82,9 +82,8 @@ LogicalResult PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "a partition runs as 1 or 2 copies, found " << copies;
   if (copies > 1 && role != PartitionRole::Compute)
     return emitError() << "only a compute partition runs as several copies";
-  if (warps < 0 || (regs != 0 && warps % 4 != 0))
-    return emitError() << "a partition with a register budget is whole "
-                          "warpgroups (warps a multiple of 4), found "
+  if (warps < 0)
+    return emitError() << "a partition's warps are not negative, found "
                        << warps;
   if (regs != 0 && (regs < 24 || regs > 256 || regs % 8 != 0))
     return emitError() << "register budgets are multiples of 8 in 24..256, "
@@ -1204,10 +1203,16 @@ int WarpSpecializeOp::getNumGroups() {
 
 int WarpSpecializeOp::getTotalWarps() {
   int warps = 0;
-  for (Attribute a : getPartitions())
-    warps += cast<PartitionAttr>(a).getWarps() *
-             cast<PartitionAttr>(a).getCopies();
-  return warps;
+  bool budgets = false;
+  for (Attribute a : getPartitions()) {
+    auto p = cast<PartitionAttr>(a);
+    warps += p.getWarps() * p.getCopies();
+    budgets |= p.getRegs() != 0;
+  }
+  // Budgets are set a warpgroup at a time (setmaxnreg): a launch that sets
+  // them takes whole warpgroups, the warps past the last partition only
+  // joining their warpgroup's budget.
+  return budgets ? (warps + 3) / 4 * 4 : warps;
 }
 
 // The partition regions belong to the operation state while they are
@@ -1263,18 +1268,28 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "has " << getPartitionRegions().size()
                          << " regions for " << getPartitions().size()
                          << " partitions";
-  // setmaxnreg is a warpgroup's: a group of warps with a budget starts
-  // at a warpgroup boundary.
-  int32_t first = 0;
+  // setmaxnreg is a warpgroup's: every warpgroup a partition with a
+  // budget takes part of has that one budget (its other partitions the
+  // same; sm_100a's one-warp load and MMA partitions share one).
+  SmallVector<std::pair<int32_t, size_t>> warpRegs; // per warp: regs, partition
   for (auto [i, a] : llvm::enumerate(getPartitions())) {
     auto p = cast<PartitionAttr>(a);
     if (p.getWarps() == 0)
       return emitOpError() << "partition " << i << " needs its warps";
-    if (p.getRegs() != 0 && first % 4 != 0)
-      return emitOpError() << "partition " << i
-                           << " sets a register budget but starts at warp "
-                           << first << ", not at a warpgroup's first";
-    first += p.getWarps() * p.getCopies();
+    for (int32_t w = 0; w < p.getWarps() * p.getCopies(); ++w)
+      warpRegs.push_back({p.getRegs(), i});
+  }
+  for (size_t w = 0; w < warpRegs.size(); ++w) {
+    auto [regs, i] = warpRegs[w];
+    for (size_t o = w / 4 * 4; o < std::min(warpRegs.size(), w / 4 * 4 + 4); ++o)
+      if (regs != 0 && warpRegs[o].first != regs)
+        return emitOpError()
+               << "partition " << i << " sets a register budget of " << regs
+               << " but shares warpgroup " << w / 4 << " with partition "
+               << warpRegs[o].second << " ("
+               << (warpRegs[o].first ? std::to_string(warpRegs[o].first)
+                                     : std::string("no budget"))
+               << "): setmaxnreg is a warpgroup's";
   }
   if (getScratch() && int(getScratch()->size()) != getNumGroups())
     return emitOpError() << "has " << getScratch()->size()

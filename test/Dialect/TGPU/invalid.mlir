@@ -115,9 +115,12 @@ func.func @too_many_warps() {
 
 // -----
 
+// Partitions sharing a warpgroup share its budget (setmaxnreg is a
+// warpgroup's).
 func.func @warpgroups() {
-  // expected-error @+1 {{a partition with a register budget is whole warpgroups (warps a multiple of 4), found 2}}
-  tgpu.warp_specialize [#tgpu.partition<load, warps = 2, regs = 40>] {
+  // expected-error @+1 {{partition 0 sets a register budget of 40 but shares warpgroup 0 with partition 1 (56): setmaxnreg is a warpgroup's}}
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 2, regs = 40>, #tgpu.partition<mma, warps = 2, regs = 56>] {
+  }, {
   }
   return
 }
@@ -125,10 +128,9 @@ func.func @warpgroups() {
 // -----
 
 // setmaxnreg is a warpgroup's: a region with a budget after one-warp
-// regions (sm_100a's load and MMA partitions, which set none) would start
-// inside a warpgroup.
+// regions that set none would share their warpgroup.
 func.func @budget_off_warpgroup() {
-  // expected-error @+1 {{partition 2 sets a register budget but starts at warp 2, not at a warpgroup's first}}
+  // expected-error @+1 {{partition 2 sets a register budget of 232 but shares warpgroup 0 with partition 0 (no budget): setmaxnreg is a warpgroup's}}
   tgpu.warp_specialize [#tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>, #tgpu.partition<compute, warps = 4, regs = 232>] {
   }, {
   }, {
