@@ -336,22 +336,11 @@ TEST(RuntimeBundleContainer, ModuleSectionCountsDiffer) {
 // Format version 3: an empty CUBN is a module carried as PTX alone (a lazy
 // member), which needs its 'PTX ' section; versions 1 and 2 refuse it.
 TEST(RuntimeBundleContainer, PtxOnlyModulesNeedVersion3) {
-  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
-                                              {"CUBN", fake_cubin_named("FAKECUB0")},
-                                              {"PTX ", "// module 0"},
-                                              {"CUBN", ""},
-                                              {"PTX ", "// module 1"}},
-                                             3));
+  BundlePtr b = load_ok(ptx_only_module_bundle());
   ASSERT_TRUE(b);
   EXPECT_EQ(tilec_bundle_num_modules(b.get()), 2u);
   EXPECT_EQ(tilec_bundle_has_cubin(b.get()), 1);
-  EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", two_module_meta()},
-                                                {"CUBN", fake_cubin()},
-                                                {"PTX ", "// module 0"},
-                                                {"CUBN", ""},
-                                                {"PTX ", "// module 1"}},
-                                               2),
-                          {"empty CUBN section"}));
+  EXPECT_TRUE(IsBadBundle(ptx_only_module_bundle(2), {"empty CUBN section"}));
   EXPECT_TRUE(IsBadBundle(make_bundle_sections({{"META", two_module_meta()},
                                                 {"CUBN", fake_cubin()},
                                                 {"CUBN", ""}},

@@ -611,12 +611,7 @@ TEST_F(RuntimeLaunch, PtxOnlyBundle) {
 // A module carried as PTX alone (format version 3) is JIT-compiled on its
 // kernel's first launch; the other module still loads its cubin.
 TEST_F(RuntimeLaunch, PtxOnlyModuleOfAVersion3Bundle) {
-  BundlePtr b = load_ok(make_bundle_sections({{"META", two_module_meta()},
-                                              {"CUBN", fake_cubin_named("FAKECUB0")},
-                                              {"PTX ", "// module 0"},
-                                              {"CUBN", ""},
-                                              {"PTX ", "// module 1"}},
-                                             3));
+  BundlePtr b = load_ok(ptx_only_module_bundle());
   ASSERT_TRUE(IsOk(tilec_bundle_load_module(b.get())));
   ASSERT_EQ(fake->module_loads.size(), 2u);
   EXPECT_EQ(fake->module_loads[0], "cubin:FAKECUB0");

@@ -93,6 +93,18 @@ inline std::string fake_cubin_named(const std::string& tag8) {
   return tag8.substr(0, 8) + std::string(24, '\x7f');
 }
 
+/// A bundle of two modules, module 1 carried as PTX alone (format version
+/// 3: an empty CUBN, as a default bundle carries its derived kernels);
+/// `version` to try it under another.
+inline std::string ptx_only_module_bundle(uint32_t version = 3) {
+  return make_bundle_sections({{"META", two_module_meta()},
+                               {"CUBN", fake_cubin_named("FAKECUB0")},
+                               {"PTX ", "// module 0"},
+                               {"CUBN", ""},
+                               {"PTX ", "// module 1"}},
+                              version);
+}
+
 /// A GEMM-like kernel using everything: TMA, cluster, big smem, static dims.
 inline const char* gemm_meta() {
   return "tilec-bundle 1\n"
