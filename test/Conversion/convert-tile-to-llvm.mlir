@@ -381,26 +381,6 @@ func.func @row_masked(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %row
 
 // -----
 
-// truncf of an f32 tile to bf16 (f16 alike): one cvt.rn.bf16x2.f32 a pair
-// of registers (register r + 1 the upper half), its halves taken out of the
-// packed word as a vector<2>.
-// CHECK-LABEL: func.func @trunc_pairs
-// CHECK-COUNT-2: cvt.rn.bf16x2.f32 $0, $1, $2;
-// CHECK-NOT: cvt.rn.bf16x2
-// CHECK: cvt.rn.f16x2.f32 $0, $1, $2;
-func.func @trunc_pairs(%x: !tile.tensor<?xf32>, %y: !tile.tensor<?xbf16>, %z: !tile.tensor<?xf16>)
-    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
-  %c0 = arith.constant 0 : i32
-  %t = tile.load %x[%c0] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
-  %b = arith.truncf %t : !tile.tile<128xf32> to !tile.tile<128xbf16>
-  tile.store %b, %y[%c0] : !tile.tile<128xbf16>, !tile.tensor<?xbf16>
-  %h = arith.truncf %t : !tile.tile<128xf32> to !tile.tile<128xf16>
-  tile.store %h, %z[%c0] : !tile.tile<128xf16>, !tile.tensor<?xf16>
-  return
-}
-
-// -----
-
 // Philox4x32-10 per register: two 32x32->64 products a round (the
 // multipliers 0xD2511F53 and 0xCD9E8D57), the key bumped by the Weyl
 // constants (0x9E3779B9, 0xBB67AE85 as i32) between rounds; uniform

@@ -188,47 +188,6 @@ struct ElementwiseLowering : public ConversionPattern {
   }
 };
 
-/// arith.truncf of an f32 tile to bf16 or f16: registers two at a time,
-/// rounded by one cvt.rn.{bf16x2,f16x2}.f32 into one 32-bit register (the
-/// NVPTX back end splits a vector<2> fptrunc into two cvt): half the instructions, and the pair stays
-/// packed for the stores that take it (an epilogue's 128 values a thread
-/// are 64 registers, not 128 halves).
-struct PairedTruncLowering : public OpConversionPattern<arith::TruncFOp> {
-  PairedTruncLowering(TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto src = dyn_cast<RankedTensorType>(op.getIn().getType());
-    auto dst = dyn_cast<RankedTensorType>(op.getType());
-    if (!src || !dst || !src.getElementType().isF32() ||
-        !(dst.getElementType().isBF16() || dst.getElementType().isF16()))
-      return failure();
-    ValueRange in = adaptor.getIn();
-    if (in.size() % 2)
-      return failure();
-    Location loc = op.getLoc();
-    Emitter e{rewriter, loc};
-    Type elt = dst.getElementType();
-    // cvt.rn.{bf16x2,f16x2}.f32 d, a, b puts a in the upper half, b in the
-    // lower: register r + 1 as a, r as b.
-    std::string asmStr = std::string("cvt.rn.") +
-                         (elt.isBF16() ? "bf16x2" : "f16x2") + ".f32 $0, $1, $2;";
-    auto v2 = VectorType::get({2}, elt);
-    SmallVector<Value> out;
-    for (size_t r = 0; r < in.size(); r += 2) {
-      Value word = e.ptx(asmStr, "=r,f,f", {rewriter.getI32Type()},
-                         {in[r + 1], in[r]}, /*sideEffects=*/false)[0];
-      Value pair = LLVM::BitcastOp::create(rewriter, loc, v2, word);
-      for (int64_t i = 0; i < 2; ++i)
-        out.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair,
-                                                     e.i32(int32_t(i))));
-    }
-    rewriter.replaceOpWithMultiple(op, {out});
-    return success();
-  }
-};
-
 /// Tile constants: a splat is one scalar for every register; any other
 /// constant is a read-only global array, each register loading its element.
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
@@ -425,7 +384,7 @@ struct ConvertTileToLLVM
                                    NVVM::GridDimYOp, NVVM::GridDimZOp>,
                  DimOpLowering, ConstantLowering>(converter, ctx);
     patterns.add<WorkspaceOpLowering>(converter, ctx, workspaceBases);
-    patterns.add<ElementwiseLowering, PairedTruncLowering>(converter, ctx);
+    patterns.add<ElementwiseLowering>(converter, ctx);
     populateTileMemoryPatterns(converter, patterns);
     populateTileIndexedPatterns(converter, patterns);
     populateTileRandomPatterns(converter, patterns);
