@@ -1,6 +1,8 @@
 // The CUDA driver: loading it at run time, contexts, modules and launches.
 #include "internal.h"
 
+#include <atomic>
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -12,7 +14,9 @@ namespace tilec_rt {
 namespace {
 
 std::mutex g_mutex;             // guards g_driver and g_primary
-Driver* g_driver = nullptr;     // loaded once, kept for the life of the process
+// Loaded once (under g_mutex), kept for the life of the process; read
+// without the lock once set (every launch asks for it).
+std::atomic<Driver*> g_driver{nullptr};
 std::map<int, CUcontext> g_primary;  // primary contexts retained by the runtime
 
 constexpr uint32_t kDefaultSmemLimit = 48 * 1024;
@@ -227,8 +231,9 @@ CUfunction function_in(Driver& d, tilec_kernel& k, ModuleSlot& slot, const char*
 }  // namespace
 
 Driver& driver(const char* api) {
+  if (Driver* ready = g_driver.load(std::memory_order_acquire)) return *ready;
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_driver) return *g_driver;
+  if (Driver* ready = g_driver.load(std::memory_order_acquire)) return *ready;
   bool from_env = false;
   const std::string path = driver_path(from_env);
   const std::string origin = from_env ? " (set by TILEC_CUDA_DRIVER)" : "";
@@ -258,8 +263,9 @@ Driver& driver(const char* api) {
   // On failure the library stays open (cuInit may have started threads) but is
   // not remembered, so that the next call tries again.
   check_cu(*d, r, "cuInit", api);
-  g_driver = d.release();
-  return *g_driver;
+  Driver* loaded = d.release();
+  g_driver.store(loaded, std::memory_order_release);
+  return *loaded;
 }
 
 void check_cu(Driver& d, CUresult r, const char* call, const std::string& what) {
@@ -583,7 +589,7 @@ void unload_modules(tilec_bundle& b) noexcept {
   Driver* d = nullptr;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    d = g_driver;
+    d = g_driver.load(std::memory_order_acquire);
   }
   if (!d) return;
   // Kernels launched from a module may still run: wait for the context to go
