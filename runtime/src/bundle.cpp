@@ -655,9 +655,10 @@ std::unique_ptr<tilec_bundle> parse_bundle(const uint8_t* data, size_t size) {
   if (b->has_cubin && b->has_ptx && b->cubins.size() != b->ptxs.size())
     fail(TILEC_ERROR_BAD_BUNDLE, cat(b->cubins.size(), " CUBN sections but ", b->ptxs.size(),
                                      " 'PTX ' sections (one of each per module)"));
-  if (b->has_cubin)
+  // (Where both kinds are present their counts are equal, checked above.)
+  if (!b->has_ptx)
     for (size_t m = 0; m < b->cubins.size(); ++m)
-      if (b->cubins[m].empty() && (!b->has_ptx || m >= b->ptxs.size()))
+      if (b->cubins[m].empty())
         fail(TILEC_ERROR_BAD_BUNDLE,
              cat("module ", m, " has an empty CUBN section and no 'PTX ' section"));
   parse_metadata(b->metadata, *b);

@@ -394,11 +394,12 @@ int compile() {
       return 1;
     return writeOutput(emit == Emit::LLVM ? llvmIR : *ptx, "") ? 0 : 1;
   }
-  // A cubin is one file of one module, every kernel assembled.
+  // A cubin is one file of one module, every kernel assembled (one module
+  // asked of assignModules leaves none lazy).
   Assemble which = assemble;
   if (which == Assemble::Default)
     which = emit == Emit::Bundle ? Assemble::Primary : Assemble::All;
-  if (emit != Emit::Cubin && which == Assemble::Primary)
+  if (which == Assemble::Primary)
     markLazyMembers(kernels);
   unsigned count =
       assignModules(kernels, emit == Emit::Cubin ? 0 : kernelsPerModule.getValue());

@@ -45,11 +45,6 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
-// Shared memory of an SM (sm_90, sm_100: 228 KiB) and what the system
-// reserves of it for each block (1 KiB).
-constexpr int64_t kSharedMemoryPerSM = 233472;
-constexpr int64_t kReservedSharedMemory = 1024;
-
 namespace {
 
 /// Replaces `op` (an f32, f16 or bf16 result) with `compute` applied to its
@@ -270,7 +265,9 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     // Kernels and their thread counts, read before func.func goes away.
     llvm::StringMap<int> kernels;
     llvm::StringMap<SmallVector<int32_t>> tmaArgs;
-    llvm::StringSet<> specialized;
+    // Kernels that run one block an SM, said to ptxas (minctasm 1): the
+    // warp-specialized ones (setmaxnreg), and the ones below.
+    llvm::StringSet<> oneBlockPerSM;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(tile::kKernelAttr))
         kernels[func.getSymName()] = 32 * tgpu::getLaunchWarps(func);
@@ -278,7 +275,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
         tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
       func.walk([&](Operation *op) {
         if (op->hasAttr(kThreadRangeAttr))
-          specialized.insert(func.getSymName());
+          oneBlockPerSM.insert(func.getSymName());
       });
       // On sm_100a, a kernel whose shared memory leaves room for no second
       // block an SM runs one a SM anyway: said to ptxas (minctasm 1), it
@@ -290,8 +287,9 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       // sm_90a is left as it was.
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
         if (tile::getTarget(func) == tile::Target::SM100a &&
-            2 * (smem.getInt() + kReservedSharedMemory) > kSharedMemoryPerSM)
-          specialized.insert(func.getSymName());
+            2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
+                tgpu::kSharedMemoryPerSM)
+          oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
         if (a.getName().getValue().starts_with("tgpu."))
           func->removeAttr(a.getName());
@@ -388,7 +386,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
                     b.getDenseI32ArrayAttr({it->second, 1, 1}));
       // setmaxnreg needs a register cap at entry: one block an SM (also
       // said of kernels whose shared memory allows no more, above).
-      if (specialized.contains(func.getSymName()))
+      if (oneBlockPerSM.contains(func.getSymName()))
         func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                       b.getI32IntegerAttr(1));
       for (int32_t i : tmaArgs.lookup(func.getSymName())) {
