@@ -29,6 +29,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "tile-plain-twin"
 
@@ -51,6 +52,26 @@ int64_t outputTileElements(func::FuncOp func) {
     return WalkResult::interrupt();
   });
   return n;
+}
+
+/// Places the layout conversions an mma.sync dot alone reads right before
+/// it, the one holding the most registers last. Through shared memory,
+/// that conversion's loads then sit next to the MMAs, and lower-to-llvm
+/// moves each to the first MMA that reads it (sinkMMAOperandLoads): a warp
+/// holds a k-step of the operand at a time instead of all of it (a
+/// 128x128 bf16 B operand is 256 registers a thread whole).
+void placeOperandConversions(DotOp dot) {
+  SmallVector<std::pair<int64_t, ConvertLayoutOp>> conversions;
+  for (Value v : {dot.getAcc(), dot.getA(), dot.getB()})
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>();
+        cvt && cvt->getBlock() == dot->getBlock() && cvt->hasOneUse())
+      conversions.push_back(
+          {getLayout(cvt.getType()).getNumRegisters(), cvt});
+  llvm::stable_sort(conversions, [](auto &x, auto &y) {
+    return x.first < y.first;
+  });
+  for (auto &[regs, cvt] : conversions)
+    cvt->moveBefore(dot);
 }
 
 struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
@@ -125,6 +146,12 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     });
     for (DotOp dot : async)
       tgpu::selectMMASync(dot);
+    // The conversions selectMMASync added for constants (a dot's zero
+    // accumulator) become constants in the new layout.
+    if (failed(removeLayoutConversions(twin)))
+      return twin.emitError() << "the plain twin's layout conversions did "
+                                 "not converge";
+    twin.walk([](DotOp dot) { placeOperandConversions(dot); });
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));

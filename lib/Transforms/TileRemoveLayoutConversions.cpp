@@ -187,14 +187,18 @@ struct TileRemoveLayoutConversions
   using Base::Base;
 
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    getOperation().walk([](scf::ForOp forOp) { carryYieldedLayouts(forOp); });
-    RewritePatternSet patterns(ctx);
-    patterns.add<HoistConvertOverElementwise, SinkConvertIntoRematerializable,
-                 StoreSmallTileAsIs>(ctx);
-    ConvertLayoutOp::getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(removeLayoutConversions(getOperation())))
       signalPassFailure();
   }
 };
 } // namespace
+
+LogicalResult tilec::removeLayoutConversions(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  root->walk([](scf::ForOp forOp) { carryYieldedLayouts(forOp); });
+  RewritePatternSet patterns(ctx);
+  patterns.add<HoistConvertOverElementwise, SinkConvertIntoRematerializable,
+               StoreSmallTileAsIs>(ctx);
+  ConvertLayoutOp::getCanonicalizationPatterns(patterns, ctx);
+  return applyPatternsGreedily(root, std::move(patterns));
+}

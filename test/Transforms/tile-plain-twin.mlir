@@ -104,15 +104,21 @@ module {
 // sm_100a: the twin of a kernel whose dot runs on tcgen05 runs it on
 // mma.sync; the accumulator, in the layout tcgen05.ld reads tensor memory
 // in, is carried through the twin's loop in the mma.sync layout, converted
-// once before the loop and once after it.
+// once after it (the zero it starts from is a constant in that layout).
+// The conversions the dot alone reads sit right before it, the one with
+// the most registers last (here A's and B's are as large: A first), so
+// that lowering can read B's fragments a k-step at a time.
 // CHECK-LABEL: func.func @gemm_tcgen05(
 // CHECK: tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>
 // CHECK-LABEL: func.func @gemm_tcgen05__plain(
-// CHECK: %[[CST:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[TMEM:[a-z0-9]+]]>
-// CHECK: %[[IN:.*]] = tile.convert_layout %[[CST]] : tensor<128x128xf32, #[[TMEM]]> -> tensor<128x128xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK: %[[IN:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA:[a-z0-9]+]]>
 // CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[IN]]) -> (tensor<128x128xf32, #[[MMA]]>)
-// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[ACC]] {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
-// CHECK: %[[OUT:.*]] = tile.convert_layout %[[L]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #[[TMEM]]>
+// CHECK: %[[B:.*]] = tile.load %arg1
+// CHECK-NEXT: %[[A:.*]] = tile.load %arg0
+// CHECK-NEXT: %[[CA:.*]] = tile.convert_layout %[[A]]
+// CHECK-NEXT: %[[CB:.*]] = tile.convert_layout %[[B]]
+// CHECK-NEXT: tile.dot %[[CA]], %[[CB]], %[[ACC]] {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK: %[[OUT:.*]] = tile.convert_layout %[[L]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #[[TMEM:[a-z0-9]+]]>
 // CHECK-NEXT: tile.store %[[OUT]]
 #linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
 #linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
@@ -133,10 +139,10 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     %3 = arith.muli %1, %c128_i32 : i32
     %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
     %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
-      %6 = tile.load %arg0[%2, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
       %7 = tile.load %arg1[%arg3, %3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
-      %8 = tile.convert_layout %6 {shared = #shared, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
       %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %6 = tile.load %arg0[%2, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.convert_layout %6 {shared = #shared, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
       %10 = tile.dot %8, %9, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
       scf.yield %10 : tensor<128x128xf32, #linear>
     } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}

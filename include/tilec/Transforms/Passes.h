@@ -20,6 +20,10 @@ namespace tilec {
 #define GEN_PASS_REGISTRATION
 #include "tilec/Dialect/Tile/Passes.h.inc"
 
+/// What tile-remove-layout-conversions does, on `root` alone (the plain
+/// twin runs it on itself after its dots change layouts).
+mlir::LogicalResult removeLayoutConversions(mlir::Operation *root);
+
 } // namespace tilec
 
 #endif // TILEC_TRANSFORMS_PASSES_H

@@ -286,8 +286,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       // them 255 either way and spills a little more with the bound, so
       // sm_90a is left as it was.
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
-        if (tile::getTarget(func) == tile::Target::SM100a &&
-            2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
+        if (2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
                 tgpu::kSharedMemoryPerSM)
           oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
@@ -366,6 +365,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    sinkMMAOperandLoads(module);
     // NVVM ops that LLVM has no intrinsic for (or not in the form used)
     // become the inline PTX their ops define.
     {

@@ -262,6 +262,9 @@ void populateTensorMemoryPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateTGPUPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
+/// Moves the shared-memory loads that only feed mma.sync down to the first
+/// MMA that reads them (SinkMMAOperandLoads.cpp); on lowered LLVM.
+void sinkMMAOperandLoads(mlir::Operation *root);
 
 } // namespace tilec
 
