@@ -633,6 +633,53 @@ def TGPU_ClusterSyncOp : TGPU_Op<"cluster_sync"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Cluster launch control (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def TGPU_TryCancelOp : TGPU_Op<"try_cancel"> {
+  let summary = "ask to take over the tile of a block not launched yet";
+  let description = [{
+    One thread of the executing warps asks the hardware to cancel the
+    launch of a block (cluster) that has not started
+    (`clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128`).
+    The 16-byte response goes to row `index` of `response` (one slot of
+    Nx4 i32, row-major) and completes 16 bytes of transactions on barrier
+    `index` of `barriers`, which a `tgpu.arrive ... expect_tx 16` must have
+    announced. `tgpu.query_cancel` reads the response.
+
+    ```mlir
+    tgpu.try_cancel %resp[%slot], %full : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$response, I32:$index,
+                       TGPU_BarriersType:$barriers);
+  let assemblyFormat = [{
+    $response `[` $index `]` `,` $barriers attr-dict `:` type($response) `,`
+    type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_QueryCancelOp : TGPU_Op<"query_cancel", [MemoryEffects<[MemRead]>]> {
+  let summary = "the block a try_cancel response hands over, or -1";
+  let description = [{
+    Reads row `index` of `response` (after its barrier's phase completed)
+    and returns the x index of the first block of the cluster whose launch
+    was cancelled (`clusterlaunchcontrol.query_cancel.get_first_ctaid::x`),
+    or -1 where the request failed (`query_cancel.is_canceled`: no block
+    was left to cancel).
+
+    ```mlir
+    %next = tgpu.query_cancel %resp[%slot] : !tgpu.smem<2x4xi32, #rows>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$response, I32:$index);
+  let results = (outs I32:$block);
+  let assemblyFormat = "$response `[` $index `]` attr-dict `:` type($response)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//
 

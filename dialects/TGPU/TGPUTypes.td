@@ -18,7 +18,8 @@ def TGPU_SharedBufferType : TGPU_Type<"SharedBuffer", "smem"> {
     The trailing dims (as many as the layout's rank) are one slot, stored in
     the `#tile.shared` layout; leading dims count slots (a ring of stages).
     Each slot starts at a multiple of 1024 bytes, as the 128-byte swizzle of
-    TMA and wgmma needs. A single leading `?` is a ring whose depth is not
+    TMA and wgmma needs (except in a buffer of cluster-launch-control
+    responses, 16 bytes a row: getAlignment). A single leading `?` is a ring whose depth is not
     chosen yet: a buffer of a `tgpu.channel`, which `tile-pipeline` gives
     its depth.
 
@@ -46,6 +47,10 @@ def TGPU_SharedBufferType : TGPU_Type<"SharedBuffer", "smem"> {
       assert(!hasUnknownDepth() && "a ring of unknown depth has no size");
       return getNumSlots() * getSlotStride();
     }
+    /// Where its slots start: at multiples of 1024 bytes (the 128-byte
+    /// swizzle's atom), except a buffer of try_cancel responses
+    /// (tgpu::launchControlResponses), 16-byte rows that nothing swizzles.
+    int64_t getAlignment() const;
     /// The same slots (shape, layout), `n` of them.
     SharedBufferType withNumSlots(int64_t n) const;
     /// The slot's layout as the algebra's class (offset -> coordinates).

@@ -166,6 +166,34 @@ def Tile_ScheduleAttr : EnumAttr<Tile_Dialect, Tile_Schedule, "schedule"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_TileScheduler : I32EnumAttr<"TileScheduler",
+    "how the programs of a persistent kernel find their next tile", [
+    I32EnumAttrCase<"Static", 0, "static">,
+    I32EnumAttrCase<"LaunchControl", 1, "launch_control">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_TileSchedulerAttr : EnumAttr<Tile_Dialect, Tile_TileScheduler,
+                                      "tile_scheduler"> {
+  let summary = "a persistent kernel's tile scheduler (tile.tile_scheduler)";
+  let description = [{
+    `static` (the default): min(SMs, tiles) programs take the tiles in
+    waves, each program's sequence fixed at launch. `launch_control`
+    (sm_100a; cluster launch control, PTX ISA 8.6+): the grid has a
+    block a tile, and a running block takes over the tile of a block not
+    launched yet (`clusterlaunchcontrol.try_cancel`), so tiles go to the
+    SMs that are free rather than to a fixed program, and blocks of
+    another kernel sharing the GPU keep their place. Where it cannot run
+    (sm_90a, clusters of more than one block, ping-pong, stream-K) the
+    kernel keeps the static schedule and a remark says why.
+
+    ```mlir
+    func.func @k(...) attributes {tile.tile_scheduler = #tile.tile_scheduler<launch_control>, ...}
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_GridOp : I32EnumAttr<"GridOp", "a node of a grid expression", [
     I32EnumAttrCase<"Literal", 0, "literal">,
     I32EnumAttrCase<"Sms", 1, "sms">,

@@ -4,7 +4,8 @@
 // out each kernel's dynamic shared memory and records the layout in the
 // IR, so the lowering only reads it.
 //
-//   buffers (tgpu.alloc), 1024-byte aligned, in program order
+//   buffers (tgpu.alloc), 1024-byte aligned, in program order (then those
+//   of a smaller alignment: cluster-launch-control responses)
 //   barriers (tgpu.barriers), 8 bytes each, packed after them
 //   the tensor-memory address word (tgpu.tensor_memory), 8 bytes
 //   scratch, 128-byte aligned: layout conversions and reductions
@@ -79,19 +80,24 @@ struct TileAllocateSharedMemory
     SmallVector<std::pair<Operation *, unsigned>> order;
     collect(func.getBody(), 0, order);
 
-    // Buffers first, then barriers; an op's offsets, one a copy of its
-    // region.
+    // Buffers first (the 1024-byte aligned ones, then the rest), then
+    // barriers; an op's offsets, one a copy of its region.
     DenseMap<Operation *, SmallVector<int64_t>> offsets;
     int64_t end = 0;
-    for (bool buffers : {true, false})
+    // 0: 1024-aligned buffers, 1: other buffers, 2: barriers.
+    auto group = [](Operation *op) {
+      auto alloc = dyn_cast<tgpu::AllocOp>(op);
+      return !alloc ? 2 : alloc.getType().getAlignment() == 1024 ? 0 : 1;
+    };
+    for (int g : {0, 1, 2})
       for (auto [op, copy] : order) {
         auto alloc = dyn_cast<tgpu::AllocOp>(op);
-        if (bool(alloc) != buffers)
+        if (group(op) != g)
           continue;
         int64_t bytes =
             alloc ? alloc.getType().getTotalBytes()
                   : 8 * cast<tgpu::BarriersOp>(op).getType().getCount();
-        end = llvm::alignTo(end, alloc ? 1024 : 8);
+        end = llvm::alignTo(end, alloc ? alloc.getType().getAlignment() : 8);
         SmallVector<int64_t> &places = offsets[op];
         places.resize(tgpu::getRegionCopies(op));
         places[copy] = end;

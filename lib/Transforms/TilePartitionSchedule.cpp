@@ -89,7 +89,7 @@ struct TilePartitionSchedule
         if (why.empty()) {
           bool pers = persistent && canWalkTilesPersistently(func);
           if (pers)
-            func->setAttr(tgpu::kPersistentAttr, UnitAttr::get(&getContext()));
+            func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
           record(loop, parts,
                  usePingPong(func, loop, pers, target) ? 2 : 1, target);
           scheduled = loop;
@@ -114,6 +114,32 @@ struct TilePartitionSchedule
   }
 
   using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;
+
+  /// What tgpu.persistent holds: the launch-control scheduler where the
+  /// kernel asks for it (tile.tile_scheduler) and can run it, else a unit
+  /// (the static waves); a remark says why a request is not met.
+  static Attribute persistentScheduler(func::FuncOp func, Target target) {
+    MLIRContext *ctx = func.getContext();
+    auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
+    if (!want || want.getValue() != TileScheduler::LaunchControl)
+      return UnitAttr::get(ctx);
+    std::string why;
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
+    if (target != Target::SM100a)
+      why = "cluster launch control is sm_100a's";
+    else if (cluster && cluster.getInt() > 1)
+      why = "launch control for clusters of more than one block is not "
+            "built yet";
+    else if (streamK && streamK.getInt() > 1)
+      why = "a stream-K kernel's units are split statically";
+    if (why.empty())
+      return TileSchedulerAttr::get(ctx, TileScheduler::LaunchControl);
+    mlir::emitRemark(func.getLoc())
+        << variantPrefix(func)
+        << "tiles scheduled in static waves, not by launch control: " << why;
+    return UnitAttr::get(ctx);
+  }
 
   /// Whether the ping-pong schedule the kernel asks for can run (`pers`:
   /// it walks its tiles persistently); says why not in a remark.

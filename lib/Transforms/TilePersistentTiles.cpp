@@ -61,6 +61,13 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The buffers of the launch-control tile loop: two try_cancel responses,
+/// their full barriers (the response's 16 bytes) and empty ones (every
+/// warp of every region has read it).
+struct Responses {
+  Value buffer, full, empty;
+};
+
 /// A persistent schedule: a grid of min(SMs, tiles) programs taking the
 /// tiles of the original gx x gy grid in waves, in groups of kGroupM rows of
 /// tiles (tiles sharing A rows and B columns run at about the same time, so
@@ -71,6 +78,7 @@ struct Persistent {
   GridExprAttr gz;     // and z (a batch of such grids), null if 1
   int cluster = 1;     // programs a cluster (along x)
   int64_t streamK = 0; // stream-K: the most units a tile is split into
+  bool launchControl = false; // a block a tile, taken over by try_cancel
 
   /// gx * gy tiles of the original grid, times gz.
   GridExprAttr times(GridExprAttr e) const {
@@ -83,7 +91,10 @@ struct Persistent {
     auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
     auto call = GridExprAttr::call;
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
-    if (streamK > 1) {
+    if (launchControl) {
+      // A block a tile; running blocks cancel the launch of later ones.
+      x = times(call(GridOp::Mul, gx, gy));
+    } else if (streamK > 1) {
       // Every SM, where the split tiles give them work.
       x = call(GridOp::Min, sms,
                call(GridOp::Mul, times(call(GridOp::Mul, gx, gy)),
@@ -201,6 +212,84 @@ struct Persistent {
         ib, loc, firstM, arith::RemUIOp::create(ib, loc, inGroup, rows));
     Value py = arith::DivUIOp::create(ib, loc, inGroup, rows);
     return {px, py};
+  }
+
+  /// The launch-control tile loop at `b` (scf.while over the tile index t,
+  /// the tile ordinal k and the region's use counter, which starts at 0):
+  /// t starts as the block's own (program id x) and the loop runs while t
+  /// >= 0. At the top of tile k the `scheduler` region asks for the next
+  /// tile (try_cancel into response k mod 2, once every region has read
+  /// response k - 2); at the bottom every region reads the answer (-1: no
+  /// block was left to take over) and releases it. Returns the loop and
+  /// the tile's coordinates; `ordinal` receives k.
+  std::pair<scf::WhileOp, std::array<Value, 4>>
+  wrapLaunchControl(OpBuilder &b, Location loc, func::FuncOp func,
+                    const Responses &resp, bool scheduler, Value *ordinal) {
+    auto cst = [&](OpBuilder &ob, int64_t v) {
+      return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
+    };
+    Type i32 = b.getI32Type();
+    Value nx = emitGridExpr(b, loc, func, gx);
+    Value ny = emitGridExpr(b, loc, func, gy);
+    Value nz = gz ? emitGridExpr(b, loc, func, gz) : Value();
+    Value plane = arith::MulIOp::create(b, loc, nx, ny);
+    Value zero = cst(b, 0);
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{i32, i32, i32},
+        ValueRange{ProgramIdOp::create(b, loc, 0), zero, zero});
+    Block *before = b.createBlock(&loop.getBefore(), {}, {i32, i32, i32},
+                                  {loc, loc, loc});
+    OpBuilder hb = OpBuilder::atBlockBegin(before);
+    Value more = arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::sge,
+                                       before->getArgument(0), cst(hb, 0));
+    scf::ConditionOp::create(hb, loc, more, before->getArguments());
+    Block *body = b.createBlock(&loop.getAfter(), {}, {i32, i32, i32},
+                                {loc, loc, loc});
+    OpBuilder ib = OpBuilder::atBlockBegin(body);
+    Value t = body->getArgument(0), k = body->getArgument(1);
+    if (ordinal)
+      *ordinal = k;
+    Value two = cst(ib, 2), one = cst(ib, 1);
+    Value slot = arith::RemUIOp::create(ib, loc, k, two);
+    Value phase = arith::AndIOp::create(
+        ib, loc, arith::DivUIOp::create(ib, loc, k, two), one);
+    if (scheduler) {
+      tgpu::WaitOp::create(ib, loc, resp.empty, slot,
+                           arith::XOrIOp::create(ib, loc, phase, one));
+      tgpu::ArriveOp::create(ib, loc, resp.full, slot,
+                             ib.getI64IntegerAttr(16), IntegerAttr());
+      tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full);
+    }
+    Value pz;
+    if (nz) {
+      pz = arith::DivUIOp::create(ib, loc, t, plane);
+      t = arith::RemUIOp::create(ib, loc, t, plane);
+    }
+    auto [px, py] = grouped(ib, loc, t, nx, ny);
+    return {loop, {px, py, pz, Value()}};
+  }
+
+  /// The bottom of tile k in the launch-control loop (see above): every
+  /// region reads the next tile and releases the response.
+  static void nextLaunchControlTile(OpBuilder &b, Location loc,
+                                    scf::WhileOp loop, const Responses &resp,
+                                    Value counter) {
+    Block *body = loop.getAfterBody();
+    Value k = body->getArgument(1);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+    };
+    Value slot = arith::RemUIOp::create(b, loc, k, cst(2));
+    Value phase = arith::AndIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, k, cst(2)), cst(1));
+    tgpu::WaitOp::create(b, loc, resp.full, slot, phase);
+    Value next =
+        tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
+    tgpu::ArriveOp::create(b, loc, resp.empty, slot, IntegerAttr(),
+                           IntegerAttr());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{next, arith::AddIOp::create(b, loc, k, cst(1)), counter});
   }
 
   /// The stream-K tile loop (a grid of no z axis, no clusters or copies):
@@ -331,9 +420,9 @@ void replaceStart(Value v, Value with) {
 /// Moves the ops of `block` after the tile loop `loop`, up to `end`, to the
 /// end of its body, the tile's coordinates `ids` in place of their
 /// (top-level) program ids x, y and, with a batch, z.
-void moveIntoTileLoop(scf::ForOp loop, const std::array<Value, 4> &ids,
-                      Block *block, Block::iterator end) {
-  Block *body = loop.getBody();
+void moveIntoTileLoop(Operation *loop, Block *body,
+                      const std::array<Value, 4> &ids, Block *block,
+                      Block::iterator end) {
   body->getOperations().splice(body->end(), block->getOperations(),
                                std::next(Block::iterator(loop)), end);
   for (Operation &op : llvm::make_early_inc_range(*body)) {
@@ -382,6 +471,9 @@ struct TilePersistentTiles
       pers.cluster = std::max<int64_t>(1, cl.getInt());
     if (auto sk = func->getAttrOfType<IntegerAttr>(kStreamKAttr))
       pers.streamK = sk.getInt();
+    if (auto sched =
+            func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr))
+      pers.launchControl = sched.getValue() == TileScheduler::LaunchControl;
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
     Region *compute = ws.getRegionOf(tgpu::PartitionRole::Compute);
     Region *mma = ws.getRegionOf(tgpu::PartitionRole::MMA);
@@ -405,6 +497,37 @@ struct TilePersistentTiles
     if (mma && (copies > 1 || pers.streamK > 1))
       return func.emitError() << "sm_100a's MMA partition walks tiles with "
                                  "one compute copy and whole tiles";
+    if (pers.launchControl &&
+        (copies > 1 || pers.cluster > 1 || pers.streamK > 1))
+      return func.emitError() << "launch control takes whole tiles, one "
+                                 "block a cluster and one compute copy";
+    if (pers.launchControl) {
+      // Two responses; every warp of every region releases one.
+      MLIRContext *ctx = func.getContext();
+      OpBuilder rb(ws);
+      Location loc = ws.getLoc();
+      int64_t warps = 0;
+      for (unsigned i = 0; i < ws.getPartitions().size(); ++i)
+        warps += ws.getPartition(i).getWarps() * ws.getPartition(i).getCopies();
+      auto bars = tgpu::BarriersType::get(ctx, 2);
+      Responses resp{
+          tgpu::AllocOp::create(rb, loc, tgpu::launchControlResponses(ctx, 2)),
+          tgpu::BarriersOp::create(rb, loc, bars, 1),
+          tgpu::BarriersOp::create(rb, loc, bars, warps)};
+      // The load region asks for the next tile.
+      if (failed(wrapLaunchControl(func, pers, resp, producer,
+                                   OpBuilder::atBlockBegin(producer),
+                                   pCounter, /*scheduler=*/true)) ||
+          (mma && failed(wrapLaunchControl(
+                      func, pers, resp, &mma->front(),
+                      OpBuilder::atBlockBegin(&mma->front()), mCounter,
+                      false))) ||
+          failed(wrapLaunchControl(func, pers, resp, consumer,
+                                   afterBuffers(consumer), cCounter, false)))
+        return failure();
+      func->setAttr(kGridAttr, pers.grid());
+      return success();
+    }
     if (failed(wrapProducer(func, pers, producer, pCounter)))
       return failure();
     if (mma && failed(wrapProducer(func, pers, &mma->front(), mCounter)))
@@ -432,6 +555,34 @@ struct TilePersistentTiles
                   loop.getRegionIterArgs()[0], ordinal);
   }
 
+  /// A region's code in the launch-control tile loop (Persistent::
+  /// wrapLaunchControl) at `b`, its counter (if it has one) running on.
+  LogicalResult wrapLaunchControl(func::FuncOp func, Persistent &pers,
+                                  const Responses &resp, Block *block,
+                                  OpBuilder b, scf::ForOp counter,
+                                  bool scheduler) {
+    Location loc = counter ? counter.getLoc() : block->getParentOp()->getLoc();
+    Value once = onceIndex(block);
+    Value ordinal;
+    auto [loop, ids] = pers.wrapLaunchControl(b, loc, func, resp, scheduler,
+                                              &ordinal);
+    Block *body = loop.getAfterBody();
+    moveIntoTileLoop(loop, body, ids, block, tileCodeEnd(block));
+    Value start = body->getArgument(2);
+    Value after = counter ? atTopLevel(counter.getResults().back(), body)
+                          : start;
+    if (!after)
+      return counter.emitError()
+             << "the use counter does not leave the tile's code";
+    if (counter)
+      replaceStart(counter.getInitArgs().back(), start);
+    if (once)
+      replaceStart(once, ordinal);
+    OpBuilder yb = OpBuilder::atBlockEnd(body);
+    Persistent::nextLaunchControlTile(yb, loc, loop, resp, after);
+    return success();
+  }
+
   /// Moves the ops of `block` after the tile loop, up to `end`, into it
   /// (moveIntoTileLoop), the counter of `counter` starting at `start`, the
   /// tiles copied once being use `ordinal`; the tile loop yields the
@@ -439,8 +590,8 @@ struct TilePersistentTiles
   LogicalResult finish(scf::ForOp loop, const std::array<Value, 4> &ids,
                        Block *block, Block::iterator end, scf::ForOp counter,
                        Value once, Value start, Value ordinal) {
-    moveIntoTileLoop(loop, ids, block, end);
     Block *body = loop.getBody();
+    moveIntoTileLoop(loop, body, ids, block, end);
     // (No loop of channel uses: the region only counts its tiles.)
     Value after = counter ? atTopLevel(counter.getResults().back(), body)
                           : start;
@@ -500,8 +651,8 @@ struct TilePersistentTiles
     Value copy = tgpu::ConsumerIndexOp::create(cb, loc, cb.getI32Type());
     Value count;
     auto [loop, ids] = pers.wrap(cb, loc, func, copy, 2, &count);
-    moveIntoTileLoop(loop, ids, consumer, tileCodeEnd(consumer));
     Block *body = loop.getBody();
+    moveIntoTileLoop(loop, body, ids, consumer, tileCodeEnd(consumer));
     // The main loop's part of the tile: the op holding the counter's loop,
     // its condition and the wait for the tiles copied once before it. (The
     // copy's counter at a tile is computed from the tile's index, so the

@@ -131,7 +131,8 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     auto twin = cast<func::FuncOp>(twinSource(func)->clone());
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
-    for (StringRef a : {kScheduleAttr, kClusterAttr, kNumStagesAttr,
+    for (StringRef a : {kScheduleAttr, kTileSchedulerAttr, kClusterAttr,
+                        kNumStagesAttr,
                         kVariantsAttr, kVariantOfAttr, kCostAttr,
                         tgpu::kPersistentAttr})
       twin->removeAttr(a);

@@ -160,3 +160,38 @@ func.func @shared_warpgroup(%i: i32)
   }
   return
 }
+
+// -----
+
+// Cluster launch control: the first thread asks (try_cancel into response
+// row %i, 16 bytes a row, the barrier's transactions completed by it; a
+// 32-byte buffer of two rows, 16-byte aligned, after the 1024-aligned
+// ring); any thread reads a row as one i128 and queries it: the first
+// block's x where the launch was cancelled, else -1.
+// CHECK-LABEL: func.func @launch_control
+// CHECK: arith.constant 32768 : i32
+// CHECK: arith.constant 32800 : i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK-NEXT: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %arg0, %[[C16]] : i32
+// CHECK-NEXT: %[[RESP:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.clusterlaunchcontrol.try.cancel %[[RESP]], %{{.*}}
+// CHECK: %[[BITS:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> i128
+// CHECK-NEXT: %[[OK:.*]] = nvvm.clusterlaunchcontrol.query.cancel query = is_canceled, %[[BITS]] : i1
+// CHECK-NEXT: %[[X:.*]] = nvvm.clusterlaunchcontrol.query.cancel query = get_first_cta_id_x, %[[BITS]] : i32
+// CHECK-NEXT: %[[NONE:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: arith.select %[[OK]], %[[X]], %[[NONE]] : i32
+#ring = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#rows = #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>
+func.func @launch_control(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %ring = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #ring>
+  %resp = tgpu.alloc : !tgpu.smem<2x4xi32, #rows>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  tgpu.arrive %full[%i] expect_tx 16 : !tgpu.mbarriers<2>
+  tgpu.try_cancel %resp[%i], %full : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
+  %next = tgpu.query_cancel %resp[%i] : !tgpu.smem<2x4xi32, #rows>
+  tgpu.arrive %full[%next] : !tgpu.mbarriers<2>
+  return
+}

@@ -79,6 +79,22 @@ def test_gemm_sm100a(m, n, k):
 
 
 @needs_blackwell
+@pytest.mark.parametrize("m,n,k", [(300, 200, 136), (4000, 3000, 520),
+                                   (8191, 4100, 264)])
+def test_gemm_launch_control_sm100a(m, n, k):
+    """The GEMM with tile.tile_scheduler = launch_control: a block a tile,
+    running blocks taking over the tiles of blocks not launched yet (far
+    more tiles than SMs at the larger sizes, so most are taken over)."""
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV, dtype=torch.float32)
+    out = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_launch_control_sm100a")["gemm"](a, b, bias, out)
+    torch.cuda.synchronize()
+    assert rel_err(out, bias_relu_reference(a, b, bias)) < 1e-2
+
+
+@needs_blackwell
 @pytest.mark.parametrize("s", [1, 77, 1000, 2049])
 @pytest.mark.parametrize("hq,hkv", [(4, 4), (4, 1)])
 @pytest.mark.parametrize("causal", [False, True])

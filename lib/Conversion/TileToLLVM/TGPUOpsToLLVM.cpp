@@ -217,6 +217,67 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
   }
 };
 
+/// Row `index` of a buffer of try_cancel responses (16 bytes a row).
+Value responsePointer(Emitter &e, Value buffer, Value index) {
+  return offsetPtr(e, buffer, e.mul(index, e.i32(16)));
+}
+
+/// clusterlaunchcontrol.try_cancel by the first thread of the executing
+/// warps (PTX ISA 8.6, clusterlaunchcontrol.try_cancel: the response is
+/// written asynchronously and its 16 bytes complete the barrier's
+/// transactions).
+struct TryCancelLowering : public OpConversionPattern<TryCancelOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TryCancelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value resp = responsePointer(e, adaptor.getResponse(), adaptor.getIndex());
+    Value bar = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
+    // (NVVM's try_cancel takes no predicate.)
+    auto ifOp = scf::IfOp::create(rewriter, e.loc, TypeRange{},
+                                  firstThread(e, e.threadId()),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    NVVM::ClusterLaunchControlTryCancelOp::create(rewriter, e.loc,
+                                                  /*multicast=*/false, resp,
+                                                  bar);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The response's 16 bytes as one i128, queried (clusterlaunchcontrol.
+/// query_cancel): the first block's x where the launch was cancelled, -1
+/// where not.
+struct QueryCancelLowering : public OpConversionPattern<QueryCancelOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QueryCancelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value resp = responsePointer(e, adaptor.getResponse(), adaptor.getIndex());
+    Value bits = LLVM::LoadOp::create(rewriter, e.loc,
+                                      rewriter.getIntegerType(128), resp, 16);
+    auto query = [&](NVVM::ClusterLaunchControlQueryType q, Type t) {
+      return NVVM::ClusterLaunchControlQueryCancelOp::create(
+          rewriter, e.loc, t,
+          NVVM::ClusterLaunchControlQueryTypeAttr::get(rewriter.getContext(),
+                                                       q),
+          bits);
+    };
+    Value cancelled =
+        query(NVVM::ClusterLaunchControlQueryType::IS_CANCELED,
+              rewriter.getI1Type());
+    Value x = query(NVVM::ClusterLaunchControlQueryType::GET_FIRST_CTA_ID_X,
+                    rewriter.getI32Type());
+    rewriter.replaceOp(op, arith::SelectOp::create(rewriter, e.loc, cancelled,
+                                                   x, e.i32(-1)));
+    return success();
+  }
+};
+
 /// A bulk tensor copy's coordinates (`coords` outermost first, one value
 /// each), innermost first as the copy takes them, `innerOffset` added to
 /// the innermost.
@@ -827,7 +888,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
                WGMMAWaitLowering, ClusterSyncLowering, LocalLoadLowering,
-               TMAReadyLowering, WarpgroupIndexLowering,
-               NamedBarrierLowering<NamedBarrierWaitOp>,
+               TMAReadyLowering, WarpgroupIndexLowering, TryCancelLowering,
+               QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

@@ -192,9 +192,10 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPersistentAttr) {
     if (!isa<func::FuncOp>(op) || !op->hasAttr(tile::kKernelAttr) ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << name << "' is a unit attribute of a "
-                                               "tile.kernel function";
+        !isa<UnitAttr, tile::TileSchedulerAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' is a unit or a #tile.tile_scheduler "
+                                "attribute of a tile.kernel function";
     return success();
   }
   if (name == kTensorMemoryAttr) {
@@ -463,8 +464,16 @@ SharedBufferType SharedBufferType::withNumSlots(int64_t n) const {
   return get(getContext(), shape, getElementType(), getLayout());
 }
 
+int64_t SharedBufferType::getAlignment() const {
+  ArrayRef<int64_t> shape = getSlotShape();
+  if (shape.size() == 2 && getNumSlots() == 1 &&
+      *this == launchControlResponses(getContext(), shape[0]))
+    return 16;
+  return 1024;
+}
+
 int64_t SharedBufferType::getSlotStride() const {
-  return llvm::alignTo(getSlotBytes(), 1024);
+  return llvm::alignTo(getSlotBytes(), getAlignment());
 }
 
 LinearLayout SharedBufferType::getSlotLayout() const {
@@ -650,6 +659,38 @@ LogicalResult TransposeOp::verify() {
   if (getResult().getType() != transposedSlots(src))
     return emitOpError() << "result must be " << transposedSlots(src);
   return success();
+}
+
+SharedBufferType tgpu::launchControlResponses(MLIRContext *ctx, int64_t rows) {
+  // Row-major: offset bits 0-1 the word, the rest the row.
+  SmallVector<int64_t> bases{0, 1, 0, 2};
+  for (int64_t r = 1; r < rows; r *= 2)
+    bases.append({r, 0});
+  return SharedBufferType::get(ctx, {rows, 4},
+                               IntegerType::get(ctx, 32),
+                               tile::SharedLayoutAttr::get(ctx, 2, bases));
+}
+
+/// A buffer of try_cancel responses: one slot of Nx4 i32, row-major.
+static LogicalResult verifyResponses(Operation *op, SharedBufferType t) {
+  ArrayRef<int64_t> shape = t.getShape();
+  if (shape.size() != 2 || shape[1] != 4 ||
+      !llvm::isPowerOf2_64(shape[0]) ||
+      t != launchControlResponses(op->getContext(), shape[0]))
+    return op->emitOpError()
+           << "needs a buffer of try_cancel responses, a power-of-two N rows "
+              "of 4 i32, row-major (as tgpu::launchControlResponses makes), "
+              "found "
+           << t;
+  return success();
+}
+
+LogicalResult TryCancelOp::verify() {
+  return verifyResponses(*this, getResponse().getType());
+}
+
+LogicalResult QueryCancelOp::verify() {
+  return verifyResponses(*this, getResponse().getType());
 }
 
 LogicalResult TMALoadOp::verify() {
@@ -1080,7 +1121,7 @@ LogicalResult AllocOp::verify() {
   if (getResult().getType().hasUnknownDepth())
     return emitOpError() << "needs a known number of slots (a ring of "
                             "unknown depth is a tgpu.channel's)";
-  return verifyOffsets(*this, getOffset(), 1024);
+  return verifyOffsets(*this, getOffset(), getResult().getType().getAlignment());
 }
 
 LogicalResult BarriersOp::verify() {

@@ -620,6 +620,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
+  if (name == kTileSchedulerAttr) {
+    if (!func || !isa<TileSchedulerAttr>(attr.getValue()))
+      return op->emitError() << "'tile.tile_scheduler' must be "
+                                "#tile.tile_scheduler<static|launch_control>, "
+                                "found "
+                             << attr.getValue();
+    return success();
+  }
   if (name == kClusterAttr)
     return checkInt([](int64_t v) { return v == 1 || v == 2; }, "1 or 2");
   if (name == kSharedMemoryAttr)

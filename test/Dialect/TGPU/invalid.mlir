@@ -448,7 +448,7 @@ func.func @three_copies() attributes {x = #tgpu.partition<compute, copies = 3>} 
 
 // -----
 
-// expected-error @+1 {{'tgpu.persistent' is a unit attribute of a tile.kernel function}}
+// expected-error @+1 {{'tgpu.persistent' is a unit or a #tile.tile_scheduler attribute of a tile.kernel function}}
 func.func @persistent_not_kernel() attributes {tgpu.persistent} {
   return
 }
@@ -702,5 +702,25 @@ func.func @tmem_alloc_ring() {
 // the tcgen05 verifier then built its layout and crashed).
 // expected-error @+1 {{offset basis 6 has -2147483648 in dim 0, outside the slot's 128}}
 func.func @shared_basis_outside(%b: !tgpu.smem<128x64xbf16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [-2147483648, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>>) {
+  return
+}
+
+// -----
+
+// try_cancel writes 16-byte responses: rows of 4 i32, row-major.
+func.func @try_cancel_rows(%i: i32, %full: !tgpu.mbarriers<2>,
+    %r: !tgpu.smem<2x8xi16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [1, 0]]>>) {
+  // expected-error @+1 {{needs a buffer of try_cancel responses, a power-of-two N rows of 4 i32, row-major}}
+  tgpu.try_cancel %r[%i], %full : !tgpu.smem<2x8xi16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [1, 0]]>>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+// A response row's words in another order would query other bits.
+func.func @query_cancel_order(%i: i32,
+    %r: !tgpu.smem<2x4xi32, #tile.shared<offset = [[1, 0], [0, 1], [0, 2]]>>) {
+  // expected-error @+1 {{needs a buffer of try_cancel responses}}
+  %x = tgpu.query_cancel %r[%i] : !tgpu.smem<2x4xi32, #tile.shared<offset = [[1, 0], [0, 1], [0, 2]]>>
   return
 }

@@ -326,6 +326,13 @@ func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.sched
 
 // -----
 
+// expected-error @+1 {{'tile.tile_scheduler' must be #tile.tile_scheduler<static|launch_control>, found #tile.schedule<pingpong>}}
+func.func @tile_scheduler(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_scheduler = #tile.schedule<pingpong>, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.num_stages' must be 2..8, found 9 : i32}}
 func.func @stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.num_stages = 9 : i32, tile.grid = #tile.grid<1>} {
   return

@@ -43,9 +43,11 @@ constexpr int32_t kLoadPartition = 0;
 constexpr int32_t kComputePartition = 1;
 /// sm_100a: the MMA partition (one thread issues the tcgen05 MMAs).
 constexpr int32_t kMMAPartition = 2;
-/// On a kernel (unit): tile-partition-schedule decided that the
-/// warp-specialized kernel walks its tiles persistently (a grid of
-/// min(SMs, tiles) programs, tile::canWalkTilesPersistently).
+/// On a kernel: tile-partition-schedule decided that the warp-specialized
+/// kernel walks its tiles persistently (tile::canWalkTilesPersistently):
+/// a unit for the static waves (a grid of min(SMs, tiles) programs), or
+/// #tile.tile_scheduler<launch_control> (sm_100a: a block a tile, running
+/// blocks taking over blocks not launched yet).
 constexpr llvm::StringLiteral kPersistentAttr = "tgpu.persistent";
 /// On a kernel (TensorMemoryAttr): the tensor memory it allocates.
 constexpr llvm::StringLiteral kTensorMemoryAttr = "tgpu.tensor_memory";
@@ -72,6 +74,10 @@ void selectMMASync(tile::DotOp dot);
 /// The consumer copies of `loop`'s compute partition (its
 /// #tgpu.partition<compute, copies = N>; 1 without a schedule).
 int getComputeCopies(mlir::scf::ForOp loop);
+
+/// The shared-memory buffer of `rows` cluster-launch-control responses
+/// (16 bytes each) that tgpu.try_cancel writes and tgpu.query_cancel reads.
+SharedBufferType launchControlResponses(mlir::MLIRContext *ctx, int64_t rows);
 
 /// The MMA selected for `dot` (mma.sync where none was).
 MMAAttr getMMA(tile::DotOp dot);

@@ -75,6 +75,9 @@ constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 /// the default) or pingpong (copies of the kernel's warps on alternate tiles, taking
 /// turns at the MMAs and at the epilogue).
 constexpr llvm::StringLiteral kScheduleAttr = "tile.schedule";
+/// How a persistent kernel's programs find their next tile (tunable, a
+/// TileSchedulerAttr): static (the default) or launch_control (sm_100a).
+constexpr llvm::StringLiteral kTileSchedulerAttr = "tile.tile_scheduler";
 /// The software-pipeline schedule (tile-pipeline-schedule, expanded by
 /// tile-pipeline): the stage count on the loop, each body op's stage and
 /// cluster (its order within the stage).
