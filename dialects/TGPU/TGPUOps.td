@@ -647,15 +647,21 @@ def TGPU_TryCancelOp : TGPU_Op<"try_cancel"> {
     `index` of `barriers`, which a `tgpu.arrive ... expect_tx 16` must have
     announced. `tgpu.query_cancel` reads the response.
 
+    With `multicast`, only the cluster's first CTA asks, for a whole
+    cluster (`.multicast::cluster::all`): the response goes to the same
+    row and barrier of every CTA of the cluster, each of which announces
+    its 16 bytes itself.
+
     ```mlir
     tgpu.try_cancel %resp[%slot], %full : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
+    tgpu.try_cancel %resp[%slot], %full multicast : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
     ```
   }];
   let arguments = (ins TGPU_SharedBufferType:$response, I32:$index,
-                       TGPU_BarriersType:$barriers);
+                       TGPU_BarriersType:$barriers, UnitAttr:$multicast);
   let assemblyFormat = [{
-    $response `[` $index `]` `,` $barriers attr-dict `:` type($response) `,`
-    type($barriers)
+    $response `[` $index `]` `,` $barriers (`multicast` $multicast^)? attr-dict
+    `:` type($response) `,` type($barriers)
   }];
   let hasVerifier = 1;
 }
@@ -665,9 +671,9 @@ def TGPU_QueryCancelOp : TGPU_Op<"query_cancel", [MemoryEffects<[MemRead]>]> {
   let description = [{
     Reads row `index` of `response` (after its barrier's phase completed)
     and returns the x index of the first block of the cluster whose launch
-    was cancelled (`clusterlaunchcontrol.query_cancel.get_first_ctaid::x`),
-    or -1 where the request failed (`query_cancel.is_canceled`: no block
-    was left to cancel).
+    was cancelled (`clusterlaunchcontrol.query_cancel.get_first_ctaid::x`;
+    a multiple of the cluster's size), or -1 where the request failed
+    (`query_cancel.is_canceled`: no cluster was left to cancel).
 
     ```mlir
     %next = tgpu.query_cancel %resp[%slot] : !tgpu.smem<2x4xi32, #rows>

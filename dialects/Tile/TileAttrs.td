@@ -183,9 +183,9 @@ def Tile_TileSchedulerAttr : EnumAttr<Tile_Dialect, Tile_TileScheduler,
     block a tile, and a running block takes over the tile of a block not
     launched yet (`clusterlaunchcontrol.try_cancel`), so tiles go to the
     SMs that are free rather than to a fixed program, and blocks of
-    another kernel sharing the GPU keep their place. Where it cannot run
-    (sm_90a, clusters of more than one block, ping-pong, stream-K) the
-    kernel keeps the static schedule and a remark says why.
+    another kernel sharing the GPU keep their place; a cluster's first
+    block asks for the whole cluster. Where it cannot run (sm_90a,
+    stream-K) the kernel keeps the static schedule and a remark says why.
 
     ```mlir
     func.func @k(...) attributes {tile.tile_scheduler = #tile.tile_scheduler<launch_control>, ...}

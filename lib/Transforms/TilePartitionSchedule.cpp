@@ -124,13 +124,9 @@ struct TilePartitionSchedule
     if (!want || want.getValue() != TileScheduler::LaunchControl)
       return UnitAttr::get(ctx);
     std::string why;
-    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
     auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
     if (target != Target::SM100a)
       why = "cluster launch control is sm_100a's";
-    else if (cluster && cluster.getInt() > 1)
-      why = "launch control for clusters of more than one block is not "
-            "built yet";
     else if (streamK && streamK.getInt() > 1)
       why = "a stream-K kernel's units are split statically";
     if (why.empty())

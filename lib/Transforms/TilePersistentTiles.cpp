@@ -91,9 +91,14 @@ struct Persistent {
     auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
     auto call = GridExprAttr::call;
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
-    if (launchControl) {
+    if (launchControl && cluster == 1) {
       // A block a tile; running blocks cancel the launch of later ones.
       x = times(call(GridOp::Mul, gx, gy));
+    } else if (launchControl) {
+      // The same in whole clusters.
+      GridExprAttr c = lit(cluster);
+      x = call(GridOp::Mul,
+               times(call(GridOp::Mul, call(GridOp::CDiv, gx, c), gy)), c);
     } else if (streamK > 1) {
       // Every SM, where the split tiles give them work.
       x = call(GridOp::Min, sms,
@@ -182,8 +187,17 @@ struct Persistent {
       *ordinal = w;
     Value t = arith::AddIOp::create(
         ib, loc, arith::MulIOp::create(ib, loc, w, stride), slot(ib, w));
-    // With a batch (z), the batch member is the outermost index: a wave
-    // walks one member's grid in groups before the next member's.
+    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank)};
+  }
+
+  /// The program ids (x, y, z) of tile t of the grouped order (tiles of
+  /// whole clusters when `rank`, program rank r taking row r of the
+  /// cluster's rows): with a batch (z), the batch member is the outermost
+  /// index, so a wave walks one member's grid in groups before the next
+  /// member's.
+  std::array<Value, 4> tileIds(OpBuilder &ib, Location loc, Value t,
+                               Value plane, Value nx, Value ny, Value nz,
+                               Value rank) const {
     Value pz;
     if (nz) {
       pz = arith::DivUIOp::create(ib, loc, t, plane);
@@ -193,8 +207,11 @@ struct Persistent {
     if (cluster > 1)
       px = arith::AddIOp::create(
           ib, loc,
-          arith::MulIOp::create(ib, loc, px, cst(ib, cluster)), rank);
-    return {loop, {px, py, pz, Value()}};
+          arith::MulIOp::create(
+              ib, loc, px,
+              arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), cluster)),
+          rank);
+    return {px, py, pz, Value()};
   }
 
   /// The coordinates (x, y) of the t-th tile of an nx x ny grid in groups
@@ -232,11 +249,19 @@ struct Persistent {
     Value nx = emitGridExpr(b, loc, func, gx);
     Value ny = emitGridExpr(b, loc, func, gy);
     Value nz = gz ? emitGridExpr(b, loc, func, gz) : Value();
+    // In clusters, t counts clusters and program rank r takes row r of the
+    // cluster's rows of tiles (as in the static waves).
+    Value first = ProgramIdOp::create(b, loc, 0), rank;
+    if (cluster > 1) {
+      Value cl = cst(b, cluster);
+      rank = arith::RemUIOp::create(b, loc, first, cl);
+      first = arith::DivUIOp::create(b, loc, first, cl);
+      nx = arith::CeilDivSIOp::create(b, loc, nx, cl);
+    }
     Value plane = arith::MulIOp::create(b, loc, nx, ny);
     Value zero = cst(b, 0);
-    auto loop = scf::WhileOp::create(
-        b, loc, TypeRange{i32, i32, i32},
-        ValueRange{ProgramIdOp::create(b, loc, 0), zero, zero});
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, i32, i32},
+                                     ValueRange{first, zero, zero});
     Block *before = b.createBlock(&loop.getBefore(), {}, {i32, i32, i32},
                                   {loc, loc, loc});
     OpBuilder hb = OpBuilder::atBlockBegin(before);
@@ -258,22 +283,16 @@ struct Persistent {
                            arith::XOrIOp::create(ib, loc, phase, one));
       tgpu::ArriveOp::create(ib, loc, resp.full, slot,
                              ib.getI64IntegerAttr(16), IntegerAttr());
-      tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full);
+      tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full,
+                                /*multicast=*/cluster > 1);
     }
-    Value pz;
-    if (nz) {
-      pz = arith::DivUIOp::create(ib, loc, t, plane);
-      t = arith::RemUIOp::create(ib, loc, t, plane);
-    }
-    auto [px, py] = grouped(ib, loc, t, nx, ny);
-    return {loop, {px, py, pz, Value()}};
+    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank)};
   }
 
   /// The bottom of tile k in the launch-control loop (see above): every
   /// region reads the next tile and releases the response.
-  static void nextLaunchControlTile(OpBuilder &b, Location loc,
-                                    scf::WhileOp loop, const Responses &resp,
-                                    Value counter) {
+  void nextLaunchControlTile(OpBuilder &b, Location loc, scf::WhileOp loop,
+                             const Responses &resp, Value counter) const {
     Block *body = loop.getAfterBody();
     Value k = body->getArgument(1);
     auto cst = [&](int64_t v) {
@@ -285,8 +304,18 @@ struct Persistent {
     tgpu::WaitOp::create(b, loc, resp.full, slot, phase);
     Value next =
         tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
-    tgpu::ArriveOp::create(b, loc, resp.empty, slot, IntegerAttr(),
-                           IntegerAttr());
+    // In clusters: the cluster's index (the first block's x / size), and
+    // every warp releases the response in every CTA, so that the first
+    // CTA asks again only when all of them have read it.
+    IntegerAttr inCluster;
+    if (cluster > 1) {
+      Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         next, cst(0));
+      next = arith::SelectOp::create(
+          b, loc, none, next, arith::DivUIOp::create(b, loc, next, cst(cluster)));
+      inCluster = b.getI32IntegerAttr(cluster);
+    }
+    tgpu::ArriveOp::create(b, loc, resp.empty, slot, IntegerAttr(), inCluster);
     scf::YieldOp::create(
         b, loc,
         ValueRange{next, arith::AddIOp::create(b, loc, k, cst(1)), counter});
@@ -497,18 +526,24 @@ struct TilePersistentTiles
     if (mma && (copies > 1 || pers.streamK > 1))
       return func.emitError() << "sm_100a's MMA partition walks tiles with "
                                  "one compute copy and whole tiles";
-    if (pers.launchControl &&
-        (copies > 1 || pers.cluster > 1 || pers.streamK > 1))
-      return func.emitError() << "launch control takes whole tiles, one "
-                                 "block a cluster and one compute copy";
+    if (pers.launchControl && (copies > 1 || pers.streamK > 1))
+      return func.emitError() << "launch control takes whole tiles and one "
+                                 "compute copy";
     if (pers.launchControl) {
-      // Two responses; every warp of every region releases one.
+      // Two responses; every warp of every region (of every CTA of the
+      // cluster) releases one. The barriers are set up before the cluster
+      // synchronizes (tile-cluster-multicast's cluster_sync), as the other
+      // CTAs arrive on them.
       MLIRContext *ctx = func.getContext();
-      OpBuilder rb(ws);
+      Operation *before = ws;
+      if (auto sync = dyn_cast_or_null<tgpu::ClusterSyncOp>(ws->getPrevNode()))
+        before = sync;
+      OpBuilder rb(before);
       Location loc = ws.getLoc();
       int64_t warps = 0;
       for (unsigned i = 0; i < ws.getPartitions().size(); ++i)
         warps += ws.getPartition(i).getWarps() * ws.getPartition(i).getCopies();
+      warps *= pers.cluster;
       auto bars = tgpu::BarriersType::get(ctx, 2);
       Responses resp{
           tgpu::AllocOp::create(rb, loc, tgpu::launchControlResponses(ctx, 2)),
@@ -567,20 +602,36 @@ struct TilePersistentTiles
     auto [loop, ids] = pers.wrapLaunchControl(b, loc, func, resp, scheduler,
                                               &ordinal);
     Block *body = loop.getAfterBody();
-    moveIntoTileLoop(loop, body, ids, block, tileCodeEnd(block));
-    Value start = body->getArgument(2);
+    Value after = intoTileLoop(loop, body, ids, block, tileCodeEnd(block),
+                               counter, once, body->getArgument(2), ordinal);
+    if (!after)
+      return failure();
+    OpBuilder yb = OpBuilder::atBlockEnd(body);
+    pers.nextLaunchControlTile(yb, loc, loop, resp, after);
+    return success();
+  }
+
+  /// Moves the ops of `block` after the tile loop `loop`, up to `end`,
+  /// into its `body` (moveIntoTileLoop), the counter of `counter` starting
+  /// at `start`, the tiles copied once being use `ordinal`. Returns the
+  /// counter after the region's loop (`start` where the region has no loop
+  /// of channel uses and only counts its tiles), null after an error.
+  static Value intoTileLoop(Operation *loop, Block *body,
+                            const std::array<Value, 4> &ids, Block *block,
+                            Block::iterator end, scf::ForOp counter,
+                            Value once, Value start, Value ordinal) {
+    moveIntoTileLoop(loop, body, ids, block, end);
     Value after = counter ? atTopLevel(counter.getResults().back(), body)
                           : start;
-    if (!after)
-      return counter.emitError()
-             << "the use counter does not leave the tile's code";
+    if (!after) {
+      counter.emitError() << "the use counter does not leave the tile's code";
+      return {};
+    }
     if (counter)
       replaceStart(counter.getInitArgs().back(), start);
-    if (once)
+    if (once && ordinal)
       replaceStart(once, ordinal);
-    OpBuilder yb = OpBuilder::atBlockEnd(body);
-    Persistent::nextLaunchControlTile(yb, loc, loop, resp, after);
-    return success();
+    return after;
   }
 
   /// Moves the ops of `block` after the tile loop, up to `end`, into it
@@ -591,17 +642,10 @@ struct TilePersistentTiles
                        Block *block, Block::iterator end, scf::ForOp counter,
                        Value once, Value start, Value ordinal) {
     Block *body = loop.getBody();
-    moveIntoTileLoop(loop, body, ids, block, end);
-    // (No loop of channel uses: the region only counts its tiles.)
-    Value after = counter ? atTopLevel(counter.getResults().back(), body)
-                          : start;
+    Value after = intoTileLoop(loop, body, ids, block, end, counter, once,
+                               start, ordinal);
     if (!after)
-      return counter.emitError()
-             << "the use counter does not leave the tile's code";
-    if (counter)
-      replaceStart(counter.getInitArgs().back(), start);
-    if (once && ordinal)
-      replaceStart(once, ordinal);
+      return failure();
     OpBuilder yb = OpBuilder::atBlockEnd(body);
     scf::YieldOp::create(yb, loop.getLoc(), after);
     return success();

@@ -56,10 +56,11 @@ int64_t outputTileElements(func::FuncOp func) {
 
 /// Places the layout conversions an mma.sync dot alone reads right before
 /// it, the one holding the most registers last. Through shared memory,
-/// that conversion's loads then sit next to the MMAs, and lower-to-llvm
-/// moves each to the first MMA that reads it (sinkMMAOperandLoads): a warp
-/// holds a k-step of the operand at a time instead of all of it (a
-/// 128x128 bf16 B operand is 256 registers a thread whole).
+/// that conversion's loads then sit next to the MMAs, and on sm_100a
+/// lower-to-llvm moves each to the first MMA that reads it
+/// (sinkMMAOperandLoads): a warp holds a k-step of the operand at a time
+/// instead of all of it (a 128x128 bf16 B operand is 256 registers a
+/// thread whole).
 void placeOperandConversions(DotOp dot) {
   SmallVector<std::pair<int64_t, ConvertLayoutOp>> conversions;
   for (Value v : {dot.getAcc(), dot.getA(), dot.getB()})

@@ -182,6 +182,10 @@ func.func @shared_warpgroup(%i: i32)
 // CHECK-NEXT: %[[X:.*]] = nvvm.clusterlaunchcontrol.query.cancel query = get_first_cta_id_x, %[[BITS]] : i32
 // CHECK-NEXT: %[[NONE:.*]] = arith.constant -1 : i32
 // CHECK-NEXT: arith.select %[[OK]], %[[X]], %[[NONE]] : i32
+// With multicast only the cluster's first CTA asks, for the pair.
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.clusterlaunchcontrol.try.cancel multicast, %{{.*}}, %{{.*}}
 #ring = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #rows = #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>
 func.func @launch_control(%i: i32)
@@ -193,5 +197,6 @@ func.func @launch_control(%i: i32)
   tgpu.try_cancel %resp[%i], %full : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
   %next = tgpu.query_cancel %resp[%i] : !tgpu.smem<2x4xi32, #rows>
   tgpu.arrive %full[%next] : !tgpu.mbarriers<2>
+  tgpu.try_cancel %resp[%i], %full multicast : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
   return
 }

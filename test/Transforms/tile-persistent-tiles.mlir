@@ -890,7 +890,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 // CHECK-NEXT: %[[E:.*]] = tgpu.barriers arrive_count 6 : <2>
 // CHECK-NEXT: tgpu.warp_specialize
 // CHECK: %[[P0:.*]] = tile.program_id x
-// CHECK-NEXT: scf.while (%[[T:.*]] = %[[P0]], %[[K:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32) {
+// CHECK: scf.while (%[[T:.*]] = %[[P0]], %[[K:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32) {
 // CHECK: %[[GO:.*]] = arith.cmpi sge, %[[T]], %{{.*}}
 // CHECK-NEXT: scf.condition(%[[GO]])
 // CHECK: } do {
@@ -929,6 +929,108 @@ module attributes {tile.target = #tile.target<sm_100a>} {
   func.func @gemm_tcgen05_launch_control(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent = #tile.tile_scheduler<launch_control>, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
+      %0 = tgpu.alloc : <2x128x32xf32, #shared2>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c128_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %6 = tgpu.channel_wait %channel_0[%c0_i32_2]
+      tgpu.tcgen05_fence after_thread_sync
+      %7 = tgpu.tmem_load %buffers_1[%6] : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+      %8 = tgpu.tmem_wait load %7 : tensor<128x128xf32, #linear>
+      tgpu.tcgen05_fence before_thread_sync
+      tgpu.channel_release %channel_0[%c0_i32_2]
+      %9 = arith.cmpi slt, %c0_i32, %5 : i32
+      %10 = scf.if %9 -> (tensor<128x128xf32, #linear>) {
+        scf.yield %8 : tensor<128x128xf32, #linear>
+      } else {
+        scf.yield %cst : tensor<128x128xf32, #linear>
+      }
+      tgpu.tma_store %10, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared2>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x128xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %c0_i32_3 = arith.constant 0 : i32
+      %1 = tgpu.channel_acquire %channel_0[%c0_i32_3]
+      %2 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %3 = tgpu.channel_wait %channel[%arg4]
+        %4 = arith.cmpi ugt, %arg4, %c0_i32_2 : i32
+        tgpu.tcgen05_mma %buffers#0[%3], %buffers#1[%3], %buffers_1[%1], %4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x128xbf16, #shared1>, <?x128x128xf32>
+        tgpu.channel_release %channel[%arg4]
+        %c1_i32 = arith.constant 1 : i32
+        %5 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %5 : i32
+      }
+      tgpu.channel_fill %channel_0[%c0_i32_3]
+    }
+    return
+  }
+}
+
+// -----
+
+// Launch control in clusters of two: the grid in whole clusters, t the
+// cluster's index (program id x / 2, the rank x % 2 taking its row), the
+// barriers set up before the cluster synchronizes (the other CTA arrives
+// on them), only the first CTA asking (multicast: the response lands in
+// both), every warp releasing the response in both CTAs (12 arrivals: 6
+// warps a CTA), the first block's x divided by 2 (-1 kept).
+// CHECK-LABEL: func.func @gemm_tcgen05_launch_control_cluster(
+// CHECK-SAME: tile.grid = #tile.grid<mul(mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 128)), 2), 1, 1>
+// CHECK: tgpu.alloc : <2x4xi32
+// CHECK-NEXT: tgpu.barriers arrive_count 1 : <2>
+// CHECK-NEXT: tgpu.barriers arrive_count 12 : <2>
+// CHECK-NEXT: tgpu.cluster_sync
+// CHECK-NEXT: tgpu.warp_specialize
+// CHECK: %[[P:.*]] = tile.program_id x
+// CHECK: %[[R:.*]] = arith.remui %[[P]], %[[TWO:.*]] : i32
+// CHECK-NEXT: %[[T0:.*]] = arith.divui %[[P]], %[[TWO]] : i32
+// CHECK: scf.while (%{{.*}} = %[[T0]],
+// CHECK: %[[N:.*]] = tgpu.query_cancel
+// CHECK: %[[NONE:.*]] = arith.cmpi slt, %[[N]]
+// CHECK: %[[Q:.*]] = arith.divui %[[N]]
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[NONE]], %[[N]], %[[Q]] : i32
+// CHECK-NEXT: tgpu.arrive %{{.*}} cluster 2 : <2>
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: }, {
+// CHECK: tgpu.try_cancel %{{.*}} multicast
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05_launch_control_cluster(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent = #tile.tile_scheduler<launch_control>, tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 1 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    tgpu.cluster_sync
     tgpu.warp_specialize [#tgpu.partition<compute, warps = 4>, #tgpu.partition<load, warps = 1>, #tgpu.partition<mma, warps = 1>] {
       %0 = tgpu.alloc : <2x128x32xf32, #shared2>
       %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>

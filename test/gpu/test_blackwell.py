@@ -67,29 +67,20 @@ def test_vector_add_sm100a():
 
 
 @needs_blackwell
-@pytest.mark.parametrize("m,n,k", [(300, 200, 136), (1000, 520, 1000)])
-def test_gemm_sm100a(m, n, k):
+@pytest.mark.parametrize("bundle,m,n,k", [
+    ("gemm_sm100a", 300, 200, 136), ("gemm_sm100a", 1000, 520, 1000),
+    # tile.tile_scheduler = launch_control: a block a tile, running blocks
+    # taking over the tiles of blocks not launched yet (far more tiles than
+    # SMs at the larger sizes, so most are taken over).
+    ("gemm_launch_control_sm100a", 300, 200, 136),
+    ("gemm_launch_control_sm100a", 4000, 3000, 520),
+    ("gemm_launch_control_sm100a", 8191, 4100, 264)])
+def test_gemm_sm100a(bundle, m, n, k):
     a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
     bias = torch.randn(n, device=DEV, dtype=torch.float32)
     out = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_sm100a")["gemm"](a, b, bias, out)
-    torch.cuda.synchronize()
-    assert rel_err(out, bias_relu_reference(a, b, bias)) < 1e-2
-
-
-@needs_blackwell
-@pytest.mark.parametrize("m,n,k", [(300, 200, 136), (4000, 3000, 520),
-                                   (8191, 4100, 264)])
-def test_gemm_launch_control_sm100a(m, n, k):
-    """The GEMM with tile.tile_scheduler = launch_control: a block a tile,
-    running blocks taking over the tiles of blocks not launched yet (far
-    more tiles than SMs at the larger sizes, so most are taken over)."""
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    bias = torch.randn(n, device=DEV, dtype=torch.float32)
-    out = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_launch_control_sm100a")["gemm"](a, b, bias, out)
+    load(bundle)["gemm"](a, b, bias, out)
     torch.cuda.synchronize()
     assert rel_err(out, bias_relu_reference(a, b, bias)) < 1e-2
 

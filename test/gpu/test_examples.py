@@ -626,22 +626,35 @@ def run_attention(d, b, hq, hkv, s, causal, layout):
     check(lse, ref_lse, 1e-3, what + " lse")
 
 
-def test_attention_rows_tma_cannot_read():
-    # K and V rows 65 elements apart (130 bytes, not a multiple of 16): the
-    # runtime zeroes their TMA descriptors and launches the plain twin.
-    b, h, s, d = 1, 3, 200, 64
-    q = torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
-    kb = torch.randn(b, h, s, d + 1, device=DEV, dtype=torch.bfloat16)
-    vb = torch.randn(b, h, s, d + 1, device=DEV, dtype=torch.bfloat16)
-    k, v = kb[..., :d], vb[..., :d]
+@pytest.mark.parametrize("unaligned", ["kv", "q"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_attention_rows_tma_cannot_read(d, causal, unaligned):
+    # Rows d + 1 elements apart (not a multiple of 16 bytes): the runtime
+    # launches the plain twin. With K and V so, their TMA descriptors are
+    # zeroed and the twin loads them plainly; with Q so, the twin reads K
+    # and V with TMA (its other path).
+    b, h, s = 1, 3, 200
+
+    def make(bad):
+        if not bad:
+            return torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
+        return torch.randn(b, h, s, d + 1, device=DEV,
+                           dtype=torch.bfloat16)[..., :d]
+    q = make(unaligned == "q")
+    k, v = make(unaligned == "kv"), make(unaligned == "kv")
     o = poisoned(b, h, s, d, dtype=torch.bfloat16)
     lse = poisoned(b, h, s, dtype=torch.float32)
     scale = 1.0 / math.sqrt(d)
-    load("attention")["attention_d64"](q, k, v, o, lse, scale, 0)
+    kern = load("attention")["attention_d%d" % d]
+    assert kern.choose(q, k, v, o, lse, scale, int(causal)) == \
+        "attention_d%d__plain" % d
+    kern(q, k, v, o, lse, scale, int(causal))
     torch.cuda.synchronize()
-    ref, ref_lse = attention_reference(q, k, v, scale, False)
-    check(o, ref, 2e-2, "attention (unaligned K, V)")
-    check(lse, ref_lse, 1e-3, "attention (unaligned K, V) lse")
+    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    what = f"attention_d{d} twin (unaligned {unaligned}, causal={causal})"
+    check(o, ref, 2e-2, what)
+    check(lse, ref_lse, 1e-3, what + " lse")
 
 
 @pytest.mark.parametrize("s", [1, 77, 1000, 4097])

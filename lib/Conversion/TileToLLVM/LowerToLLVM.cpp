@@ -261,6 +261,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    bool sm100 = tile::getTarget(module) == tile::Target::SM100a;
 
     // Kernels and their thread counts, read before func.func goes away.
     llvm::StringMap<int> kernels;
@@ -286,7 +287,8 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       // them 255 either way and spills a little more with the bound, so
       // sm_90a is left as it was.
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
-        if (2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
+        if (tile::getTarget(func) == tile::Target::SM100a &&
+            2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
                 tgpu::kSharedMemoryPerSM)
           oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
@@ -365,7 +367,12 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    sinkMMAOperandLoads(module);
+    // On sm_100a only: there it cuts the plain twins' spills by three
+    // quarters; ptxas for sm_90a spills as much either way, and the twins
+    // ran 1-12% slower with the loads next to their MMAs (RESULTS.md,
+    // 2026-11-26).
+    if (sm100)
+      sinkMMAOperandLoads(module);
     // NVVM ops that LLVM has no intrinsic for (or not in the form used)
     // become the inline PTX their ops define.
     {

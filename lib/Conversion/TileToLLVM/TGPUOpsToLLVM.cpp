@@ -234,15 +234,13 @@ struct TryCancelLowering : public OpConversionPattern<TryCancelOp> {
     Emitter e{rewriter, op.getLoc()};
     Value resp = responsePointer(e, adaptor.getResponse(), adaptor.getIndex());
     Value bar = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
-    // (NVVM's try_cancel takes no predicate.)
-    auto ifOp = scf::IfOp::create(rewriter, e.loc, TypeRange{},
-                                  firstThread(e, e.threadId()),
-                                  /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    NVVM::ClusterLaunchControlTryCancelOp::create(rewriter, e.loc,
-                                                  /*multicast=*/false, resp,
-                                                  bar);
+    // (NVVM's try_cancel takes no predicate.) With multicast the
+    // cluster's first CTA asks for all (clusters of two along x here).
+    bool multicast = op.getMulticast();
+    onFirstThread(e, /*leaderOnly=*/multicast, [&] {
+      NVVM::ClusterLaunchControlTryCancelOp::create(rewriter, e.loc, multicast,
+                                                    resp, bar);
+    });
     rewriter.eraseOp(op);
     return success();
   }

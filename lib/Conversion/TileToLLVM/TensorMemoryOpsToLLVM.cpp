@@ -57,22 +57,6 @@ Value tmemPointer(Emitter &e, Value address) {
       e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 6), address);
 }
 
-/// `body` on one thread: the first of the executing warps (of the CTA
-/// pair's first CTA with `leaderOnly`).
-template <typename F>
-void onFirstThread(Emitter &e, bool leaderOnly, F body) {
-  Value first = firstThread(e, e.threadId());
-  if (leaderOnly) {
-    Value rank = NVVM::ClusterId::create(e.b, e.loc, e.b.getI32Type());
-    first = arith::AndIOp::create(e.b, e.loc, first,
-                                  e.eq(e.andI(rank, e.i32(1)), e.i32(0)));
-  }
-  auto ifOp = scf::IfOp::create(e.b, e.loc, TypeRange{}, first, false);
-  OpBuilder::InsertionGuard guard(e.b);
-  e.b.setInsertionPointToStart(ifOp.thenBlock());
-  body();
-}
-
 /// The sm_100 shared-memory matrix descriptor's two words (PTX ISA
 /// 9.7.16.4.1): start address / 16 and LBO / 16 in the low word; SBO / 16,
 /// the fixed version bit (46) and the swizzle mode (bits 61-63) in the

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec {
@@ -95,6 +96,21 @@ mlir::Value slotAddress(Emitter &e, tgpu::SharedBufferType t,
 /// instructions, not branches (an scf.if around each arrive and each
 /// epilogue copy made ptxas spill in the D = 256 attention kernel).
 mlir::Value firstThread(Emitter &e, mlir::Value index);
+/// `body` on one thread: the first of the executing warps (of the CTA
+/// pair's first CTA with `leaderOnly`).
+template <typename F>
+void onFirstThread(Emitter &e, bool leaderOnly, F body) {
+  mlir::Value first = firstThread(e, e.threadId());
+  if (leaderOnly) {
+    mlir::Value rank = mlir::NVVM::ClusterId::create(e.b, e.loc, e.b.getI32Type());
+    first = mlir::arith::AndIOp::create(e.b, e.loc, first,
+                                  e.eq(e.andI(rank, e.i32(1)), e.i32(0)));
+  }
+  auto ifOp = mlir::scf::IfOp::create(e.b, e.loc, mlir::TypeRange{}, first, false);
+  mlir::OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
 
 /// Inline PTX `text` through which the values of `groups` pass as tied
 /// registers, returned group by group: a wait for the asynchronous
