@@ -100,6 +100,15 @@ struct TilePartitionSchedule
             << (target == Target::SM100a ? "tcgen05" : "wgmma")
             << " not used): " << why;
       }
+      // A request for launch control that no persistent tile loop takes.
+      auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
+      if (want && want.getValue() == TileScheduler::LaunchControl &&
+          !func->hasAttr(tgpu::kPersistentAttr))
+        mlir::emitRemark(func.getLoc())
+            << variantPrefix(func)
+            << "launch control not used: the kernel does not walk its tiles "
+               "persistently (no warp-specialized main loop, or a grid its "
+               "programs cannot walk)";
       // wgmma and tcgen05 run only in a scheduled (warp-specialized) loop:
       // dots elsewhere are selected for mma.sync.
       SmallVector<DotOp> demoted;
