@@ -266,7 +266,14 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     main loop and the epilogue on barrier c of
     the named-barrier groups "pingpong_mma" and "pingpong_epilogue" (ids
     from tile-allocate-named-barriers). The trailing wait for TMA stores stays after
-    the tile loop. `tgpu.persistent` is consumed.
+    the tile loop. With `tgpu.persistent =
+    #tile.tile_scheduler<launch_control>` (sm_100a) the grid has a block a
+    tile and each region's tile loop is an `scf.while` from the block's
+    own tile: at the top of tile k the load region asks for the next
+    (`tgpu.try_cancel` into response k mod 2 of a two-row buffer, after
+    every warp released it; in a cluster, the first CTA for the cluster,
+    multicast), at the bottom every region reads it (`tgpu.query_cancel`,
+    -1 ends the loop) and releases it. `tgpu.persistent` is consumed.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -37,6 +37,18 @@
 // through named barriers (groups "pingpong_mma" and "pingpong_epilogue",
 // a barrier a copy), so one's epilogue runs while the other multiplies.
 //
+// Launch control (sm_100a; tgpu.persistent = #tile.tile_scheduler<
+// launch_control>): the grid has a block a tile (a cluster a cluster's
+// tiles) and every region's tile loop is an scf.while over (tile, ordinal
+// k, use counter), from the block's own tile while the tile is >= 0. At
+// the top of tile k the load region waits until response k mod 2 is free,
+// announces its 16 bytes and asks for the next tile (tgpu.try_cancel; in
+// a cluster only the first CTA asks, for all, multicast); at the bottom
+// every region waits for the response, reads it (tgpu.query_cancel: the
+// first block's x, -1 when no block was left) and releases it (in a
+// cluster, in every CTA). The ordinal k stands where the static loop's
+// ordinal does.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
