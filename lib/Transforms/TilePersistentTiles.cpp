@@ -80,6 +80,15 @@ struct Responses {
   Value buffer, full, empty;
 };
 
+/// A launch-control tile loop as Persistent::wrapLaunchControl builds it:
+/// the tile's coordinates, its ordinal k, and the response it uses (row k
+/// mod 2, phase k / 2 mod 2).
+struct LaunchControlLoop {
+  scf::WhileOp loop;
+  std::array<Value, 4> ids;
+  Value ordinal, slot, phase;
+};
+
 /// A persistent schedule: a grid of min(SMs, tiles) programs taking the
 /// tiles of the original gx x gy grid in waves, in groups of kGroupM rows of
 /// tiles (tiles sharing A rows and B columns run at about the same time, so
@@ -249,11 +258,10 @@ struct Persistent {
   /// >= 0. At the top of tile k the `scheduler` region asks for the next
   /// tile (try_cancel into response k mod 2, once every region has read
   /// response k - 2); at the bottom every region reads the answer (-1: no
-  /// block was left to take over) and releases it. Returns the loop and
-  /// the tile's coordinates; `ordinal` receives k.
-  std::pair<scf::WhileOp, std::array<Value, 4>>
-  wrapLaunchControl(OpBuilder &b, Location loc, func::FuncOp func,
-                    const Responses &resp, bool scheduler, Value *ordinal) {
+  /// block was left to take over) and releases it.
+  LaunchControlLoop wrapLaunchControl(OpBuilder &b, Location loc,
+                                      func::FuncOp func, const Responses &resp,
+                                      bool scheduler) {
     auto cst = [&](OpBuilder &ob, int64_t v) {
       return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
     };
@@ -284,8 +292,6 @@ struct Persistent {
                                 {loc, loc, loc});
     OpBuilder ib = OpBuilder::atBlockBegin(body);
     Value t = body->getArgument(0), k = body->getArgument(1);
-    if (ordinal)
-      *ordinal = k;
     Value two = cst(ib, 2), one = cst(ib, 1);
     Value slot = arith::RemUIOp::create(ib, loc, k, two);
     Value phase = arith::AndIOp::create(
@@ -298,22 +304,20 @@ struct Persistent {
       tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full,
                                 /*multicast=*/cluster > 1);
     }
-    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank)};
+    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank), k, slot,
+            phase};
   }
 
   /// The bottom of tile k in the launch-control loop (see above): every
   /// region reads the next tile and releases the response.
-  void nextLaunchControlTile(OpBuilder &b, Location loc, scf::WhileOp loop,
+  void nextLaunchControlTile(OpBuilder &b, Location loc,
+                             const LaunchControlLoop &tile,
                              const Responses &resp, Value counter) const {
-    Block *body = loop.getAfterBody();
-    Value k = body->getArgument(1);
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
     };
-    Value slot = arith::RemUIOp::create(b, loc, k, cst(2));
-    Value phase = arith::AndIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, k, cst(2)), cst(1));
-    tgpu::WaitOp::create(b, loc, resp.full, slot, phase);
+    Value slot = tile.slot;
+    tgpu::WaitOp::create(b, loc, resp.full, slot, tile.phase);
     Value next =
         tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
     // In clusters: the cluster's index (the first block's x / size), and
@@ -330,7 +334,8 @@ struct Persistent {
     tgpu::ArriveOp::create(b, loc, resp.empty, slot, IntegerAttr(), inCluster);
     scf::YieldOp::create(
         b, loc,
-        ValueRange{next, arith::AddIOp::create(b, loc, k, cst(1)), counter});
+        ValueRange{next, arith::AddIOp::create(b, loc, tile.ordinal, cst(1)),
+                   counter});
   }
 
   /// The stream-K tile loop (a grid of no z axis, no clusters or copies):
@@ -610,16 +615,16 @@ struct TilePersistentTiles
                                   bool scheduler) {
     Location loc = counter ? counter.getLoc() : block->getParentOp()->getLoc();
     Value once = onceIndex(block);
-    Value ordinal;
-    auto [loop, ids] = pers.wrapLaunchControl(b, loc, func, resp, scheduler,
-                                              &ordinal);
-    Block *body = loop.getAfterBody();
-    Value after = intoTileLoop(loop, body, ids, block, tileCodeEnd(block),
-                               counter, once, body->getArgument(2), ordinal);
+    LaunchControlLoop tile = pers.wrapLaunchControl(b, loc, func, resp,
+                                                    scheduler);
+    Block *body = tile.loop.getAfterBody();
+    Value after =
+        intoTileLoop(tile.loop, body, tile.ids, block, tileCodeEnd(block),
+                     counter, once, body->getArgument(2), tile.ordinal);
     if (!after)
       return failure();
     OpBuilder yb = OpBuilder::atBlockEnd(body);
-    pers.nextLaunchControlTile(yb, loc, loop, resp, after);
+    pers.nextLaunchControlTile(yb, loc, tile, resp, after);
     return success();
   }
 

@@ -586,11 +586,8 @@ void launch(tilec_kernel& requested, CUstream stream, const uint32_t* explicit_g
 
 void unload_modules(tilec_bundle& b) noexcept {
   if (b.modules.empty()) return;
-  Driver* d = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    d = g_driver.load(std::memory_order_acquire);
-  }
+  // (A bundle with loaded modules was loaded through a driver already set.)
+  Driver* d = g_driver.load(std::memory_order_acquire);
   if (!d) return;
   // Kernels launched from a module may still run: wait for the context to go
   // idle before unloading (errors are ignored, e.g. at process exit).

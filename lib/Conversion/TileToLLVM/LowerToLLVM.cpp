@@ -287,9 +287,8 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       // them 255 either way and spills a little more with the bound, so
       // sm_90a is left as it was.
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
-        if (tile::getTarget(func) == tile::Target::SM100a &&
-            2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
-                tgpu::kSharedMemoryPerSM)
+        if (sm100 && 2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
+                         tgpu::kSharedMemoryPerSM)
           oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
         if (a.getName().getValue().starts_with("tgpu."))

@@ -102,11 +102,13 @@ template <typename F>
 void onFirstThread(Emitter &e, bool leaderOnly, F body) {
   mlir::Value first = firstThread(e, e.threadId());
   if (leaderOnly) {
-    mlir::Value rank = mlir::NVVM::ClusterId::create(e.b, e.loc, e.b.getI32Type());
-    first = mlir::arith::AndIOp::create(e.b, e.loc, first,
-                                  e.eq(e.andI(rank, e.i32(1)), e.i32(0)));
+    mlir::Value rank =
+        mlir::NVVM::ClusterId::create(e.b, e.loc, e.b.getI32Type());
+    first = mlir::arith::AndIOp::create(
+        e.b, e.loc, first, e.eq(e.andI(rank, e.i32(1)), e.i32(0)));
   }
-  auto ifOp = mlir::scf::IfOp::create(e.b, e.loc, mlir::TypeRange{}, first, false);
+  auto ifOp =
+      mlir::scf::IfOp::create(e.b, e.loc, mlir::TypeRange{}, first, false);
   mlir::OpBuilder::InsertionGuard guard(e.b);
   e.b.setInsertionPointToStart(ifOp.thenBlock());
   body();

@@ -465,11 +465,7 @@ SharedBufferType SharedBufferType::withNumSlots(int64_t n) const {
 }
 
 int64_t SharedBufferType::getAlignment() const {
-  ArrayRef<int64_t> shape = getSlotShape();
-  if (shape.size() == 2 && getNumSlots() == 1 &&
-      *this == launchControlResponses(getContext(), shape[0]))
-    return 16;
-  return 1024;
+  return isLaunchControlResponses(*this) ? 16 : 1024;
 }
 
 int64_t SharedBufferType::getSlotStride() const {
@@ -671,12 +667,17 @@ SharedBufferType tgpu::launchControlResponses(MLIRContext *ctx, int64_t rows) {
                                tile::SharedLayoutAttr::get(ctx, 2, bases));
 }
 
+bool tgpu::isLaunchControlResponses(SharedBufferType t) {
+  // The cheap tests first: every buffer's alignment asks.
+  ArrayRef<int64_t> shape = t.getShape();
+  return shape.size() == 2 && shape[1] == 4 &&
+         t.getElementType().isInteger(32) && llvm::isPowerOf2_64(shape[0]) &&
+         t == launchControlResponses(t.getContext(), shape[0]);
+}
+
 /// A buffer of try_cancel responses: one slot of Nx4 i32, row-major.
 static LogicalResult verifyResponses(Operation *op, SharedBufferType t) {
-  ArrayRef<int64_t> shape = t.getShape();
-  if (shape.size() != 2 || shape[1] != 4 ||
-      !llvm::isPowerOf2_64(shape[0]) ||
-      t != launchControlResponses(op->getContext(), shape[0]))
+  if (!isLaunchControlResponses(t))
     return op->emitOpError()
            << "needs a buffer of try_cancel responses, a power-of-two N rows "
               "of 4 i32, row-major (as tgpu::launchControlResponses makes), "
@@ -1121,7 +1122,8 @@ LogicalResult AllocOp::verify() {
   if (getResult().getType().hasUnknownDepth())
     return emitOpError() << "needs a known number of slots (a ring of "
                             "unknown depth is a tgpu.channel's)";
-  return verifyOffsets(*this, getOffset(), getResult().getType().getAlignment());
+  return verifyOffsets(*this, getOffset(),
+                       getResult().getType().getAlignment());
 }
 
 LogicalResult BarriersOp::verify() {

@@ -78,6 +78,9 @@ int getComputeCopies(mlir::scf::ForOp loop);
 /// The shared-memory buffer of `rows` cluster-launch-control responses
 /// (16 bytes each) that tgpu.try_cancel writes and tgpu.query_cancel reads.
 SharedBufferType launchControlResponses(mlir::MLIRContext *ctx, int64_t rows);
+/// Whether `t` is such a buffer (launchControlResponses of a power-of-two
+/// number of rows).
+bool isLaunchControlResponses(SharedBufferType t);
 
 /// The MMA selected for `dot` (mma.sync where none was).
 MMAAttr getMMA(tile::DotOp dot);
