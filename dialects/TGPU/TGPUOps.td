@@ -123,14 +123,20 @@ def TGPU_ArriveOp : TGPU_Op<"arrive"> {
     With `cluster N` (no expect_tx), the warps arrive on barrier `index` of
     each of the N CTAs of their cluster (the same barrier in each), as the
     consumers of a slot that a multicast filled in all of them do.
+
+    With `leader`, the arrival (with or without expect_tx) goes to barrier
+    `index` of the cluster's first CTA (the leader of a CTA pair, whose
+    MMA thread waits on it for both CTAs) instead of this CTA's.
   }];
   let arguments = (ins TGPU_BarriersType:$barriers, I32:$index,
                        OptionalAttr<I64Attr>:$expect_tx,
-                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
+                       UnitAttr:$leader);
   let assemblyFormat = [{
     $barriers `[` $index `]` (`expect_tx` $expect_tx^)? (`cluster` $cluster^)?
-    attr-dict `:` type($barriers)
+    (`leader` $leader^)? attr-dict `:` type($barriers)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -166,6 +172,14 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
     for a whole loop, such as attention's Q: the producer refills it when
     the consumers released the last one).
 
+    With `pair` (sm_100a, a kernel whose MMAs run over a CTA pair,
+    `tgpu.cta_group`), the channel connects the MMA thread of the pair's
+    first CTA with the other side in both CTAs: barriers it waits on (the
+    operands' full ones, the accumulators' empty ones) live in the first
+    CTA and count both CTAs' producers or consumers; barriers the other
+    side waits on (the operands' empty ones, the accumulators' full ones)
+    live in each CTA, its commits multicast to both.
+
     `tile-pipeline` lowers a channel: `depth` slots (else as many as fit in
     shared memory next to the kernel's other buffers and scratch, at most
     its `max-stages`, or the kernel's `tile.num_stages`) of each buffer,
@@ -182,14 +196,15 @@ def TGPU_ChannelOp : TGPU_Op<"channel", [MemoryEffects<[MemAlloc, MemWrite]>]> {
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$depth,
                        OptionalAttr<TGPU_ChannelKindAttr>:$kind,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$producer_warps);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$producer_warps,
+                       UnitAttr:$pair);
   let results = (outs TGPU_ChannelType:$channel,
                       Variadic<AnyTypeOf<[TGPU_SharedBufferType,
                                           TGPU_TensorMemoryBufferType]>>:$buffers);
   let assemblyFormat = [{
     `consumer_warps` $consumer_warps (`producer_warps` $producer_warps^)?
-    (`cluster` $cluster^)? (`depth` $depth^)? (`kind` $kind^)? attr-dict
-    `:` type($buffers)
+    (`cluster` $cluster^)? (`pair` $pair^)? (`depth` $depth^)? (`kind` $kind^)?
+    attr-dict `:` type($buffers)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -301,6 +316,10 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
     each multicast to the same slot (and barrier) of every CTA of the
     cluster, so every CTA receives the whole slot.
 
+    With `leader` the copies complete on barrier `slot` of the cluster's
+    first CTA (`.cta_group::2`: the CTA pair's leader, whose MMA thread
+    reads both CTAs' slots), not this CTA's.
+
     ```mlir
     tgpu.tma_load %a[%m0, %k0] -> %ring[%slot], %full
         : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
@@ -310,10 +329,11 @@ def TGPU_TMALoadOp : TGPU_Op<"tma_load"> {
   let arguments = (ins Tile_TensorViewType:$desc, Variadic<I32>:$coords,
                        TGPU_SharedBufferType:$dst, I32:$slot,
                        AnyTypeOf<[TGPU_BarriersType, TGPU_ChannelType]>:$barriers,
-                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast,
+                       UnitAttr:$leader);
   let assemblyFormat = [{
     $desc `[` $coords `]` `->` $dst `[` $slot `]` `,` $barriers
-    (`multicast` $multicast^)? attr-dict
+    (`multicast` $multicast^)? (`leader` $leader^)? attr-dict
     `:` type($desc) `,` type($dst) `,` type($barriers)
   }];
   let hasVerifier = 1;
@@ -548,6 +568,20 @@ def TGPU_ConsumerIndexOp : TGPU_Op<"consumer_index", [Pure]> {
 
     ```mlir
     %c = tgpu.consumer_index : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGPU_ClusterRankOp : TGPU_Op<"cluster_rank", [Pure]> {
+  let summary = "the executing CTA's rank in its cluster";
+  let description = [{
+    `%cluster_ctarank`: 0 .. N - 1 in a cluster of N CTAs (0 without a
+    cluster). In a CTA pair, 0 is the leader, which issues the pair's MMAs.
+
+    ```mlir
+    %r = tgpu.cluster_rank : i32
     ```
   }];
   let results = (outs I32:$result);

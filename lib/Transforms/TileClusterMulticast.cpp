@@ -18,6 +18,11 @@
 //   } consumer(...) { ... }
 //   tgpu.cluster_sync
 //
+// A kernel whose MMAs run over the CTA pair (tgpu.cta_group, sm_100a)
+// shares no copy: each CTA copies its own A and half of B, and the
+// channels of its MMA thread join the pair (`pair`: their barriers the
+// MMA thread waits on are the first CTA's and count both CTAs).
+//
 // A cluster needs the persistent tile loop (which walks tiles in whole
 // clusters) and shared slots a multiple of N boxes wide; where it cannot
 // run, a remark says why and `tile.cluster` is dropped. A kernel without
@@ -29,7 +34,6 @@
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -49,15 +53,7 @@ namespace {
 /// Whether `copy` brings the same tile to every program of a row of
 /// programs along x: none of its coordinates depends on program_id x.
 bool sameAlongX(tgpu::TMALoadOp copy) {
-  SetVector<Operation *> slice;
-  BackwardSliceOptions opts;
-  opts.omitBlockArguments = true;
-  for (Value v : copy.getCoords())
-    (void)getBackwardSlice(v, &slice, opts);
-  return llvm::none_of(slice, [](Operation *op) {
-    auto pid = dyn_cast<ProgramIdOp>(op);
-    return pid && pid.getAxis() == 0;
-  });
+  return !dependsOnProgramId(copy.getCoords(), 0);
 }
 
 struct TileClusterMulticast
@@ -79,8 +75,27 @@ struct TileClusterMulticast
         func->removeAttr(kClusterAttr);
         continue;
       }
-      share(func, ws, cl.getInt());
+      if (func->hasAttr(tgpu::kCtaGroupAttr))
+        pair(func, ws);
+      else
+        share(func, ws, cl.getInt());
     }
+  }
+
+  /// A CTA pair (tgpu.cta_group): the channels the MMA thread fills or
+  /// releases join the pair (`pair`: tile-pipeline puts the barriers it
+  /// waits on in the first CTA, counting both CTAs); nothing multicasts.
+  void pair(func::FuncOp func, tgpu::WarpSpecializeOp ws) {
+    OpBuilder b(ws);
+    func.walk([&](tgpu::ChannelOp ch) {
+      auto kind = ch.getKind();
+      if (kind && (kind->getFill() == tgpu::FillKind::MMA ||
+                   kind->getRelease() == tgpu::ReleaseKind::MMA))
+        ch.setPair(true);
+    });
+    tgpu::ClusterSyncOp::create(b, ws.getLoc());
+    b.setInsertionPointAfter(ws);
+    tgpu::ClusterSyncOp::create(b, ws.getLoc());
   }
 
   void share(func::FuncOp func, tgpu::WarpSpecializeOp ws, int n) {

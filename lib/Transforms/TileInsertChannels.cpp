@@ -139,6 +139,10 @@ struct Operand {
   BlockArgument view;     // the kernel argument
   tgpu::TMASlot slot;     // its box, swizzle and one slot of the ring
   Value ring;
+  // A CTA pair's B (tgpu.cta_group): each CTA copies the half of the
+  // columns its rank says, `pairDim` the load's dim of B's columns.
+  int pairDim = -1;
+  int64_t pairHalf = 0;
 };
 
 /// A dot of the loop and where its operands come from: indices into
@@ -699,6 +703,12 @@ struct TileInsertChannels
       columns += accType.getShape()[1];
     }
     int numWarps = getNumWarps(func);
+    int32_t ctaGroup = 1;
+    if (func->hasAttr(tgpu::kCtaGroupAttr)) {
+      ctaGroup = 2;
+      if (failed(halveB()))
+        return failure();
+    }
     setTMAViews(func);
 
     // The channels: the operands' (the MMA thread's commit releases a
@@ -752,7 +762,7 @@ struct TileInsertChannels
       last = tgpu::Tcgen05MMAOp::create(
           lb, dot.getLoc(), mmaOperand(operands[m.a]), w,
           mmaOperand(operands[m.b]), w, accCh.getBuffers()[k], accSlot, on,
-          lb.getI32IntegerAttr(1));
+          lb.getI32IntegerAttr(ctaGroup));
       mmaPart(last);
       dot.getResult().replaceAllUsesWith(loop.getRegionIterArgs()[accIdx[k]]);
       dot.erase();
@@ -794,6 +804,33 @@ struct TileInsertChannels
     llvm::sort(dropped, std::greater<unsigned>());
     for (unsigned idx : dropped)
       dropIterArg(idx);
+    return success();
+  }
+
+  /// A CTA pair's MMAs (tgpu.cta_group): each CTA's B slot holds half of
+  /// B's columns (tile-partition-schedule checked that the half keeps B's
+  /// swizzle).
+  LogicalResult halveB() {
+    for (MMA &m : mmas) {
+      Operand &o = operands[m.b];
+      if (o.pairDim >= 0)
+        continue;
+      if (llvm::any_of(mmas, [&](const MMA &x) { return x.a == m.b; }))
+        return m.dot.emitError() << "a CTA pair's B is also an A";
+      auto type = cast<RankedTensorType>(o.load.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      o.pairDim = shape.size() - (o.transposed ? 2 : 1);
+      o.pairHalf = shape[o.pairDim] / 2;
+      shape[o.pairDim] = o.pairHalf;
+      std::string why;
+      FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
+          RankedTensorType::get(shape, type.getElementType()), why,
+          /*squeeze=*/true);
+      if (failed(slot) || slot->swizzle != o.slot.swizzle)
+        return o.load.emitError() << "half of B's columns is no slot of B's "
+                                     "swizzle for the CTA pair";
+      o.slot = *slot;
+    }
     return success();
   }
 
@@ -843,9 +880,23 @@ struct TileInsertChannels
   /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
   /// place of its load.
   void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
+    SmallVector<Value> coords(o.load.getOffsets());
+    if (o.pairDim >= 0) {
+      // A CTA pair's B: columns + rank * half.
+      Location loc = o.load.getLoc();
+      Operation *rank = tgpu::ClusterRankOp::create(b, loc, b.getI32Type());
+      Operation *half =
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), o.pairHalf);
+      Operation *off = arith::MulIOp::create(b, loc, rank->getResult(0),
+                                             half->getResult(0));
+      Operation *col = arith::AddIOp::create(b, loc, coords[o.pairDim],
+                                             off->getResult(0));
+      for (Operation *op : {rank, half, off, col})
+        tag(op, {tgpu::kLoadPartition});
+      coords[o.pairDim] = col->getResult(0);
+    }
     auto copy = tgpu::TMALoadOp::create(
-        b, o.load.getLoc(), o.view, o.load.getOffsets(), o.ring, slot, ch,
-        IntegerAttr());
+        b, o.load.getLoc(), o.view, coords, o.ring, slot, ch, IntegerAttr());
     tag(copy, {tgpu::kLoadPartition});
   }
 

@@ -90,6 +90,9 @@ struct TilePartitionSchedule
           bool pers = persistent && canWalkTilesPersistently(func);
           if (pers)
             func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
+          if (useCtaPair(func, loop, pers, target))
+            func->setAttr(tgpu::kCtaGroupAttr,
+                          IntegerAttr::get(IntegerType::get(func.getContext(), 32), 2));
           record(loop, parts,
                  usePingPong(func, loop, pers, target) ? 2 : 1, target);
           scheduled = loop;
@@ -144,6 +147,68 @@ struct TilePartitionSchedule
         << variantPrefix(func)
         << "tiles scheduled in static waves, not by launch control: " << why;
     return UnitAttr::get(ctx);
+  }
+
+  /// Whether the MMAs of `loop` run over the CTA pair of the kernel's
+  /// cluster (tgpu.cta_group = 2), as the kernel asks (tile.cta_group = 2);
+  /// a remark says why not where it cannot.
+  static bool useCtaPair(func::FuncOp func, scf::ForOp loop, bool pers,
+                         Target target) {
+    auto want = func->getAttrOfType<IntegerAttr>(kCtaGroupAttr);
+    if (!want || want.getInt() != 2)
+      return false;
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
+    std::string why;
+    if (target != Target::SM100a)
+      why = "the CTA pair's MMA (tcgen05 cta_group::2) is sm_100a's";
+    else if (!cluster || cluster.getInt() != 2)
+      why = "it runs on a cluster of two (tile.cluster = 2)";
+    else if (!pers)
+      why = "it needs the persistent tile loop";
+    else if (streamK && streamK.getInt() > 1)
+      why = "a stream-K kernel splits tiles, a pair shares them";
+    else
+      why = pairOperands(loop);
+    if (why.empty())
+      return true;
+    mlir::emitRemark(loop.getLoc())
+        << variantPrefix(func) << "CTA pair (cta_group 2) not used: " << why;
+    return false;
+  }
+
+  /// Why the dots of `loop` cannot run over a CTA pair ("" if they can):
+  /// each a tcgen05 MMA reading A and B from shared memory, 128 rows a CTA,
+  /// its B the same for both CTAs (its copy independent of program_id x)
+  /// and half of B's columns still a slot of B's swizzle.
+  static std::string pairOperands(scf::ForOp loop) {
+    for (auto dot : loop.getBody()->getOps<DotOp>()) {
+      tgpu::MMAAttr mma = tgpu::getMMA(dot);
+      if (!mma.isTCGen05() || mma.getA() != tgpu::OperandSource::Shared ||
+          mma.getB() != tgpu::OperandSource::Shared)
+        return "every MMA of the main loop must read A and B from shared "
+               "memory";
+      auto type = cast<RankedTensorType>(dot.getType());
+      if (type.getShape()[0] != 128 || type.getShape()[1] % 32)
+        return "every MMA must make 128 rows a CTA and a multiple of 32 "
+               "columns";
+      bool transposed;
+      LoadOp b = operandLoad(dot.getB(), transposed);
+      if (!b || dependsOnProgramId(b.getOffsets(), 0))
+        return "B must be the same for both CTAs of the pair (its copy may "
+               "not depend on program_id x)";
+      auto bt = cast<RankedTensorType>(b.getType());
+      SmallVector<int64_t> half(bt.getShape());
+      half[half.size() - (transposed ? 2 : 1)] /= 2;
+      std::string unused;
+      auto full = tgpu::planTMASlot(bt, unused, /*squeeze=*/true);
+      auto halved = tgpu::planTMASlot(
+          RankedTensorType::get(half, bt.getElementType()), unused, true);
+      if (failed(full) || failed(halved) ||
+          halved->swizzle != full->swizzle)
+        return "half of B's columns must keep B's swizzle";
+    }
+    return "";
   }
 
   /// Whether the ping-pong schedule the kernel asks for can run (`pers`:

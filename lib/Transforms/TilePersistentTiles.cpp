@@ -37,6 +37,12 @@
 // through named barriers (groups "pingpong_mma" and "pingpong_epilogue",
 // a barrier a copy), so one's epilogue runs while the other multiplies.
 //
+// A CTA pair's kernel (tgpu.cta_group): the MMA partition's code of a
+// tile runs in the pair's first CTA only (an scf.if on tgpu.cluster_rank
+// around it, the counter passing through); the other CTA's MMA warp walks
+// the tiles and does nothing else (with launch control, it reads and
+// releases the responses as every warp does).
+//
 // Launch control (sm_100a; tgpu.persistent = #tile.tile_scheduler<
 // launch_control>): the grid has a block a tile (a cluster a cluster's
 // tiles) and every region's tile loop is an scf.while over (tile, ordinal
@@ -520,6 +526,8 @@ struct TilePersistentTiles
     if (auto sched =
             func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr))
       pers.launchControl = sched.getValue() == TileScheduler::LaunchControl;
+    // A CTA pair's MMAs: only the first CTA's MMA thread issues them.
+    bool pairMMA = func->hasAttr(tgpu::kCtaGroupAttr);
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
     Region *compute = ws.getRegionOf(tgpu::PartitionRole::Compute);
     Region *mma = ws.getRegionOf(tgpu::PartitionRole::MMA);
@@ -573,7 +581,7 @@ struct TilePersistentTiles
           (mma && failed(wrapLaunchControl(
                       func, pers, resp, &mma->front(),
                       OpBuilder::atBlockBegin(&mma->front()), mCounter,
-                      false))) ||
+                      false, pairMMA))) ||
           failed(wrapLaunchControl(func, pers, resp, consumer,
                                    afterBuffers(consumer), cCounter, false)))
         return failure();
@@ -582,7 +590,8 @@ struct TilePersistentTiles
     }
     if (failed(wrapProducer(func, pers, producer, pCounter)))
       return failure();
-    if (mma && failed(wrapProducer(func, pers, &mma->front(), mCounter)))
+    if (mma &&
+        failed(wrapProducer(func, pers, &mma->front(), mCounter, pairMMA)))
       return failure();
     if (copies > 1) {
       if (failed(buildPingPong(func, pers, consumer, cCounter)))
@@ -596,7 +605,8 @@ struct TilePersistentTiles
 
   /// The producer's code in a tile loop, its counter running on.
   LogicalResult wrapProducer(func::FuncOp func, Persistent &pers,
-                             Block *producer, scf::ForOp counter) {
+                             Block *producer, scf::ForOp counter,
+                             bool leaderOnly = false) {
     Location loc = counter.getLoc();
     Value once = onceIndex(producer);
     OpBuilder pb = OpBuilder::atBlockBegin(producer);
@@ -604,7 +614,7 @@ struct TilePersistentTiles
     auto [loop, ids] = pers.wrap(pb, loc, func, {}, 1, nullptr,
                                  once ? &ordinal : nullptr);
     return finish(loop, ids, producer, producer->end(), counter, once,
-                  loop.getRegionIterArgs()[0], ordinal);
+                  loop.getRegionIterArgs()[0], ordinal, leaderOnly);
   }
 
   /// A region's code in the launch-control tile loop (Persistent::
@@ -612,7 +622,7 @@ struct TilePersistentTiles
   LogicalResult wrapLaunchControl(func::FuncOp func, Persistent &pers,
                                   const Responses &resp, Block *block,
                                   OpBuilder b, scf::ForOp counter,
-                                  bool scheduler) {
+                                  bool scheduler, bool leaderOnly = false) {
     Location loc = counter ? counter.getLoc() : block->getParentOp()->getLoc();
     Value once = onceIndex(block);
     LaunchControlLoop tile = pers.wrapLaunchControl(b, loc, func, resp,
@@ -620,7 +630,8 @@ struct TilePersistentTiles
     Block *body = tile.loop.getAfterBody();
     Value after =
         intoTileLoop(tile.loop, body, tile.ids, block, tileCodeEnd(block),
-                     counter, once, body->getArgument(2), tile.ordinal);
+                     counter, once, body->getArgument(2), tile.ordinal,
+                     leaderOnly);
     if (!after)
       return failure();
     OpBuilder yb = OpBuilder::atBlockEnd(body);
@@ -636,7 +647,9 @@ struct TilePersistentTiles
   static Value intoTileLoop(Operation *loop, Block *body,
                             const std::array<Value, 4> &ids, Block *block,
                             Block::iterator end, scf::ForOp counter,
-                            Value once, Value start, Value ordinal) {
+                            Value once, Value start, Value ordinal,
+                            bool leaderOnly = false) {
+    Operation *before = body->empty() ? nullptr : &body->back();
     moveIntoTileLoop(loop, body, ids, block, end);
     Value after = counter ? atTopLevel(counter.getResults().back(), body)
                           : start;
@@ -648,7 +661,44 @@ struct TilePersistentTiles
       replaceStart(counter.getInitArgs().back(), start);
     if (once && ordinal)
       replaceStart(once, ordinal);
+    if (leaderOnly)
+      return inLeader(body, before, after, start);
     return after;
+  }
+
+  /// The ops of `body` after `before` (all if null) in an `scf.if` that
+  /// only the cluster's first CTA runs (a CTA pair's MMA thread: the
+  /// leader issues the pair's MMAs, the other CTA's MMA warp only walks the
+  /// tiles), yielding the counter `after` (`start` in the other CTA).
+  /// Returns the if's counter, null if another value leaves those ops.
+  static Value inLeader(Block *body, Operation *before, Value after,
+                        Value start) {
+    auto first = before ? std::next(Block::iterator(before)) : body->begin();
+    if (first == body->end())
+      return after;
+    Location loc = first->getLoc();
+    OpBuilder b(body, body->end());
+    Value rank = tgpu::ClusterRankOp::create(b, loc, b.getI32Type());
+    Value leader = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, rank,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{after.getType()}, leader,
+                                  /*withElseRegion=*/true);
+    Block *then = ifOp.thenBlock();
+    then->getOperations().splice(then->end(), body->getOperations(), first,
+                                 Block::iterator(rank.getDefiningOp()));
+    OpBuilder tb = OpBuilder::atBlockEnd(then);
+    scf::YieldOp::create(tb, loc, after);
+    OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
+    scf::YieldOp::create(eb, loc, start);
+    for (Operation &op : *then)
+      for (Value r : op.getResults())
+        for (Operation *user : r.getUsers())
+          if (!ifOp->isAncestor(user)) {
+            op.emitError() << "a value of the CTA pair's MMA code leaves it";
+            return {};
+          }
+    return ifOp.getResult(0);
   }
 
   /// Moves the ops of `block` after the tile loop, up to `end`, into it
@@ -657,10 +707,11 @@ struct TilePersistentTiles
   /// counter after the region's loop.
   LogicalResult finish(scf::ForOp loop, const std::array<Value, 4> &ids,
                        Block *block, Block::iterator end, scf::ForOp counter,
-                       Value once, Value start, Value ordinal) {
+                       Value once, Value start, Value ordinal,
+                       bool leaderOnly = false) {
     Block *body = loop.getBody();
     Value after = intoTileLoop(loop, body, ids, block, end, counter, once,
-                               start, ordinal);
+                               start, ordinal, leaderOnly);
     if (!after)
       return failure();
     OpBuilder yb = OpBuilder::atBlockEnd(body);

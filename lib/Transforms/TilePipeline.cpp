@@ -34,6 +34,15 @@
 //   wait [i]     ->  wait full[i % d], parity (i / d) % 2
 //   release [i]  ->  arrive empty[i % d]   (on every CTA of a cluster)
 //
+// A CTA pair's channel (`pair`, sm_100a) joins the MMA thread of the
+// pair's first CTA with the other side in both CTAs: the barriers that
+// thread waits on are the first CTA's and count both CTAs (the operands'
+// full barrier two expect_tx arrivals, `leader`, and the copies of both
+// CTAs complete on it, `tma_load ... leader`; the accumulators' empty
+// barrier every epilogue warp of both, `arrive ... leader`); the barriers
+// the other side waits on are each CTA's own, the MMA thread's commits
+// multicast to both (`tcgen05_commit ... multicast 2`).
+//
 // On sm_100a a channel whose slots the MMAs release (`release = mma`) is
 // released by the MMAs' completion itself: the thread that issued them
 // commits (tcgen05.commit) to the empty barrier, which then expects one
@@ -237,8 +246,17 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // producer warp's arrival (fill = arrive).
     bool arrives =
         ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive;
+    bool copies = !ch.getKind() || ch.getKind()->getFill() == tgpu::FillKind::TMA;
+    // A CTA pair's channel: what the leader's MMA thread waits on (the
+    // copies' full barriers, the accumulators' empty ones) is the leader's
+    // barrier, counting both CTAs; its commits multicast to both.
+    bool pair = ch.getPair();
+    if (pair && arrives)
+      return ch.emitError() << "a CTA pair's channel is filled by TMA or by "
+                               "the MMAs, not by warps' arrivals";
     Value full = tgpu::BarriersOp::create(
-        b, loc, barsTy, arrives ? ch.getProducerWarps().value_or(1) : 1);
+        b, loc, barsTy,
+        arrives ? ch.getProducerWarps().value_or(1) : pair && copies ? 2 : 1);
     // Released by tcgen05 MMAs' completion: one commit a CTA, not an
     // arrival a consumer warp.
     bool commits = ch.getKind() &&
@@ -246,15 +264,18 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
                    getTarget(ch) == Target::SM100a;
     Value empty = tgpu::BarriersOp::create(
         b, loc, barsTy,
-        (commits ? 1 : ch.getConsumerWarps()) * ch.getCluster().value_or(1));
+        (commits ? 1 : ch.getConsumerWarps()) *
+            (pair && !commits ? 2 : ch.getCluster().value_or(1)));
     IntegerAttr cluster = ch.getClusterAttr();
+    // (What the MMA thread's commits multicast to.)
+    IntegerAttr commitTo = pair ? b.getI32IntegerAttr(2) : cluster;
     int64_t useBytes = ch.getUseBytes();
-    bool copies = !ch.getKind() || ch.getKind()->getFill() == tgpu::FillKind::TMA;
     for (Operation *user : llvm::make_early_inc_range(ch.getChannel().getUsers())) {
       OpBuilder ub(user);
       Location uloc = user->getLoc();
       if (auto tma = dyn_cast<tgpu::TMALoadOp>(user)) {
         tma.getBarriersMutable().assign(full);
+        tma.setLeader(pair);
       } else if (auto acq = dyn_cast<tgpu::ChannelAcquireOp>(user)) {
         Value i = acq.getIndex();
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);
@@ -269,7 +290,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         }
         if (copies)
           tgpu::ArriveOp::create(ub, uloc, full, slot,
-                                 ub.getI64IntegerAttr(useBytes), IntegerAttr());
+                                 ub.getI64IntegerAttr(useBytes), IntegerAttr(),
+                                 pair);
         acq.replaceAllUsesWith(slot);
         acq.erase();
       } else if (auto fill = dyn_cast<tgpu::ChannelFillOp>(user)) {
@@ -277,7 +299,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         if (arrives)
           tgpu::ArriveOp::create(ub, uloc, full, slot, IntegerAttr(), cluster);
         else
-          tgpu::Tcgen05CommitOp::create(ub, uloc, full, slot, cluster);
+          tgpu::Tcgen05CommitOp::create(ub, uloc, full, slot, commitTo);
         fill.erase();
       } else if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(user)) {
         Value i = wait.getIndex();
@@ -289,9 +311,10 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       } else if (auto rel = dyn_cast<tgpu::ChannelReleaseOp>(user)) {
         Value slot = tgpu::ringSlot(ub, uloc, rel.getIndex(), depth);
         if (commits)
-          tgpu::Tcgen05CommitOp::create(ub, uloc, empty, slot, cluster);
+          tgpu::Tcgen05CommitOp::create(ub, uloc, empty, slot, commitTo);
         else
-          tgpu::ArriveOp::create(ub, uloc, empty, slot, IntegerAttr(), cluster);
+          tgpu::ArriveOp::create(ub, uloc, empty, slot, IntegerAttr(), cluster,
+                                 pair);
         rel.erase();
       }
     }

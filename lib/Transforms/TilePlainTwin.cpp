@@ -133,7 +133,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
     for (StringRef a : {kScheduleAttr, kTileSchedulerAttr, kClusterAttr,
-                        kNumStagesAttr,
+                        tile::kCtaGroupAttr, tgpu::kCtaGroupAttr, kNumStagesAttr,
                         kVariantsAttr, kVariantOfAttr, kCostAttr,
                         tgpu::kPersistentAttr})
       twin->removeAttr(a);

@@ -105,6 +105,8 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
         d += ", persistent";
       if (auto c = func->getAttrOfType<IntegerAttr>(kClusterAttr))
         d += ", cluster of " + std::to_string(c.getInt());
+      if (func->hasAttr(tgpu::kCtaGroupAttr))
+        d += ", MMAs over the CTA pair (cta_group::2)";
     } else if (stages) {
       d = "pipelined (" + std::string(tma ? "TMA ring, " : "") +
           std::to_string(stages.getInt()) + " stages)";

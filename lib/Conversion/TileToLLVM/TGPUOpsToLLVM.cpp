@@ -181,6 +181,44 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
                                       NVVM::MemScopeKind::CTA),
           rewriter.getBoolAttr(false), pred);
     };
+    if (op.getLeader()) {
+      // The cluster's first CTA's barrier (mapa to rank 0; PTX ISA,
+      // "mbarrier.arrive": a .shared::cluster address). One thread arrives
+      // with the bytes, else lane 0 of each warp once the warp is here.
+      // (.release.cta, as the cluster arrive below and CUTLASS's pair
+      // pipelines: .release.cluster costs a GPU-wide MEMBAR each arrival,
+      // and what the MMA thread must see after it, the copies' bytes and
+      // the epilogue's finished tcgen05.ld, the barrier's transactions and
+      // the tcgen05 fences order.)
+      Value remote = NVVM::MapaOp::create(
+          rewriter, e.loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
+          addr, e.i32(0));
+      auto scope = NVVM::MemScopeKindAttr::get(rewriter.getContext(),
+                                               NVVM::MemScopeKind::CTA);
+      Value who = e.threadId();
+      if (!op.getExpectTx()) {
+        NVVM::SyncWarpOp::create(rewriter, e.loc, e.i32(-1));
+        who = e.laneId();
+      }
+      // (NVVM's arrive on a shared::cluster barrier takes no predicate.)
+      auto ifOp = scf::IfOp::create(
+          rewriter, e.loc, TypeRange{},
+          op.getExpectTx() ? firstThread(e, who) : e.eq(who, e.i32(0)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      if (auto tx = op.getExpectTx())
+        NVVM::MBarrierArriveExpectTxOp::create(
+            rewriter, e.loc, Type(), remote, e.i32(*tx), scope,
+            rewriter.getBoolAttr(false), Value());
+      else
+        NVVM::MBarrierArriveOp::create(rewriter, e.loc, Type(), remote,
+                                       Value(), scope);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (auto tx = op.getExpectTx()) {
       arrive(addr, *tx, firstThread(e, e.threadId()));
       rewriter.eraseOp(op);
@@ -306,6 +344,20 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
                                adaptor.getSlot().front());
     Value base = slotPointer(e, dst, adaptor.getDst().front(),
                              adaptor.getSlot().front());
+    // With `leader`: the leader's barrier, at its shared::cluster address
+    // (mapa to rank 0), which only a .cta_group::2 copy may signal from
+    // the peer CTA (PTX ISA, "cp.async.bulk.tensor"). NVVM's op drops the
+    // CTA group where it takes a predicate, so these copies are inline PTX.
+    Value leaderBar;
+    if (op.getLeader())
+      leaderBar = LLVM::PtrToIntOp::create(
+          rewriter, e.loc, rewriter.getI32Type(),
+          Value(NVVM::MapaOp::create(
+              rewriter, e.loc,
+              LLVM::LLVMPointerType::get(
+                  rewriter.getContext(),
+                  int(NVVM::NVVMMemorySpace::SharedCluster)),
+              bar, e.i32(0))));
     Value tid = e.threadId();
     int64_t boxes = slot.back() / box.back();
     std::optional<int32_t> multicast = op.getMulticast();
@@ -340,13 +392,35 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
       }
       SmallVector<Value> coords =
           tensorCoords(e, adaptor.getCoords(), j * box.back());
+      if (leaderBar) {
+        std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p "
+                             "cp.async.bulk.tensor." +
+                             std::to_string(coords.size()) +
+                             "d.cta_group::2.shared::cluster.global.tile."
+                             "mbarrier::complete_tx::bytes [$1], [$2, {";
+        std::string constraints = "r,r,l,r"; // pred, dst, desc, barrier
+        for (size_t c = 0; c < coords.size(); ++c) {
+          asmStr += (c ? ", $" : "$") + std::to_string(4 + c);
+          constraints += ",r";
+        }
+        asmStr += "}], [$3];\n}";
+        SmallVector<Value> operands = {
+            arith::ExtUIOp::create(rewriter, e.loc, rewriter.getI32Type(),
+                                   firstThread(e, issuer)),
+            LLVM::PtrToIntOp::create(rewriter, e.loc, rewriter.getI32Type(),
+                                     dstPtr),
+            desc, leaderBar};
+        operands.append(coords.begin(), coords.end());
+        e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
+        continue;
+      }
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, e.loc, dstPtr, desc, coords, bar,
           /*im2colOffsets=*/ValueRange(), mask, /*l2CacheHint=*/Value(),
           NVVM::TMALoadModeAttr::get(rewriter.getContext(),
                                      NVVM::TMALoadMode::TILE),
-          /*isCTAOnly=*/rewriter.getBoolAttr(false),
-          NVVM::CTAGroupKindAttr(), firstThread(e, issuer));
+          /*isCTAOnly=*/rewriter.getBoolAttr(false), NVVM::CTAGroupKindAttr(),
+          firstThread(e, issuer));
     }
     rewriter.eraseOp(op);
     return success();
@@ -422,6 +496,17 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, e.loc);
     }
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterRankLowering : public OpConversionPattern<ClusterRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterRankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, NVVM::ClusterId::create(rewriter, op.getLoc(),
+                                                   rewriter.getI32Type()));
     return success();
   }
 };
@@ -886,7 +971,8 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
                WGMMAWaitLowering, ClusterSyncLowering, LocalLoadLowering,
-               TMAReadyLowering, WarpgroupIndexLowering, TryCancelLowering,
+               TMAReadyLowering, WarpgroupIndexLowering, ClusterRankLowering,
+               TryCancelLowering,
                QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

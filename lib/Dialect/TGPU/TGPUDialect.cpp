@@ -198,6 +198,14 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                                 "attribute of a tile.kernel function";
     return success();
   }
+  if (name == kCtaGroupAttr) {
+    auto g = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<func::FuncOp>(op) || !op->hasAttr(tile::kKernelAttr) || !g ||
+        !g.getType().isInteger(32) || g.getInt() != 2)
+      return op->emitError() << "'" << name
+                             << "' is a tile.kernel function's i32 2";
+    return success();
+  }
   if (name == kTensorMemoryAttr) {
     if (!isa<func::FuncOp>(op) || !op->hasAttr(tile::kKernelAttr) ||
         !isa<TensorMemoryAttr>(attr.getValue()))
@@ -694,6 +702,13 @@ LogicalResult QueryCancelOp::verify() {
   return verifyResponses(*this, getResponse().getType());
 }
 
+LogicalResult ArriveOp::verify() {
+  if (getCluster() && getLeader())
+    return emitOpError() << "arrives on every CTA's barrier (cluster) or on "
+                            "the leader's, not both";
+  return success();
+}
+
 LogicalResult TMALoadOp::verify() {
   tile::TensorViewType desc = getDesc().getType();
   SharedBufferType dst = getDst().getType();
@@ -738,6 +753,9 @@ LogicalResult TMALoadOp::verify() {
     if (!ch || !llvm::is_contained(ch.getBuffers(), getDst()))
       return emitOpError() << "copies into a buffer of the channel it names";
   }
+  if (getMulticast() && getLeader())
+    return emitOpError() << "multicasts to every CTA's barrier or completes "
+                            "on the leader's, not both";
   if (auto n = getMulticast())
     if ((slot.back() / desc.getTmaBox().back()) % *n)
       return emitOpError() << "a slot of " << slot.back() / desc.getTmaBox().back()

@@ -628,7 +628,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
-  if (name == kClusterAttr)
+  if (name == kClusterAttr || name == kCtaGroupAttr)
     return checkInt([](int64_t v) { return v == 1 || v == 2; }, "1 or 2");
   if (name == kSharedMemoryAttr)
     return success();

@@ -107,6 +107,18 @@ BlockArgument tile::carriedAccumulator(DotOp dot) {
   return iterArg;
 }
 
+bool tile::dependsOnProgramId(ValueRange values, int axis) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions opts;
+  opts.omitBlockArguments = true;
+  for (Value v : values)
+    (void)getBackwardSlice(v, &slice, opts);
+  return llvm::any_of(slice, [&](Operation *op) {
+    auto pid = dyn_cast<ProgramIdOp>(op);
+    return pid && int(pid.getAxis()) == axis;
+  });
+}
+
 LoadOp tile::operandLoad(Value v, bool &transposed) {
   v = stripConversions(v);
   transposed = false;

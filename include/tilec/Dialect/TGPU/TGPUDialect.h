@@ -49,6 +49,11 @@ constexpr int32_t kMMAPartition = 2;
 /// #tile.tile_scheduler<launch_control> (sm_100a: a block a tile, running
 /// blocks taking over blocks not launched yet).
 constexpr llvm::StringLiteral kPersistentAttr = "tgpu.persistent";
+/// On a kernel (an i32, 2): tile-partition-schedule decided that its
+/// tcgen05 MMAs run over the CTA pair of its cluster of two (cta_group::2:
+/// 256 rows, each CTA holding 128 of them and half of B's columns; only the
+/// pair's first CTA issues them).
+constexpr llvm::StringLiteral kCtaGroupAttr = "tgpu.cta_group";
 /// On a kernel (TensorMemoryAttr): the tensor memory it allocates.
 constexpr llvm::StringLiteral kTensorMemoryAttr = "tgpu.tensor_memory";
 /// On a kernel: the first id tile-allocate-named-barriers gave each group

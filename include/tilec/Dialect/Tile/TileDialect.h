@@ -97,6 +97,10 @@ constexpr llvm::StringLiteral kPlainVariantOfAttr = "tile.plain_variant_of";
 /// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
 /// loop then multicasts each B tile to the cluster's programs.
 constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
+/// sm_100a (tunable, 1 or 2): 2 runs the main loop's MMAs over the CTA
+/// pair of a cluster of two (tcgen05 cta_group::2: one 256-row MMA whose
+/// B each CTA of the pair copies half of), where tile.cluster = 2.
+constexpr llvm::StringLiteral kCtaGroupAttr = "tile.cta_group";
 /// Output tile shapes to compile the kernel at (tunable): an array of
 /// [rows, cols] pairs of the main dot's result; the first is the kernel
 /// itself, the others become variants the runtime chooses between.
@@ -181,6 +185,10 @@ LoadOp operandLoad(mlir::Value v, bool &transposed);
 /// K-major (A loaded as KxM and transposed, B loaded as KxN as it is), or
 /// -1. 8-bit and tf32 wgmma read K-major operands only.
 int nonKMajorOperand(DotOp dot);
+
+/// Whether any of `values` depends on `tile.program_id` of axis `axis`
+/// (through the ops that compute it; block arguments end the search).
+bool dependsOnProgramId(mlir::ValueRange values, int axis);
 
 /// Scalar code any partition may run on its own: no memory effects, no
 /// regions, no tile results.
