@@ -200,3 +200,39 @@ func.func @launch_control(%i: i32)
   tgpu.try_cancel %resp[%i], %full multicast : !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
   return
 }
+
+// -----
+
+// A CTA pair's barrier side: `leader` arrivals go to the cluster's first
+// CTA's barrier (mapa to rank 0, then an arrive on the shared::cluster
+// address: with the bytes by one thread, else by lane 0 of each warp after
+// the warp syncs); `leader` copies are inline PTX with .cta_group::2 (which
+// may signal the peer's barrier), its shared::cluster address as the
+// 32-bit operand, the first thread's predicate set in the asm;
+// tgpu.cluster_rank is %cluster_ctarank.
+// CHECK-LABEL: func.func @pair
+// CHECK: %[[LB:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[LB]], %c24576_i32 : !llvm.ptr<7>, i32
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.bar.warp.sync
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+// CHECK: %[[MB:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[MB32:.*]] = llvm.ptrtoint %[[MB]] : !llvm.ptr<7> to i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $0, 0;\0A@p cp.async.bulk.tensor.2d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5}], [$3];\0A}", "r,r,l,r,r,r" {{.*}}, %[[MB32]],
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank : i32
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+func.func @pair(%b: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %rb = tgpu.alloc : !tgpu.smem<2x64x128xbf16, #sb>
+  %full = tgpu.barriers arrive_count 2 : !tgpu.mbarriers<2>
+  tgpu.arrive %full[%i] expect_tx 24576 leader : !tgpu.mbarriers<2>
+  tgpu.arrive %full[%i] leader : !tgpu.mbarriers<2>
+  tgpu.tma_load %b[%i, %i] -> %rb[%i], %full leader
+      : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>,
+        !tgpu.smem<2x64x128xbf16, #sb>, !tgpu.mbarriers<2>
+  %r = tgpu.cluster_rank : i32
+  tgpu.arrive %full[%r] : !tgpu.mbarriers<2>
+  return
+}

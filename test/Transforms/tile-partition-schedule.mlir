@@ -546,3 +546,99 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// sm_100a, tile.cta_group = 2 on a cluster of two: the kernel's MMAs run
+// over the CTA pair (tgpu.cta_group = 2, beside tgpu.persistent); where
+// the pair cannot run, a remark says why and the kernel keeps one CTA a
+// tile.
+// CHECK-LABEL: func.func @gemm_pair(
+// CHECK-SAME: tgpu.cta_group = 2 : i32
+// CHECK-SAME: tgpu.persistent
+// CHECK: tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]
+// CHECK-LABEL: func.func @gemm_pair_no_cluster(
+// CHECK-NOT: tgpu.cta_group
+// CHECK-SAME: tgpu.persistent
+// CHECK-LABEL: func.func @gemm_pair_b_along_x(
+// CHECK-NOT: tgpu.cta_group
+// CHECK-SAME: tgpu.persistent
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>) attributes {tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%2, %arg3] {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg3, %3] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared1} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %11 : tensor<128x128xf32, #linear>
+    }
+    %6 = arith.truncf %5 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+    tile.store %6, %arg2[%2, %3] : tensor<128x128xbf16, #linear>, !tile.tensor<?x?xbf16>
+    return
+  }
+  // Without a cluster of two there is no pair.
+  func.func @gemm_pair_no_cluster(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>) attributes {tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    // expected-remark @+1 {{CTA pair (cta_group 2) not used: it runs on a cluster of two (tile.cluster = 2)}}
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%2, %arg3] {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg3, %3] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared1} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %11 : tensor<128x128xf32, #linear>
+    }
+    %6 = arith.truncf %5 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+    tile.store %6, %arg2[%2, %3] : tensor<128x128xbf16, #linear>, !tile.tensor<?x?xbf16>
+    return
+  }
+  // B read at rows that depend on program_id x differs between the CTAs.
+  func.func @gemm_pair_b_along_x(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>) attributes {tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    // expected-remark @+1 {{CTA pair (cta_group 2) not used: B must be the same for both CTAs of the pair}}
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%2, %arg3] {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg3, %2] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared1} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %11 : tensor<128x128xf32, #linear>
+    }
+    %6 = arith.truncf %5 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+    tile.store %6, %arg2[%2, %3] : tensor<128x128xbf16, #linear>, !tile.tensor<?x?xbf16>
+    return
+  }
+}

@@ -1280,3 +1280,115 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// A CTA pair's GEMM (tgpu.cta_group = 2): the MMA partition's code of a
+// tile runs in the pair's first CTA only (cluster rank 0), the use
+// counter passing through the if (the other CTA's MMA warp only walks the
+// tiles); the load and compute partitions run in both CTAs.
+// CHECK-LABEL: func.func @gemm_pair(
+// CHECK: tgpu.warp_specialize
+// CHECK: }, {
+// CHECK: scf.for
+// CHECK: tgpu.channel_acquire %channel[
+// CHECK: }, {
+// CHECK: %{{.*}} = scf.for %[[T:.*]] = %{{.*}} iter_args(%[[I:.*]] = %c0_i32) -> (i32)
+// CHECK: %[[RANK:.*]] = tgpu.cluster_rank : i32
+// CHECK: %[[LEAD:.*]] = arith.cmpi eq, %[[RANK]], %{{.*}} : i32
+// CHECK-NEXT: %[[NEXT:.*]] = scf.if %[[LEAD]] -> (i32) {
+// CHECK: tgpu.channel_acquire %channel_0[%[[T]]]
+// CHECK: %[[AFTER:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[I]]) -> (i32)
+// CHECK: tgpu.tcgen05_mma {{.*}} cta_group 2
+// CHECK: tgpu.channel_fill %channel_0[%[[T]]]
+// CHECK-NEXT: scf.yield %[[AFTER]] : i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[I]] : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[NEXT]] : i32
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 16], [0, 32], [0, 64], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 8]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tgpu.persistent, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "gemm_pair__plain"} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 1 pair kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x64xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    tgpu.cluster_sync
+    tgpu.warp_specialize [#tgpu.partition<compute, warps = 4, regs = 240>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c128_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %6 = tgpu.channel_wait %channel_0[%c0_i32_2]
+      tgpu.tcgen05_fence after_thread_sync
+      %7 = tgpu.tmem_load %buffers_1[%6] : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+      %8 = tgpu.tmem_wait load %7 : tensor<128x128xf32, #linear>
+      tgpu.tcgen05_fence before_thread_sync
+      tgpu.channel_release %channel_0[%c0_i32_2]
+      %9 = arith.cmpi slt, %c0_i32, %5 : i32
+      %10 = scf.if %9 -> (tensor<128x128xf32, #linear>) {
+        scf.yield %8 : tensor<128x128xf32, #linear>
+      } else {
+        scf.yield %cst : tensor<128x128xf32, #linear>
+      }
+      %11 = arith.truncf %10 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+      tgpu.tma_store %11, %arg2[%3, %4] via %0 : tensor<128x128xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        %7 = tgpu.cluster_rank : i32
+        %c64_i32_3 = arith.constant 64 : i32
+        %8 = arith.muli %7, %c64_i32_3 : i32
+        %9 = arith.addi %3, %8 : i32
+        tgpu.tma_load %arg1[%arg3, %9] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %10 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %10 : i32
+      }
+    }, {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_2 = arith.constant 0 : i32
+      %c0_i32_3 = arith.constant 0 : i32
+      %1 = tgpu.channel_acquire %channel_0[%c0_i32_3]
+      tgpu.tcgen05_fence after_thread_sync
+      %2 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %c0_i32_2) -> (i32)  : i32 {
+        %3 = tgpu.channel_wait %channel[%arg4]
+        %4 = arith.cmpi ugt, %arg4, %c0_i32_2 : i32
+        tgpu.tcgen05_mma %buffers#0[%3], %buffers#1[%3], %buffers_1[%1], %4 cta_group 2 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared1>, <?x128x128xf32>
+        tgpu.channel_release %channel[%arg4]
+        %c1_i32 = arith.constant 1 : i32
+        %5 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %5 : i32
+      }
+      tgpu.channel_fill %channel_0[%c0_i32_3]
+    }
+    tgpu.cluster_sync
+    return
+  }
+}

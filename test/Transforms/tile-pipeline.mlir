@@ -360,3 +360,263 @@ func.func @written_by_warps(%t: i32, %on: i1)
   return
 }
 }
+
+// -----
+
+// sm_100a, a CTA pair's channels (`pair`): what the leader's MMA thread
+// waits on is the leader's barrier and counts both CTAs (the operands'
+// full barrier two expect_tx arrivals, `leader`, with both CTAs' copies
+// completing on it; the accumulators' empty barrier both CTAs' 4 epilogue
+// warps); the operands' empty and the accumulators' full barriers are each
+// CTA's own, the MMA thread's commits multicast to both. B's slot is half
+// of B (64 columns): 8 stages of 24 KiB.
+// CHECK-LABEL: func.func @gemm_pair(
+// CHECK-SAME: tile.num_stages = 8 : i32
+// CHECK: %[[A:.*]] = tgpu.alloc : <8x128x64xbf16
+// CHECK-NEXT: %[[B:.*]] = tgpu.alloc : <8x64x64xbf16
+// CHECK-NEXT: %[[FULL:.*]] = tgpu.barriers arrive_count 2 : <8>
+// CHECK-NEXT: %[[EMPTY:.*]] = tgpu.barriers arrive_count 1 : <8>
+// CHECK-NEXT: tgpu.tmem_alloc : <2x128x128xf32>
+// CHECK-NEXT: %[[ACCFULL:.*]] = tgpu.barriers arrive_count 1 : <2>
+// CHECK-NEXT: %[[ACCEMPTY:.*]] = tgpu.barriers arrive_count 8 : <2>
+// CHECK: tgpu.wait %[[ACCFULL]][
+// CHECK: tgpu.arrive %[[ACCEMPTY]][{{.*}}] leader : <2>
+// CHECK: tgpu.wait %[[EMPTY]][
+// CHECK-NEXT: tgpu.arrive %[[FULL]][{{.*}}] expect_tx 24576 leader : <8>
+// CHECK-NEXT: tgpu.tma_load %arg0[{{.*}}] -> %[[A]][{{.*}}], %[[FULL]] leader :
+// CHECK: tgpu.tma_load %arg1[{{.*}}] -> %[[B]][{{.*}}], %[[FULL]] leader :
+// CHECK: tgpu.wait %[[ACCEMPTY]][
+// CHECK: tgpu.wait %[[FULL]][
+// CHECK: tgpu.tcgen05_mma {{.*}} cta_group 2
+// CHECK: tgpu.tcgen05_commit %[[EMPTY]][{{.*}}] multicast 2 : <8>
+// CHECK: tgpu.tcgen05_commit %[[ACCFULL]][{{.*}}] multicast 2 : <2>
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 16], [0, 32], [0, 64], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 8]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 128))), 2), 1, 1>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "gemm_pair__plain"} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 1 pair kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x64xbf16, #shared1>
+    %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
+    tgpu.cluster_sync
+    tgpu.warp_specialize [#tgpu.partition<compute, warps = 4, regs = 240>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %1 = tile.dim %arg0, 0 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c128_i32 = arith.constant 128 : i32
+      %2 = arith.ceildivsi %1, %c128_i32 : i32
+      %3 = tile.dim %arg1, 1 : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+      %c128_i32_2 = arith.constant 128 : i32
+      %4 = arith.ceildivsi %3, %c128_i32_2 : i32
+      %5 = tile.program_id x
+      %6 = tile.num_programs x
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %7 = arith.remui %5, %c2_i32 : i32
+      %8 = arith.divui %5, %c2_i32 : i32
+      %9 = arith.divui %6, %c2_i32 : i32
+      %10 = arith.ceildivsi %2, %c2_i32 : i32
+      %11 = arith.muli %10, %4 : i32
+      %12 = arith.subi %9, %c1_i32 : i32
+      %13 = arith.subi %12, %8 : i32
+      %14 = arith.divui %11, %9 : i32
+      %15 = arith.remui %11, %9 : i32
+      %16 = arith.andi %14, %c1_i32 : i32
+      %17 = arith.cmpi ne, %16, %c0_i32 : i32
+      %18 = arith.select %17, %13, %8 : i32
+      %19 = arith.cmpi ult, %18, %15 : i32
+      %20 = arith.extui %19 : i1 to i32
+      %21 = arith.addi %14, %20 : i32
+      %c1_i32_3 = arith.constant 1 : i32
+      %22 = scf.for %arg3 = %c0_i32 to %21 step %c1_i32_3 iter_args(%arg4 = %c0_i32) -> (i32)  : i32 {
+        %23 = arith.andi %arg3, %c1_i32 : i32
+        %24 = arith.cmpi ne, %23, %c0_i32 : i32
+        %25 = arith.select %24, %13, %8 : i32
+        %26 = arith.muli %arg3, %9 : i32
+        %27 = arith.addi %26, %25 : i32
+        %c8_i32 = arith.constant 8 : i32
+        %28 = arith.muli %c8_i32, %4 : i32
+        %29 = arith.divui %27, %28 : i32
+        %30 = arith.muli %29, %c8_i32 : i32
+        %31 = arith.subi %10, %30 : i32
+        %32 = arith.minsi %31, %c8_i32 : i32
+        %33 = arith.remui %27, %28 : i32
+        %34 = arith.remui %33, %32 : i32
+        %35 = arith.addi %30, %34 : i32
+        %36 = arith.divui %33, %32 : i32
+        %c2_i32_4 = arith.constant 2 : i32
+        %37 = arith.muli %35, %c2_i32_4 : i32
+        %38 = arith.addi %37, %7 : i32
+        %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+        %c0_i32_5 = arith.constant 0 : i32
+        %c64_i32 = arith.constant 64 : i32
+        %c128_i32_6 = arith.constant 128 : i32
+        %39 = arith.muli %38, %c128_i32_6 : i32
+        %40 = arith.muli %36, %c128_i32_6 : i32
+        %41 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+        %42 = tgpu.channel_wait %channel_0[%arg3]
+        tgpu.tcgen05_fence after_thread_sync
+        %43 = tgpu.tmem_load %buffers_1[%42] : <?x128x128xf32> -> tensor<128x128xf32, #linear>
+        %44 = tgpu.tmem_wait load %43 : tensor<128x128xf32, #linear>
+        tgpu.tcgen05_fence before_thread_sync
+        tgpu.channel_release %channel_0[%arg3]
+        %45 = arith.cmpi slt, %c0_i32_5, %41 : i32
+        %46 = scf.if %45 -> (tensor<128x128xf32, #linear>) {
+          scf.yield %44 : tensor<128x128xf32, #linear>
+        } else {
+          scf.yield %cst : tensor<128x128xf32, #linear>
+        }
+        %47 = arith.truncf %46 : tensor<128x128xf32, #linear> to tensor<128x128xbf16, #linear>
+        tgpu.tma_store %47, %arg2[%39, %40] via %0 : tensor<128x128xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+        scf.yield %arg4 : i32
+      }
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }, {
+      %0 = tile.dim %arg0, 0 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c128_i32 = arith.constant 128 : i32
+      %1 = arith.ceildivsi %0, %c128_i32 : i32
+      %2 = tile.dim %arg1, 1 : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+      %c128_i32_2 = arith.constant 128 : i32
+      %3 = arith.ceildivsi %2, %c128_i32_2 : i32
+      %4 = tile.program_id x
+      %5 = tile.num_programs x
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %6 = arith.remui %4, %c2_i32 : i32
+      %7 = arith.divui %4, %c2_i32 : i32
+      %8 = arith.divui %5, %c2_i32 : i32
+      %9 = arith.ceildivsi %1, %c2_i32 : i32
+      %10 = arith.muli %9, %3 : i32
+      %11 = arith.subi %8, %c1_i32 : i32
+      %12 = arith.subi %11, %7 : i32
+      %13 = arith.divui %10, %8 : i32
+      %14 = arith.remui %10, %8 : i32
+      %15 = arith.andi %13, %c1_i32 : i32
+      %16 = arith.cmpi ne, %15, %c0_i32 : i32
+      %17 = arith.select %16, %12, %7 : i32
+      %18 = arith.cmpi ult, %17, %14 : i32
+      %19 = arith.extui %18 : i1 to i32
+      %20 = arith.addi %13, %19 : i32
+      %c1_i32_3 = arith.constant 1 : i32
+      %21 = scf.for %arg3 = %c0_i32 to %20 step %c1_i32_3 iter_args(%arg4 = %c0_i32) -> (i32)  : i32 {
+        %22 = arith.andi %arg3, %c1_i32 : i32
+        %23 = arith.cmpi ne, %22, %c0_i32 : i32
+        %24 = arith.select %23, %12, %7 : i32
+        %25 = arith.muli %arg3, %8 : i32
+        %26 = arith.addi %25, %24 : i32
+        %c8_i32 = arith.constant 8 : i32
+        %27 = arith.muli %c8_i32, %3 : i32
+        %28 = arith.divui %26, %27 : i32
+        %29 = arith.muli %28, %c8_i32 : i32
+        %30 = arith.subi %9, %29 : i32
+        %31 = arith.minsi %30, %c8_i32 : i32
+        %32 = arith.remui %26, %27 : i32
+        %33 = arith.remui %32, %31 : i32
+        %34 = arith.addi %29, %33 : i32
+        %35 = arith.divui %32, %31 : i32
+        %c2_i32_4 = arith.constant 2 : i32
+        %36 = arith.muli %34, %c2_i32_4 : i32
+        %37 = arith.addi %36, %6 : i32
+        %c0_i32_5 = arith.constant 0 : i32
+        %c64_i32 = arith.constant 64 : i32
+        %c128_i32_6 = arith.constant 128 : i32
+        %38 = arith.muli %37, %c128_i32_6 : i32
+        %39 = arith.muli %35, %c128_i32_6 : i32
+        %40 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+        %41 = scf.for %arg5 = %c0_i32_5 to %40 step %c64_i32 iter_args(%arg6 = %arg4) -> (i32)  : i32 {
+          %42 = tgpu.channel_acquire %channel[%arg6]
+          tgpu.tma_load %arg0[%38, %arg5] -> %buffers#0[%42], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+          %43 = tgpu.cluster_rank : i32
+          %c64_i32_7 = arith.constant 64 : i32
+          %44 = arith.muli %43, %c64_i32_7 : i32
+          %45 = arith.addi %39, %44 : i32
+          tgpu.tma_load %arg1[%arg5, %45] -> %buffers#1[%42], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x64xbf16, #shared1>, !tgpu.channel
+          %c1_i32_8 = arith.constant 1 : i32
+          %46 = arith.addi %arg6, %c1_i32_8 : i32
+          scf.yield %46 : i32
+        }
+        scf.yield %41 : i32
+      }
+    }, {
+      %0 = tile.dim %arg0, 0 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c128_i32 = arith.constant 128 : i32
+      %1 = arith.ceildivsi %0, %c128_i32 : i32
+      %2 = tile.dim %arg1, 1 : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>
+      %c128_i32_2 = arith.constant 128 : i32
+      %3 = arith.ceildivsi %2, %c128_i32_2 : i32
+      %4 = tile.program_id x
+      %5 = tile.num_programs x
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %6 = arith.remui %4, %c2_i32 : i32
+      %7 = arith.divui %4, %c2_i32 : i32
+      %8 = arith.divui %5, %c2_i32 : i32
+      %9 = arith.ceildivsi %1, %c2_i32 : i32
+      %10 = arith.muli %9, %3 : i32
+      %11 = arith.subi %8, %c1_i32 : i32
+      %12 = arith.subi %11, %7 : i32
+      %13 = arith.divui %10, %8 : i32
+      %14 = arith.remui %10, %8 : i32
+      %15 = arith.andi %13, %c1_i32 : i32
+      %16 = arith.cmpi ne, %15, %c0_i32 : i32
+      %17 = arith.select %16, %12, %7 : i32
+      %18 = arith.cmpi ult, %17, %14 : i32
+      %19 = arith.extui %18 : i1 to i32
+      %20 = arith.addi %13, %19 : i32
+      %c1_i32_3 = arith.constant 1 : i32
+      %21 = scf.for %arg3 = %c0_i32 to %20 step %c1_i32_3 iter_args(%arg4 = %c0_i32) -> (i32)  : i32 {
+        %22 = arith.andi %arg3, %c1_i32 : i32
+        %23 = arith.cmpi ne, %22, %c0_i32 : i32
+        %24 = arith.select %23, %12, %7 : i32
+        %25 = arith.muli %arg3, %8 : i32
+        %26 = arith.addi %25, %24 : i32
+        %c8_i32 = arith.constant 8 : i32
+        %27 = arith.muli %c8_i32, %3 : i32
+        %28 = arith.divui %26, %27 : i32
+        %29 = arith.muli %28, %c8_i32 : i32
+        %30 = arith.subi %9, %29 : i32
+        %31 = arith.minsi %30, %c8_i32 : i32
+        %32 = arith.remui %26, %27 : i32
+        %33 = arith.remui %32, %31 : i32
+        %34 = arith.addi %29, %33 : i32
+        %35 = arith.divui %32, %31 : i32
+        %c2_i32_4 = arith.constant 2 : i32
+        %36 = arith.muli %34, %c2_i32_4 : i32
+        %37 = arith.addi %36, %6 : i32
+        %38 = tgpu.cluster_rank : i32
+        %c0_i32_5 = arith.constant 0 : i32
+        %39 = arith.cmpi eq, %38, %c0_i32_5 : i32
+        %40 = scf.if %39 -> (i32) {
+          %c0_i32_6 = arith.constant 0 : i32
+          %c64_i32 = arith.constant 64 : i32
+          %41 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+          %42 = tgpu.channel_acquire %channel_0[%arg3]
+          tgpu.tcgen05_fence after_thread_sync
+          %43 = scf.for %arg5 = %c0_i32_6 to %41 step %c64_i32 iter_args(%arg6 = %arg4) -> (i32)  : i32 {
+            %44 = tgpu.channel_wait %channel[%arg6]
+            %45 = arith.cmpi ugt, %arg6, %arg4 : i32
+            tgpu.tcgen05_mma %buffers#0[%44], %buffers#1[%44], %buffers_1[%42], %45 cta_group 2 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x64xbf16, #shared1>, <?x128x128xf32>
+            tgpu.channel_release %channel[%arg6]
+            %c1_i32_7 = arith.constant 1 : i32
+            %46 = arith.addi %arg6, %c1_i32_7 : i32
+            scf.yield %46 : i32
+          }
+          tgpu.channel_fill %channel_0[%arg3]
+          scf.yield %43 : i32
+        } else {
+          scf.yield %arg4 : i32
+        }
+        scf.yield %40 : i32
+      }
+    }
+    tgpu.cluster_sync
+    return
+  }
+}

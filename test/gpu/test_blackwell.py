@@ -74,7 +74,13 @@ def test_vector_add_sm100a():
     # SMs at the larger sizes, so most are taken over).
     ("gemm_launch_control_sm100a", 300, 200, 136),
     ("gemm_launch_control_sm100a", 4000, 3000, 520),
-    ("gemm_launch_control_sm100a", 8191, 4100, 264)])
+    ("gemm_launch_control_sm100a", 8191, 4100, 264),
+    # tile.cta_group = 2: each 256-row MMA over a CTA pair, B split
+    # between the pair's CTAs; an odd number of 128-row tiles leaves the
+    # last pair's second CTA past the matrix.
+    ("gemm_pair_sm100a", 300, 200, 136),
+    ("gemm_pair_sm100a", 4000, 3000, 520),
+    ("gemm_pair_sm100a", 8191, 4100, 264)])
 def test_gemm_sm100a(bundle, m, n, k):
     a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)

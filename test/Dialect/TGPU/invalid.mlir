@@ -724,3 +724,33 @@ func.func @query_cancel_order(%i: i32,
   %x = tgpu.query_cancel %r[%i] : !tgpu.smem<2x4xi32, #tile.shared<offset = [[1, 0], [0, 1], [0, 2]]>>
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @multicast_and_leader(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {
+  %ra = tgpu.alloc : !tgpu.smem<3x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+  // expected-error @+1 {{multicasts to every CTA's barrier or completes on the leader's, not both}}
+  tgpu.tma_load %a[%i, %i] -> %ra[%i], %full multicast 2 leader
+      : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
+        !tgpu.smem<3x128x64xbf16, #sa>, !tgpu.mbarriers<3>
+  return
+}
+
+// -----
+
+func.func @arrive_cluster_and_leader(%i: i32) {
+  %empty = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<3>
+  // expected-error @+1 {{arrives on every CTA's barrier (cluster) or on the leader's, not both}}
+  tgpu.arrive %empty[%i] cluster 2 leader : !tgpu.mbarriers<3>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tgpu.cta_group' is a tile.kernel function's i32 2}}
+func.func @cta_group_one() attributes {tile.kernel, tile.grid = #tile.grid<1>, tgpu.cta_group = 1 : i32} {
+  return
+}

@@ -53,3 +53,23 @@ func.func @all(%i: i32, %on: i1)
   tgpu.channel_fill %pch[%i]
   return
 }
+
+// A CTA pair's ops: the pair's channels, arrivals and copies at the
+// leader's barrier, the CTA's rank in its cluster.
+// CHECK-LABEL: func.func @pair
+#sbhalf = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64]]>
+func.func @pair(%b: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %i: i32) {
+  // CHECK: tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x256xf32>
+  %ch, %acc = tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x256xf32>
+  %rb = tgpu.alloc : !tgpu.smem<2x64x128xbf16, #sbhalf>
+  %full = tgpu.barriers arrive_count 2 : !tgpu.mbarriers<2>
+  // CHECK: tgpu.arrive %{{.*}}[%{{.*}}] expect_tx 16384 leader : <2>
+  tgpu.arrive %full[%i] expect_tx 16384 leader : !tgpu.mbarriers<2>
+  // CHECK: tgpu.tma_load %{{.*}} -> %{{.*}}[%{{.*}}], %{{.*}} leader :
+  tgpu.tma_load %b[%i, %i] -> %rb[%i], %full leader
+      : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>,
+        !tgpu.smem<2x64x128xbf16, #sbhalf>, !tgpu.mbarriers<2>
+  // CHECK: tgpu.cluster_rank : i32
+  %r = tgpu.cluster_rank : i32
+  return
+}

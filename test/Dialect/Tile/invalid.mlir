@@ -815,3 +815,10 @@ func.func @profile_negative_slot() {
   tile.profile_end "a" {frame = 0 : i32, slot = -1 : i32}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.cta_group' must be 1 or 2, found 4 : i64}}
+func.func @cta_group(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cta_group = 4, tile.grid = #tile.grid<1>} {
+  return
+}
