@@ -121,7 +121,10 @@ def TilePartitionSchedule : Pass<"tile-partition-schedule", "mlir::ModuleOp"> {
     (its programs will walk the tiles of a min(SMs, tiles) grid); a kernel
     that asks for `tile.schedule = #tile.schedule<pingpong>` gets
     `#tgpu.partition<compute, copies = 2>` (two consumer warpgroups taking
-    turns) where that can run, and a remark saying why not otherwise.
+    turns) where that can run, and a remark saying why not otherwise;
+    on sm_100a a kernel that asks for `tile.cta_group = 2` gets
+    `tgpu.cta_group = 2` (its MMAs over the CTA pair of its cluster of
+    two) where that can run (docs/BLACKWELL.md), a remark otherwise.
   }];
   let options = [
     Option<"persistent", "persistent", "bool", /*default=*/"true",
@@ -206,7 +209,9 @@ def TileInsertChannels : Pass<"tile-insert-channels", "mlir::ModuleOp"> {
     `depth` = the compute partition's copies. The copied views become TMA
     views. Any other value that crosses from the load partition to the compute
     partition is an error. The loop stays one loop: tile-warp-specialize
-    splits it.
+    splits it. In a kernel with `tgpu.cta_group = 2` (sm_100a), B's slot
+    holds half of B's columns, copied at `tgpu.cluster_rank` times the
+    half, and the MMAs are `cta_group 2`.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -244,7 +249,11 @@ def TileClusterMulticast : Pass<"tile-cluster-multicast", "mlir::ModuleOp"> {
     after the `tgpu.warp_specialize`. It needs `tgpu.persistent` (the tile
     loop walks tiles in whole clusters) and shared slots a multiple of N
     boxes wide; otherwise, and for kernels without warp-specialized
-    regions, a remark says why and `tile.cluster` is dropped.
+    regions, a remark says why and `tile.cluster` is dropped. In a kernel
+    whose MMAs run over the CTA pair (`tgpu.cta_group`) nothing
+    multicasts: the channels the MMA thread fills or releases become
+    `pair` channels (tile-pipeline puts their barriers where their waiter
+    is).
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect"];
 }
@@ -273,7 +282,9 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     (`tgpu.try_cancel` into response k mod 2 of a two-row buffer, after
     every warp released it; in a cluster, the first CTA for the cluster,
     multicast), at the bottom every region reads it (`tgpu.query_cancel`,
-    -1 ends the loop) and releases it. `tgpu.persistent` is consumed.
+    -1 ends the loop) and releases it. In a kernel with `tgpu.cta_group`
+    the MMA region's code of a tile runs in an `scf.if` on the cluster's
+    first CTA (`tgpu.cluster_rank` 0). `tgpu.persistent` is consumed.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -397,7 +408,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     tracking: use i is slot i % depth, phase (i / depth) % 2; acquire waits
     for the empty barrier's previous phase and arms the full barrier with
     the use's bytes, wait waits for the full barrier, release arrives on
-    the empty barrier (of every CTA of the cluster).
+    the empty barrier (of every CTA of the cluster). A CTA pair's channel
+    (`pair`): the barriers its MMA thread waits on are the leader's and
+    count both CTAs (arrivals and copies `leader`), its commits multicast
+    to both CTAs.
   }];
   let options = [
     Option<"maxStages", "max-stages", "int", /*default=*/"8",
