@@ -818,15 +818,10 @@ struct TileInsertChannels
       if (llvm::any_of(mmas, [&](const MMA &x) { return x.a == m.b; }))
         return m.dot.emitError() << "a CTA pair's B is also an A";
       auto type = cast<RankedTensorType>(o.load.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      o.pairDim = shape.size() - (o.transposed ? 2 : 1);
-      o.pairHalf = shape[o.pairDim] / 2;
-      shape[o.pairDim] = o.pairHalf;
-      std::string why;
-      FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
-          RankedTensorType::get(shape, type.getElementType()), why,
-          /*squeeze=*/true);
-      if (failed(slot) || slot->swizzle != o.slot.swizzle)
+      o.pairDim = type.getRank() - (o.transposed ? 2 : 1);
+      o.pairHalf = type.getShape()[o.pairDim] / 2;
+      FailureOr<tgpu::TMASlot> slot = tgpu::planHalfSlot(type, o.pairDim);
+      if (failed(slot))
         return o.load.emitError() << "half of B's columns is no slot of B's "
                                      "swizzle for the CTA pair";
       o.slot = *slot;

@@ -198,14 +198,7 @@ struct TilePartitionSchedule
         return "B must be the same for both CTAs of the pair (its copy may "
                "not depend on program_id x)";
       auto bt = cast<RankedTensorType>(b.getType());
-      SmallVector<int64_t> half(bt.getShape());
-      half[half.size() - (transposed ? 2 : 1)] /= 2;
-      std::string unused;
-      auto full = tgpu::planTMASlot(bt, unused, /*squeeze=*/true);
-      auto halved = tgpu::planTMASlot(
-          RankedTensorType::get(half, bt.getElementType()), unused, true);
-      if (failed(full) || failed(halved) ||
-          halved->swizzle != full->swizzle)
+      if (failed(tgpu::planHalfSlot(bt, bt.getRank() - (transposed ? 2 : 1))))
         return "half of B's columns must keep B's swizzle";
     }
     return "";

@@ -165,6 +165,16 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
   }
 };
 
+/// `addr` (a shared::cta address) in the shared memory of the cluster's
+/// CTA of rank `rank`: its shared::cluster address (mapa).
+Value inClusterCTA(Emitter &e, Value addr, Value rank) {
+  return NVVM::MapaOp::create(
+      e.b, e.loc,
+      LLVM::LLVMPointerType::get(e.b.getContext(),
+                                 int(NVVM::NVVMMemorySpace::SharedCluster)),
+      addr, rank);
+}
+
 struct ArriveLowering : public OpConversionPattern<ArriveOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -190,11 +200,7 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
       // and what the MMA thread must see after it, the copies' bytes and
       // the epilogue's finished tcgen05.ld, the barrier's transactions and
       // the tcgen05 fences order.)
-      Value remote = NVVM::MapaOp::create(
-          rewriter, e.loc,
-          LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
-          addr, e.i32(0));
+      Value remote = inClusterCTA(e, addr, e.i32(0));
       auto scope = NVVM::MemScopeKindAttr::get(rewriter.getContext(),
                                                NVVM::MemScopeKind::CTA);
       Value who = e.threadId();
@@ -236,11 +242,7 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
                                     /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      Value remote = NVVM::MapaOp::create(
-          rewriter, e.loc,
-          LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
-          addr, lane);
+      Value remote = inClusterCTA(e, addr, lane);
       NVVM::MBarrierArriveOp::create(
           rewriter, e.loc, Type(), remote, Value(),
           NVVM::MemScopeKindAttr::get(rewriter.getContext(),
@@ -352,12 +354,7 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
     if (op.getLeader())
       leaderBar = LLVM::PtrToIntOp::create(
           rewriter, e.loc, rewriter.getI32Type(),
-          Value(NVVM::MapaOp::create(
-              rewriter, e.loc,
-              LLVM::LLVMPointerType::get(
-                  rewriter.getContext(),
-                  int(NVVM::NVVMMemorySpace::SharedCluster)),
-              bar, e.i32(0))));
+          inClusterCTA(e, bar, e.i32(0)));
     Value tid = e.threadId();
     int64_t boxes = slot.back() / box.back();
     std::optional<int32_t> multicast = op.getMulticast();

@@ -811,6 +811,18 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
   return t;
 }
 
+FailureOr<TMASlot> tgpu::planHalfSlot(RankedTensorType tile, int dim) {
+  SmallVector<int64_t> half(tile.getShape());
+  half[dim] /= 2;
+  std::string unused;
+  FailureOr<TMASlot> whole = planTMASlot(tile, unused, /*squeeze=*/true);
+  FailureOr<TMASlot> slot = planTMASlot(
+      RankedTensorType::get(half, tile.getElementType()), unused, true);
+  if (failed(whole) || failed(slot) || slot->swizzle != whole->swizzle)
+    return failure();
+  return slot;
+}
+
 std::optional<SmallVector<unsigned>>
 tgpu::chunkSelectBits(const LinearLayout &layout, int64_t cols) {
   if (layout.getRank() != 2 || layout.getShape()[1] % cols != 0)

@@ -182,6 +182,10 @@ struct TMASlot {
 /// tile of a 3-d view fills an RxC slot; the box keeps the view's rank).
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
                                      std::string &why, bool squeeze = false);
+/// A CTA pair's B (tgpu.cta_group): the slot (squeezed) of half of `tile`
+/// along dim `dim` (the columns each CTA copies), or failure where the half
+/// has no slot of the whole tile's swizzle.
+mlir::FailureOr<TMASlot> planHalfSlot(mlir::RankedTensorType tile, int dim);
 
 /// Use number `i` (i32) of a ring of `slots` slots lands in slot i % slots
 /// and completes the phase of parity (i / slots) % 2 of that slot's barrier.
