@@ -108,6 +108,34 @@ func.func @dot(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
 
 // -----
 
+// A swizzled operand's ldmatrix addresses: only the offset bits that this
+// lane's row and warp can also set are XORed in (the 128-byte swizzle's
+// 16-byte chunks of one row); the rest (the second 64 columns of A) are
+// added, so they fold into the address and the fragments share a register.
+// CHECK-LABEL: func.func @dot_wide
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[%[[ROW:[0-9]+]]] : (!llvm.ptr<3>, i32)
+// CHECK-NEXT: nvvm.ldmatrix
+// CHECK: arith.xori %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: nvvm.ldmatrix
+// CHECK: arith.addi %[[ROW]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: nvvm.ldmatrix
+func.func @dot_wide(%a: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
 // fp8 inputs use m16n8k32, f16 accumulation the f16 variant.
 // CHECK-LABEL: func.func @dot_fp8
 // CHECK: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32

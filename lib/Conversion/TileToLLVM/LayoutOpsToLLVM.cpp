@@ -33,19 +33,24 @@ public:
                {"warp", toOffset.getBases("warp")}},
               toOffset.getOutDims()),
         groupAt(e, lane0) {
+    // Per group, a constant offset XOR this lane's row and warp: only the
+    // bits these can set need an XOR (Emitter::xorConst).
     Value lane = e.laneId();
-    rowPart = e.i32(0);
+    threadPart = groupAt.get(0, 0);
+    threadBits = groupAt.threadBits(0);
     for (int b = 0; b < 5; ++b) {
       Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(b)),
                          e.i32(1));
-      rowPart = e.xorI(rowPart, e.mul(bit, e.i32(m.rowBases[b])));
+      threadPart = e.xorI(threadPart, e.mul(bit, e.i32(m.rowBases[b])));
+      threadBits |= m.rowBases[b];
     }
   }
   /// This lane's row of group `r / 8` (!llvm.ptr<3>).
   Value address(int64_t r) {
     auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
-    return LLVM::GEPOp::create(e.b, e.loc, ptrTy, storage, base,
-                               ValueRange{e.xorI(groupAt.get(r, 0), rowPart)});
+    return LLVM::GEPOp::create(
+        e.b, e.loc, ptrTy, storage, base,
+        ValueRange{e.xorConst(threadPart, threadBits, groupAt.constant(r)[0])});
   }
 
 private:
@@ -54,7 +59,8 @@ private:
   Type storage;
   LinearLayout lane0;
   ThreadCoords groupAt;
-  Value rowPart;
+  Value threadPart;
+  int64_t threadBits;
 };
 
 } // namespace

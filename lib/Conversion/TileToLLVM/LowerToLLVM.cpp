@@ -278,17 +278,16 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
         if (op->hasAttr(kThreadRangeAttr))
           oneBlockPerSM.insert(func.getSymName());
       });
-      // On sm_100a, a kernel whose shared memory leaves room for no second
-      // block an SM runs one a SM anyway: said to ptxas (minctasm 1), it
-      // may use the registers that residency allows instead of a cap for
-      // occupancy the kernel cannot have (ptxas for sm_100a capped such
-      // plain twins at 128 and 32 registers a thread, and attention_d256's
-      // spilled 18.8 KB, 4.5 KB with the bound). ptxas for sm_90a gives
-      // them 255 either way and spills a little more with the bound, so
-      // sm_90a is left as it was.
+      // A kernel whose shared memory leaves room for no second block an
+      // SM runs one a SM anyway: said to ptxas (minctasm 1), it may use the
+      // registers that residency allows instead of a cap for occupancy the
+      // kernel cannot have. Without it ptxas capped such plain twins at 128
+      // and even 32 registers a thread (sm_100a: attention_d256's spilled
+      // 18.8 KB, 4.5 KB with the bound; sm_90a: grouped_gemm's twin 15.6 KB
+      // at 32 registers once its shared addresses folded, 0.2 KB with it).
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
-        if (sm100 && 2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
-                         tgpu::kSharedMemoryPerSM)
+        if (2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
+            tgpu::kSharedMemoryPerSM)
           oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
         if (a.getName().getValue().starts_with("tgpu."))

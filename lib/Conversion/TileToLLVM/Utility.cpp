@@ -20,6 +20,15 @@ Value Emitter::i64(int64_t v) {
 Value Emitter::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
 Value Emitter::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
 Value Emitter::xorI(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
+Value Emitter::xorConst(Value dyn, int64_t dynBits, int64_t c) {
+  int64_t shared = c & dynBits, apart = c & ~dynBits;
+  Value v = shared ? xorI(dyn, i32(shared)) : dyn;
+  if (!apart)
+    return v;
+  return arith::AddIOp::create(b, loc, v, i32(apart),
+                               arith::IntegerOverflowFlags::nuw |
+                                   arith::IntegerOverflowFlags::nsw);
+}
 Value Emitter::andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
 Value Emitter::ult(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
@@ -401,11 +410,13 @@ ThreadCoords::ThreadCoords(Emitter &e, const LinearLayout &layout)
   Value lane, warp;
   for (unsigned d = 0; d < layout.getRank(); ++d) {
     Value acc;
+    int64_t bits = 0;
     for (InDim in : {InDim::Lane, InDim::Warp}) {
       const auto &bases = layout.getBases(in);
       for (unsigned i = 0; i < bases.size(); ++i) {
         if (bases[i][d] == 0)
           continue;
+        bits |= bases[i][d];
         Value &idx = in == InDim::Lane ? lane : warp;
         if (!idx)
           idx = in == InDim::Lane ? e.laneId() : e.warpId();
@@ -417,6 +428,7 @@ ThreadCoords::ThreadCoords(Emitter &e, const LinearLayout &layout)
       }
     }
     dynamic.push_back(acc);
+    dynamicBits.push_back(bits);
   }
 }
 
@@ -425,9 +437,7 @@ Value ThreadCoords::get(int64_t reg, int dim) {
   Value dyn = dynamic[dim];
   if (!dyn)
     return e.i32(c);
-  if (c == 0)
-    return dyn;
-  return e.xorI(dyn, e.i32(c));
+  return e.xorConst(dyn, dynamicBits[dim], c);
 }
 
 Value ThreadCoords::flatIndex(int64_t reg) {

@@ -31,6 +31,12 @@ struct Emitter {
   mlir::Value add(mlir::Value x, mlir::Value y);
   mlir::Value mul(mlir::Value x, mlir::Value y);
   mlir::Value xorI(mlir::Value x, mlir::Value y);
+  /// `dyn` XOR `c`, where `dyn` can only set bits of `dynBits`: the bits of
+  /// `c` outside them are added (`add nuw nsw`, equal here), so a constant
+  /// offset folds into the address of a load or store, and only the bits
+  /// they share need an XOR. A swizzled tile's addresses then share a few
+  /// registers instead of holding one a fragment.
+  mlir::Value xorConst(mlir::Value dyn, int64_t dynBits, int64_t c);
   mlir::Value andI(mlir::Value x, mlir::Value y);
   mlir::Value ult(mlir::Value x, mlir::Value y);
   mlir::Value eq(mlir::Value x, mlir::Value y);
@@ -135,6 +141,8 @@ public:
   mlir::Value get(int64_t reg, int dim);
   /// Row-major index of register `reg`'s element in the layout's shape.
   mlir::Value flatIndex(int64_t reg);
+  /// The bits of the coordinate along `dim` that lane and warp can set.
+  int64_t threadBits(int dim) const { return dynamicBits[dim]; }
   /// The register-only (compile-time) part.
   LinearLayout::Coords constant(int64_t reg) const {
     return layout.applyIn(InDim::Register, reg);
@@ -144,6 +152,7 @@ private:
   Emitter &e;
   const LinearLayout &layout;
   llvm::SmallVector<mlir::Value> dynamic; // lane/warp part, per dim
+  llvm::SmallVector<int64_t> dynamicBits; // the bits it can set, per dim
 };
 
 /// The copies of a tile's elements that act for all (writes, atomics,
