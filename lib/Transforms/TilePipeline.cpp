@@ -50,6 +50,16 @@
 //
 //   release [i]  ->  tcgen05_commit empty[i % d] [multicast N]
 //
+// Such a commit reaches the barrier when the MMAs complete, after the
+// thread that issued it went on. Where it multicasts (a cluster's or a
+// CTA pair's channel), the producer drains before the kernel's last
+// cluster barrier: after its last use it waits for each slot's next empty
+// phase, so every commit aimed at this CTA's barriers has arrived before
+// the CTA may leave (as CUTLASS's producer_tail):
+//
+//   after the producer's loops, use counter n:
+//     wait empty[(n + k) % d], parity (((n + k) / d) % 2) ^ 1, k < d
+//
 // A channel filled by MMAs (`fill = mma`: accumulators in tensor memory,
 // handed from the MMA partition to the epilogue) gets rings of tensor
 // memory; its acquire only waits for a free slot, and the MMA thread's
@@ -270,6 +280,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // (What the MMA thread's commits multicast to.)
     IntegerAttr commitTo = pair ? b.getI32IntegerAttr(2) : cluster;
     int64_t useBytes = ch.getUseBytes();
+    SmallVector<std::pair<Value, Location>> acquires;
     for (Operation *user : llvm::make_early_inc_range(ch.getChannel().getUsers())) {
       OpBuilder ub(user);
       Location uloc = user->getLoc();
@@ -278,6 +289,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         tma.setLeader(pair);
       } else if (auto acq = dyn_cast<tgpu::ChannelAcquireOp>(user)) {
         Value i = acq.getIndex();
+        if (commits && commitTo)
+          acquires.push_back({i, uloc}); // drained below
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);
         // A use known to be in the first round finds its slot free.
         std::optional<int64_t> known = getConstantIntValue(i);
@@ -318,7 +331,86 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         rel.erase();
       }
     }
+    if (commits && commitTo)
+      for (auto [i, aloc] : acquires)
+        if (failed(drainProducer(i, aloc, empty, depth)))
+          return failure();
     ch.erase();
+    return success();
+  }
+
+  /// The value the use counter `i` (a loop-carried index, at an acquire)
+  /// has after the loops that carry it, and the outermost of them; fails
+  /// unless that loop is at the top of a partition's region.
+  static FailureOr<std::pair<Operation *, Value>> counterAfterLoops(Value i) {
+    auto arg = dyn_cast<BlockArgument>(i);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (!loop || arg.getArgNumber() == 0)
+      return failure();
+    Operation *op = loop;
+    Value after = loop.getTiedLoopResult(arg);
+    // Enclosing loops that carry it on (yield it as is).
+    while (true) {
+      Operation *parent = op->getParentOp();
+      auto yield = dyn_cast<scf::YieldOp>(op->getBlock()->getTerminator());
+      auto carried = [&]() -> std::optional<unsigned> {
+        if (!yield)
+          return std::nullopt;
+        for (auto [k, v] : llvm::enumerate(yield.getOperands()))
+          if (v == after)
+            return k;
+        return std::nullopt;
+      }();
+      if (auto outer = dyn_cast<scf::ForOp>(parent); outer && carried) {
+        op = outer;
+        after = outer.getResult(*carried);
+        continue;
+      }
+      if (auto outer = dyn_cast<scf::WhileOp>(parent);
+          outer && carried && op->getParentRegion() == &outer.getAfter()) {
+        // Into the next iteration's `before` argument, which the
+        // condition forwards to a result.
+        Value before = outer.getBeforeArguments()[*carried];
+        auto cond = outer.getConditionOp();
+        auto fwd = llvm::find(cond.getArgs(), before);
+        if (fwd == cond.getArgs().end())
+          return failure();
+        op = outer;
+        after = outer.getResult(fwd - cond.getArgs().begin());
+        continue;
+      }
+      if (!isa<tgpu::WarpSpecializeOp>(parent))
+        return failure();
+      return std::make_pair(op, after);
+    }
+  }
+
+  /// After the producer's last use (the loops carrying its use counter,
+  /// `i` at an acquire), waits for every slot's next empty phase: the
+  /// MMAs' commits to this CTA's barriers have all arrived then.
+  static LogicalResult drainProducer(Value i, Location loc, Value empty,
+                                     int64_t depth) {
+    auto end = counterAfterLoops(i);
+    if (failed(end))
+      return emitError(loc)
+             << "a channel whose release commits to other CTAs needs its "
+                "producer's use counter carried by loops at the top of the "
+                "partition (to drain it before the kernel ends)";
+    auto [loop, n] = *end;
+    OpBuilder b(loop->getContext());
+    b.setInsertionPointAfter(loop);
+    for (int64_t k = 0; k < depth; ++k) {
+      Value u = n;
+      if (k)
+        u = arith::AddIOp::create(
+            b, loc, n, arith::ConstantIntOp::create(b, loc, b.getI32Type(), k));
+      Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+      tgpu::WaitOp::create(
+          b, loc, empty, tgpu::ringSlot(b, loc, u, depth),
+          arith::XOrIOp::create(b, loc, tgpu::ringPhase(b, loc, u, depth),
+                                one));
+    }
     return success();
   }
 

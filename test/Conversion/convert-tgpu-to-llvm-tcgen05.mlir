@@ -236,3 +236,24 @@ func.func @pair(%b: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %i: i32)
   tgpu.arrive %full[%r] : !tgpu.mbarriers<2>
   return
 }
+
+// -----
+
+// In a cluster, tensor memory is allocated after the cluster's first
+// barrier (a cta_group::2 allocation, a CTA pair's, takes a warp of each
+// CTA; every CTA has started by then), and freed before each return.
+// CHECK-LABEL: func.func @cluster_alloc
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: scf.if
+// CHECK: nvvm.tcgen05.alloc
+// CHECK: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.tcgen05.dealloc
+func.func @cluster_alloc() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %acc = tgpu.tmem_alloc : !tgpu.tmem<128x128xf32>
+  tgpu.cluster_sync
+  tgpu.cluster_sync
+  return
+}

@@ -228,7 +228,11 @@ func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.g
 // sm_100a: slots the tcgen05 MMAs release (release = mma) are released by
 // the MMAs' completion, a tcgen05.commit to the empty barrier from the
 // thread that issued them: the empty barriers expect one arrival a CTA
-// (two in a cluster of two, the commit multicast), not one a warp.
+// (two in a cluster of two, the commit multicast), not one a warp. Such a
+// commit arrives after its thread went on, and this one reaches the other
+// CTA too: the producer drains after its loops (waits each slot's next
+// empty phase, uses n and n + 1 of a 2-deep ring), so no commit is still
+// on its way to a CTA that leaves.
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]]>
@@ -237,8 +241,19 @@ func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.g
 // CHECK-LABEL: func.func @tcgen05
 // CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <2>
 // CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 2 : <2>
-// CHECK: tgpu.wait %[[EMPTY]]
-// CHECK: tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 49152
+// CHECK: tgpu.warp_specialize
+// CHECK: %[[N:.*]] = scf.for
+// CHECK:   scf.for
+// CHECK:     tgpu.wait %[[EMPTY]]
+// CHECK:     tgpu.arrive %[[FULL]][%{{.*}}] expect_tx 49152
+// CHECK: %[[R0:.*]] = arith.divui %[[N]], %c2
+// CHECK: %[[S0:.*]] = arith.remui %[[N]], %c2
+// CHECK: tgpu.wait %[[EMPTY]][%[[S0]]]
+// CHECK: %[[N1:.*]] = arith.addi %[[N]], %c1
+// CHECK: %[[S1:.*]] = arith.remui %[[N1]], %c2
+// CHECK: tgpu.wait %[[EMPTY]][%[[S1]]]
+// CHECK-NOT: tgpu.wait %[[EMPTY]]
+// CHECK: }, {
 // CHECK: tgpu.wait %[[FULL]]
 // CHECK: tgpu.tcgen05_mma
 // CHECK: %[[S:.*]] = arith.remui %{{.*}}, %c2_i32
@@ -247,22 +262,54 @@ func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.g
 module attributes {tile.target = #tile.target<sm_100a>} {
 func.func @tcgen05(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
                    %b: !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>,
-                   %i: i32, %j: i32, %on: i1)
+                   %tiles: i32, %k: i32, %j: i32, %on: i1)
     attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
   %ch, %ra, %rb = tgpu.channel consumer_warps 1 cluster 2 depth 2 kind <fill = tma, release = mma>
       : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x256x64xbf16, #sb>
   %bt = tgpu.transpose %rb : !tgpu.smem<?x256x64xbf16, #sb> -> !tgpu.smem<?x64x256xbf16, #bt>
   %acc = tgpu.tmem_alloc : !tgpu.tmem<128x256xf32>
-  %c0 = arith.constant 0 : i32
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // The tile loop carries the use counter through the k loop.
+    %n = scf.for %t = %c0 to %tiles step %c1 iter_args(%u = %c0) -> (i32) : i32 {
+      %m = scf.for %kk = %c0 to %k step %c1 iter_args(%i = %u) -> (i32) : i32 {
+        %s = tgpu.channel_acquire %ch[%i]
+        tgpu.tma_load %a[%t, %kk] -> %ra[%s], %ch
+            : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
+        tgpu.tma_load %b[%kk, %t] -> %rb[%s], %ch
+            : !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>, !tgpu.smem<?x256x64xbf16, #sb>, !tgpu.channel
+        %i1 = arith.addi %i, %c1 : i32
+        scf.yield %i1 : i32
+      }
+      scf.yield %m : i32
+    }
+  }, {
+    %c0 = arith.constant 0 : i32
+    %t = tgpu.channel_wait %ch[%j]
+    tgpu.tcgen05_mma %ra[%t], %bt[%t], %acc[%c0], %on
+        : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #bt>, !tgpu.tmem<128x256xf32>
+    tgpu.channel_release %ch[%j]
+  }
+  return
+}
+}
+
+// -----
+
+// Draining needs the producer's use counter at the end of its loops.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+module attributes {tile.target = #tile.target<sm_100a>} {
+func.func @no_counter(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %ch, %ra = tgpu.channel consumer_warps 1 cluster 2 depth 2 kind <fill = tma, release = mma>
+      : !tgpu.smem<?x128x64xbf16, #sa>
+  // expected-error @+1 {{a channel whose release commits to other CTAs needs its producer's use counter carried by loops at the top of the partition}}
   %s = tgpu.channel_acquire %ch[%i]
   tgpu.tma_load %a[%i, %i] -> %ra[%s], %ch
       : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.channel
-  tgpu.tma_load %b[%i, %i] -> %rb[%s], %ch
-      : !tile.tensor<?x?xbf16, tma = 256x64, swizzle = 128>, !tgpu.smem<?x256x64xbf16, #sb>, !tgpu.channel
-  %t = tgpu.channel_wait %ch[%j]
-  tgpu.tcgen05_mma %ra[%t], %bt[%t], %acc[%c0], %on
-      : !tgpu.smem<?x128x64xbf16, #sa>, !tgpu.smem<?x64x256xbf16, #bt>, !tgpu.tmem<128x256xf32>
-  tgpu.channel_release %ch[%j]
   return
 }
 }

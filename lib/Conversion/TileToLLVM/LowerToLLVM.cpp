@@ -269,9 +269,17 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     // Kernels that run one block an SM, said to ptxas (minctasm 1): the
     // warp-specialized ones (setmaxnreg), and the ones below.
     llvm::StringSet<> oneBlockPerSM;
+    // Kernels that run in clusters along x (tile.cluster): the shape is
+    // stated in the PTX (.reqnctapercluster), so the CTA's cluster rank
+    // and its ctaid.x modulo the cluster, which the kernel mixes, agree by
+    // construction and not only because the launch chose that shape.
+    llvm::StringMap<int32_t> clusterX;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(tile::kKernelAttr))
         kernels[func.getSymName()] = 32 * tgpu::getLaunchWarps(func);
+      if (auto cl = func->getAttrOfType<IntegerAttr>(tile::kClusterAttr))
+        if (cl.getInt() > 1)
+          clusterX[func.getSymName()] = cl.getInt();
       if (auto a = func->getAttrOfType<DenseI32ArrayAttr>(kTmaArgsAttr))
         tmaArgs[func.getSymName()] = SmallVector<int32_t>(a.asArrayRef());
       func.walk([&](Operation *op) {
@@ -394,6 +402,9 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       if (oneBlockPerSM.contains(func.getSymName()))
         func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                       b.getI32IntegerAttr(1));
+      if (int32_t n = clusterX.lookup(func.getSymName()))
+        func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                      b.getDenseI32ArrayAttr({n, 1, 1}));
       for (int32_t i : tmaArgs.lookup(func.getSymName())) {
         func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(),

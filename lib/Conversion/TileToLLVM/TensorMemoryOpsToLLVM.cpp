@@ -4,7 +4,8 @@
 // onto MLIR 22's nvvm.tcgen05.* ops (docs/BLACKWELL.md gives the PTX ISA
 // rule behind each decision):
 //
-// - A kernel with `tgpu.tensor_memory` allocates its columns at entry (warp
+// - A kernel with `tgpu.tensor_memory` allocates its columns at entry, or
+//   after a cluster's first barrier (warp
 //   0: tcgen05.alloc into the shared-memory word the attribute names, then
 //   relinquish_alloc_permit; the block synchronizes between tcgen05 fences)
 //   and frees them before each return (fence, block barrier, warp 0
@@ -459,7 +460,13 @@ LogicalResult tilec::lowerTensorMemory(func::FuncOp func) {
     b.setInsertionPointToStart(ifOp.thenBlock());
     body(e);
   };
+  // In a cluster, after its first barrier: a cta_group::2 allocation takes
+  // a warp of each CTA of the pair, and every CTA has started by then (as
+  // CUTLASS allocates after its cluster sync).
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  auto syncs = func.getBody().front().getOps<ClusterSyncOp>();
+  if (!syncs.empty())
+    b.setInsertionPointAfter(*syncs.begin());
   Value columns = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                tm.getColumns());
   onWarp0(b, [&](Emitter &e) {
