@@ -421,6 +421,29 @@ def TGPU_LocalLoadOp : TGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def TGPU_LocalStoreOp : TGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile from registers into a buffer slot";
+  let description = [{
+    Stores `value` into slot `slot` of `buffer` (stmatrix where the offsets
+    allow, vector stores otherwise). The executing warps synchronize before
+    (earlier reads of the slot are done) and after (every thread's part is
+    in shared memory for the `tgpu.local_load`s that follow). The plain
+    twin keeps a loop-invariant mma.sync operand (attention's Q) this way,
+    stored once before the loop and read a k-step at a time in it.
+
+    ```mlir
+    tgpu.local_store %q, %buf[%c0] : tensor<128x128xbf16, #blocked>,
+        !tgpu.smem<1x128x128xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins TGPU_Tile:$value, TGPU_SharedBufferType:$buffer,
+                       I32:$slot);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $slot `]` attr-dict `:` type($value) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // wgmma
 //===----------------------------------------------------------------------===//

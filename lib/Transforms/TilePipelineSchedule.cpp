@@ -32,6 +32,41 @@ using namespace tilec::tile;
 
 namespace {
 
+/// Bytes of one stage: a slot for each TMA-copied load of `loop`.
+int64_t stageBytes(scf::ForOp loop) {
+  int64_t bytes = 0;
+  for (auto load : loop.getBody()->getOps<LoadOp>()) {
+    if (!tgpu::getTMACopy(load))
+      continue;
+    std::string unused;
+    bytes += tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), unused)
+                 ->type.getSlotStride();
+  }
+  return bytes;
+}
+
+} // namespace
+
+int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
+                                     int64_t extraBytes, Operation *without) {
+  int64_t stage = stageBytes(loop);
+  if (!stage)
+    return 0;
+  // Beside the scratch, the barriers (1024) and the kernel's own buffers
+  // (the plain twin's loop-invariant operand).
+  int64_t scratch = 0, buffers = extraBytes;
+  func.walk([&](Operation *op) {
+    if (op != without)
+      scratch = std::max(scratch, getScratchBytes(op));
+    if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
+      buffers += llvm::alignTo(alloc.getType().getTotalBytes(),
+                               alloc.getType().getAlignment());
+  });
+  return (tgpu::kSharedMemoryPerBlock - scratch - 1024 - buffers) / stage;
+}
+
+namespace {
+
 struct TilePipelineSchedule
     : public tilec::impl::TilePipelineScheduleBase<TilePipelineSchedule> {
   using Base::Base;
@@ -55,30 +90,21 @@ struct TilePipelineSchedule
   }
 
   void schedule(func::FuncOp func, scf::ForOp loop) {
-    SmallVector<LoadOp> loads;
-    int64_t stageBytes = 0;
     // The loads convert-tile-to-tgpu planned TMA copies for (it said why
     // about the others).
-    for (auto load : loop.getBody()->getOps<LoadOp>()) {
-      if (!tgpu::getTMACopy(load))
-        continue;
-      loads.push_back(load);
-      std::string unused;
-      stageBytes += tgpu::planTMASlot(cast<RankedTensorType>(load.getType()),
-                                      unused)
-                        ->type.getSlotStride();
-    }
+    SmallVector<LoadOp> loads;
+    for (auto load : loop.getBody()->getOps<LoadOp>())
+      if (tgpu::getTMACopy(load))
+        loads.push_back(load);
     if (loads.empty())
       return;
-    int64_t stages = std::min<int64_t>(
-        maxStages,
-        (tgpu::kSharedMemoryPerBlock - getMaxScratchBytes(func) - 1024) /
-            stageBytes);
+    int64_t stages =
+        std::min<int64_t>(maxStages, pipelineStagesThatFit(func, loop));
     if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = a.getInt();
     if (stages < 2) {
       mlir::emitRemark(loop.getLoc())
-          << "loop not pipelined: a " << stageBytes
+          << "loop not pipelined: a " << stageBytes(loop)
           << "-byte stage leaves room for fewer than 2";
       return;
     }

@@ -75,6 +75,48 @@ void placeOperandConversions(DotOp dot) {
     cvt->moveBefore(dot);
 }
 
+/// An mma.sync operand converted through shared memory before the dot's
+/// loop (loop-invariant: attention's Q) stays in shared memory: stored
+/// once into a buffer of its own before the loop (where the conversion
+/// was), read right before the dot. A warp then holds a k-step of it at a
+/// time in the loop (sinkMMAOperandLoads), not all of it for the whole
+/// loop (Q at D = 128 is 32 registers a thread beside O's 64), where the
+/// buffer leaves the loop's pipeline its two stages.
+void keepInvariantOperandsShared(DotOp dot) {
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  if (!loop)
+    return;
+  for (unsigned idx : {0u, 1u}) {
+    auto cvt = dot->getOperand(idx).getDefiningOp<ConvertLayoutOp>();
+    if (!cvt || !cvt.getSharedAttr() || loop->isAncestor(cvt))
+      continue;
+    auto type = cast<RankedTensorType>(cvt.getType());
+    SmallVector<int64_t> shape = {1};
+    llvm::append_range(shape, type.getShape());
+    auto bufTy = tgpu::SharedBufferType::get(
+        dot.getContext(), shape, type.getElementType(), cvt.getSharedAttr());
+    // Not where the buffer would leave the loop's TMA copies fewer than
+    // the two stages a pipeline needs (attention's twin at D = 256: K and
+    // V take 64 KB a stage, Q would take 64 KB more).
+    auto func = dot->getParentOfType<func::FuncOp>();
+    int64_t bytes = llvm::alignTo(bufTy.getTotalBytes(), bufTy.getAlignment());
+    if (pipelineStagesThatFit(func, loop) >= 2 &&
+        pipelineStagesThatFit(func, loop, bytes, cvt) < 2)
+      continue;
+    OpBuilder b(cvt);
+    Location loc = cvt.getLoc();
+    Value buf = tgpu::AllocOp::create(b, loc, bufTy);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    tgpu::LocalStoreOp::create(b, loc, cvt.getSrc(), buf, zero);
+    b.setInsertionPoint(dot);
+    Value slot = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    Value v = tgpu::LocalLoadOp::create(b, loc, type, buf, slot);
+    dot->setOperand(idx, v);
+    if (cvt->use_empty())
+      cvt.erase();
+  }
+}
+
 struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
   using Base::Base;
 
@@ -153,7 +195,10 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     if (failed(removeLayoutConversions(twin)))
       return twin.emitError() << "the plain twin's layout conversions did "
                                  "not converge";
-    twin.walk([](DotOp dot) { placeOperandConversions(dot); });
+    twin.walk([](DotOp dot) {
+      placeOperandConversions(dot);
+      keepInvariantOperandsShared(dot);
+    });
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));

@@ -221,6 +221,28 @@ func.func @ready_and_local_load(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle
 
 // -----
 
+// tgpu.local_store: the block synchronizes, each thread's fragments go into
+// the swizzled slot (stmatrix where the offsets allow), the block
+// synchronizes again; the local_load after it reads with ldmatrix.
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#opa = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @local_store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.stmatrix
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.ldmatrix
+func.func @local_store(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %q = arith.constant dense<1.0> : tensor<128x64xbf16, #opa>
+  %buf = tgpu.alloc : !tgpu.smem<1x128x64xbf16, #sa>
+  %c0 = arith.constant 0 : i32
+  tgpu.local_store %q, %buf[%c0] : tensor<128x64xbf16, #opa>, !tgpu.smem<1x128x64xbf16, #sa>
+  %t = tgpu.local_load %buf[%c0] : !tgpu.smem<1x128x64xbf16, #sa> -> tensor<128x64xbf16, #opa>
+  return
+}
+
+// -----
+
 // tgpu.wgmma with A in registers (P·V in attention): per k-step of 16 the
 // four 32-bit words of each thread's A fragment (bf16 pairs packed from
 // the tile's registers), then B's descriptor; no A transpose immediate.

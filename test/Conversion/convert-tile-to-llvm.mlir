@@ -9,6 +9,10 @@
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.ptrtoint %[[P]]
 // CHECK: scf.if
+// The vector path, its stride checked to be 1, addresses with a constant
+// 1 (its registers' constant offsets fold into the address).
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: arith.muli %{{.*}}, %[[ONE]] : i64
 // CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.v4.b32
 // CHECK: } else {
 // CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.b32

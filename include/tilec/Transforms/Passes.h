@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,6 +24,14 @@ namespace tilec {
 /// What tile-remove-layout-conversions does, on `root` alone (the plain
 /// twin runs it on itself after its dots change layouts).
 mlir::LogicalResult removeLayoutConversions(mlir::Operation *root);
+
+/// The stages of `loop`'s classic pipeline (its TMA-copied loads a stage)
+/// that fit in a block's shared memory beside the scratch (without
+/// `without`'s), the barriers, the kernel's buffers and `extraBytes`; 0
+/// if the loop has no TMA-copied load (tile-pipeline-schedule).
+int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
+                              int64_t extraBytes = 0,
+                              mlir::Operation *without = nullptr);
 
 } // namespace tilec
 

@@ -74,6 +74,78 @@ struct Access {
   }
 };
 
+/// The addresses of one path's elements. Where no register's constant
+/// coordinates share a bit with the lane and warp part (blocked layouts),
+/// a thread's address is computed once (the offsets and its lane and warp
+/// coordinates times the strides) and each register adds its constant
+/// coordinates times the strides: uniform values, and on the vector path
+/// (the contiguous dim's stride checked to be 1) immediates along that
+/// dim. A thread then holds one address for the whole tile, not one a
+/// register (the attention twins' plain loads spilled them). Otherwise
+/// element by element (Access::element).
+class Addresses {
+public:
+  Addresses(Access &acc, ThreadCoords &coords, int64_t vec)
+      : acc(acc), coords(coords) {
+    Emitter &e = acc.e;
+    unsigned rank = acc.view.sizes.size();
+    const LinearLayout &l = acc.layout;
+    for (int64_t r = 0; r < l.getNumRegisters() && split; ++r)
+      for (unsigned d = 0; d < rank; ++d)
+        split &= (coords.constant(r)[d] & coords.threadBits(d)) == 0;
+    if (!split)
+      return;
+    strides = acc.view.strides;
+    if (vec > 1 && !acc.inBounds)
+      strides[acc.contigDim] = e.i64(1); // (the vector path checked it)
+    for (unsigned d = 0; d < rank; ++d) {
+      Value t = e.add(acc.offsets[d],
+                      arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(),
+                                             coords.threadPart(d)));
+      threadIndex.push_back(t);
+      Value term = e.mul(t, strides[d]);
+      threadLinear = threadLinear ? e.add(threadLinear, term) : term;
+    }
+  }
+
+  std::pair<Value, Value> element(int64_t reg) {
+    if (!split)
+      return acc.element(coords, reg);
+    Emitter &e = acc.e;
+    Value linear = threadLinear, ok;
+    for (unsigned d = 0; d < threadIndex.size(); ++d) {
+      int64_t c = coords.constant(reg)[d];
+      Value i = threadIndex[d];
+      if (c) {
+        i = arith::AddIOp::create(e.b, e.loc, i, e.i64(c),
+                                  arith::IntegerOverflowFlags::nsw);
+        linear = e.add(linear, e.mul(e.i64(c), strides[d]));
+      }
+      if (!acc.inBounds) {
+        Value in = e.ult(i, acc.view.sizes[d]);
+        ok = ok ? e.andI(ok, in) : in;
+      }
+    }
+    if (!acc.inBounds && !acc.mask.empty())
+      ok = e.andI(ok, acc.mask[reg]);
+    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy,
+                                    storageType(acc.elementType),
+                                    acc.view.base, ValueRange{linear});
+    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
+    if (acc.inBounds)
+      return {addr, Value()};
+    return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+  }
+
+private:
+  Access &acc;
+  ThreadCoords &coords;
+  bool split = true;
+  SmallVector<Value> strides, threadIndex;
+  Value threadLinear;
+};
+
 std::string memInstr(StringRef op, int64_t bytes) {
   switch (bytes) {
   case 1:
@@ -165,8 +237,9 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     auto emitPath = [&](int64_t vec) {
       SmallVector<Value> results;
       ThreadCoords coords(e, acc.layout);
+      Addresses at(acc, coords, vec);
       for (int64_t r = 0; r < numRegs; r += vec) {
-        auto [addr, pred] = acc.element(coords, r);
+        auto [addr, pred] = at.element(r);
         results.append(
             predicatedLoad(e, addr, pred, elt, vec, op.getPaddingAttr()));
       }
@@ -199,8 +272,9 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 
     auto emitPath = [&](int64_t vec) {
       ThreadCoords coords(e, acc.layout);
+      Addresses at(acc, coords, vec);
       for (int64_t r = 0; r < numRegs; r += vec) {
-        auto [addr, pred] = acc.element(coords, r);
+        auto [addr, pred] = at.element(r);
         predicatedStore(e, addr, pred, values.slice(r, vec));
       }
       return SmallVector<Value>();

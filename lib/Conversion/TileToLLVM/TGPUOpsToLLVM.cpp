@@ -128,6 +128,28 @@ struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
   }
 };
 
+struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    SharedBufferType buf = op.getBuffer().getType();
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    auto access = analyzeSharedAccess(getLayout(vt), buf.getSlotLayout(),
+                                      vt.getElementType().getIntOrFloatBitWidth());
+    if (!access)
+      return op.emitOpError() << "the slot cannot hold the tile";
+    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
+                             adaptor.getSlot().front());
+    e.barrier();
+    storeToShared(e, adaptor.getValue(), vt.getElementType(), *access, slot);
+    e.barrier();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// An encoded CUtensorMap is not all zero in its first 16 bytes (they hold
 /// the global address).
 struct TMAReadyLowering : public OpConversionPattern<TMAReadyOp> {
@@ -968,6 +990,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, WGMMALowering,
                WGMMAWaitLowering, ClusterSyncLowering, LocalLoadLowering,
+               LocalStoreLowering,
                TMAReadyLowering, WarpgroupIndexLowering, ClusterRankLowering,
                TryCancelLowering,
                QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,

@@ -141,6 +141,10 @@ public:
   mlir::Value get(int64_t reg, int dim);
   /// Row-major index of register `reg`'s element in the layout's shape.
   mlir::Value flatIndex(int64_t reg);
+  /// The lane and warp part of the coordinate along `dim` (i32; 0 if none).
+  mlir::Value threadPart(int dim) const {
+    return dynamic[dim] ? dynamic[dim] : e.i32(0);
+  }
   /// The bits of the coordinate along `dim` that lane and warp can set.
   int64_t threadBits(int dim) const { return dynamicBits[dim]; }
   /// The register-only (compile-time) part.

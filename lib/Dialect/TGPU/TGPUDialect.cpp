@@ -896,6 +896,19 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
+LogicalResult LocalStoreOp::verify() {
+  SharedBufferType buf = getBuffer().getType();
+  auto vt = cast<RankedTensorType>(getValue().getType());
+  if (buf.hasUnknownDepth())
+    return emitOpError() << "needs a buffer of known depth";
+  if (vt.getShape() != buf.getSlotShape() ||
+      vt.getElementType() != buf.getElementType())
+    return emitOpError() << "value must be a slot of the buffer";
+  if (!tile::getLayoutAttr(vt))
+    return emitOpError() << "needs a value layout";
+  return success();
+}
+
 LogicalResult WGMMAOp::verify() {
   SharedBufferType b = getB().getType();
   auto acc = cast<RankedTensorType>(getAcc().getType());

@@ -754,3 +754,15 @@ func.func @arrive_cluster_and_leader(%i: i32) {
 func.func @cta_group_one() attributes {tile.kernel, tile.grid = #tile.grid<1>, tgpu.cta_group = 1 : i32} {
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#l = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+
+func.func @local_store_shape(%v: tensor<128x64xbf16, #l>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<1x128x64xf16, #sa>
+  // expected-error @+1 {{value must be a slot of the buffer}}
+  tgpu.local_store %v, %buf[%i] : tensor<128x64xbf16, #l>, !tgpu.smem<1x128x64xf16, #sa>
+  return
+}
