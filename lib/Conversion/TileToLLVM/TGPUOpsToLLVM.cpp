@@ -106,24 +106,37 @@ struct ClusterSyncLowering : public OpConversionPattern<ClusterSyncOp> {
   }
 };
 
+/// How the tile `tileTy` sits in a slot of `op`'s buffer (ldmatrix /
+/// stmatrix or vector accesses) and the slot's address; fails (saying so
+/// at `op`) if the slot's layout cannot hold the tile's.
+template <typename OpT>
+FailureOr<std::pair<SharedAccess, Value>>
+slotAccess(OpT op, Emitter &e, RankedTensorType tileTy,
+           typename OpT::template GenericAdaptor<ArrayRef<ValueRange>> adaptor) {
+  SharedBufferType buf = op.getBuffer().getType();
+  auto access =
+      analyzeSharedAccess(getLayout(tileTy), buf.getSlotLayout(),
+                          tileTy.getElementType().getIntOrFloatBitWidth());
+  if (!access)
+    return op.emitOpError() << "the slot cannot hold the tile";
+  return std::make_pair(*access,
+                        slotPointer(e, buf, adaptor.getBuffer().front(),
+                                    adaptor.getSlot().front()));
+}
+
 struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    SharedBufferType buf = op.getBuffer().getType();
     auto rt = cast<RankedTensorType>(op.getType());
-    LinearLayout layout = getLayout(rt);
-    auto access = analyzeSharedAccess(layout, buf.getSlotLayout(),
-                                      rt.getElementType().getIntOrFloatBitWidth());
-    if (!access)
-      return op.emitOpError() << "the slot does not hold the tile";
-    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
-                             adaptor.getSlot().front());
+    auto at = slotAccess(op, e, rt, adaptor);
+    if (failed(at))
+      return failure();
     rewriter.replaceOpWithMultiple(
-        op, {loadFromShared(e, layout.getNumRegisters(), rt.getElementType(),
-                            *access, slot)});
+        op, {loadFromShared(e, getLayout(rt).getNumRegisters(),
+                            rt.getElementType(), at->first, at->second)});
     return success();
   }
 };
@@ -134,16 +147,13 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
   matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    SharedBufferType buf = op.getBuffer().getType();
     auto vt = cast<RankedTensorType>(op.getValue().getType());
-    auto access = analyzeSharedAccess(getLayout(vt), buf.getSlotLayout(),
-                                      vt.getElementType().getIntOrFloatBitWidth());
-    if (!access)
-      return op.emitOpError() << "the slot cannot hold the tile";
-    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
-                             adaptor.getSlot().front());
+    auto at = slotAccess(op, e, vt, adaptor);
+    if (failed(at))
+      return failure();
     e.barrier();
-    storeToShared(e, adaptor.getValue(), vt.getElementType(), *access, slot);
+    storeToShared(e, adaptor.getValue(), vt.getElementType(), at->first,
+                  at->second);
     e.barrier();
     rewriter.eraseOp(op);
     return success();

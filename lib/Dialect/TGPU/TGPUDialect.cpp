@@ -885,28 +885,29 @@ LogicalResult TMAStoreOp::verify() {
   return success();
 }
 
-LogicalResult LocalLoadOp::verify() {
-  SharedBufferType buf = getBuffer().getType();
-  auto rt = cast<RankedTensorType>(getResult().getType());
-  if (rt.getShape() != buf.getSlotShape() ||
-      rt.getElementType() != buf.getElementType())
-    return emitOpError() << "result must be a slot of the buffer";
-  if (!tile::getLayoutAttr(rt))
-    return emitOpError() << "needs a result layout";
+/// A tile of registers that is one slot of `buf` (shape and element type)
+/// and has a layout; `what` names it in the errors.
+static LogicalResult verifySlotTile(Operation *op, SharedBufferType buf,
+                                    Type tile, StringRef what) {
+  auto t = cast<RankedTensorType>(tile);
+  if (t.getShape() != buf.getSlotShape() ||
+      t.getElementType() != buf.getElementType())
+    return op->emitOpError() << what << " must be a slot of the buffer";
+  if (!tile::getLayoutAttr(t))
+    return op->emitOpError() << "needs a " << what << " layout";
   return success();
 }
 
+LogicalResult LocalLoadOp::verify() {
+  return verifySlotTile(*this, getBuffer().getType(), getResult().getType(),
+                        "result");
+}
+
 LogicalResult LocalStoreOp::verify() {
-  SharedBufferType buf = getBuffer().getType();
-  auto vt = cast<RankedTensorType>(getValue().getType());
-  if (buf.hasUnknownDepth())
+  if (getBuffer().getType().hasUnknownDepth())
     return emitOpError() << "needs a buffer of known depth";
-  if (vt.getShape() != buf.getSlotShape() ||
-      vt.getElementType() != buf.getElementType())
-    return emitOpError() << "value must be a slot of the buffer";
-  if (!tile::getLayoutAttr(vt))
-    return emitOpError() << "needs a value layout";
-  return success();
+  return verifySlotTile(*this, getBuffer().getType(), getValue().getType(),
+                        "value");
 }
 
 LogicalResult WGMMAOp::verify() {
