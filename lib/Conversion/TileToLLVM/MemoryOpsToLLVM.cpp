@@ -90,6 +90,7 @@ public:
     Emitter &e = acc.e;
     unsigned rank = acc.view.sizes.size();
     const LinearLayout &l = acc.layout;
+    split = rank > 0;
     for (int64_t r = 0; r < l.getNumRegisters() && split; ++r)
       for (unsigned d = 0; d < rank; ++d)
         split &= (coords.constant(r)[d] & coords.threadBits(d)) == 0;
