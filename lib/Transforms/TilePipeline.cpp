@@ -400,12 +400,12 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     auto [loop, n] = *end;
     OpBuilder b(loop->getContext());
     b.setInsertionPointAfter(loop);
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
     for (int64_t k = 0; k < depth; ++k) {
       Value u = n;
       if (k)
         u = arith::AddIOp::create(
             b, loc, n, arith::ConstantIntOp::create(b, loc, b.getI32Type(), k));
-      Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
       tgpu::WaitOp::create(
           b, loc, empty, tgpu::ringSlot(b, loc, u, depth),
           arith::XOrIOp::create(b, loc, tgpu::ringPhase(b, loc, u, depth),

@@ -109,8 +109,7 @@ void keepInvariantOperandsShared(DotOp dot) {
     Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
     tgpu::LocalStoreOp::create(b, loc, cvt.getSrc(), buf, zero);
     b.setInsertionPoint(dot);
-    Value slot = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-    Value v = tgpu::LocalLoadOp::create(b, loc, type, buf, slot);
+    Value v = tgpu::LocalLoadOp::create(b, loc, type, buf, zero);
     dot->setOperand(idx, v);
     if (cvt->use_empty())
       cvt.erase();

@@ -36,7 +36,7 @@ public:
     // Per group, a constant offset XOR this lane's row and warp: only the
     // bits these can set need an XOR (Emitter::xorConst).
     Value lane = e.laneId();
-    threadPart = groupAt.get(0, 0);
+    threadPart = groupAt.threadPart(0);
     threadBits = groupAt.threadBits(0);
     for (int b = 0; b < 5; ++b) {
       Value bit = e.andI(arith::ShRUIOp::create(e.b, e.loc, lane, e.i32(b)),

@@ -113,30 +113,22 @@ public:
     if (!split)
       return acc.element(coords, reg);
     Emitter &e = acc.e;
-    Value linear = threadLinear, ok;
-    for (unsigned d = 0; d < threadIndex.size(); ++d) {
-      int64_t c = coords.constant(reg)[d];
-      Value i = threadIndex[d];
-      if (c) {
-        i = arith::AddIOp::create(e.b, e.loc, i, e.i64(c),
-                                  arith::IntegerOverflowFlags::nsw);
-        linear = e.add(linear, e.mul(e.i64(c), strides[d]));
-      }
-      if (!acc.inBounds) {
-        Value in = e.ult(i, acc.view.sizes[d]);
-        ok = ok ? e.andI(ok, in) : in;
-      }
-    }
-    if (!acc.inBounds && !acc.mask.empty())
-      ok = e.andI(ok, acc.mask[reg]);
-    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
-    Value ptr = LLVM::GEPOp::create(e.b, e.loc, ptrTy,
-                                    storageType(acc.elementType),
-                                    acc.view.base, ValueRange{linear});
-    Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), ptr);
-    if (acc.inBounds)
-      return {addr, Value()};
-    return {addr, arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), ok)};
+    LinearLayout::Coords c = coords.constant(reg);
+    Value linear = threadLinear;
+    for (unsigned d = 0; d < threadIndex.size(); ++d)
+      if (c[d])
+        linear = e.add(linear, e.mul(e.i64(c[d]), strides[d]));
+    auto index = [&](unsigned d) {
+      if (!c[d])
+        return threadIndex[d];
+      return Value(arith::AddIOp::create(e.b, e.loc, threadIndex[d],
+                                         e.i64(c[d]),
+                                         arith::IntegerOverflowFlags::nsw));
+    };
+    auto [addr, pred] = acc.view.element(
+        e, index, acc.elementType,
+        acc.mask.empty() ? Value() : acc.mask[reg], linear);
+    return {addr, acc.inBounds ? Value() : pred};
   }
 
 private:

@@ -239,12 +239,15 @@ ViewValues::ViewValues(tile::TensorViewType type, ValueRange values) {
 
 std::pair<Value, Value>
 ViewValues::element(Emitter &e, function_ref<Value(unsigned)> index,
-                    Type elementType, Value mask) const {
-  Value linear, ok;
+                    Type elementType, Value mask, Value linear) const {
+  bool sum = !linear;
+  Value ok;
   for (unsigned d = 0; d < sizes.size(); ++d) {
     Value i = index(d);
     Value in = e.ult(i, sizes[d]);
     ok = ok ? e.andI(ok, in) : in;
+    if (!sum)
+      continue;
     Value term = e.mul(i, strides[d]);
     linear = linear ? e.add(linear, term) : term;
   }

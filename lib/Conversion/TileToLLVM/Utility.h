@@ -184,10 +184,12 @@ struct ViewValues {
   /// Address (i64) of the element at index(d) along each dim d (i64, built
   /// as each dim is reached) and the predicate (i32) that accesses it:
   /// every index below its extent (compared unsigned, so negative ones are
-  /// out) and `mask` (i1), if given.
+  /// out) and `mask` (i1), if given. `linear`, if given, is the element's
+  /// index into the view (Σ index(d) · stride(d)) computed by the caller.
   std::pair<mlir::Value, mlir::Value>
   element(Emitter &e, llvm::function_ref<mlir::Value(unsigned)> index,
-          mlir::Type elementType, mlir::Value mask) const;
+          mlir::Type elementType, mlir::Value mask,
+          mlir::Value linear = {}) const;
 };
 
 /// The uniform run-time condition (i1) under which `vec`-element vector
