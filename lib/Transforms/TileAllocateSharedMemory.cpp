@@ -16,19 +16,31 @@
 //
 //   %slots = tgpu.alloc offset [98304, 131072] : !tgpu.smem<2x128x64xbf16, ...>
 //
-// Scratch is one area for the code outside the regions; each group of
-// warps that runs a compute partition (each copy) takes its own part of
-// it, recorded as the op's `scratch` shifts (a group a region copy, load
-// groups 0: they convert no layouts). The kernel records where scratch
-// starts, `tgpu.scratch_offset`, and the bytes it needs in all,
-// `tile.shared_memory`; more than a block can have is an error here, not
-// at launch.
+// In a kernel with a tgpu.warp_specialize, scratch is one area after the
+// barriers for the code outside the regions; each group of warps that runs
+// a compute partition (each copy) takes its own part of it, recorded as
+// the op's `scratch` shifts (a group a region copy, load groups 0: they
+// convert no layouts). The kernel records where scratch starts,
+// `tgpu.scratch_offset`.
+//
+// In a kernel without one, each op that needs scratch gets its own
+// `tgpu.scratch_offset`: the lowest 128-byte aligned place that overlaps
+// neither the barriers nor a buffer that may still be in use at the op
+// (SharedMemoryLiveness; every such op starts with a barrier of all
+// threads before it writes scratch). The plain twin's O epilogue thus
+// converts in the bytes of its dead K and V rings:
+//
+//   %o = tile.convert_layout %acc {tgpu.scratch_offset = 0 : i64} : ...
+//
+// The kernel records the bytes it needs in all, `tile.shared_memory`;
+// more than a block can have is an error here, not at launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
+#include "tilec/Transforms/SharedMemoryLiveness.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -89,7 +101,10 @@ struct TileAllocateSharedMemory
       auto alloc = dyn_cast<tgpu::AllocOp>(op);
       return !alloc ? 2 : alloc.getType().getAlignment() == 1024 ? 0 : 1;
     };
-    for (int g : {0, 1, 2})
+    int64_t buffersEnd = 0;
+    for (int g : {0, 1, 2}) {
+      if (g == 2)
+        buffersEnd = end;
       for (auto [op, copy] : order) {
         auto alloc = dyn_cast<tgpu::AllocOp>(op);
         if (group(op) != g)
@@ -103,6 +118,7 @@ struct TileAllocateSharedMemory
         places[copy] = end;
         end += bytes;
       }
+    }
     for (auto &[op, places] : offsets) {
       if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
         alloc.setOffset(places);
@@ -120,6 +136,14 @@ struct TileAllocateSharedMemory
                                                 tm.getCtaGroup(), end));
       end += 8;
     }
+
+    // Without warp specialization, each op's scratch goes where no buffer
+    // in use at the op is (the lowest such offset): the bytes of buffers
+    // dead by then, or past all of them.
+    if (!func->walk([](tgpu::WarpSpecializeOp) {
+               return WalkResult::interrupt();
+             }).wasInterrupted())
+      return placeScratch(func, offsets, buffersEnd, end);
 
     // Scratch: as much as the most any op needs, once for the code
     // outside the regions and once a compute group (those run at once).
@@ -143,14 +167,59 @@ struct TileAllocateSharedMemory
                     IntegerAttr::get(IntegerType::get(ctx, 64), scratchStart));
     int64_t bytes =
         scratchStart + (computeGroups > 1 ? perGroup * computeGroups : scratch);
+    return setSize(func, bytes);
+  }
+
+  /// Records the kernel's bytes of shared memory; more than a block can
+  /// have is an error.
+  LogicalResult setSize(func::FuncOp func, int64_t bytes) {
     if (bytes > tgpu::kSharedMemoryPerBlock)
       return func.emitError() << "needs " << bytes
                               << " bytes of shared memory, more than the "
                               << tgpu::kSharedMemoryPerBlock
                               << " a block can have";
     func->setAttr(tile::kSharedMemoryAttr,
-                  IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
+                  IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
     return success();
+  }
+
+  /// A kernel without regions of warps: each op that needs scratch gets an
+  /// offset of its own (`tgpu.scratch_offset` on the op), 128-byte
+  /// aligned, at the lowest place that overlaps neither the barriers and
+  /// the tensor-memory word ([buffersEnd, end)) nor a buffer still in use
+  /// at the op (SharedMemoryLiveness).
+  LogicalResult
+  placeScratch(func::FuncOp func,
+               const DenseMap<Operation *, SmallVector<int64_t>> &offsets,
+               int64_t buffersEnd, int64_t end) {
+    SharedMemoryLiveness live(func);
+    SmallVector<std::pair<tgpu::AllocOp, int64_t>> buffers;
+    for (auto &[op, places] : offsets)
+      if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
+        buffers.push_back({alloc, places.front()});
+    Builder b(&getContext());
+    int64_t top = end;
+    func.walk([&](Operation *op) {
+      int64_t bytes = tile::getScratchBytes(op);
+      if (!bytes)
+        return;
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      if (buffersEnd < end)
+        busy.push_back({buffersEnd, end});
+      for (auto [alloc, at] : buffers)
+        if (!live.isDeadAt(alloc, op))
+          busy.push_back({at, at + alloc.getType().getTotalBytes()});
+      llvm::sort(busy);
+      int64_t at = 0;
+      for (auto [from, to] : busy) {
+        if (at + bytes <= from)
+          break;
+        at = std::max(at, int64_t(llvm::alignTo(to, 128)));
+      }
+      op->setAttr(tgpu::kScratchOffsetAttr, b.getI64IntegerAttr(at));
+      top = std::max(top, at + bytes);
+    });
+    return setSize(func, top);
   }
 };
 

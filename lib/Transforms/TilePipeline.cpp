@@ -84,6 +84,7 @@
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Layout/BankConflicts.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -110,6 +111,75 @@ struct Prefetch {
   tgpu::TMASlot slot;
   Value ring;
 };
+
+/// The layout `op` (a tile.reshape or tile.transpose) gives an operand
+/// of layout `src`.
+LinearLayout derivedLayout(Operation *op, const LinearLayout &src) {
+  if (auto t = dyn_cast<TransposeOp>(op))
+    return src.transpose(
+        std::vector<int>(t.getPermutation().begin(), t.getPermutation().end()));
+  auto s = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
+}
+
+/// The layout of `load`'s tile that the reshapes and transposes `shapeOps`
+/// (load -> shapeOps -> cv) carry to `cv`'s result layout: their inverses
+/// applied to it, last first.
+LinearLayout layoutBefore(ConvertLayoutOp cv, ArrayRef<Operation *> shapeOps) {
+  LinearLayout l = getLayout(cv.getType());
+  for (Operation *op : llvm::reverse(shapeOps)) {
+    auto srcShape =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      std::vector<int> inverse(t.getPermutation().size());
+      for (auto [i, d] : llvm::enumerate(t.getPermutation()))
+        inverse[d] = i;
+      l = l.transpose(inverse);
+    } else {
+      l = l.reshape(std::vector<int64_t>(srcShape.begin(), srcShape.end()));
+    }
+  }
+  return l;
+}
+
+RankedTensorType loadedType(LoadOp load, ConvertLayoutOp cv,
+                            ArrayRef<Operation *> shapeOps) {
+  if (shapeOps.empty())
+    return cv.getType();
+  return withLayout(load.getType(), layoutBefore(cv, shapeOps));
+}
+
+/// The conversion a prefetched load's tile reaches through a chain of
+/// single-use reshapes and transposes (`shapeOps`), which the slot read can
+/// take over: the load's only use directly (as always), or through shape
+/// ops where the slot `ring` can hold the layout they carry to the
+/// conversion's.
+std::optional<ConvertLayoutOp> readConversion(LoadOp load, Value ring,
+                                              SmallVectorImpl<Operation *> &shapeOps) {
+  Operation *op = load;
+  while (op->hasOneUse() && isa<ReshapeOp, TransposeOp>(*op->user_begin()))
+    shapeOps.push_back(op = *op->user_begin());
+  auto cv = op->hasOneUse() ? dyn_cast<ConvertLayoutOp>(*op->user_begin())
+                            : ConvertLayoutOp();
+  if (cv && !shapeOps.empty()) {
+    auto t = cast<RankedTensorType>(load.getType());
+    auto slot = cast<tgpu::SharedBufferType>(ring.getType()).getSlotLayout();
+    bool fits = getLayoutAttr(t) && getLayoutAttr(cv.getType());
+    if (fits) {
+      LinearLayout before = layoutBefore(cv, shapeOps), after = before;
+      for (Operation *op : shapeOps)
+        after = derivedLayout(op, after);
+      fits = after == getLayout(cv.getType()) &&
+             analyzeSharedAccess(before, slot,
+                                 t.getElementType().getIntOrFloatBitWidth());
+    }
+    if (!fits)
+      cv = ConvertLayoutOp();
+  }
+  if (!cv)
+    shapeOps.clear();
+  return cv ? std::optional(cv) : std::nullopt;
+}
 
 /// Bytes of shared memory `func` takes besides the channels whose depth is
 /// open: its buffers (one set per consumer copy for those in a consumer
@@ -529,17 +599,32 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     issueIfRuns(lb, nloop,
                 arith::AddIOp::create(lb, loc, j, i32(lb, stages - 1)));
     Value slot = tgpu::ChannelWaitOp::create(lb, loc, ch, j);
-    // The loads read their slot (in the layout a lone conversion wanted).
+    // The loads read their slot (in the layout a lone conversion wanted,
+    // through the reshapes and transposes before it where the slot can
+    // hold that layout), where that conversion was: tile-plain-twin placed
+    // an MMA operand's right before its dot, so that the lowering can
+    // sink each k-step's reads to its MMAs (sinkMMAOperandLoads).
     for (Prefetch &p : prefetches) {
-      OpBuilder rb(p.load);
       Operation *replaced = p.load;
       Type type = p.load.getType();
-      if (p.load->hasOneUse())
-        if (auto cv = dyn_cast<ConvertLayoutOp>(*p.load->user_begin())) {
-          replaced = cv;
-          type = cv.getType();
-        }
+      SmallVector<Operation *> shapeOps;
+      if (auto cv = readConversion(p.load, p.ring, shapeOps)) {
+        replaced = *cv;
+        type = loadedType(p.load, *cv, shapeOps);
+        for (Operation *op : shapeOps)
+          op->moveBefore(*cv);
+      }
+      OpBuilder rb(shapeOps.empty() ? replaced : shapeOps.front());
       Value v = tgpu::LocalLoadOp::create(rb, p.load.getLoc(), type, p.ring, slot);
+      if (!shapeOps.empty()) {
+        // The shape ops carry the slot's layout to the conversion's.
+        shapeOps.front()->setOperand(0, v);
+        for (Operation *op : shapeOps)
+          op->getResult(0).setType(withLayout(
+              op->getResult(0).getType(),
+              derivedLayout(op, getLayout(op->getOperand(0).getType()))));
+        v = shapeOps.back()->getResult(0);
+      }
       replaced->getResult(0).replaceAllUsesWith(v);
       if (replaced != p.load.getOperation())
         replaced->erase();

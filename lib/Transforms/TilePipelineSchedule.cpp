@@ -17,6 +17,7 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
+#include "tilec/Transforms/SharedMemoryLiveness.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -52,17 +53,33 @@ int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
   int64_t stage = stageBytes(loop);
   if (!stage)
     return 0;
-  // Beside the scratch, the barriers (1024) and the kernel's own buffers
-  // (the plain twin's loop-invariant operand).
-  int64_t scratch = 0, buffers = extraBytes;
+  // Beside the barriers (1024), the kernel's own buffers (the plain twin's
+  // loop-invariant operand) and the scratch of the ops up to the loop's
+  // end. tile-allocate-shared-memory puts the scratch of an op after the
+  // loop and after every buffer's last use (the O epilogue's) where the
+  // buffers and the ring were, when it fits there.
+  SharedMemoryLiveness live(func);
+  SmallVector<tgpu::AllocOp> allocs;
+  func.walk([&](tgpu::AllocOp alloc) { allocs.push_back(alloc); });
+  int64_t during = 0, after = 0, buffers = extraBytes;
+  for (tgpu::AllocOp alloc : allocs)
+    buffers += llvm::alignTo(alloc.getType().getTotalBytes(),
+                             alloc.getType().getAlignment());
   func.walk([&](Operation *op) {
-    if (op != without)
-      scratch = std::max(scratch, getScratchBytes(op));
-    if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
-      buffers += llvm::alignTo(alloc.getType().getTotalBytes(),
-                               alloc.getType().getAlignment());
+    int64_t bytes = op == without ? 0 : getScratchBytes(op);
+    if (!bytes)
+      return;
+    bool isAfter = live.position(op) > live.end(loop) &&
+                   llvm::all_of(allocs, [&](tgpu::AllocOp alloc) {
+                     return live.isDeadAt(alloc, op);
+                   });
+    (isAfter ? after : during) = std::max(isAfter ? after : during, bytes);
   });
-  return (tgpu::kSharedMemoryPerBlock - scratch - 1024 - buffers) / stage;
+  int64_t room = tgpu::kSharedMemoryPerBlock - 1024 - buffers;
+  int64_t stages = (room - during) / stage;
+  if (after > buffers + stages * stage)
+    stages = (room - std::max(during, after)) / stage;
+  return std::max<int64_t>(stages, 0);
 }
 
 namespace {

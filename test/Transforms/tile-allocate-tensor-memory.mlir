@@ -8,11 +8,11 @@
 // CHECK: tgpu.tmem_alloc column [0] : <2x128x128xf32>
 // CHECK: tgpu.tmem_alloc column [256] : <128x32xbf16>
 // tile-allocate-shared-memory puts the address word after the barriers
-// (a 16 KiB buffer, two barriers: 16384 + 16; scratch then starts
-// 128-byte aligned).
+// (a 16 KiB buffer, two barriers: 16384 + 16; the word: 8 bytes more; no
+// scratch).
 // SMEM-LABEL: func.func @two
 // SMEM-SAME: tgpu.tensor_memory = #tgpu.tensor_memory<columns = 512, address = 16400>
-// SMEM-SAME: tile.shared_memory = 16512
+// SMEM-SAME: tile.shared_memory = 16408
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 func.func @two() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   %s = tgpu.alloc : !tgpu.smem<128x64xbf16, #sa>

@@ -75,6 +75,52 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
 
 // -----
 
+// A load that reaches its one conversion through a reshape and a
+// transpose (attention's K: 1x32x64 -> 32x64 -> 64x32) reads its slot
+// straight into the layout those carry to the conversion's (no round trip
+// through registers and scratch), where the conversion was (after the
+// addf: tile-plain-twin places an MMA operand's conversion right before
+// its dot); the shape ops follow it there.
+
+#ld = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#r2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#tr = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#dst = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+
+// CHECK-LABEL: func.func @reshaped
+// CHECK: %[[RING:.*]] = tgpu.alloc : <2x1x32x64xbf16, #shared>
+// CHECK: scf.for
+// CHECK:   tgpu.wait
+// CHECK:   arith.addf %{{.*}}, %{{.*}} : tensor<64x32xf32, #[[DST:linear[0-9]*]]>
+// CHECK:   %[[T:.*]] = tgpu.local_load %[[RING]][%{{.*}}] : <2x1x32x64xbf16, #shared> -> tensor<1x32x64xbf16, #[[L:linear[0-9]*]]>
+// CHECK:   %[[R:.*]] = tile.reshape %[[T]] : tensor<1x32x64xbf16, #[[L]]> -> tensor<32x64xbf16, #[[LR:linear[0-9]*]]>
+// CHECK:   tile.transpose %[[R]] [1, 0] : tensor<32x64xbf16, #[[LR]]> -> tensor<64x32xbf16, #[[DST]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK:   arith.extf
+// CHECK: } else {
+func.func @reshaped(%x: !tile.tensor<?x?x?xbf16>, %y: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(0, 1), 32)>} {
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32, #dst>
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c64 : i32
+  %n = tile.dim %x, 2 : !tile.tensor<?x?x?xbf16>
+  %acc = scf.for %k = %c0 to %n step %c64 iter_args(%a = %zero) -> (tensor<64x32xf32, #dst>) : i32 {
+    %t = tile.load %x[%c0, %m0, %k] {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?x?xbf16> -> tensor<1x32x64xbf16, #ld>
+    %r = tile.reshape %t {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<1x32x64xbf16, #ld> -> tensor<32x64xbf16, #r2>
+    %tt = tile.transpose %r [1, 0] {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<32x64xbf16, #r2> -> tensor<64x32xbf16, #tr>
+    %w = arith.addf %a, %a {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<64x32xf32, #dst>
+    %c = tile.convert_layout %tt {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<64x32xbf16, #tr> -> tensor<64x32xbf16, #dst>
+    %e = arith.extf %c {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<64x32xbf16, #dst> to tensor<64x32xf32, #dst>
+    %s = arith.addf %w, %e {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<64x32xf32, #dst>
+    scf.yield %s : tensor<64x32xf32, #dst>
+  } {tile.pipeline.num_stages = 2 : i32}
+  return
+}
+
+// -----
+
 // A channel of tile-warp-specialize's (no depth, a cluster of 2, B read
 // transposed): as many slots as fit next to the kernel's other buffers and
 // scratch. A use takes 16 KiB + 32 KiB; the store buffers (16 KiB) are the

@@ -235,8 +235,10 @@ std::pair<std::string, std::string> floatMinMax(AtomicKind kind) {
 }
 
 /// Old values of every register from the owning copies' `old` (see the
-/// file comment), through shared memory when threads share elements.
-SmallVector<Value> shareOldValues(Emitter &e, const Owners &owners,
+/// file comment), through shared memory (`op`'s scratch) when threads
+/// share elements.
+SmallVector<Value> shareOldValues(Operation *op, Emitter &e,
+                                  const Owners &owners,
                                   const LinearLayout &l, Type elt,
                                   SmallVector<Value> old) {
   for (size_t r = 0; r < old.size(); ++r)
@@ -244,7 +246,7 @@ SmallVector<Value> shareOldValues(Emitter &e, const Owners &owners,
   if (!owners.thread)
     return old;
   ThreadCoords coords(e, l);
-  Value base = e.sharedBase();
+  Value base = e.sharedBase(op);
   Type bits = storageType(elt);
   auto at = [&](int64_t r) {
     auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
@@ -295,7 +297,7 @@ void finishAtomic(ConversionPatternRewriter &rewriter, Emitter &e, OpTy op,
     return;
   }
   rewriter.replaceOpWithMultiple(
-      op, {shareOldValues(e, owners, l, elt, std::move(old))});
+      op, {shareOldValues(op, e, owners, l, elt, std::move(old))});
 }
 
 struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {

@@ -208,7 +208,7 @@ struct ConvertLayoutOpLowering : public OpConversionPattern<ConvertLayoutOp> {
     if (!choice)
       return op.emitOpError() << "the shared layout does not hold every "
                                  "element of the tile";
-    Value base = e.sharedBase();
+    Value base = e.sharedBase(op);
     e.barrier();
     storeToShared(e, values, elt, choice->store, base);
     e.barrier();

@@ -84,7 +84,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
       Type elt = srcTy.getElementType();
       Type st = storageType(elt);
       auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-      Value base = e.sharedBase();
+      Value base = e.sharedBase(op);
       ThreadCoords coords(e, result);
       Value warp = e.warpId();
       Value part = e.i32(0);

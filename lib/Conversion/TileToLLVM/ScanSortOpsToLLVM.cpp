@@ -37,9 +37,9 @@ struct Bit {
 /// The partner exchange along one dim of a tile's layout.
 class LineNetwork {
 public:
-  LineNetwork(Emitter &e, const LinearLayout &layout, int dim,
+  LineNetwork(Operation *op, Emitter &e, const LinearLayout &layout, int dim,
               std::vector<std::pair<InDim, unsigned>> sources)
-      : e(e), layout(layout), dim(dim), sources(std::move(sources)) {}
+      : op(op), e(e), layout(layout), dim(dim), sources(std::move(sources)) {}
 
   unsigned numBits() const { return sources.size(); }
   /// Whether bit k comes from the register index, and its mask there.
@@ -102,7 +102,7 @@ public:
     Type elt = values.front().getType();
     Type st = storageType(elt);
     auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
-    Value base = e.sharedBase();
+    Value base = e.sharedBase(op);
     auto at = [&](Value idx) {
       return LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base, ValueRange{idx});
     };
@@ -122,6 +122,7 @@ public:
   }
 
 private:
+  Operation *op; // the scan, sort or top-k (its scratch)
   Emitter &e;
   const LinearLayout &layout;
   int dim;
@@ -139,7 +140,7 @@ FailureOr<LineNetwork> network(Operation *op, Emitter &e,
            << "cannot work along dim " << dim << " of a tile whose layout "
            << layout.toString() << " does not give each coordinate bit one "
            << "basis";
-  return LineNetwork(e, layout, dim, *sources);
+  return LineNetwork(op, e, layout, dim, *sources);
 }
 
 //===----------------------------------------------------------------------===//

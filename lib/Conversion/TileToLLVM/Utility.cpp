@@ -112,18 +112,19 @@ Value Emitter::smemStart() {
   return LLVM::AddressOfOp::create(b, loc, ptrTy, kSharedGlobal);
 }
 
-Value Emitter::sharedBase() {
+Value Emitter::sharedBase(Operation *op) {
   Value base = smemStart();
-  Operation *func = b.getInsertionBlock()->getParentOp();
-  while (func && !isa<func::FuncOp>(func))
-    func = func->getParentOp();
   int64_t offset = 0;
-  if (func)
-    if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
-      offset = off.getInt();
-  // Consumer copies each have their own scratch area.
-  if (auto p = enclosingPartition(b))
-    offset += p->scratchShift;
+  if (auto own = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr)) {
+    offset = own.getInt();
+  } else {
+    if (auto func = op->getParentOfType<func::FuncOp>())
+      if (auto off = func->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
+        offset = off.getInt();
+    // Consumer copies each have their own scratch area.
+    if (auto p = enclosingPartition(b))
+      offset += p->scratchShift;
+  }
   if (offset)
     base = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                ValueRange{i32(offset)});

@@ -61,9 +61,11 @@ struct Emitter {
   /// named barrier).
   void barrier();
 
-  /// Start of the scratch area of the kernel's dynamic shared memory
-  /// (!llvm.ptr<3>), after the buffers of tgpu.alloc and tgpu.barriers.
-  mlir::Value sharedBase();
+  /// Start of `op`'s scratch in the kernel's dynamic shared memory
+  /// (!llvm.ptr<3>): its own `tgpu.scratch_offset` (a kernel without
+  /// regions of warps), else the kernel's scratch area after the buffers
+  /// and barriers, shifted to the enclosing partition copy's part.
+  mlir::Value sharedBase(mlir::Operation *op);
   /// Start of the kernel's dynamic shared memory.
   mlir::Value smemStart();
 

@@ -249,9 +249,10 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kScratchOffsetAttr) {
     auto off = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!isa<func::FuncOp>(op) || !off || off.getInt() < 0)
+    if (!off || !off.getType().isInteger(64) || off.getInt() < 0)
       return op->emitError() << "'" << name
-                             << "' is a kernel's byte offset (i64)";
+                             << "' is a byte offset in shared memory (i64): "
+                                "a kernel's scratch area or an op's scratch";
     return success();
   }
   // The lowering's own bookkeeping (tgpu.thread_range, tgpu.tma_args,
