@@ -226,8 +226,11 @@ tilec::compileModules(ModuleOp module, ArrayRef<KernelInfo> kernels,
     if (succeeded(cubin))
       out[i].cubin = std::move(*cubin);
   };
-  if (count == 1) {
-    compileOne(0);
+  if (count == 1 || !module.getContext()->isMultithreadingEnabled()) {
+    // One module, or a context whose uniquing is not thread-safe
+    // (--print-ir-after turns its multithreading off): one after another.
+    for (unsigned i = 0; i < count; ++i)
+      compileOne(i);
   } else {
     // Longest first (the pool takes them in order), so that no thread
     // starts a long module when the others are nearly done: a module's

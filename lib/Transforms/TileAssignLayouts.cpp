@@ -621,6 +621,15 @@ private:
   }
 };
 
+} // namespace
+
+LogicalResult tilec::assignLayouts(func::FuncOp func, Target target) {
+  return LayoutAssigner(tile::getNumWarps(func), target)
+      .run(func.getBody().front());
+}
+
+namespace {
+
 struct TileAssignLayouts
     : public tilec::impl::TileAssignLayoutsBase<TileAssignLayouts> {
   using Base::Base;
@@ -639,8 +648,8 @@ struct TileAssignLayouts
         continue;
       int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
                                                : int(numWarps);
-      LayoutAssigner assigner(warps, getTarget(func));
-      if (failed(assigner.run(func.getBody().front())))
+      if (failed(LayoutAssigner(warps, getTarget(func))
+                     .run(func.getBody().front())))
         return signalPassFailure();
     }
     // Each register of a tile is one value per thread in the lowering; past

@@ -16,10 +16,12 @@
 // operands in registers, which a smaller share of the tile keeps from
 // spilling (a 4-warp 64x64 fp8 twin spilled where an 8-warp 128x64 did
 // not). The twin drops what only the fast path uses (schedule, cluster,
-// stages, variants, cost). A tcgen05 dot (sm_100a) has its accumulator in
-// the layout tcgen05.ld reads tensor memory in, which mma.sync cannot
-// use: the twin carries it in the mma.sync accumulator layout through its
-// loop, converted once before and once after it.
+// stages, variants, cost). A kernel with tcgen05 dots (sm_100a) has its
+// tiles laid out for tcgen05.ld's view of tensor memory, which mma.sync
+// cannot use: its twin carries each accumulator in the mma.sync layout
+// through its loop, or, where that leaves fewer bytes converted through
+// shared memory each iteration (attention's S and P), is laid out again
+// from scratch as on sm_90a (relayoutForMMASync).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #define DEBUG_TYPE "tile-plain-twin"
 
@@ -116,6 +119,72 @@ void keepInvariantOperandsShared(DotOp dot) {
   }
 }
 
+/// Bytes the layout conversions in `twin`'s loops move through shared
+/// memory an iteration.
+int64_t loopConversionBytes(func::FuncOp twin) {
+  int64_t bytes = 0;
+  twin.walk([&](ConvertLayoutOp cv) {
+    if (cv->getParentOfType<scf::ForOp>())
+      bytes += getScratchBytes(cv);
+  });
+  return bytes;
+}
+
+/// `v`'s tile type without its layout.
+void stripLayout(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (t && t.getEncoding())
+    v.setType(RankedTensorType::get(t.getShape(), t.getElementType()));
+}
+
+/// The twin of a kernel with tcgen05 dots (sm_100a), laid out again from
+/// scratch as on sm_90a. The kernel's tiles are laid out for tcgen05: S
+/// and the softmax math a row a thread, as tcgen05.ld reads tensor memory.
+/// mma.sync computes S in its accumulator layout, so a twin that kept
+/// them converted S to that layout and P back through shared memory every
+/// iteration (attention at D = 128: 64 + 32 KB and four barriers, and the
+/// addresses of those round trips spilled). Laid out for wgmma, whose
+/// accumulator layout mma.sync shares, the softmax runs where the MMAs
+/// leave S. Every layout and conversion goes; tile-assign-layouts,
+/// tile-remove-layout-conversions and tile-swizzle run again on the twin;
+/// its dots then run on mma.sync.
+LogicalResult relayoutForMMASync(func::FuncOp twin) {
+  SmallVector<ConvertLayoutOp> conversions;
+  twin.walk([&](Operation *op) {
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          stripLayout(a);
+    for (Value v : op->getResults())
+      stripLayout(v);
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+        c.setValueAttr(dense.reshape(cast<ShapedType>(c.getType())));
+    if (auto cv = dyn_cast<ConvertLayoutOp>(op))
+      conversions.push_back(cv);
+    if (auto dot = dyn_cast<DotOp>(op))
+      dot->removeAttr(tgpu::kMMAAttr);
+  });
+  for (ConvertLayoutOp cv : conversions) {
+    cv.replaceAllUsesWith(cv.getSrc());
+    cv.erase();
+  }
+  if (failed(assignLayouts(twin, Target::SM90a)) ||
+      failed(removeLayoutConversions(twin)))
+    return twin.emitError() << "the plain twin could not be laid out for "
+                               "mma.sync";
+  // As the pipeline does after those passes (a conversion of Q, which the
+  // loop's dot reads, leaves the loop).
+  SmallVector<LoopLikeOpInterface> loops;
+  twin.walk([&](LoopLikeOpInterface loop) { loops.push_back(loop); });
+  for (LoopLikeOpInterface loop : loops)
+    moveLoopInvariantCode(loop);
+  if (failed(chooseSwizzles(twin)))
+    return failure();
+  twin.walk([](DotOp dot) { tgpu::selectMMASync(dot); });
+  return success();
+}
+
 struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
   using Base::Base;
 
@@ -178,7 +247,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
                         kVariantsAttr, kVariantOfAttr, kCostAttr,
                         tgpu::kPersistentAttr})
       twin->removeAttr(a);
-    // Plain loads and mma.sync: no partitions, no wgmma.
+    // Plain loads and mma.sync: no partitions, no wgmma or tcgen05.
     SmallVector<DotOp> async;
     twin.walk([&](Operation *op) {
       op->removeAttr(tgpu::kPartitionAttr);
@@ -187,6 +256,11 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       if (dot && tgpu::getMMA(dot).isAsync())
         async.push_back(dot);
     });
+    // Laid out again for mma.sync (sm_100a) where that moves fewer bytes
+    // through shared memory in its loops than the kernel's layouts do.
+    bool tcgen05 = llvm::any_of(
+        async, [](DotOp d) { return tgpu::getMMA(d).isTCGen05(); });
+    auto relaid = tcgen05 ? cast<func::FuncOp>(twin->clone()) : func::FuncOp();
     for (DotOp dot : async)
       tgpu::selectMMASync(dot);
     // The conversions selectMMASync added for constants (a dot's zero
@@ -194,6 +268,14 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     if (failed(removeLayoutConversions(twin)))
       return twin.emitError() << "the plain twin's layout conversions did "
                                  "not converge";
+    if (relaid) {
+      if (failed(relayoutForMMASync(relaid)))
+        return failure();
+      std::swap(twin, relaid);
+      if (loopConversionBytes(twin) >= loopConversionBytes(relaid))
+        std::swap(twin, relaid);
+      relaid.erase();
+    }
     twin.walk([](DotOp dot) {
       placeOperandConversions(dot);
       keepInvariantOperandsShared(dot);

@@ -23,50 +23,57 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
+
+/// The shared layout of `op`'s round trip, null where it needs none (a
+/// register permutation or a shuffle); nullopt after an error.
+std::optional<SharedLayoutAttr> choose(ConvertLayoutOp op) {
+  LinearLayout from = getLayout(op.getSrc().getType());
+  LinearLayout to = getLayout(op.getType());
+  if (isRegisterPermutation(from, to) || shuffleTransfer(from, to))
+    return SharedLayoutAttr();
+  unsigned bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
+  std::optional<SharedChoice> c = chooseSharedLayout(from, to, bits);
+  if (!c) {
+    op.emitOpError() << "found no shared-memory layout for this conversion";
+    return std::nullopt;
+  }
+  return SharedLayoutAttr::get(op.getContext(), c->shared);
+}
+
+} // namespace
+
+LogicalResult tilec::chooseSwizzles(Operation *root) {
+  // The same conversion recurs (a kernel's tile-shape variants and plain
+  // twin repeat its epilogue): each (source, result) type pair is searched
+  // once; a null attribute means "no shared memory".
+  llvm::DenseMap<std::pair<Type, Type>, SharedLayoutAttr> chosen;
+  WalkResult r = root->walk([&](ConvertLayoutOp op) {
+    if (!getLayoutAttr(op.getSrc().getType()) || !getLayoutAttr(op.getType()))
+      return WalkResult::advance();
+    auto key = std::make_pair(op.getSrc().getType(), op.getType());
+    auto it = chosen.find(key);
+    if (it == chosen.end()) {
+      std::optional<SharedLayoutAttr> c = choose(op);
+      if (!c)
+        return WalkResult::interrupt();
+      it = chosen.try_emplace(key, *c).first;
+    }
+    if (it->second)
+      op.setSharedAttr(it->second);
+    else
+      op.removeSharedAttr();
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+namespace {
 struct TileSwizzle : public tilec::impl::TileSwizzleBase<TileSwizzle> {
   using Base::Base;
 
   void runOnOperation() override {
-    // The same conversion recurs (a kernel's tile-shape variants and plain
-    // twin repeat its epilogue): each (source, result) type pair is
-    // searched once; a null attribute means "no shared memory".
-    llvm::DenseMap<std::pair<Type, Type>, SharedLayoutAttr> chosen;
-    WalkResult r = getOperation().walk([&](ConvertLayoutOp op) {
-      if (!getLayoutAttr(op.getSrc().getType()) ||
-          !getLayoutAttr(op.getType()))
-        return WalkResult::advance();
-      auto key = std::make_pair(op.getSrc().getType(), op.getType());
-      auto it = chosen.find(key);
-      if (it == chosen.end()) {
-        std::optional<SharedLayoutAttr> c = choose(op);
-        if (!c)
-          return WalkResult::interrupt();
-        it = chosen.try_emplace(key, *c).first;
-      }
-      if (it->second)
-        op.setSharedAttr(it->second);
-      else
-        op.removeSharedAttr();
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted())
+    if (failed(chooseSwizzles(getOperation())))
       signalPassFailure();
-  }
-
-  /// The shared layout of `op`'s round trip, null where it needs none
-  /// (a register permutation or a shuffle); nullopt after an error.
-  std::optional<SharedLayoutAttr> choose(ConvertLayoutOp op) {
-    LinearLayout from = getLayout(op.getSrc().getType());
-    LinearLayout to = getLayout(op.getType());
-    if (isRegisterPermutation(from, to) || shuffleTransfer(from, to))
-      return SharedLayoutAttr();
-    unsigned bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
-    std::optional<SharedChoice> c = chooseSharedLayout(from, to, bits);
-    if (!c) {
-      op.emitOpError() << "found no shared-memory layout for this conversion";
-      return std::nullopt;
-    }
-    return SharedLayoutAttr::get(&getContext(), c->shared);
   }
 };
 } // namespace

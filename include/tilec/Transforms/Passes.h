@@ -25,6 +25,14 @@ namespace tilec {
 /// twin runs it on itself after its dots change layouts).
 mlir::LogicalResult removeLayoutConversions(mlir::Operation *root);
 
+/// What tile-assign-layouts does, on `func` alone and for `target` (the
+/// plain twin of an sm_100a kernel is laid out again as on sm_90a: for
+/// mma.sync, not tcgen05).
+mlir::LogicalResult assignLayouts(mlir::func::FuncOp func, tile::Target target);
+
+/// What tile-swizzle does, on `root` alone.
+mlir::LogicalResult chooseSwizzles(mlir::Operation *root);
+
 /// The stages of `loop`'s classic pipeline (its TMA-copied loads a stage)
 /// that fit in a block's shared memory beside the scratch (without
 /// `without`'s), the barriers, the kernel's buffers and `extraBytes`; 0
