@@ -81,3 +81,34 @@ func.func @rowmax(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
   tile.store %acc, %y[%m0, %c0] : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// Scratch that only ops after the loop use (here a 64 KiB conversion of the
+// result, once every buffer is dead) takes the ring's bytes
+// (tile-allocate-shared-memory places it there): it does not count
+// against the stages, 3 of 64 KiB. Counted, it would leave room for 2.
+
+#blk = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0], [0, 64]], lane = [[0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+#other = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64], [64, 0]], lane = [[16, 0], [32, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 8], [0, 16]]>
+
+// CHECK-LABEL: func.func @scratch_after_loop
+// CHECK: } {tile.pipeline.num_stages = 3 : i32}
+// CHECK: tile.convert_layout
+func.func @scratch_after_loop(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c128 : i32
+  %n = tile.dim %x, 1 : !tile.tensor<?x?xf32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32, #blk>
+  %acc = scf.for %k = %c0 to %n step %c128 iter_args(%a = %zero) -> (tensor<128x128xf32, #blk>) : i32 {
+    %t = tile.load %x[%m0, %k] {tgpu.tma = #tgpu.tma_copy<box = [128, 32], swizzle = 128>} : !tile.tensor<?x?xf32> -> tensor<128x128xf32, #blk>
+    %s = arith.addf %a, %t : tensor<128x128xf32, #blk>
+    scf.yield %s : tensor<128x128xf32, #blk>
+  }
+  %c = tile.convert_layout %acc : tensor<128x128xf32, #blk> -> tensor<128x128xf32, #other>
+  tile.store %c, %y[%m0, %c0] : tensor<128x128xf32, #other>, !tile.tensor<?x?xf32>
+  return
+}
