@@ -153,6 +153,52 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 
 // -----
 
+// sm_100a, a dot whose result the loop's math reads (attention's S): in
+// the layout tcgen05.ld gives (a row a thread), mma.sync's S would be
+// converted back to it every iteration through shared memory. The twin is
+// laid out again as on sm_90a instead: the row max reads S where the MMAs
+// leave it, and nothing in the loop but the operands converts.
+// CHECK-LABEL: func.func @rowmax_tcgen05__plain(
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tile.dot {{.*}}tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>
+// CHECK-NEXT: tile.reduce  max %[[S]] dim 1
+// CHECK-NOT: tile.convert_layout
+// CHECK: scf.yield
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#row = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @rowmax_tcgen05(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %ninf = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %2 = arith.muli %0, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %ninf) -> (tensor<128xf32, #row>)  : i32 {
+      %7 = tile.load %arg1[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %6 = tile.load %arg0[%2, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.convert_layout %6 {shared = #shared, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.dot %8, %9, %cst {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      %11 = tile.reduce max %10 dim 1 {tgpu.partition = array<i32: 1>} : tensor<128x128xf32, #linear> -> tensor<128xf32, #row>
+      %12 = arith.maximumf %arg4, %11 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #row>
+      scf.yield %12 : tensor<128xf32, #row>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tile.store %5, %arg2[%2] : tensor<128xf32, #row>, !tile.tensor<?xf32>
+    return
+  }
+}
+
+// -----
+
 // An operand converted before the loop (loop-invariant, as attention's Q)
 // stays in shared memory in the twin: a buffer of its own, stored once
 // where the conversion was, read right before the dot in the loop (so the
