@@ -30,6 +30,10 @@ int64_t SharedMemoryLiveness::extent(Operation *user, Operation *alloc) const {
 }
 
 int64_t SharedMemoryLiveness::lastUse(tgpu::AllocOp alloc) const {
+  // A buffer made in a loop lives again in the next iteration, which may
+  // write it (a TMA copy) with no barrier after the scratch's last reads.
+  if (alloc->getParentOfType<LoopLikeOpInterface>())
+    return kForever;
   int64_t last = end(alloc);
   SmallVector<Value> work = {alloc.getResult()};
   while (!work.empty()) {

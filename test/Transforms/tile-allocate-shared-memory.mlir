@@ -119,6 +119,30 @@ func.func @copy_lands_later(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 1
 
 // -----
 
+// A buffer made in a loop lives again in the next iteration (which may
+// write it before the scratch's last reads without a barrier): scratch
+// never takes its bytes, though its last use precedes the conversion.
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#rows = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#rows128 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+
+// CHECK-LABEL: func.func @made_in_loop
+// CHECK: tgpu.alloc offset [0] : <128x64xbf16
+// CHECK: tile.convert_layout %{{.*}} {tgpu.scratch_offset = 16384 : i64}
+func.func @made_in_loop(%t: tensor<64x64xf32, #acc>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %q = tgpu.alloc : !tgpu.smem<128x64xbf16, #sa>
+    %w = tgpu.local_load %q[%c0] : !tgpu.smem<128x64xbf16, #sa> -> tensor<128x64xbf16, #rows128>
+    %c = tile.convert_layout %t : tensor<64x64xf32, #acc> -> tensor<64x64xf32, #rows>
+  }
+  return
+}
+
+// -----
+
 // Nothing in shared memory: 0 bytes.
 // CHECK-LABEL: func.func @none
 // CHECK-SAME: tile.shared_memory = 0 : i64

@@ -38,8 +38,9 @@ public:
   /// - a TMA copy into it lasts until the last op of its barriers (the
   ///   waits that see its bytes land);
   /// - kForever where an asynchronous reader may still read it after its
-  ///   op (a TMA store, wgmma, tcgen05.mma) or where it leaves through a
-  ///   region's boundary (an scf.yield, a region argument).
+  ///   op (a TMA store, wgmma, tcgen05.mma), where it leaves through a
+  ///   region's boundary (an scf.yield, a region argument) or where it is
+  ///   made in a loop.
   int64_t lastUse(tgpu::AllocOp alloc) const;
 
   /// Whether the scratch of `op` may take bytes of `alloc`'s buffer: every
