@@ -21,7 +21,8 @@ import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemm import BUNDLES, bench, check, run_triton, tilec  # noqa: E402
+from gemm import BUNDLES, check, run_triton, tilec  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 SHAPES = [(1024, 1024, 4096), (1024, 2048, 4096), (2048, 2048, 4096), (3072, 3072, 4096),
           (4096, 4096, 4096), (1024, 14336, 4096), (8192, 8192, 8192)]
@@ -51,9 +52,10 @@ def unaligned(k):
         (a, b, bias, c), ref = problem(m, n, kk)
         run_checked(lambda: k(a, b, bias, c), c, ref, f"{m}x{n}x{kk}")
         flops = 2 * m * n * kk
-        tf = flops / bench(lambda: k(a, b, bias, c)) / 1e9
-        cublas = flops / bench(lambda: torch.matmul(a, b)) / 1e9
-        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c), tf, cublas))
+        ms = interleaved({"tilec": lambda: k(a, b, bias, c),
+                          "cublas": lambda: torch.matmul(a, b)})
+        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c),
+                     flops / ms["tilec"] / 1e9, flops / ms["cublas"] / 1e9))
     print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6} {'cuBLAS':>7} {'tilec/cuBLAS':>13}")
     for shape, chosen, t, cb in rows:
         print(f"{shape:18} {chosen:14} {t:6.0f} {cb:7.0f} {t / cb:13.2f}")
@@ -77,7 +79,7 @@ def main():
             run_checked(fn, c, ref, f"{name} {m}x{n}x{kk}")
         runs["cublas"] = lambda: torch.matmul(a, b)
         flops = 2 * m * n * kk
-        tf = {name: flops / bench(fn) / 1e9 for name, fn in runs.items()}
+        tf = {name: flops / ms / 1e9 for name, ms in interleaved(runs).items()}
         rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c), tf))
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
     print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6} {'128x256':>8} {'128x128':>8} "
