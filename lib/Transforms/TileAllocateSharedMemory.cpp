@@ -193,10 +193,16 @@ struct TileAllocateSharedMemory
                const DenseMap<Operation *, SmallVector<int64_t>> &offsets,
                int64_t buffersEnd, int64_t end) {
     SharedMemoryLiveness live(func);
-    SmallVector<std::pair<tgpu::AllocOp, int64_t>> buffers;
+    // Each buffer's bytes and the last place it may be in use.
+    struct Buffer {
+      int64_t from, to, lastUse;
+    };
+    SmallVector<Buffer> buffers;
     for (auto &[op, places] : offsets)
       if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
-        buffers.push_back({alloc, places.front()});
+        buffers.push_back({places.front(),
+                           places.front() + alloc.getType().getTotalBytes(),
+                           live.lastUse(alloc)});
     Builder b(&getContext());
     int64_t top = end;
     func.walk([&](Operation *op) {
@@ -206,9 +212,9 @@ struct TileAllocateSharedMemory
       SmallVector<std::pair<int64_t, int64_t>> busy;
       if (buffersEnd < end)
         busy.push_back({buffersEnd, end});
-      for (auto [alloc, at] : buffers)
-        if (!live.isDeadAt(alloc, op))
-          busy.push_back({at, at + alloc.getType().getTotalBytes()});
+      for (const Buffer &buf : buffers)
+        if (buf.lastUse >= live.position(op))
+          busy.push_back({buf.from, buf.to});
       llvm::sort(busy);
       int64_t at = 0;
       for (auto [from, to] : busy) {

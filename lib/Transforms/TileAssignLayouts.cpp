@@ -462,21 +462,9 @@ private:
         setLayout(r, l);
       return success();
     }
-    if (auto ed = dyn_cast<ExpandDimsOp>(op)) {
-      setLayout(ed.getResult(),
-                getLayout(ed.getSrc().getType()).expandDims(ed.getAxis()));
-      return success();
-    }
-    if (auto tr = dyn_cast<TransposeOp>(op)) {
-      ArrayRef<int32_t> p = tr.getPermutation();
-      setLayout(tr.getResult(), getLayout(tr.getSrc().getType())
-                                    .transpose(std::vector<int>(p.begin(),
-                                                                p.end())));
-      return success();
-    }
-    if (auto rs = dyn_cast<ReshapeOp>(op)) {
-      setLayout(rs.getResult(), getLayout(rs.getSrc().getType())
-                                    .reshape(shapeOf(rs.getType())));
+    if (isa<ExpandDimsOp, TransposeOp, ReshapeOp>(op)) {
+      setLayout(op->getResult(0),
+                shapeOpLayout(op, getLayout(op->getOperand(0).getType())));
       return success();
     }
     if (auto bc = dyn_cast<BroadcastOp>(op)) {

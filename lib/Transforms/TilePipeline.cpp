@@ -112,16 +112,6 @@ struct Prefetch {
   Value ring;
 };
 
-/// The layout `op` (a tile.reshape or tile.transpose) gives an operand
-/// of layout `src`.
-LinearLayout derivedLayout(Operation *op, const LinearLayout &src) {
-  if (auto t = dyn_cast<TransposeOp>(op))
-    return src.transpose(
-        std::vector<int>(t.getPermutation().begin(), t.getPermutation().end()));
-  auto s = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
-  return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
-}
-
 /// The layout of `load`'s tile that the reshapes and transposes `shapeOps`
 /// (load -> shapeOps -> cv) carry to `cv`'s result layout: their inverses
 /// applied to it, last first.
@@ -140,13 +130,6 @@ LinearLayout layoutBefore(ConvertLayoutOp cv, ArrayRef<Operation *> shapeOps) {
     }
   }
   return l;
-}
-
-RankedTensorType loadedType(LoadOp load, ConvertLayoutOp cv,
-                            ArrayRef<Operation *> shapeOps) {
-  if (shapeOps.empty())
-    return cv.getType();
-  return withLayout(load.getType(), layoutBefore(cv, shapeOps));
 }
 
 /// The conversion a prefetched load's tile reaches through a chain of
@@ -168,7 +151,7 @@ std::optional<ConvertLayoutOp> readConversion(LoadOp load, Value ring,
     if (fits) {
       LinearLayout before = layoutBefore(cv, shapeOps), after = before;
       for (Operation *op : shapeOps)
-        after = derivedLayout(op, after);
+        after = shapeOpLayout(op, after);
       fits = after == getLayout(cv.getType()) &&
              analyzeSharedAccess(before, slot,
                                  t.getElementType().getIntOrFloatBitWidth());
@@ -610,7 +593,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       SmallVector<Operation *> shapeOps;
       if (auto cv = readConversion(p.load, p.ring, shapeOps)) {
         replaced = *cv;
-        type = loadedType(p.load, *cv, shapeOps);
+        type = withLayout(p.load.getType(), layoutBefore(*cv, shapeOps));
         for (Operation *op : shapeOps)
           op->moveBefore(*cv);
       }
@@ -622,7 +605,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         for (Operation *op : shapeOps)
           op->getResult(0).setType(withLayout(
               op->getResult(0).getType(),
-              derivedLayout(op, getLayout(op->getOperand(0).getType()))));
+              shapeOpLayout(op, getLayout(op->getOperand(0).getType()))));
         v = shapeOps.back()->getResult(0);
       }
       replaced->getResult(0).replaceAllUsesWith(v);

@@ -59,21 +59,18 @@ int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
   // loop and after every buffer's last use (the O epilogue's) where the
   // buffers and the ring were, when it fits there.
   SharedMemoryLiveness live(func);
-  SmallVector<tgpu::AllocOp> allocs;
-  func.walk([&](tgpu::AllocOp alloc) { allocs.push_back(alloc); });
-  int64_t during = 0, after = 0, buffers = extraBytes;
-  for (tgpu::AllocOp alloc : allocs)
+  // The last place the loop's ring or any buffer may be in use.
+  int64_t lastUse = live.end(loop), buffers = extraBytes;
+  func.walk([&](tgpu::AllocOp alloc) {
     buffers += llvm::alignTo(alloc.getType().getTotalBytes(),
                              alloc.getType().getAlignment());
+    lastUse = std::max(lastUse, live.lastUse(alloc));
+  });
+  int64_t during = 0, after = 0;
   func.walk([&](Operation *op) {
     int64_t bytes = op == without ? 0 : getScratchBytes(op);
-    if (!bytes)
-      return;
-    bool isAfter = live.position(op) > live.end(loop) &&
-                   llvm::all_of(allocs, [&](tgpu::AllocOp alloc) {
-                     return live.isDeadAt(alloc, op);
-                   });
-    (isAfter ? after : during) = std::max(isAfter ? after : during, bytes);
+    int64_t &most = live.position(op) > lastUse ? after : during;
+    most = std::max(most, bytes);
   });
   int64_t room = tgpu::kSharedMemoryPerBlock - 1024 - buffers;
   int64_t stages = (room - during) / stage;

@@ -41,15 +41,11 @@ public:
   ///   op (a TMA store, wgmma, tcgen05.mma), where it leaves through a
   ///   region's boundary (an scf.yield, a region argument) or where it is
   ///   made in a loop.
+  /// The scratch of an op placed after it (lastUse < position(op)) may take
+  /// the buffer's bytes: every op that uses scratch starts with a barrier
+  /// of all its threads before it writes scratch, so the buffer's last
+  /// readers are done by then.
   int64_t lastUse(tgpu::AllocOp alloc) const;
-
-  /// Whether the scratch of `op` may take bytes of `alloc`'s buffer: every
-  /// use of the buffer precedes `op`. Every op that uses scratch starts
-  /// with a barrier of all its threads before it writes scratch, so the
-  /// buffer's last readers are done by then.
-  bool isDeadAt(tgpu::AllocOp alloc, mlir::Operation *op) const {
-    return lastUse(alloc) < position(op);
-  }
 
   static constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 

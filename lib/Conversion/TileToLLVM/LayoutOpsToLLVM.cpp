@@ -251,23 +251,10 @@ struct ShapeOpLowering : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 
-  static LinearLayout derived(OpTy op) {
-    LinearLayout src = layoutOf(op.getSrc());
-    if constexpr (std::is_same_v<OpTy, ExpandDimsOp>)
-      return src.expandDims(op.getAxis());
-    else if constexpr (std::is_same_v<OpTy, TransposeOp>)
-      return src.transpose(std::vector<int>(op.getPermutation().begin(),
-                                            op.getPermutation().end()));
-    else {
-      auto s = cast<RankedTensorType>(op.getType()).getShape();
-      return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
-    }
-  }
-
   LogicalResult
   matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (derived(op) != layoutOf(op.getResult()))
+    if (shapeOpLayout(op, layoutOf(op.getSrc())) != layoutOf(op.getResult()))
       return op.emitOpError() << "result layout must be derived from the "
                                  "operand's; insert a tile.convert_layout";
     rewriter.replaceOpWithMultiple(op, {adaptor.getSrc()});

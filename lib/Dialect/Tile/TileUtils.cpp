@@ -280,6 +280,16 @@ int64_t tile::getMaxScratchBytes(Operation *root) {
   return bytes;
 }
 
+LinearLayout tile::shapeOpLayout(Operation *op, const LinearLayout &src) {
+  if (auto ed = dyn_cast<ExpandDimsOp>(op))
+    return src.expandDims(ed.getAxis());
+  if (auto tr = dyn_cast<TransposeOp>(op))
+    return src.transpose(std::vector<int>(tr.getPermutation().begin(),
+                                          tr.getPermutation().end()));
+  auto s = cast<RankedTensorType>(cast<ReshapeOp>(op).getType()).getShape();
+  return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
+}
+
 void tile::setArgumentType(func::FuncOp func, BlockArgument arg, Type type) {
   arg.setType(type);
   SmallVector<Type> types(func.getArgumentTypes());

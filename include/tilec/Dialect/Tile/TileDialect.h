@@ -221,6 +221,10 @@ int64_t getScratchBytes(mlir::Operation *op);
 /// The most scratch any op nested in `root` takes (one area serves them
 /// all).
 int64_t getMaxScratchBytes(mlir::Operation *root);
+/// The layout a shape op (tile.expand_dims, tile.transpose, tile.reshape)
+/// gives its result when its operand has layout `src`: every register
+/// stays, only the coordinates it holds change.
+LinearLayout shapeOpLayout(mlir::Operation *op, const LinearLayout &src);
 
 } // namespace tilec::tile
 
