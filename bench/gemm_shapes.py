@@ -10,9 +10,11 @@ for 132 SMs) to many. Columns: tilec as launched (the runtime's choice,
 named), the program as written (128x256) and its 128x128 and 128x64
 variants, each forced, cuBLAS (torch.matmul), Triton; ratio: tilec as launched / cuBLAS.
 
-A second table: N not a multiple of 8, so B's and C's rows are not 16-byte
-aligned and TMA cannot read them; the runtime launches gemm__plain (the
-mma.sync twin, made from the 128x64 member)."""
+A second table: N or K not a multiple of 8, so B's and C's (or A's) rows
+are not 16-byte aligned and TMA cannot read them; the runtime launches
+gemm__plain (the warp-specialized twin: its load partition's threads copy
+A and B into the slots TMA fills in gemm). With $TILEC_BASE_BUNDLE_DIR,
+the same shapes through that build's gemm.tlc too (base)."""
 
 import os
 import sys
@@ -26,7 +28,9 @@ from timing import interleaved  # noqa: E402
 
 SHAPES = [(1024, 1024, 4096), (1024, 2048, 4096), (2048, 2048, 4096), (3072, 3072, 4096),
           (4096, 4096, 4096), (1024, 14336, 4096), (8192, 8192, 8192)]
-UNALIGNED = [(1024, 1020, 4096), (4096, 4092, 4096), (8192, 8188, 8192)]
+UNALIGNED = [(1024, 1020, 4096), (4096, 4092, 4096), (8192, 8188, 8192),
+             (4096, 4096, 4092), (4095, 4097, 4093)]
+BASE = os.environ.get("TILEC_BASE_BUNDLE_DIR")
 
 
 def problem(m, n, kk):
@@ -46,19 +50,31 @@ def run_checked(fn, c, ref, what):
 
 
 def unaligned(k):
-    """The plain twin where TMA cannot read: as launched, against cuBLAS."""
+    """The plain twin where TMA cannot read: as launched, against cuBLAS
+    (and the base build's, with $TILEC_BASE_BUNDLE_DIR)."""
+    base = tilec.load(os.path.join(BASE, "gemm.tlc"))["gemm"] if BASE else None
     rows = []
     for m, n, kk in UNALIGNED:
         (a, b, bias, c), ref = problem(m, n, kk)
         run_checked(lambda: k(a, b, bias, c), c, ref, f"{m}x{n}x{kk}")
+        runs = {"tilec": lambda: k(a, b, bias, c),
+                "cublas": lambda: torch.matmul(a, b)}
+        if base:
+            run_checked(lambda: base(a, b, bias, c), c, ref, f"base {m}x{n}x{kk}")
+            runs["base"] = lambda: base(a, b, bias, c)
         flops = 2 * m * n * kk
-        ms = interleaved({"tilec": lambda: k(a, b, bias, c),
-                          "cublas": lambda: torch.matmul(a, b)})
-        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c),
-                     flops / ms["tilec"] / 1e9, flops / ms["cublas"] / 1e9))
-    print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6} {'cuBLAS':>7} {'tilec/cuBLAS':>13}")
-    for shape, chosen, t, cb in rows:
-        print(f"{shape:18} {chosen:14} {t:6.0f} {cb:7.0f} {t / cb:13.2f}")
+        tf = {name: flops / ms / 1e9 for name, ms in interleaved(runs).items()}
+        rows.append((f"{m}x{n}x{kk}", k.choose(a, b, bias, c), tf))
+    print(f"{'M x N x K':18} {'chosen':14} {'tilec':>6}" + (f" {'base':>6}" if base else "") +
+          f" {'cuBLAS':>7} {'tilec/cuBLAS':>13}" + (f" {'tilec/base':>11}" if base else ""))
+    for shape, chosen, tf in rows:
+        line = f"{shape:18} {chosen:14} {tf['tilec']:6.0f}"
+        if base:
+            line += f" {tf['base']:6.0f}"
+        line += f" {tf['cublas']:7.0f} {tf['tilec'] / tf['cublas']:13.2f}"
+        if base:
+            line += f" {tf['tilec'] / tf['base']:11.2f}"
+        print(line)
 
 
 def main():

@@ -401,6 +401,38 @@ def TGPU_TMAStoreWaitOp : TGPU_Op<"tma_store_wait"> {
   let assemblyFormat = "attr-dict";
 }
 
+def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the executing threads copy a tile of a view into a buffer slot";
+  let description = [{
+    What TMA does for a view TMA cannot read (rows not 16-byte aligned):
+    the executing threads read the tile of `tensor` at `offsets` as
+    `tile.load` would in the layout of `tile` (elements outside the view
+    are zero; vector loads where a uniform run-time check allows, element
+    loads otherwise) and store it into slot `slot` of `buffer` (the tile's
+    leading unit dims dropped), each store vector right after its loads,
+    so that a thread never holds the whole tile. Each thread then fences
+    its writes for the async proxy (`fence.proxy.async.shared::cta`): the
+    slot is a channel's (tile-insert-channels), filled for an MMA that
+    reads it through the async proxy (wgmma, tcgen05.mma), and the
+    channel's fill (each warp's arrival, after its threads' copies) hands
+    it over. No barrier: the producer acquired the slot.
+
+    ```mlir
+    tgpu.thread_copy %b[%k, %n] -> %ring[%s]
+        as tensor<64x256xbf16, #coalesced>
+        : !tile.tensor<?x?xbf16>, !tgpu.smem<?x64x256xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor, Variadic<I32>:$offsets,
+                       TGPU_SharedBufferType:$buffer, I32:$slot,
+                       TypeAttrOf<TGPU_Tile>:$tile);
+  let assemblyFormat = [{
+    $tensor `[` $offsets `]` `->` $buffer `[` $slot `]` `as` $tile attr-dict
+    `:` qualified(type($tensor)) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
 def TGPU_LocalLoadOp : TGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let summary = "read a buffer slot into registers";
   let description = [{

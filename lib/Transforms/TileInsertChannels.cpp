@@ -130,10 +130,22 @@ using namespace tilec::tile;
 
 namespace {
 
-/// One operand of a dot that TMA brings in.
+/// The load partition's warps where its threads copy the operands (views
+/// TMA cannot read). sm_90a: a warpgroup, as its load partition is anyway.
+/// sm_100a: two, which share a warpgroup (and its budget) with the MMA
+/// warp, so that the compute warps keep the registers they have beside
+/// TMA's one load warp (a warpgroup of copy warps and one for the MMA warp
+/// left the epilogue 176 a thread, and two GEMM twins spilled). The
+/// channel records it (producer_warps); tile-warp-specialize gives the
+/// partition as many.
+constexpr int64_t kCopyWarps = 4, kCopyWarpsTCGen05 = 2;
+
+/// One operand of a dot that TMA or the load partition's threads bring in.
 struct Operand {
   LoadOp load;
   bool transposed;        // the dot reads the loaded tile transposed
+  bool threads = false;   // copied by the load partition's threads (the
+                          // load has no tgpu.tma: a view TMA cannot read)
   bool once = false;      // loaded before the loop, once a tile
   int channel = -1;       // the loop channel it goes through (not once)
   BlockArgument view;     // the kernel argument
@@ -185,6 +197,7 @@ struct TileInsertChannels
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
   bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
+  bool threadFill = false;  // the load partition's threads copy the operands
   int32_t consumer = tgpu::kComputePartition; // the partition that reads
                                               // the operand channels
 
@@ -216,11 +229,18 @@ struct TileInsertChannels
         }
         bool transposed;
         LoadOp load = operandLoad(v, transposed);
-        if (!load || !tgpu::getTMACopy(load) ||
-            !tgpu::inRole(load, loop, tgpu::PartitionRole::Load))
+        if (!load || !tgpu::inRole(load, loop, tgpu::PartitionRole::Load))
           return dot.emitError()
-                 << "a dot operand read from shared memory is not a TMA "
-                    "copy of the load partition";
+                 << "a dot operand read from shared memory is not a load "
+                    "of the load partition";
+        // Without a TMA copy, the load partition's threads copy the tile
+        // (plain loads, then stores into the slot): its offsets are all
+        // it may take from the kernel.
+        bool threads = !tgpu::getTMACopy(load);
+        if (threads && (load.getMask() || load->getBlock() != body))
+          return load.emitError()
+                 << "a dot operand the load partition's threads copy is "
+                    "loaded in the loop, without a mask";
         auto known = llvm::find_if(operands, [&](const Operand &o) {
           return o.load == load && o.transposed == transposed;
         });
@@ -240,12 +260,18 @@ struct TileInsertChannels
         o.view = cast<BlockArgument>(load.getTensor());
         o.slot = *slot;
         o.transposed = transposed;
+        o.threads = threads;
         o.once = load->getBlock() != body;
         (idx == 0 ? m.a : m.b) = operands.size();
         operands.push_back(o);
       }
       mmas.push_back(m);
     }
+    threadFill = llvm::any_of(operands, [](const Operand &o) { return o.threads; });
+    if (threadFill && !llvm::all_of(operands, [](const Operand &o) { return o.threads; }))
+      return loop.emitError()
+             << "the dots' operands are copied all by TMA or all by the load "
+                "partition's threads";
     // Every other value the load partition's ops give the compute
     // partition's: scalar code both run is computed by each.
     for (Operation &op : body->without_terminator()) {
@@ -308,7 +334,7 @@ struct TileInsertChannels
         o->channel = chans.size();
       chans.push_back({});
     }
-    auto kind = tgpu::ChannelKindAttr::get(ctx, tgpu::FillKind::TMA,
+    auto kind = tgpu::ChannelKindAttr::get(ctx, fillKind(),
                                            tgpu::ReleaseKind::MMA);
     // A channel over the operands `in` selects, their rings set.
     auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
@@ -319,7 +345,8 @@ struct TileInsertChannels
           types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
       auto channel = tgpu::ChannelOp::create(
           b, loc, tgpu::ChannelType::get(ctx), types,
-          b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind, IntegerAttr());
+          b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind,
+          threadFill ? b.getI64IntegerAttr(copyWarps()) : IntegerAttr());
       auto ring = channel.getBuffers().begin();
       for (Operand &o : operands)
         if (in(o))
@@ -353,6 +380,8 @@ struct TileInsertChannels
   /// The views of the TMA-copied operands become TMA views.
   void setTMAViews(func::FuncOp func) {
     for (Operand &o : operands) {
+      if (o.threads)
+        continue;
       auto vt = cast<TensorViewType>(o.view.getType());
       setArgumentType(func, o.view, vt.withTMA(o.slot.box, o.slot.swizzle));
     }
@@ -722,8 +751,8 @@ struct TileInsertChannels
     SmallVector<Type> types;
     for (Operand &o : operands)
       types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
-    auto ch = makeChannel(func, types, 1, 0, tgpu::FillKind::TMA,
-                          tgpu::ReleaseKind::MMA);
+    auto ch = makeChannel(func, types, 1, 0, fillKind(), tgpu::ReleaseKind::MMA,
+                          threadFill ? copyWarps() : 0);
     for (auto [o, ring] : llvm::zip(operands, ch.getBuffers()))
       o.ring = ring;
     chans.assign({ch.getChannel()});
@@ -872,9 +901,37 @@ struct TileInsertChannels
         op->erase();
   }
 
+  /// The load partition's warps that copy the operands.
+  int64_t copyWarps() const { return tcgen05 ? kCopyWarpsTCGen05 : kCopyWarps; }
+
+  /// How the operands' slots are filled.
+  tgpu::FillKind fillKind() const {
+    return threadFill ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA;
+  }
+
+  /// The load partition's threads' copy of `o` into `slot` of its ring, in
+  /// place of its load: the tile in the coalesced layout of the
+  /// partition's warps (the channel's fill follows the last copy).
+  void emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
+    auto type = cast<RankedTensorType>(o.load.getType());
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    int contig = o.load.getTensor().getType().getContiguousDim();
+    if (contig < 0)
+      contig = shape.size() - 1;
+    LinearLayout l = LinearLayout::coalesced(
+        shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
+        contig);
+    auto copy = tgpu::ThreadCopyOp::create(
+        b, o.load.getLoc(), o.load.getTensor(), o.load.getOffsets(), o.ring,
+        slot, cast<RankedTensorType>(withLayout(type, l)));
+    tag(copy, {tgpu::kLoadPartition});
+  }
+
   /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
   /// place of its load.
   void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
+    if (o.threads)
+      return emitThreadCopy(b, o, slot);
     SmallVector<Value> coords(o.load.getOffsets());
     if (o.pairDim >= 0) {
       // A CTA pair's B: columns + rank * half.
@@ -918,11 +975,21 @@ struct TileInsertChannels
       }
       auto acq = tgpu::ChannelAcquireOp::create(b, f.getLoc(), ch, index);
       tag(acq, {tgpu::kLoadPartition});
+      LoadOp lastLoad;
       for (Operand &o : operands)
         if (in(o)) {
           OpBuilder cb(o.load);
           emitCopy(cb, o, acq, ch);
+          if (!lastLoad || lastLoad->isBeforeInBlock(o.load))
+            lastLoad = o.load;
         }
+      // Threads' copies: the use is filled once the partition's last one
+      // is in the slot (each warp arrives after its stores).
+      if (threadFill) {
+        OpBuilder fb(lastLoad);
+        tag(tgpu::ChannelFillOp::create(fb, lastLoad.getLoc(), ch, index),
+            {tgpu::kLoadPartition});
+      }
     };
     for (auto [k, ch] : llvm::enumerate(chans)) {
       int id = k;

@@ -245,7 +245,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
 
   /// Fails (saying where) unless every use of `ch` is one lowerChannel
   /// rewrites: the channel ops, TMA copies completing on it, and reads and
-  /// copies of its buffers (through transposes).
+  /// copies (TMA's or threads') of its buffers (through transposes).
   static LogicalResult checkUses(tgpu::ChannelOp ch) {
     for (OpOperand &use : ch.getChannel().getUses()) {
       Operation *user = use.getOwner();
@@ -265,8 +265,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           continue;
         }
         if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::Tcgen05MMAOp,
-                 tgpu::LocalLoadOp, tgpu::TMemLoadOp, tgpu::TMemStoreOp>(
-                user))
+                 tgpu::LocalLoadOp, tgpu::ThreadCopyOp, tgpu::TMemLoadOp,
+                 tgpu::TMemStoreOp>(user))
           return user->emitError() << "uses a channel's buffer in a way "
                                       "tile-pipeline cannot lower";
       }

@@ -119,6 +119,37 @@ void keepInvariantOperandsShared(DotOp dot) {
   }
 }
 
+/// Whether `func`'s twin keeps its partitions: every dot of the scheduled
+/// loop reads both operands from shared memory, each a tile TMA copies in
+/// the loop without a mask, and (tcgen05) adds onto an accumulator the
+/// loop carries for it alone: a GEMM's main loop, as tile-insert-channels
+/// takes it, not attention's. The load partition's threads then copy what
+/// TMA cannot read, into the same slots (tile-insert-channels, for loads
+/// without tgpu.tma).
+bool keepsPartitions(func::FuncOp func) {
+  scf::ForOp loop = tgpu::scheduledLoop(func);
+  if (!loop)
+    return false;
+  bool any = false;
+  for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
+    tgpu::MMAAttr mma = tgpu::getMMA(dot);
+    if (!mma || !mma.isAsync() ||
+        mma.getA() != tgpu::OperandSource::Shared ||
+        mma.getB() != tgpu::OperandSource::Shared ||
+        (mma.isTCGen05() && !carriedAccumulator(dot)))
+      return false;
+    for (Value v : {dot.getA(), dot.getB()}) {
+      bool transposed;
+      LoadOp load = operandLoad(v, transposed);
+      if (!load || load->getBlock() != loop.getBody() || load.getMask() ||
+          !tgpu::getTMACopy(load))
+        return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
 /// Bytes the layout conversions in `twin`'s loops move through shared
 /// memory an iteration.
 int64_t loopConversionBytes(func::FuncOp twin) {
@@ -239,6 +270,8 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       return func.emitError()
              << "the kernel's plain twin would be named '" << name
              << "', which the module already defines; rename that function";
+    if (keepsPartitions(func))
+      return addSpecializedTwin(func, name);
     auto twin = cast<func::FuncOp>(twinSource(func)->clone());
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
@@ -283,6 +316,35 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       placeOperandConversions(dot);
       keepInvariantOperandsShared(dot);
     });
+    OpBuilder(func).insert(twin);
+    twin->moveAfter(func);
+    func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
+    return success();
+  }
+
+  /// The twin of a kernel whose loop keeps its partitions: the kernel as
+  /// it is (its MMAs, schedule, stages, persistent walk), the operand
+  /// loads without their TMA copies, so that the load partition's threads
+  /// copy them; no cluster (its copies would be multicast), no CTA pair,
+  /// no launch-control scheduler (static waves), no variants.
+  LogicalResult addSpecializedTwin(func::FuncOp func, StringRef name) {
+    MLIRContext *ctx = &getContext();
+    auto twin = cast<func::FuncOp>(func->clone());
+    twin.setSymName(name);
+    twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+    for (StringRef a : {kTileSchedulerAttr, kClusterAttr, tile::kCtaGroupAttr,
+                        tgpu::kCtaGroupAttr, kVariantsAttr, kVariantOfAttr,
+                        kCostAttr})
+      twin->removeAttr(a);
+    // Static waves of persistent tiles, not launch control.
+    if (twin->hasAttr(tgpu::kPersistentAttr))
+      twin->setAttr(tgpu::kPersistentAttr, UnitAttr::get(ctx));
+    scf::ForOp loop = tgpu::scheduledLoop(twin);
+    for (DotOp dot : loop.getBody()->getOps<DotOp>())
+      for (Value v : {dot.getA(), dot.getB()}) {
+        bool transposed;
+        operandLoad(v, transposed)->removeAttr(tgpu::kTMAAttr);
+      }
     OpBuilder(func).insert(twin);
     twin->moveAfter(func);
     func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));

@@ -85,6 +85,32 @@ constexpr int kProducerRegs = 40;
 // producer (the grouped GEMM's load warp, which finds each tile's group,
 // spilled below 96).
 constexpr int kLoadMMARegs = 96;
+// sm_90a's load partition where its threads copy the operands (a channel
+// of shared-memory slots `fill = arrive`, views TMA cannot read): the
+// copies (a run-time loop of chunks, tgpu.thread_copy) take more registers
+// than issuing TMA copies; the consumers keep 216 of the pool (at 208,
+// with 80 here, the grouped GEMM twin's epilogue spilled).
+constexpr int kCopyRegs = 72;
+// sm_100a's load partition where its threads copy the operands, and the
+// MMA warp beside it: the copies (a run-time loop of chunks) and the tile
+// walk. The compute warps get what is left (192 for 8 warps), the copy
+// and MMA warps then what they leave (120).
+constexpr int kCopyMMARegs = 112;
+
+/// The warps of the load partition's threads that copy the operands into
+/// shared-memory slots (a channel `fill = arrive` of shared-memory
+/// buffers: its producer_warps), 0 where TMA copies them.
+int64_t copyWarps(func::FuncOp func) {
+  int64_t warps = 0;
+  func.walk([&](tgpu::ChannelOp ch) {
+    if (ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive &&
+        llvm::all_of(ch.getBuffers().getTypes(), [](Type t) {
+          return isa<tgpu::SharedBufferType>(t);
+        }))
+      warps = std::max<int64_t>(warps, ch.getProducerWarps().value_or(1));
+  });
+  return warps;
+}
 
 struct TileWarpSpecialize
     : public tilec::impl::TileWarpSpecializeBase<TileWarpSpecialize> {
@@ -159,33 +185,59 @@ struct TileWarpSpecialize
         });
     SmallVector<Attribute> parts;
     SmallVector<tgpu::PartitionRole> roles;
-    // The consumers' budget: the register file less a producer
-    // warpgroup's, shared by the consumer warps (at most 240 a thread).
+    // The registers the block starts with: a thread's even share of the
+    // register file (ptxas caps it there: one block an SM) times the
+    // launch's threads, whole warpgroups. setmaxnreg only moves registers
+    // within it: budgets over it leave a setmaxnreg.inc waiting forever
+    // (the sm_90a GEMM twin at 80 + 216 a thread, 65536 registers of the
+    // block's 64512, hung).
+    auto pool = [](int warps) {
+      int threads = 32 * int(llvm::alignTo(warps, 4));
+      return std::min(256, 65536 / threads) / 8 * 8 * threads;
+    };
+    // The consumers' budget: the pool less a producer warpgroup's, shared
+    // by the consumer warps (at most 240 a thread).
     auto consumerBudget = [&](int warps, int producer = kProducerRegs) {
-      return std::min<int>(240, (65536 - 32 * kProducerWarps * producer) /
+      return std::min<int>(240, (pool(warps + 4) - 32 * kProducerWarps *
+                                                        producer) /
                                     (32 * warps) / 8 * 8);
     };
+    int64_t copying = copyWarps(func);
     if (mmaRole) {
-      // The one-warp load and MMA partitions share a warpgroup (the launch
+      // The load partition's warps (one for TMA, more where its threads
+      // copy the operands) and the MMA warp share a warpgroup (the launch
       // rounds up to it) and its smaller budget, so the compute warps
       // (whole warpgroups, first) raise theirs as sm_90a's consumers do:
       // 208 a thread for 8 warps instead of the launch's even 168.
+      int loadWarps = copying ? copying : 1;
+      if (loadWarps + 1 > 4)
+        return loop.emitError() << "the load partition's " << loadWarps
+                                << " warps and the MMA warp share a warpgroup";
       bool budgets = numWarps % 4 == 0;
-      int producerRegs = budgets ? kLoadMMARegs : 0;
+      int producerRegs = budgets ? (copying ? kCopyMMARegs : kLoadMMARegs) : 0;
+      int computeRegs = budgets ? consumerBudget(numWarps, producerRegs) : 0;
+      // Copy warps take what the compute warps leave (a ping-pong GEMM's
+      // one compute warpgroup leaves more than kCopyMMARegs).
+      if (budgets && copying)
+        producerRegs = std::min<int>(
+            256, (pool(numWarps + 4) - 32 * numWarps * computeRegs) / 128 / 8 * 8);
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
-                                        numWarps,
-                                        budgets ? consumerBudget(numWarps, producerRegs) : 0,
-                                        1),
-               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load, 1,
-                                        producerRegs, 1),
+                                        numWarps, computeRegs, 1),
+               tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
+                                        loadWarps, producerRegs, 1),
                tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA, 1,
                                         producerRegs, 1)};
       roles = {tgpu::PartitionRole::Compute, tgpu::PartitionRole::Load,
                tgpu::PartitionRole::MMA};
     } else {
-      int consumerRegs = consumerBudget(numWarps * copies);
+      // (Where the load partition's threads copy the operands, they are
+      // its warpgroup, at a copy's budget.)
+      if (copying && copying != kProducerWarps)
+        return loop.emitError() << "the load partition is one warpgroup";
+      int producerRegs = copying ? kCopyRegs : kProducerRegs;
+      int consumerRegs = consumerBudget(numWarps * copies, producerRegs);
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
-                                        kProducerWarps, kProducerRegs, 1),
+                                        kProducerWarps, producerRegs, 1),
                tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
                                         numWarps, consumerRegs, copies)};
       roles = {tgpu::PartitionRole::Load, tgpu::PartitionRole::Compute};

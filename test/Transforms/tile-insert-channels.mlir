@@ -653,3 +653,135 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// A GEMM's loads without TMA copies (a plain twin: views TMA cannot read):
+// the load partition's four warps copy each tile into its slot themselves
+// (tgpu.thread_copy in the coalesced layout of 4 warps), then fill the use
+// (fill = arrive, producer_warps 4: each warp's arrival); the views keep
+// their plain types; the consumer side is the TMA case's.
+// CHECK-LABEL: func.func @gemm_threads(
+// CHECK-SAME: %arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>,
+// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+// CHECK: scf.for %[[K:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[I:.*]] = %{{.*}})
+// CHECK-NEXT: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[S]]] as tensor<128x64xbf16, #[[LA:.*]]> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[S]]] as tensor<64x256xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.channel_fill %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.wgmma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]]
+// CHECK-NOT: tile.load
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_threads(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c256_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %8 = tile.load %arg0[%3, %arg3] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %9 = tile.load %arg1[%arg3, %4] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %10 = tile.convert_layout %8 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %11 = tile.convert_layout %9 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %12 = tile.dot %10, %11, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %12 : tensor<128x256xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %7 = arith.truncf %6 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    tgpu.tma_store %7, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+
+// -----
+
+// sm_100a: the same, two copy warps (they share a warpgroup with the MMA
+// warp), the MMA partition's tcgen05 MMAs reading the slots.
+// CHECK-LABEL: func.func @gemm_tcgen05_threads(
+// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 1 producer_warps 2 kind <fill = arrive, release = mma>
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I:.*]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg0{{.*}} -> %[[R]]#0[%[[S]]] as tensor<128x64xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg1{{.*}} -> %[[R]]#1[%[[S]]] as tensor<64x128xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.channel_fill %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 2>}
+// CHECK: tgpu.tcgen05_mma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]]
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 8]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05_threads(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x128x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c128_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%3, %arg3] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg3, %4] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 2>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg4 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      scf.yield %11 : tensor<128x128xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.tma_store %6, %arg2[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+
+// -----
+
+// A dot operand without a TMA copy that the load partition's threads cannot
+// copy alone: its mask comes from elsewhere.
+#lm = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#lb = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#la3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#lb4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sm = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#sm1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+func.func @masked_threads(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>, %k: i32) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #acc>
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %m = arith.constant {tgpu.partition = array<i32: 0>} dense<true> : tensor<128x64xi1, #lm>
+  %r = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %cst) -> (tensor<128x256xf32, #acc>) : i32 {
+    // expected-error @+1 {{a dot operand the load partition's threads copy is loaded in the loop, without a mask}}
+    %x = tile.load %a[%c0, %k0] mask(%m : tensor<128x64xi1, #lm>) {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #lm>
+    %y = tile.load %b[%k0, %c0] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #lb>
+    %xa = tile.convert_layout %x {shared = #sm, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #lm> -> tensor<128x64xbf16, #la3>
+    %yb = tile.convert_layout %y {shared = #sm1, tgpu.partition = array<i32: 1>} : tensor<64x256xbf16, #lb> -> tensor<64x256xbf16, #lb4>
+    %d = tile.dot %xa, %yb, %acc_i {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #la3>, tensor<64x256xbf16, #lb4> -> tensor<128x256xf32, #acc>
+    scf.yield %d : tensor<128x256xf32, #acc>
+  } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+  tile.store %r, %c[%c0, %c0] : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32>
+  return
+}

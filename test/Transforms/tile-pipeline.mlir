@@ -258,16 +258,41 @@ func.func @channel_escapes() attributes {tile.kernel, tile.num_warps = 4, tile.g
 
 // -----
 
-// Shared-memory slots are filled by TMA copies, not by the producer's
-// warps (fill = arrive is for tensor memory: attention's P).
+// Shared-memory slots the load partition's threads fill (fill = arrive: a
+// view TMA cannot read, in a GEMM's plain twin): the full barrier counts
+// the 4 producer warps' arrivals, the acquire waits for a free slot and
+// expects no bytes, the stores go into the ring's slot and the fill is each
+// warp's arrival; the consumer waits for the full phase as for TMA copies.
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
 
-func.func @filled_by_warps() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
-  // expected-error @+1 {{tensor-memory buffers are filled by MMAs (fill = mma) or by the producer's warps (fill = arrive), shared-memory ones by TMA copies}}
-  %ch, %ra = tgpu.channel consumer_warps 4 kind <fill = arrive, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+// CHECK-LABEL: func.func @filled_by_warps
+// CHECK: %[[RING:.*]] = tgpu.alloc : <2x128x64xbf16
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 4 : <2>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <2>
+// CHECK: tgpu.wait %[[EMPTY]]
+// CHECK-NOT: expect_tx
+// CHECK: tgpu.thread_copy %{{.*}} -> %[[RING]][%{{.*}}]
+// CHECK-NOT: tgpu.wait
+// CHECK: tgpu.arrive %[[FULL]][%{{.*}}] : <2>
+// CHECK: tgpu.wait %[[FULL]]
+// CHECK: tgpu.local_load %[[RING]]
+// CHECK: tgpu.arrive %[[EMPTY]]
+// CHECK-NOT: tgpu.channel
+func.func @filled_by_warps(%t: i32, %a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %ch, %ra = tgpu.channel consumer_warps 4 producer_warps 4 depth 2 kind <fill = arrive, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.thread_copy %a[%m, %k] -> %ra[%s] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<?x128x64xbf16, #sa>
+  tgpu.channel_fill %ch[%t]
+  %w = tgpu.channel_wait %ch[%t]
+  %x = tgpu.local_load %ra[%w] : !tgpu.smem<?x128x64xbf16, #sa> -> tensor<128x64xbf16, #co>
+  tgpu.channel_release %ch[%t]
+  func.call @use(%x) : (tensor<128x64xbf16, #co>) -> ()
   return
 }
+func.func private @use(tensor<128x64xbf16, #co>)
 
 // -----
 

@@ -2,8 +2,11 @@
 //
 // Inputs carry what the pass needs: kernels after tile-partition-schedule.
 
-// A kernel with a scheduled main loop: the twin follows it, without
-// partitions, its dot on mma.sync; the kernel names it. A kernel without a
+// A GEMM's scheduled main loop (every dot reads both operands from shared
+// memory, TMA copies of the loop): the twin follows it and keeps the
+// kernel's partitions and MMAs; its operand loads lose their TMA copies,
+// so that tile-insert-channels has the load partition's threads copy them
+// (views TMA cannot read). The kernel names it. A kernel without a
 // schedule gets none.
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.plain_variant = "gemm__plain"
@@ -11,9 +14,10 @@
 // CHECK: } {tgpu.partitions =
 // CHECK-LABEL: func.func @gemm__plain(
 // CHECK-SAME: tile.plain_variant_of = "gemm"
-// CHECK-NOT: tgpu.partition
-// CHECK: tile.dot {{.*}}#tgpu.mma<mma_sync, a = regs, b = regs>
-// CHECK-NOT: tgpu.partition
+// CHECK: tile.load %arg0{{.*}} {tgpu.partition = array<i32: 0>} :
+// CHECK-NEXT: tile.load %arg1{{.*}} {tgpu.partition = array<i32: 0>} :
+// CHECK: tile.dot {{.*}}#tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>
+// CHECK: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
 // CHECK-LABEL: func.func @unscheduled(
 // CHECK-NOT: plain_variant
 // CHECK-NOT: func.func @unscheduled__plain
@@ -101,25 +105,14 @@ module {
 
 // -----
 
-// sm_100a: the twin of a kernel whose dot runs on tcgen05 runs it on
-// mma.sync; the accumulator, in the layout tcgen05.ld reads tensor memory
-// in, is carried through the twin's loop in the mma.sync layout, converted
-// once after it (the zero it starts from is a constant in that layout).
-// The conversions the dot alone reads sit right before it, the one with
-// the most registers last (here A's and B's are as large: A first), so
-// that lowering can read B's fragments a k-step at a time.
+// sm_100a: the twin of a GEMM whose dot runs on tcgen05 keeps it and the
+// partitions (load, compute, mma), the loads without their TMA copies.
 // CHECK-LABEL: func.func @gemm_tcgen05(
 // CHECK: tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>
 // CHECK-LABEL: func.func @gemm_tcgen05__plain(
-// CHECK: %[[IN:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA:[a-z0-9]+]]>
-// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[IN]]) -> (tensor<128x128xf32, #[[MMA]]>)
-// CHECK: %[[B:.*]] = tile.load %arg1
-// CHECK-NEXT: %[[A:.*]] = tile.load %arg0
-// CHECK-NEXT: %[[CA:.*]] = tile.convert_layout %[[A]]
-// CHECK-NEXT: %[[CB:.*]] = tile.convert_layout %[[B]]
-// CHECK-NEXT: tile.dot %[[CA]], %[[CB]], %[[ACC]] {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
-// CHECK: %[[OUT:.*]] = tile.convert_layout %[[L]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #[[TMEM:[a-z0-9]+]]>
-// CHECK-NEXT: tile.store %[[OUT]]
+// CHECK-NOT: tgpu.tma =
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>}
+// CHECK: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
 #linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
 #linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
 #linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>

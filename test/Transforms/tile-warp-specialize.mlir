@@ -65,11 +65,27 @@
 // LOWERED:   tgpu.wgmma %[[RA]]
 // LOWERED:   tgpu.arrive %[[EMPTY]]
 // LOWERED-NOT: tgpu.channel
-// The kernel as it was, for views TMA cannot read (the runtime launches it
-// instead): its loop keeps the dot.
+// The twin, for views TMA cannot read (the runtime launches it instead):
+// the same partitions, the load partition's four warps copying A and B
+// into the slots themselves (tgpu.thread_copy, then each warp's arrival:
+// fill = arrive), at 72 registers a thread; the consumers keep 216 of the
+// block's 64512.
 // CHECK: func.func @gemm__plain
 // CHECK-SAME: tile.plain_variant_of = "gemm"
-// CHECK: tile.dot
+// CHECK: %[[TCH:.*]], %[[TR:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = mma>
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 72>, #tgpu.partition<compute, warps = 8, regs = 216>]
+// CHECK: %[[TS:.*]] = tgpu.channel_acquire %[[TCH]]
+// CHECK-NEXT: tgpu.thread_copy %arg0{{.*}} -> %[[TR]]#0[%[[TS]]] as tensor<128x64xbf16
+// CHECK-NEXT: tgpu.thread_copy %arg1{{.*}} -> %[[TR]]#1[%[[TS]]] as tensor<64x256xbf16
+// CHECK-NEXT: tgpu.channel_fill %[[TCH]]
+// CHECK: }, {
+// CHECK: tgpu.channel_wait %[[TCH]]
+// CHECK-NEXT: tgpu.wgmma %[[TR]]#0
+// LOWERED: func.func @gemm__plain
+// LOWERED: %[[TFULL:.*]] = tgpu.barriers arrive_count 4
+// LOWERED: tgpu.thread_copy
+// LOWERED-NOT: expect_tx
+// LOWERED: tgpu.arrive %[[TFULL]]
 
 // Persistent: the grid becomes min(sms, tiles) and both partitions walk the
 // tiles, program ids from the grouped rasterization, slot counters carried.
@@ -122,7 +138,7 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // than multiply): the loop is still specialized, but each wgmma is waited
 // for in its iteration (wgmma_wait 0 on its result, which the math reads)
 // and the use is released there, not one iteration later. The plain twin
-// keeps the loop as written, on mma.sync.
+// is specialized the same way, its load partition's threads copying.
 
 // CHECK-LABEL: func.func @scaled(
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load
@@ -137,8 +153,11 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-NOT: tgpu.wgmma_wait
 // CHECK: tgpu.tma_store
 // CHECK-LABEL: func.func @scaled__plain
-// CHECK-NOT: tgpu.{{warp_specialize|channel|tma_load|wgmma}}
-// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 72>
+// CHECK: tgpu.thread_copy
+// CHECK: tgpu.channel_fill
+// CHECK: tgpu.wgmma_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NOT: tgpu.tma_store
 func.func @scaled(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                   %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {

@@ -80,18 +80,21 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
                      func->hasAttr(kPlainVariantOfAttr),
                  func->hasAttr(kPlainVariantOfAttr)};
     bool ws = false, wgmma = false, tcgen05 = false, mmaSync = false,
-         tma = false;
+         tma = false, threadCopies = false;
     func.walk([&](Operation *op) {
       ws |= isa<tgpu::WarpSpecializeOp>(op);
       wgmma |= isa<tgpu::WGMMAOp>(op);
       tcgen05 |= isa<tgpu::Tcgen05MMAOp>(op);
       mmaSync |= isa<DotOp>(op);
       tma |= isa<tgpu::TMALoadOp>(op) || op->hasAttr(tgpu::kTMAAttr);
+      threadCopies |= isa<tgpu::ThreadCopyOp>(op);
     });
     std::string d;
     auto stages = func->getAttrOfType<IntegerAttr>(kNumStagesAttr);
     if (ws) {
-      d = std::string("warp-specialized TMA + ") +
+      // (A twin's load partition copies what TMA cannot read itself.)
+      d = std::string("warp-specialized ") +
+          (threadCopies && !tma ? "thread copies + " : "TMA + ") +
           (wgmma ? "wgmma" : tcgen05 ? "tcgen05 (tensor memory)" : "mma.sync");
       if (auto sched = func->getAttr(kScheduleAttr)) {
         std::string text;

@@ -21,7 +21,8 @@ int64_t reportBankConflicts(mlir::ModuleOp module, llvm::raw_ostream &os);
 struct KernelPath {
   std::string name;
   mlir::Location loc;
-  /// "warp-specialized TMA + wgmma, cooperative, 4 stages", "pipelined
+  /// "warp-specialized TMA + wgmma, cooperative, 4 stages", "warp-
+  /// specialized thread copies + wgmma, 3 stages" (a twin), "pipelined
   /// (4 stages), mma.sync", "plain, mma.sync", ...
   std::string description;
   /// Whether the kernel has dots that run off the warp-specialized path of

@@ -14,8 +14,11 @@
 
 #include "Utility.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/AxisInfo.h"
+#include "tilec/Layout/BankConflicts.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -85,7 +88,10 @@ struct Access {
 /// element by element (Access::element).
 class Addresses {
 public:
-  Addresses(Access &acc, ThreadCoords &coords, int64_t vec)
+  /// `unitStride`: the contiguous dim's stride was checked to be 1 (a
+  /// vector path checked it too).
+  Addresses(Access &acc, ThreadCoords &coords, int64_t vec,
+            bool unitStride = false)
       : acc(acc), coords(coords) {
     Emitter &e = acc.e;
     unsigned rank = acc.view.sizes.size();
@@ -97,8 +103,8 @@ public:
     if (!split)
       return;
     strides = acc.view.strides;
-    if (vec > 1 && !acc.inBounds)
-      strides[acc.contigDim] = e.i64(1); // (the vector path checked it)
+    if ((vec > 1 || unitStride) && !acc.inBounds)
+      strides[acc.contigDim] = e.i64(1); // (the path checked it)
     for (unsigned d = 0; d < rank; ++d) {
       Value t = e.add(acc.offsets[d],
                       arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(),
@@ -279,6 +285,194 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
   }
 };
 
+/// tgpu.thread_copy, in chunks of a few registers: a run-time loop (not
+/// unrolled) over the high register bits, each iteration loading its
+/// chunk (vector or element loads under the uniform check) and storing it
+/// into the slot at once. A thread then holds a chunk of the tile and one
+/// address, not all of it: a 64x256 bf16 B operand is 128 elements and 16
+/// row addresses a thread of a warpgroup, which ptxas kept live (the
+/// addresses hoisted out of the producer's loop) and spilled.
+///
+/// A chunk's coordinates are the tile offsets plus the chunk bits' bases
+/// (added: they share no bit with the chunk's own registers, lanes and
+/// warps, else the copy is one chunk); its slot offsets are the chunk's
+/// own XOR the chunk bits' offsets (the slot layout is linear).
+struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tgpu::ThreadCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    auto tile = cast<RankedTensorType>(op.getTile());
+    tgpu::SharedBufferType buf = op.getBuffer().getType();
+    ArrayRef<int64_t> slotShape = buf.getSlotShape();
+    LinearLayout layout = getLayout(tile);
+    LinearLayout inSlot = layout.reshape(
+        std::vector<int64_t>(slotShape.begin(), slotShape.end()));
+    Type elt = tile.getElementType();
+    auto store = analyzeSharedAccess(inSlot, buf.getSlotLayout(),
+                                     elt.getIntOrFloatBitWidth());
+    if (!store)
+      return op.emitOpError() << "the slot cannot hold the tile";
+    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
+                             adaptor.getSlot().front());
+    SmallVector<Value> offsets;
+    for (ValueRange o : adaptor.getOffsets())
+      offsets.push_back(o.front());
+
+    // The chunk: two of the larger of a load and a store vector (four
+    // spilled in a producer of 72 registers a thread).
+    int64_t numRegs = layout.getNumRegisters();
+    int64_t sv = store->vectorElements;
+    int64_t maxLoad =
+        makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                   adaptor.getOffsets(), tile, Value(), ValueRange{}, false)
+            .maxVector();
+    int64_t chunk = std::min(numRegs, 2 * std::max(maxLoad, sv));
+    unsigned rank = tile.getRank();
+    const LinearLayout::Bases &regBases = layout.getBases(InDim::Register);
+    unsigned innerBits = llvm::Log2_64(chunk);
+    LinearLayout::Bases inner(regBases.begin(), regBases.begin() + innerBits);
+    LinearLayout::Bases outer(regBases.begin() + innerBits, regBases.end());
+    // Chunk bits add to the rest (no shared coordinate bits).
+    SmallVector<int64_t> used(rank, 0), chunkUsed(rank, 0);
+    for (InDim d : {InDim::Lane, InDim::Warp})
+      for (auto &b : layout.getBases(d))
+        for (unsigned k = 0; k < rank; ++k)
+          used[k] |= b[k];
+    for (auto &b : inner)
+      for (unsigned k = 0; k < rank; ++k)
+        used[k] |= b[k];
+    bool adds = true;
+    for (auto &b : outer)
+      for (unsigned k = 0; k < rank; ++k) {
+        adds &= (b[k] & (used[k] | chunkUsed[k])) == 0;
+        chunkUsed[k] |= b[k];
+      }
+    if (!adds) {
+      inner = regBases;
+      outer.clear();
+    }
+    LinearLayout innerLayout(
+        std::vector<int64_t>(tile.getShape().begin(), tile.getShape().end()),
+        inner, layout.getBases(InDim::Lane), layout.getBases(InDim::Warp));
+    RankedTensorType chunkTile = withLayout(tile, innerLayout);
+    // The slot offset each chunk bit adds (XOR).
+    SmallVector<int64_t> chunkOffsets;
+    for (unsigned k = 0; k < outer.size(); ++k)
+      chunkOffsets.push_back(
+          store->toOffset.applyIn(InDim::Register, int64_t(1) << (innerBits + k))
+              .front());
+
+    Type st = storageType(elt);
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    ThreadCoords storeAt(e, store->toOffset);
+    // One chunk: `j` its index (i32, or null for the only one).
+    auto copyChunk = [&](Value j) {
+      SmallVector<Value> chunkOffs(offsets);
+      Value slotXor;
+      if (j) {
+        for (unsigned k = 0; k < outer.size(); ++k) {
+          Value bit = e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)),
+                             e.i32(1));
+          for (unsigned d = 0; d < rank; ++d)
+            if (outer[k][d])
+              chunkOffs[d] = e.add(chunkOffs[d], e.mul(bit, e.i32(outer[k][d])));
+          if (chunkOffsets[k]) {
+            Value o = e.mul(bit, e.i32(chunkOffsets[k]));
+            slotXor = slotXor ? e.xorI(slotXor, o) : o;
+          }
+        }
+      }
+      SmallVector<ValueRange> offRanges;
+      for (Value &v : chunkOffs)
+        offRanges.push_back(ValueRange(ArrayRef<Value>(v)));
+      Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                              offRanges, chunkTile, Value(), ValueRange{},
+                              /*inBounds=*/false);
+      int64_t regs = innerLayout.getNumRegisters();
+      auto emitPath = [&](int64_t vec, bool unitStride) {
+        ThreadCoords coords(e, acc.layout);
+        Addresses at(acc, coords, vec, unitStride);
+        int64_t group = std::max(vec, sv);
+        for (int64_t g = 0; g < regs; g += group) {
+          SmallVector<Value> values;
+          for (int64_t r = g; r < g + group; r += vec) {
+            auto [addr, pred] = at.element(r);
+            values.append(
+                predicatedLoad(e, addr, pred, elt, vec, Attribute()));
+          }
+          for (int64_t r = 0; r < group; r += sv) {
+            Value v;
+            if (sv == 1) {
+              v = e.toBits(values[r]);
+            } else {
+              v = LLVM::UndefOp::create(e.b, loc, VectorType::get(sv, st));
+              for (int64_t i = 0; i < sv; ++i)
+                v = LLVM::InsertElementOp::create(
+                    e.b, loc, v, e.toBits(values[r + i]), e.i32(i));
+            }
+            Value off = storeAt.get(g + r, 0);
+            if (slotXor)
+              off = e.xorI(off, slotXor);
+            Value addr =
+                LLVM::GEPOp::create(e.b, loc, ptrTy, st, slot, ValueRange{off});
+            LLVM::StoreOp::create(e.b, loc, v, addr, sv * storageBytes(elt));
+          }
+        }
+        return SmallVector<Value>();
+      };
+      // The widest vector the uniform run-time checks allow, then 4-byte
+      // words: rows 4-byte aligned (bf16 N even) still move in words; rows
+      // of unit stride but no
+      // alignment (N odd) element by element from one address a row
+      // (the elements' offsets immediates), else each its own address.
+      auto branch = [&](Value ok, auto then, auto otherwise) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok,
+                                      /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        then();
+        rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+        otherwise();
+      };
+      std::function<void(int64_t)> widest = [&](int64_t vec) {
+        if (vec == 1)
+          return branch(
+              e.eq(acc.view.strides[acc.contigDim], e.i64(1)),
+              [&] { emitPath(1, true); }, [&] { emitPath(1, false); });
+        // (Then 4-byte words, then elements: each path is code and
+        // registers of the producer.)
+        int64_t word = std::max<int64_t>(1, 4 / storageBytes(elt));
+        branch(acc.vectorOk(vec), [&] { emitPath(vec, false); },
+               [&] { widest(vec > word ? word : 1); });
+      };
+      widest(acc.maxVector());
+    };
+    if (outer.empty()) {
+      copyChunk(Value());
+    } else {
+      auto loop = scf::ForOp::create(rewriter, loc, e.i32(0),
+                                     e.i32(int64_t(1) << outer.size()),
+                                     e.i32(1));
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+      copyChunk(loop.getInductionVar());
+    }
+    // Generic-proxy writes become visible to the MMA's async-proxy reads.
+    NVVM::FenceProxyOp::create(
+        rewriter, loc,
+        NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                 NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 Value tilec::vectorViewOk(Emitter &e, const ViewValues &view, int contigDim,
@@ -385,7 +579,8 @@ void tilec::predicatedStore(Emitter &e, Value addr, Value pred,
 
 void tilec::populateTileMemoryPatterns(TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<LoadOpLowering,  // tile.load
-               StoreOpLowering  // tile.store
+  patterns.add<LoadOpLowering,    // tile.load
+               StoreOpLowering,   // tile.store
+               ThreadCopyLowering // tgpu.thread_copy
                >(converter, patterns.getContext());
 }

@@ -911,6 +911,29 @@ LogicalResult LocalStoreOp::verify() {
                         "value");
 }
 
+LogicalResult ThreadCopyOp::verify() {
+  auto tile = cast<RankedTensorType>(getTile());
+  SharedBufferType buf = getBuffer().getType();
+  if (int64_t(getOffsets().size()) != getTensor().getType().getRank() ||
+      tile.getRank() != getTensor().getType().getRank())
+    return emitOpError() << "needs an offset and a tile dim for each dim of "
+                            "the view";
+  if (tile.getElementType() != getTensor().getType().getElementType() ||
+      tile.getElementType() != buf.getElementType())
+    return emitOpError() << "the view, the tile and the buffer must have one "
+                            "element type";
+  if (!tile::getLayoutAttr(tile))
+    return emitOpError() << "needs a tile layout";
+  // The tile's shape without its leading unit dims is the slot's.
+  ArrayRef<int64_t> shape = tile.getShape();
+  while (shape.size() > buf.getSlotShape().size() && shape.front() == 1)
+    shape = shape.drop_front();
+  if (shape != buf.getSlotShape())
+    return emitOpError() << "the tile (leading unit dims dropped) must be a "
+                            "slot of the buffer";
+  return success();
+}
+
 LogicalResult WGMMAOp::verify() {
   SharedBufferType b = getB().getType();
   auto acc = cast<RankedTensorType>(getAcc().getType());
@@ -1195,10 +1218,11 @@ LogicalResult ChannelOp::verify() {
   FillKind fill = getKind() ? getKind()->getFill() : FillKind::TMA;
   if (tmem && !getDepth())
     return emitOpError() << "a channel of tensor-memory buffers needs a depth";
-  if (tmem != (fill != FillKind::TMA))
+  if (tmem ? fill == FillKind::TMA : fill == FillKind::MMA)
     return emitOpError() << "tensor-memory buffers are filled by MMAs (fill "
                             "= mma) or by the producer's warps (fill = "
-                            "arrive), shared-memory ones by TMA copies";
+                            "arrive), shared-memory ones by TMA copies or "
+                            "the producer's warps";
   if (getProducerWarps() && fill != FillKind::Arrive)
     return emitOpError() << "producer_warps counts the warps that fill a "
                             "use of a fill = arrive channel";

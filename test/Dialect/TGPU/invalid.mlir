@@ -673,6 +673,16 @@ func.func @tmem_channel_filled_by_copies() {
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
+func.func @smem_channel_filled_by_mma() {
+  // expected-error @+1 {{shared-memory ones by TMA copies or the producer's warps}}
+  %ch, %r = tgpu.channel consumer_warps 4 kind <fill = mma, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
 func.func @fill_a_copied_channel(%i: i32) {
   %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
   // expected-error @+1 {{marks uses of channels filled by MMAs or by the producer's warps (fill = mma, arrive); copies complete their own}}
