@@ -267,8 +267,10 @@ struct TileInsertChannels
       }
       mmas.push_back(m);
     }
-    threadFill = llvm::any_of(operands, [](const Operand &o) { return o.threads; });
-    if (threadFill && !llvm::all_of(operands, [](const Operand &o) { return o.threads; }))
+    threadFill =
+        llvm::any_of(operands, [](const Operand &o) { return o.threads; });
+    if (threadFill &&
+        !llvm::all_of(operands, [](const Operand &o) { return o.threads; }))
       return loop.emitError()
              << "the dots' operands are copied all by TMA or all by the load "
                 "partition's threads";
@@ -334,8 +336,8 @@ struct TileInsertChannels
         o->channel = chans.size();
       chans.push_back({});
     }
-    auto kind = tgpu::ChannelKindAttr::get(ctx, fillKind(),
-                                           tgpu::ReleaseKind::MMA);
+    auto kind =
+        tgpu::ChannelKindAttr::get(ctx, fillKind(), tgpu::ReleaseKind::MMA);
     // A channel over the operands `in` selects, their rings set.
     auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
                            IntegerAttr depth) {
@@ -460,6 +462,10 @@ struct TileInsertChannels
   /// memory.
   LogicalResult insertTCGen05Attention(func::FuncOp func) {
     MMA sm = mmas[0], om = mmas[1];
+    if (threadFill)
+      return sm.dot.emitError()
+             << "sm_100a: attention's operands are copied by TMA (its plain "
+                "twin runs mma.sync)";
     DotOp sDot = sm.dot, oDot = om.dot;
     arith::MulFOp mul;
     Value factor;

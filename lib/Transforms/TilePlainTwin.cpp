@@ -133,8 +133,7 @@ bool keepsPartitions(func::FuncOp func) {
   bool any = false;
   for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!mma || !mma.isAsync() ||
-        mma.getA() != tgpu::OperandSource::Shared ||
+    if (!mma || !mma.isAsync() || mma.getA() != tgpu::OperandSource::Shared ||
         mma.getB() != tgpu::OperandSource::Shared ||
         (mma.isTCGen05() && !carriedAccumulator(dot)))
       return false;
@@ -332,9 +331,9 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     auto twin = cast<func::FuncOp>(func->clone());
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
-    for (StringRef a : {kTileSchedulerAttr, kClusterAttr, tile::kCtaGroupAttr,
-                        tgpu::kCtaGroupAttr, kVariantsAttr, kVariantOfAttr,
-                        kCostAttr})
+    for (StringRef a :
+         {kTileSchedulerAttr, kClusterAttr, tile::kCtaGroupAttr,
+          tgpu::kCtaGroupAttr, kVariantsAttr, kVariantOfAttr, kCostAttr})
       twin->removeAttr(a);
     // Static waves of persistent tiles, not launch control.
     if (twin->hasAttr(tgpu::kPersistentAttr))

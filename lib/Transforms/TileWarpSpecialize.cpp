@@ -104,9 +104,8 @@ int64_t copyWarps(func::FuncOp func) {
   int64_t warps = 0;
   func.walk([&](tgpu::ChannelOp ch) {
     if (ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive &&
-        llvm::all_of(ch.getBuffers().getTypes(), [](Type t) {
-          return isa<tgpu::SharedBufferType>(t);
-        }))
+        llvm::all_of(ch.getBuffers().getTypes(),
+                     [](Type t) { return isa<tgpu::SharedBufferType>(t); }))
       warps = std::max<int64_t>(warps, ch.getProducerWarps().value_or(1));
   });
   return warps;
@@ -198,9 +197,9 @@ struct TileWarpSpecialize
     // The consumers' budget: the pool less a producer warpgroup's, shared
     // by the consumer warps (at most 240 a thread).
     auto consumerBudget = [&](int warps, int producer = kProducerRegs) {
-      return std::min<int>(240, (pool(warps + 4) - 32 * kProducerWarps *
-                                                        producer) /
-                                    (32 * warps) / 8 * 8);
+      return std::min<int>(240,
+                           (pool(warps + 4) - 32 * kProducerWarps * producer) /
+                               (32 * warps) / 8 * 8);
     };
     int64_t copying = copyWarps(func);
     if (mmaRole) {
@@ -220,7 +219,8 @@ struct TileWarpSpecialize
       // one compute warpgroup leaves more than kCopyMMARegs).
       if (budgets && copying)
         producerRegs = std::min<int>(
-            256, (pool(numWarps + 4) - 32 * numWarps * computeRegs) / 128 / 8 * 8);
+            256,
+            (pool(numWarps + 4) - 32 * numWarps * computeRegs) / 128 / 8 * 8);
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,
                                         numWarps, computeRegs, 1),
                tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,

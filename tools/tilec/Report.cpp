@@ -95,7 +95,9 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
       // (A twin's load partition copies what TMA cannot read itself.)
       d = std::string("warp-specialized ") +
           (threadCopies && !tma ? "thread copies + " : "TMA + ") +
-          (wgmma ? "wgmma" : tcgen05 ? "tcgen05 (tensor memory)" : "mma.sync");
+          (wgmma     ? "wgmma"
+           : tcgen05 ? "tcgen05 (tensor memory)"
+                     : "mma.sync");
       if (auto sched = func->getAttr(kScheduleAttr)) {
         std::string text;
         llvm::raw_string_ostream os(text);

@@ -363,7 +363,8 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     SmallVector<int64_t> chunkOffsets;
     for (unsigned k = 0; k < outer.size(); ++k)
       chunkOffsets.push_back(
-          store->toOffset.applyIn(InDim::Register, int64_t(1) << (innerBits + k))
+          store->toOffset
+              .applyIn(InDim::Register, int64_t(1) << (innerBits + k))
               .front());
 
     Type st = storageType(elt);
@@ -375,11 +376,12 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       Value slotXor;
       if (j) {
         for (unsigned k = 0; k < outer.size(); ++k) {
-          Value bit = e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)),
-                             e.i32(1));
+          Value bit =
+              e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)), e.i32(1));
           for (unsigned d = 0; d < rank; ++d)
             if (outer[k][d])
-              chunkOffs[d] = e.add(chunkOffs[d], e.mul(bit, e.i32(outer[k][d])));
+              chunkOffs[d] =
+                  e.add(chunkOffs[d], e.mul(bit, e.i32(outer[k][d])));
           if (chunkOffsets[k]) {
             Value o = e.mul(bit, e.i32(chunkOffsets[k]));
             slotXor = slotXor ? e.xorI(slotXor, o) : o;
@@ -401,8 +403,7 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
           SmallVector<Value> values;
           for (int64_t r = g; r < g + group; r += vec) {
             auto [addr, pred] = at.element(r);
-            values.append(
-                predicatedLoad(e, addr, pred, elt, vec, Attribute()));
+            values.append(predicatedLoad(e, addr, pred, elt, vec, Attribute()));
           }
           for (int64_t r = 0; r < group; r += sv) {
             Value v;
@@ -446,17 +447,17 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
         // (Then 4-byte words, then elements: each path is code and
         // registers of the producer.)
         int64_t word = std::max<int64_t>(1, 4 / storageBytes(elt));
-        branch(acc.vectorOk(vec), [&] { emitPath(vec, false); },
-               [&] { widest(vec > word ? word : 1); });
+        branch(
+            acc.vectorOk(vec), [&] { emitPath(vec, false); },
+            [&] { widest(vec > word ? word : 1); });
       };
       widest(acc.maxVector());
     };
     if (outer.empty()) {
       copyChunk(Value());
     } else {
-      auto loop = scf::ForOp::create(rewriter, loc, e.i32(0),
-                                     e.i32(int64_t(1) << outer.size()),
-                                     e.i32(1));
+      auto loop = scf::ForOp::create(
+          rewriter, loc, e.i32(0), e.i32(int64_t(1) << outer.size()), e.i32(1));
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPoint(loop.getBody()->getTerminator());
       copyChunk(loop.getInductionVar());
