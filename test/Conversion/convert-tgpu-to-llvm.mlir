@@ -245,29 +245,31 @@ func.func @local_store(%i: i32)
 
 // tgpu.thread_copy: the threads' copy of a view's tile into a channel's
 // slot (a view TMA cannot read), in a run-time loop over chunks of the
-// thread's registers (here 64 a thread, chunks of 16: 4 iterations), each
-// chunk's loads then its stores. Uniform run-time checks pick the path:
-// 16-byte vectors, 4-byte words, elements from one address a row (unit
-// stride), elements each at its own address. No barrier: the
-// fence.proxy.async.shared::cta after the loop makes the stores visible to
-// the MMA's async-proxy reads once the channel's fill hands the slot over.
+// thread's registers (here 64 a thread, chunks of 16: 4 iterations).
+// Uniform run-time checks pick the path: rows 16- or 4-byte aligned go by
+// cp.async (16 bytes .cg, 4 bytes .ca; no registers, zero-filled out of
+// bounds by a source size of 0), odd rows element by element into
+// registers (from one address a row where the stride is 1), each chunk's
+// loads then its stores. After the loop the thread waits for its cp.async
+// copies and fences its writes for the async proxy
+// (fence.proxy.async.shared::cta): the MMA reads them once the channel's
+// fill hands the slot over. No barrier.
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
 // CHECK-LABEL: func.func @thread_copy
 // CHECK-NOT: nvvm.barrier
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i32
 // CHECK: scf.if
-// CHECK: ld.global.v4.b32
-// CHECK: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
-// CHECK: ld.global.v4.b32
-// CHECK: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+// CHECK-COUNT-2: cp.async.cg.shared.global [$0], [$1], 16, $2;
 // CHECK: } else {
-// CHECK: ld.global.b32
+// CHECK-COUNT-8: cp.async.ca.shared.global [$0], [$1], 4, $2;
+// CHECK: } else {
 // CHECK: scf.if
 // CHECK-COUNT-8: ld.global.u16
 // CHECK: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
 // CHECK-NOT: nvvm.barrier
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: cp.async.wait_all;
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NOT: nvvm.barrier
 // CHECK: return
 func.func @thread_copy(%a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32, %i: i32)

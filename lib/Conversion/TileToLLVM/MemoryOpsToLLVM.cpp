@@ -398,6 +398,33 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       auto emitPath = [&](int64_t vec, bool unitStride) {
         ThreadCoords coords(e, acc.layout);
         Addresses at(acc, coords, vec, unitStride);
+        int64_t bytes = vec * storageBytes(elt);
+        if (bytes >= 4 && vec <= sv) {
+          // cp.async: global to shared without registers, zero-filled
+          // where out of bounds (src-size 0); waited for once after the
+          // loop, so the chunks' loads overlap.
+          std::string size = std::to_string(bytes);
+          std::string instr = std::string("cp.async.") +
+                              (bytes == 16 ? "cg" : "ca") +
+                              ".shared.global [$0], [$1], " + size + ", $2;";
+          for (int64_t r = 0; r < regs; r += vec) {
+            auto [addr, pred] = at.element(r);
+            Value off = storeAt.get(r, 0);
+            if (slotXor)
+              off = e.xorI(off, slotXor);
+            Value dst = sharedAddress(
+                e, LLVM::GEPOp::create(e.b, loc, ptrTy, st, slot,
+                                       ValueRange{off}));
+            Value srcSize =
+                pred ? Value(arith::SelectOp::create(
+                           e.b, loc, e.eq(pred, e.i32(0)), e.i32(0),
+                           e.i32(bytes)))
+                     : e.i32(bytes);
+            e.ptx(instr, "r,l,r", {}, {dst, addr, srcSize},
+                  /*sideEffects=*/true);
+          }
+          return SmallVector<Value>();
+        }
         int64_t group = std::max(vec, sv);
         for (int64_t g = 0; g < regs; g += group) {
           SmallVector<Value> values;
@@ -462,7 +489,10 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       rewriter.setInsertionPoint(loop.getBody()->getTerminator());
       copyChunk(loop.getInductionVar());
     }
-    // Generic-proxy writes become visible to the MMA's async-proxy reads.
+    // The thread's cp.async copies complete (PTX ISA 9.7.9.25.3.3,
+    // cp.async.wait_all), then its generic-proxy writes become visible to
+    // the MMA's async-proxy reads.
+    e.ptx("cp.async.wait_all;", "", {}, {}, /*sideEffects=*/true);
     NVVM::FenceProxyOp::create(
         rewriter, loc,
         NVVM::ProxyKindAttr::get(rewriter.getContext(),
