@@ -776,3 +776,38 @@ func.func @local_store_shape(%v: tensor<128x64xbf16, #l>, %i: i32) {
   tgpu.local_store %v, %buf[%i] : tensor<128x64xbf16, #l>, !tgpu.smem<1x128x64xf16, #sa>
   return
 }
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+func.func @thread_copy_not_a_slot(%a: !tile.tensor<?x?xbf16>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{the tile (leading unit dims dropped) must be a slot of the buffer}}
+  tgpu.thread_copy %a[%i, %i] -> %buf[%i] as tensor<64x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @thread_copy_without_layout(%a: !tile.tensor<?x?xbf16>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{needs a tile layout}}
+  tgpu.thread_copy %a[%i, %i] -> %buf[%i] as tensor<128x64xbf16> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+func.func @thread_copy_offsets(%a: !tile.tensor<?x?xbf16>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{needs an offset and a tile dim for each dim of the view}}
+  tgpu.thread_copy %a[%i] -> %buf[%i] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
