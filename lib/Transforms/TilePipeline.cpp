@@ -70,9 +70,12 @@
 //
 // A channel the producer's warps fill (`fill = arrive`: attention's P,
 // which the softmax warps write into tensor memory for the MMA that
-// reads it) has a full barrier that counts `producer_warps` arrivals;
-// its fill is each producer warp's arrival (after the warp's tcgen05
-// stores completed and a tcgen05 fence, which the producer says):
+// reads it; a plain twin's shared-memory slots, which the load
+// partition's threads copy with tgpu.thread_copy) has a full barrier that
+// counts `producer_warps` arrivals, and its acquire expects no bytes; its
+// fill is each producer warp's arrival (after the warp's tcgen05 stores
+// completed and a tcgen05 fence, or its copies and their fence for the
+// async proxy, which the producer says):
 //
 //   fill [i]     ->  arrive full[i % d]
 //
