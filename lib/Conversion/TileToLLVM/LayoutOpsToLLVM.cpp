@@ -82,7 +82,6 @@ static NVVM::LdStMatrixEltTypeAttr matrixB16(Emitter &e) {
 void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
                           const SharedAccess &store, Value base) {
   Type st = storageType(elt);
-  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
   unsigned bytes = storageBytes(elt);
   std::optional<MatrixLoad> stm;
   if (bytes == 2 && values.size() % 8 == 0)
@@ -102,20 +101,34 @@ void tilec::storeToShared(Emitter &e, ValueRange values, Type elt,
   }
   ThreadCoords storeAt(e, store.toOffset);
   int64_t vs = store.vectorElements;
-  for (int64_t r = 0; r < int64_t(values.size()); r += vs) {
-    Value v;
-    if (vs == 1) {
-      v = e.toBits(values[r]);
-    } else {
-      v = LLVM::UndefOp::create(e.b, e.loc, VectorType::get(vs, st));
-      for (int64_t i = 0; i < vs; ++i)
-        v = LLVM::InsertElementOp::create(e.b, e.loc, v, e.toBits(values[r + i]),
-                                          e.i32(i));
-    }
-    Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                     ValueRange{storeAt.get(r, 0)});
-    LLVM::StoreOp::create(e.b, e.loc, v, addr, vs * bytes);
+  for (int64_t r = 0; r < int64_t(values.size()); r += vs)
+    storeSharedVector(e, values.slice(r, vs), elt, base, storeAt.get(r, 0));
+}
+
+void tilec::storeSharedVector(Emitter &e, ValueRange values, Type elt,
+                              Value base, Value offset) {
+  Type st = storageType(elt);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  int64_t vs = values.size();
+  Value v;
+  if (vs == 1) {
+    v = e.toBits(values[0]);
+  } else {
+    v = LLVM::UndefOp::create(e.b, e.loc, VectorType::get(vs, st));
+    for (int64_t i = 0; i < vs; ++i)
+      v = LLVM::InsertElementOp::create(e.b, e.loc, v, e.toBits(values[i]),
+                                        e.i32(i));
   }
+  Value addr =
+      LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base, ValueRange{offset});
+  LLVM::StoreOp::create(e.b, e.loc, v, addr, vs * storageBytes(elt));
+}
+
+void tilec::fenceProxyAsyncShared(Emitter &e) {
+  MLIRContext *ctx = e.b.getContext();
+  NVVM::FenceProxyOp::create(
+      e.b, e.loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
 SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,

@@ -318,19 +318,17 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       return op.emitOpError() << "the slot cannot hold the tile";
     Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
                              adaptor.getSlot().front());
-    SmallVector<Value> offsets;
-    for (ValueRange o : adaptor.getOffsets())
-      offsets.push_back(o.front());
+    // The whole tile's access; each chunk's is it with the chunk's layout
+    // and offsets.
+    Access whole = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                              adaptor.getOffsets(), tile, Value(),
+                              ValueRange{}, /*inBounds=*/false);
 
     // The chunk: two of the larger of a load and a store vector (four
     // spilled in a producer of 72 registers a thread).
     int64_t numRegs = layout.getNumRegisters();
     int64_t sv = store->vectorElements;
-    int64_t maxLoad =
-        makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                   adaptor.getOffsets(), tile, Value(), ValueRange{}, false)
-            .maxVector();
-    int64_t chunk = std::min(numRegs, 2 * std::max(maxLoad, sv));
+    int64_t chunk = std::min(numRegs, 2 * std::max(whole.maxVector(), sv));
     unsigned rank = tile.getRank();
     const LinearLayout::Bases &regBases = layout.getBases(InDim::Register);
     unsigned innerBits = llvm::Log2_64(chunk);
@@ -358,7 +356,6 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     LinearLayout innerLayout(
         std::vector<int64_t>(tile.getShape().begin(), tile.getShape().end()),
         inner, layout.getBases(InDim::Lane), layout.getBases(InDim::Warp));
-    RankedTensorType chunkTile = withLayout(tile, innerLayout);
     // The slot offset each chunk bit adds (XOR).
     SmallVector<int64_t> chunkOffsets;
     for (unsigned k = 0; k < outer.size(); ++k)
@@ -367,33 +364,32 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
               .applyIn(InDim::Register, int64_t(1) << (innerBits + k))
               .front());
 
-    Type st = storageType(elt);
     auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     ThreadCoords storeAt(e, store->toOffset);
     // One chunk: `j` its index (i32, or null for the only one).
     auto copyChunk = [&](Value j) {
-      SmallVector<Value> chunkOffs(offsets);
+      Access acc = whole;
+      acc.layout = innerLayout;
       Value slotXor;
       if (j) {
+        // (The chunk's tile offsets in i32, as the op's, then widened.)
+        SmallVector<Value> offs;
+        for (ValueRange o : adaptor.getOffsets())
+          offs.push_back(o.front());
         for (unsigned k = 0; k < outer.size(); ++k) {
           Value bit =
               e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)), e.i32(1));
           for (unsigned d = 0; d < rank; ++d)
             if (outer[k][d])
-              chunkOffs[d] =
-                  e.add(chunkOffs[d], e.mul(bit, e.i32(outer[k][d])));
+              offs[d] = e.add(offs[d], e.mul(bit, e.i32(outer[k][d])));
           if (chunkOffsets[k]) {
             Value o = e.mul(bit, e.i32(chunkOffsets[k]));
             slotXor = slotXor ? e.xorI(slotXor, o) : o;
           }
         }
+        for (unsigned d = 0; d < rank; ++d)
+          acc.offsets[d] = e.sext64(offs[d]);
       }
-      SmallVector<ValueRange> offRanges;
-      for (Value &v : chunkOffs)
-        offRanges.push_back(ValueRange(ArrayRef<Value>(v)));
-      Access acc = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                              offRanges, chunkTile, Value(), ValueRange{},
-                              /*inBounds=*/false);
       int64_t regs = innerLayout.getNumRegisters();
       auto emitPath = [&](int64_t vec, bool unitStride) {
         ThreadCoords coords(e, acc.layout);
@@ -413,7 +409,7 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
             if (slotXor)
               off = e.xorI(off, slotXor);
             Value dst = sharedAddress(
-                e, LLVM::GEPOp::create(e.b, loc, ptrTy, st, slot,
+                e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
                                        ValueRange{off}));
             Value srcSize =
                 pred ? Value(arith::SelectOp::create(
@@ -433,30 +429,20 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
             values.append(predicatedLoad(e, addr, pred, elt, vec, Attribute()));
           }
           for (int64_t r = 0; r < group; r += sv) {
-            Value v;
-            if (sv == 1) {
-              v = e.toBits(values[r]);
-            } else {
-              v = LLVM::UndefOp::create(e.b, loc, VectorType::get(sv, st));
-              for (int64_t i = 0; i < sv; ++i)
-                v = LLVM::InsertElementOp::create(
-                    e.b, loc, v, e.toBits(values[r + i]), e.i32(i));
-            }
             Value off = storeAt.get(g + r, 0);
             if (slotXor)
               off = e.xorI(off, slotXor);
-            Value addr =
-                LLVM::GEPOp::create(e.b, loc, ptrTy, st, slot, ValueRange{off});
-            LLVM::StoreOp::create(e.b, loc, v, addr, sv * storageBytes(elt));
+            storeSharedVector(e, ArrayRef<Value>(values).slice(r, sv), elt,
+                              slot, off);
           }
         }
         return SmallVector<Value>();
       };
       // The widest vector the uniform run-time checks allow, then 4-byte
       // words: rows 4-byte aligned (bf16 N even) still move in words; rows
-      // of unit stride but no
-      // alignment (N odd) element by element from one address a row
-      // (the elements' offsets immediates), else each its own address.
+      // of unit stride but no alignment (N odd) element by element from
+      // one address a row (the elements' offsets immediates), else each
+      // its own address.
       auto branch = [&](Value ok, auto then, auto otherwise) {
         auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok,
                                       /*withElseRegion=*/true);
@@ -493,12 +479,7 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     // cp.async.wait_all), then its generic-proxy writes become visible to
     // the MMA's async-proxy reads.
     e.ptx("cp.async.wait_all;", "", {}, {}, /*sideEffects=*/true);
-    NVVM::FenceProxyOp::create(
-        rewriter, loc,
-        NVVM::ProxyKindAttr::get(rewriter.getContext(),
-                                 NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(rewriter.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    fenceProxyAsyncShared(e);
     rewriter.eraseOp(op);
     return success();
   }

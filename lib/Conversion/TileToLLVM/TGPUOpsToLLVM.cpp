@@ -506,12 +506,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
       Value slotPtr = slotPointer(e, buf, bufBase, e.i32(s));
       storeToShared(e, regs, elt, *access, slotPtr);
       // Generic-proxy writes become visible to the bulk copy.
-      NVVM::FenceProxyOp::create(
-          rewriter, e.loc,
-          NVVM::ProxyKindAttr::get(rewriter.getContext(),
-                                   NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+      fenceProxyAsyncShared(e);
       e.barrier();
       // The chunk's column offset on the innermost coordinate.
       SmallVector<Value> coords =

@@ -227,6 +227,14 @@ void predicatedStore(Emitter &e, mlir::Value addr, mlir::Value pred,
 /// 8x8 matrices, vector stores otherwise.
 void storeToShared(Emitter &e, mlir::ValueRange values, mlir::Type elt,
                    const SharedAccess &store, mlir::Value base);
+/// One vector store of `values` (consecutive elements of type `elt`) to
+/// shared memory at element offset `offset` (i32) from `base`.
+void storeSharedVector(Emitter &e, mlir::ValueRange values, mlir::Type elt,
+                       mlir::Value base, mlir::Value offset);
+/// The executing thread's generic-proxy writes to shared memory become
+/// visible to the async proxy (`fence.proxy.async.shared::cta`: bulk copies,
+/// wgmma and tcgen05.mma read through it).
+void fenceProxyAsyncShared(Emitter &e);
 
 /// The registers of a tile read from shared memory at `base` as `load`
 /// says (ldmatrix where it fits, vector loads otherwise).
