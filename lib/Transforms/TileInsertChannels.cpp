@@ -237,10 +237,12 @@ struct TileInsertChannels
         // (plain loads, then stores into the slot): its offsets are all
         // it may take from the kernel.
         bool threads = !tgpu::getTMACopy(load);
-        if (threads && (load.getMask() || load->getBlock() != body))
+        if (threads && (load.getMask() ||
+                        (load->getBlock() != body &&
+                         load->getBlock() != loop->getBlock())))
           return load.emitError()
                  << "a dot operand the load partition's threads copy is "
-                    "loaded in the loop, without a mask";
+                    "loaded in the loop or right before it, without a mask";
         auto known = llvm::find_if(operands, [&](const Operand &o) {
           return o.load == load && o.transposed == transposed;
         });
@@ -462,10 +464,6 @@ struct TileInsertChannels
   /// memory.
   LogicalResult insertTCGen05Attention(func::FuncOp func) {
     MMA sm = mmas[0], om = mmas[1];
-    if (threadFill)
-      return sm.dot.emitError()
-             << "sm_100a: attention's operands are copied by TMA (its plain "
-                "twin runs mma.sync)";
     DotOp sDot = sm.dot, oDot = om.dot;
     arith::MulFOp mul;
     Value factor;
@@ -496,12 +494,15 @@ struct TileInsertChannels
     auto slotRing = [](Operand &o) {
       return o.slot.type.withNumSlots(ShapedType::kDynamic);
     };
-    auto kCh = makeChannel(func, {slotRing(k)}, 1, 0, tgpu::FillKind::TMA,
-                           kRelease);
-    auto vCh = makeChannel(func, {slotRing(v)}, 1, 0, tgpu::FillKind::TMA,
-                           kRelease);
+    // (Where the load partition's threads copy them, its copy warps fill
+    // them.)
+    int64_t producers = threadFill ? copyWarps() : 0;
+    auto kCh = makeChannel(func, {slotRing(k)}, 1, 0, fillKind(), kRelease,
+                           producers);
+    auto vCh = makeChannel(func, {slotRing(v)}, 1, 0, fillKind(), kRelease,
+                           producers);
     auto qCh = makeChannel(func, {slotRing(q)}, 1, tgpu::getComputeCopies(loop),
-                           tgpu::FillKind::TMA, kRelease);
+                           fillKind(), kRelease, producers);
     auto sCh = makeChannel(func, {tmemRing(sType)}, numWarps, 2,
                            tgpu::FillKind::MMA, tgpu::ReleaseKind::Arrive);
     auto pCh = makeChannel(func, {tmemRing(pType)}, 1, 1,

@@ -119,34 +119,115 @@ void keepInvariantOperandsShared(DotOp dot) {
   }
 }
 
-/// Whether `func`'s twin keeps its partitions: every dot of the scheduled
-/// loop reads both operands from shared memory, each a tile TMA copies in
-/// the loop without a mask, and (tcgen05) adds onto an accumulator the
-/// loop carries for it alone: a GEMM's main loop, as tile-insert-channels
-/// takes it, not attention's. The load partition's threads then copy what
-/// TMA cannot read, into the same slots (tile-insert-channels, for loads
-/// without tgpu.tma).
-bool keepsPartitions(func::FuncOp func) {
-  scf::ForOp loop = tgpu::scheduledLoop(func);
-  if (!loop)
-    return false;
-  bool any = false;
+/// The loads of the operands the scheduled loop's dots read from shared
+/// memory, each a tile TMA copies without a mask, in the loop or right
+/// before it (once a tile: attention's Q); empty where some dot is no
+/// async MMA (wgmma, tcgen05) or some operand is no such load. Operands
+/// in registers or tensor memory (attention's P) are the loop's math.
+SmallVector<LoadOp> sharedOperandLoads(scf::ForOp loop) {
+  SmallVector<LoadOp> loads;
   for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!mma || !mma.isAsync() || mma.getA() != tgpu::OperandSource::Shared ||
-        mma.getB() != tgpu::OperandSource::Shared ||
-        (mma.isTCGen05() && !carriedAccumulator(dot)))
-      return false;
-    for (Value v : {dot.getA(), dot.getB()}) {
+    if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
+      return {};
+    SmallVector<Value, 2> shared = {dot.getB()};
+    if (mma.getA() == tgpu::OperandSource::Shared)
+      shared.push_back(dot.getA());
+    for (Value v : shared) {
       bool transposed;
       LoadOp load = operandLoad(v, transposed);
-      if (!load || load->getBlock() != loop.getBody() || load.getMask() ||
-          !tgpu::getTMACopy(load))
-        return false;
+      if (!load || load.getMask() || !tgpu::getTMACopy(load) ||
+          (load->getBlock() != loop.getBody() &&
+           load->getBlock() != loop->getBlock()))
+        return {};
+      loads.push_back(load);
     }
-    any = true;
   }
-  return any;
+  return loads;
+}
+
+/// Whether `func`'s twin keeps its partitions: the scheduled loop's dots
+/// are async MMAs whose shared-memory operands are all TMA copies
+/// (sharedOperandLoads), a GEMM's main loop or attention's, as
+/// tile-insert-channels takes them. The load partition's threads then
+/// copy what TMA cannot read, into the same slots (tile-insert-channels,
+/// for loads without tgpu.tma).
+bool keepsPartitions(func::FuncOp func) {
+  scf::ForOp loop = tgpu::scheduledLoop(func);
+  return loop && !sharedOperandLoads(loop).empty();
+}
+
+/// Shared memory `func`'s loop takes warp-specialized with two stages,
+/// as tile-insert-channels and tile-pipeline lay it out: a stage holds a
+/// slot of each operand `loads` copies in the loop; the tiles copied once
+/// take a slot, and layout conversions their scratch, each compute copy
+/// (not those of the copied tiles, which go with their loads); then the
+/// kernel's buffers, and the barriers and alignment.
+int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
+                            ArrayRef<LoadOp> loads) {
+  int64_t copies = tgpu::getComputeCopies(loop);
+  int64_t scratch = 0;
+  func.walk([&](ConvertLayoutOp cv) {
+    Value v = cv.getSrc();
+    while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
+        v.getDefiningOp()))
+      v = v.getDefiningOp()->getOperand(0);
+    if (!llvm::is_contained(loads, v.getDefiningOp<LoadOp>()))
+      scratch = std::max(scratch, getScratchBytes(cv));
+  });
+  int64_t bytes = 2048 + copies * llvm::alignTo(scratch, 128);
+  llvm::SmallPtrSet<Operation *, 4> seen;
+  for (LoadOp load : loads) {
+    if (!seen.insert(load).second)
+      continue;
+    std::string why;
+    FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
+        cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
+    if (failed(slot))
+      return std::numeric_limits<int64_t>::max();
+    bytes += (load->getBlock() == loop.getBody() ? 2 : copies) *
+             slot->type.getSlotStride();
+  }
+  func.walk([&](tgpu::AllocOp alloc) {
+    bytes += llvm::alignTo(alloc.getType().getTotalBytes(),
+                           alloc.getType().getAlignment());
+  });
+  return bytes;
+}
+
+/// Stores each tile `func` stores without a mask in the layout it is
+/// computed in: the layout conversions (through shared memory) between
+/// it and its tile.store go, the reshapes between them take its layout
+/// along. Returns whether any went.
+bool storeUnconverted(func::FuncOp func) {
+  bool changed = false;
+  func.walk([&](StoreOp store) {
+    if (store.getMask())
+      return;
+    SmallVector<Operation *> chain; // from the store up
+    Value v = store.getValue();
+    while (Operation *def = v.getDefiningOp()) {
+      if (!def->hasOneUse() || !isa<ConvertLayoutOp, ReshapeOp>(def))
+        break;
+      chain.push_back(def);
+      v = def->getOperand(0);
+    }
+    if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
+      return;
+    OpBuilder b(store);
+    for (Operation *op : llvm::reverse(chain))
+      if (auto reshape = dyn_cast<ReshapeOp>(op))
+        v = ReshapeOp::create(
+            b, op->getLoc(),
+            withLayout(reshape.getType(),
+                       shapeOpLayout(op, getLayout(v.getType()))),
+            v);
+    store.getValueMutable().assign(v);
+    for (Operation *op : chain)
+      op->erase();
+    changed = true;
+  });
+  return changed;
 }
 
 /// Bytes the layout conversions in `twin`'s loops move through shared
@@ -270,7 +351,12 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
              << "the kernel's plain twin would be named '" << name
              << "', which the module already defines; rename that function";
     if (keepsPartitions(func))
-      return addSpecializedTwin(func, name);
+      if (func::FuncOp twin = specializedTwin(func, name)) {
+        OpBuilder(func).insert(twin);
+        twin->moveAfter(func);
+        func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
+        return success();
+      }
     auto twin = cast<func::FuncOp>(twinSource(func)->clone());
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
@@ -325,8 +411,13 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
   /// it is (its MMAs, schedule, stages, persistent walk), the operand
   /// loads without their TMA copies, so that the load partition's threads
   /// copy them; no cluster (its copies would be multicast), no CTA pair,
-  /// no launch-control scheduler (static waves), no variants.
-  LogicalResult addSpecializedTwin(func::FuncOp func, StringRef name) {
+  /// no launch-control scheduler (static waves), no variants. Where two
+  /// stages do not fit beside the scratch of its epilogue's conversions
+  /// (a TMA store's staging buffer in the kernel: attention's O at
+  /// D = 256, a conversion of 64 KiB each compute copy), it stores its
+  /// tiles in the layout they are computed in; null where they still do
+  /// not fit.
+  func::FuncOp specializedTwin(func::FuncOp func, StringRef name) {
     MLIRContext *ctx = &getContext();
     auto twin = cast<func::FuncOp>(func->clone());
     twin.setSymName(name);
@@ -339,15 +430,18 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     if (twin->hasAttr(tgpu::kPersistentAttr))
       twin->setAttr(tgpu::kPersistentAttr, UnitAttr::get(ctx));
     scf::ForOp loop = tgpu::scheduledLoop(twin);
-    for (DotOp dot : loop.getBody()->getOps<DotOp>())
-      for (Value v : {dot.getA(), dot.getB()}) {
-        bool transposed;
-        operandLoad(v, transposed)->removeAttr(tgpu::kTMAAttr);
-      }
-    OpBuilder(func).insert(twin);
-    twin->moveAfter(func);
-    func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
-    return success();
+    SmallVector<LoadOp> loads = sharedOperandLoads(loop);
+    for (LoadOp load : loads)
+      load->removeAttr(tgpu::kTMAAttr);
+    auto fits = [&] {
+      return twoStageSharedBytes(twin, loop, loads) <=
+             tgpu::kSharedMemoryPerBlock;
+    };
+    if (!fits() && (!storeUnconverted(twin) || !fits())) {
+      twin.erase();
+      return {};
+    }
+    return twin;
   }
 };
 

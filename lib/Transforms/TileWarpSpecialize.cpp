@@ -93,9 +93,10 @@ constexpr int kLoadMMARegs = 96;
 constexpr int kCopyRegs = 72;
 // sm_100a's load partition where its threads copy the operands, and the
 // MMA warp beside it: the copies (a run-time loop of chunks) and the tile
-// walk. The compute warps get what is left (192 for 8 warps), the copy
-// and MMA warps then what they leave (120).
-constexpr int kCopyMMARegs = 112;
+// walk. The compute warps get what is left (184 for 8 warps), the copy
+// and MMA warps then what they leave (136; at 120 the D = 256 attention
+// twin spilled 12 bytes).
+constexpr int kCopyMMARegs = 128;
 
 /// The warps of the load partition's threads that copy the operands into
 /// shared-memory slots (a channel `fill = arrive` of shared-memory

@@ -759,6 +759,82 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 
 // -----
 
+// sm_100a attention whose views TMA cannot read (a plain twin): the same
+// channels, Q, K and V filled by the two copy warps' arrivals; Q copied
+// and filled once before the loop, K and V each use.
+// CHECK-LABEL: func.func @attention_tcgen05_threads(
+// CHECK: %[[Q:.*]], %[[QR:.*]] = tgpu.channel consumer_warps 1 producer_warps 2 depth 1 kind <fill = arrive, release = mma>
+// CHECK: %[[V:.*]], %[[VR:.*]] = tgpu.channel consumer_warps 1 producer_warps 2 kind <fill = arrive, release = mma>
+// CHECK: %[[K:.*]], %[[KR:.*]] = tgpu.channel consumer_warps 1 producer_warps 2 kind <fill = arrive, release = mma>
+// CHECK: %[[T0:.*]] = arith.constant {tgpu.partition = array<i32: 0, 2>} 0 : i32
+// CHECK-NEXT: %[[QA:.*]] = tgpu.channel_acquire %[[Q]][%[[T0]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg0{{.*}} -> %[[QR]][%[[QA]]] as tensor<128x64xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.channel_fill %[[Q]][%[[T0]]] {tgpu.partition = array<i32: 0>}
+// CHECK: %[[QW:.*]] = tgpu.channel_wait %[[Q]][%[[T0]]] {tgpu.partition = array<i32: 2>}
+// CHECK: scf.for
+// CHECK: %[[KA:.*]] = tgpu.channel_acquire %[[K]][%[[I:.*]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg1{{.*}} -> %[[KR]][%[[KA]]] as tensor<64x64xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.channel_fill %[[K]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK: %[[VA:.*]] = tgpu.channel_acquire %[[V]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg2{{.*}} -> %[[VR]][%[[VA]]] as tensor<64x64xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.channel_fill %[[V]][%[[I]]] {tgpu.partition = array<i32: 0>}
+// CHECK: tgpu.tcgen05_mma %[[PR:.*]][%{{.*}}], %[[VR]][%{{.*}}]
+// CHECK-NOT: tgpu.tma_load
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05_threads(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05_threads__plain"} {
+    %0 = tgpu.alloc : <2x128x32xf32, #shared>
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = arith.muli %1, %c128_i32 : i32
+    %3 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %4 = tile.load %arg0[%2, %c0_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %5 = tile.convert_layout %4 {shared = #shared1} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %6:2 = scf.for %arg4 = %c0_i32 to %3 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %7 = tile.load %arg1[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %8 = tile.transpose %7 [1, 0] {tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %9 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %10 = tile.dot %5, %9, %cst_0 {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %11 = tile.reduce  max %10 dim 1 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %12 = arith.maximumf %arg5, %11 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %13 = tile.expand_dims %12 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %14 = tile.broadcast %13 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %15 = arith.subf %10, %14 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %16 = math.exp2 %15 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %17 = arith.subf %arg5, %12 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %18 = math.exp2 %17 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear>
+      %19 = tile.expand_dims %18 axis 1 {tgpu.partition = array<i32: 1>} : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %20 = tile.broadcast %19 {tgpu.partition = array<i32: 1>} : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %21 = arith.mulf %arg6, %20 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1>
+      %22 = tile.load %arg2[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %23 = arith.truncf %16 {tgpu.partition = array<i32: 1>} : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %24 = tile.convert_layout %22 {shared = #shared3, tgpu.partition = array<i32: 2>} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      %25 = tile.dot %23, %24, %21 {tgpu.mma = #tgpu.mma<tcgen05, a = tmem, b = smem>, tgpu.partition = array<i32: 2>} : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %12, %25 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>, #tgpu.partition<mma>]}
+    tgpu.tma_store %6#1, %arg3[%2, %c0_i32] via %0 : tensor<128x64xf32, #linear1>, <?x64xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
 // A dot operand without a TMA copy that the load partition's threads cannot
 // copy alone: its mask comes from elsewhere.
 #lm = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
@@ -774,7 +850,7 @@ func.func @masked_threads(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
   %c64 = arith.constant 64 : i32
   %m = arith.constant {tgpu.partition = array<i32: 0>} dense<true> : tensor<128x64xi1, #lm>
   %r = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %cst) -> (tensor<128x256xf32, #acc>) : i32 {
-    // expected-error @+1 {{a dot operand the load partition's threads copy is loaded in the loop, without a mask}}
+    // expected-error @+1 {{a dot operand the load partition's threads copy is loaded in the loop or right before it, without a mask}}
     %x = tile.load %a[%c0, %k0] mask(%m : tensor<128x64xi1, #lm>) {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #lm>
     %y = tile.load %b[%k0, %c0] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #lb>
     %xa = tile.convert_layout %x {shared = #sm, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #lm> -> tensor<128x64xbf16, #la3>
