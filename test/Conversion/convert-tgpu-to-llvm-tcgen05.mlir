@@ -146,9 +146,9 @@ func.func @eight_warps(%i: i32)
 // CHECK-NEXT: %[[IN2:.*]] = arith.cmpi ult, %[[TID]], %[[C320]]
 // CHECK-NEXT: scf.if %[[IN2]] {
 // CHECK-NOT: setmaxregister
-// CHECK: } {tgpu.thread_range = array<i32: 288, 32, 3, 0, 320, 64, 3, 0>}
-// CHECK-NEXT: } {tgpu.thread_range = array<i32: 256, 32, 2, 0, 288, 96, 3, 0>}
-// CHECK-NEXT: } {tgpu.thread_range = array<i32: 0, 256, 1, 0, 256, 128, 2, 0>}
+// CHECK: } {tgpu.thread_range = array<i32: 288, 32, 3, 0, 96, 320, 64, 3, 0, 96>}
+// CHECK-NEXT: } {tgpu.thread_range = array<i32: 256, 32, 2, 0, 96, 288, 96, 3, 0, 96>}
+// CHECK-NEXT: } {tgpu.thread_range = array<i32: 0, 256, 1, 0, 208, 256, 128, 2, 0, 96>}
 func.func @shared_warpgroup(%i: i32)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
   tgpu.warp_specialize [#tgpu.partition<compute, warps = 8, regs = 208>, #tgpu.partition<load, warps = 1, regs = 96>, #tgpu.partition<mma, warps = 1, regs = 96>] {

@@ -66,9 +66,9 @@
 // CHECK: scf.if
 // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
-// The scf.if's thread ranges: producer threads 0..127 on named barrier 1,
-// the consumer's 256 from 128 on barrier 2.
-// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 256, 2, 0>}
+// The scf.if's thread ranges: producer threads 0..127 on named barrier 1
+// at 40 registers, the consumer's 256 from 128 on barrier 2 at 232.
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 40, 128, 256, 2, 0, 232>}
 // Ping-pong copies: an scf.if a group, the copies' budgets raised, named
 // barriers with the copy's index (tgpu.consumer_index 0 and 1).
 // CHECK: nvvm.setmaxregister  decrease 40
@@ -77,8 +77,8 @@
 // CHECK: nvvm.barrier.arrive id = %c0_i32{{.*}} number_of_threads = %c256_i32
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.barrier id = %c1_i32{{.*}} number_of_threads = %c256_i32
-// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 256, 128, 3, 0>}
-// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 256, 2, 0>}
+// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 232, 256, 128, 3, 0, 232>}
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 40, 128, 256, 2, 0, 232>}
 func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
                %b: !tile.tensor<?x?xbf16, strides = [?, 1], tma = 64x64, swizzle = 128>,
                %i: i32, %acc: tensor<128x256xf32, #acc>) {
@@ -147,8 +147,8 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 // CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[R:.*]] = arith.subi %[[T]], %c256_i32
 // CHECK: arith.shrui %[[R]], %c7_i32
-// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 256, 256, 3, 0>}
-// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 128, 384, 2, 0>}
+// CHECK: } {tgpu.thread_range = array<i32: 128, 128, 2, 0, 120, 256, 256, 3, 0, 200>}
+// CHECK: } {tgpu.thread_range = array<i32: 0, 128, 1, 0, 40, 128, 384, 2, 0, 120>}
 func.func @three() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 120>, #tgpu.partition<compute, warps = 8, regs = 200>] {
   }, {
@@ -244,27 +244,42 @@ func.func @local_store(%i: i32)
 // -----
 
 // tgpu.thread_copy: the threads' copy of a view's tile into a channel's
-// slot (a view TMA cannot read), in a run-time loop over chunks of the
-// thread's registers (here 64 a thread, chunks of 16: 4 iterations).
-// Uniform run-time checks pick the path: rows 16- or 4-byte aligned go by
-// cp.async (16 bytes .cg, 4 bytes .ca; no registers, zero-filled out of
-// bounds by a source size of 0), odd rows element by element into
-// registers (from one address a row where the stride is 1), each chunk's
-// loads then its stores. After the loop the thread waits for its cp.async
-// copies and fences its writes for the async proxy
+// slot (a view TMA cannot read). Uniform run-time checks of the view pick
+// the path, each a run-time loop (kept rolled: llvm.loop_annotation) over
+// chunks of the thread's registers (64 a thread here): rows 16- or 4-byte
+// aligned go by cp.async (16 bytes .cg, 4 bytes .ca; no registers,
+// zero-filled out of bounds by a source size of 0), chunks of 16; rows of
+// unit stride but odd in shifted words, chunks of 32 (four 16-byte runs
+// of 8 elements: five aligned 4-byte loads each, all the chunk's loads
+// first, then per run four funnel shifts and one 16-byte store); other
+// strides element by element. After the paths the thread waits for its
+// cp.async copies and fences its writes for the async proxy
 // (fence.proxy.async.shared::cta): the MMA reads them once the channel's
 // fill hands the slot over. No barrier.
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
 // CHECK-LABEL: func.func @thread_copy
 // CHECK-NOT: nvvm.barrier
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i32
 // CHECK: scf.if
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c4_i32
 // CHECK-COUNT-2: cp.async.cg.shared.global [$0], [$1], 16, $2;
-// CHECK: } else {
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
+// CHECK-NEXT: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i32
 // CHECK-COUNT-8: cp.async.ca.shared.global [$0], [$1], 4, $2;
-// CHECK: } else {
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
+// CHECK-NEXT: } else {
 // CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32
+// CHECK-COUNT-20: @p ld.global.b32
+// CHECK-COUNT-4: shf.r.clamp.b32
+// CHECK: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
+// CHECK-NEXT: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i32
 // CHECK-COUNT-8: ld.global.u16
 // CHECK: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
 // CHECK-NOT: nvvm.barrier

@@ -373,6 +373,18 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // A loop's annotation (scf-to-cf puts an scf.for's on the branch back to
+    // its header, as an attribute of the LLVM dialect, which cf-to-llvm
+    // keeps as it is) becomes the branch's own, which the translation turns
+    // into the loop's metadata (tgpu.thread_copy's chunk loops, kept
+    // rolled).
+    module.walk([](LLVM::BrOp br) {
+      if (auto a = br->getAttrOfType<LLVM::LoopAnnotationAttr>(
+              "llvm.loop_annotation")) {
+        br.setLoopAnnotationAttr(a);
+        br->removeAttr("llvm.loop_annotation");
+      }
+    });
     // On sm_100a only: there it cuts the plain twins' spills by three
     // quarters; ptxas for sm_90a spills as much either way, and the twins
     // ran 1-12% slower with the loads next to their MMAs (RESULTS.md,

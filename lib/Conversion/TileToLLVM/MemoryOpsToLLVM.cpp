@@ -287,49 +287,35 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 
 /// tgpu.thread_copy, in chunks of a few registers: a run-time loop (not
 /// unrolled) over the high register bits, each iteration loading its
-/// chunk (vector or element loads under the uniform check) and storing it
-/// into the slot at once. A thread then holds a chunk of the tile and one
-/// address, not all of it: a 64x256 bf16 B operand is 128 elements and 16
-/// row addresses a thread of a warpgroup, which ptxas kept live (the
-/// addresses hoisted out of the producer's loop) and spilled.
+/// chunk and storing it into the slot at once. A thread then holds a
+/// chunk of the tile and one address, not all of it: a 64x256 bf16 B
+/// operand is 128 elements and 16 row addresses a thread of a warpgroup,
+/// which ptxas kept live (the addresses hoisted out of the producer's
+/// loop) and spilled.
 ///
-/// A chunk's coordinates are the tile offsets plus the chunk bits' bases
-/// (added: they share no bit with the chunk's own registers, lanes and
-/// warps, else the copy is one chunk); its slot offsets are the chunk's
-/// own XOR the chunk bits' offsets (the slot layout is linear).
+/// Uniform run-time checks of the view pick the path, each with its own
+/// chunk loop: cp.async (rows 16- or 4-byte aligned), shifted words (rows
+/// of unit stride at any element: bf16 rows an odd number of elements
+/// apart), element loads. A chunk's coordinates are the tile offsets plus
+/// the chunk bits' bases (added: they share no bit with the chunk's own
+/// registers, lanes and warps, else the copy is one chunk); its slot
+/// offsets are the chunk's own XOR the chunk bits' offsets (the slot
+/// layout is linear).
 struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult
-  matchAndRewrite(tgpu::ThreadCopyOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Emitter e{rewriter, loc};
-    auto tile = cast<RankedTensorType>(op.getTile());
-    tgpu::SharedBufferType buf = op.getBuffer().getType();
-    ArrayRef<int64_t> slotShape = buf.getSlotShape();
-    LinearLayout layout = getLayout(tile);
-    LinearLayout inSlot = layout.reshape(
-        std::vector<int64_t>(slotShape.begin(), slotShape.end()));
-    Type elt = tile.getElementType();
-    auto store = analyzeSharedAccess(inSlot, buf.getSlotLayout(),
-                                     elt.getIntOrFloatBitWidth());
-    if (!store)
-      return op.emitOpError() << "the slot cannot hold the tile";
-    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
-                             adaptor.getSlot().front());
-    // The whole tile's access; each chunk's is it with the chunk's layout
-    // and offsets.
-    Access whole = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
-                              adaptor.getOffsets(), tile, Value(),
-                              ValueRange{}, /*inBounds=*/false);
+  /// A thread's registers in chunks of `chunk`: the layout of one chunk,
+  /// the register bases that pick a chunk (none: one chunk), and the slot
+  /// offset each of those adds (XOR).
+  struct Chunks {
+    LinearLayout inner;
+    LinearLayout::Bases outer;
+    SmallVector<int64_t> slotOffsets;
+  };
 
-    // The chunk: two of the larger of a load and a store vector (four
-    // spilled in a producer of 72 registers a thread).
-    int64_t numRegs = layout.getNumRegisters();
-    int64_t sv = store->vectorElements;
-    int64_t chunk = std::min(numRegs, 2 * std::max(whole.maxVector(), sv));
-    unsigned rank = tile.getRank();
+  static Chunks split(const LinearLayout &layout, ArrayRef<int64_t> shape,
+                      int64_t chunk, const SharedAccess &store) {
+    unsigned rank = shape.size();
     const LinearLayout::Bases &regBases = layout.getBases(InDim::Register);
     unsigned innerBits = llvm::Log2_64(chunk);
     LinearLayout::Bases inner(regBases.begin(), regBases.begin() + innerBits);
@@ -353,128 +339,289 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       inner = regBases;
       outer.clear();
     }
-    LinearLayout innerLayout(
-        std::vector<int64_t>(tile.getShape().begin(), tile.getShape().end()),
-        inner, layout.getBases(InDim::Lane), layout.getBases(InDim::Warp));
-    // The slot offset each chunk bit adds (XOR).
-    SmallVector<int64_t> chunkOffsets;
+    Chunks c{LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
+                          inner, layout.getBases(InDim::Lane),
+                          layout.getBases(InDim::Warp)),
+             outer,
+             {}};
     for (unsigned k = 0; k < outer.size(); ++k)
-      chunkOffsets.push_back(
-          store->toOffset
-              .applyIn(InDim::Register, int64_t(1) << (innerBits + k))
+      c.slotOffsets.push_back(
+          store.toOffset
+              .applyIn(InDim::Register, int64_t(1) << (inner.size() + k))
               .front());
+    return c;
+  }
 
+  LogicalResult
+  matchAndRewrite(tgpu::ThreadCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    auto tile = cast<RankedTensorType>(op.getTile());
+    tgpu::SharedBufferType buf = op.getBuffer().getType();
+    ArrayRef<int64_t> slotShape = buf.getSlotShape();
+    LinearLayout layout = getLayout(tile);
+    LinearLayout inSlot = layout.reshape(
+        std::vector<int64_t>(slotShape.begin(), slotShape.end()));
+    Type elt = tile.getElementType();
+    auto store = analyzeSharedAccess(inSlot, buf.getSlotLayout(),
+                                     elt.getIntOrFloatBitWidth());
+    if (!store)
+      return op.emitOpError() << "the slot cannot hold the tile";
+    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
+                             adaptor.getSlot().front());
+    // The whole tile's access; each chunk's is it with the chunk's layout
+    // and offsets.
+    Access whole = makeAccess(e, op.getTensor().getType(), adaptor.getTensor(),
+                              adaptor.getOffsets(), tile, Value(), ValueRange{},
+                              /*inBounds=*/false);
+    int64_t numRegs = layout.getNumRegisters();
+    int64_t sv = store->vectorElements;
+    int64_t eltBytes = storageBytes(elt);
+    unsigned rank = tile.getRank();
     auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    // A register of the chunk's slot offset (the chunk's own XOR the chunk
+    // bits'). Each path computes its own offsets and coordinates: shared,
+    // computed once for the whole tile, they cost the odd-row path a fifth
+    // of its speed on an H100 (the tile's layout, not the chunk's, gave
+    // each element an address of its own).
     ThreadCoords storeAt(e, store->toOffset);
-    // One chunk: `j` its index (i32, or null for the only one).
-    auto copyChunk = [&](Value j) {
-      Access acc = whole;
-      acc.layout = innerLayout;
-      Value slotXor;
-      if (j) {
-        // (The chunk's tile offsets in i32, as the op's, then widened.)
-        SmallVector<Value> offs;
-        for (ValueRange o : adaptor.getOffsets())
-          offs.push_back(o.front());
-        for (unsigned k = 0; k < outer.size(); ++k) {
-          Value bit =
-              e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)), e.i32(1));
-          for (unsigned d = 0; d < rank; ++d)
-            if (outer[k][d])
-              offs[d] = e.add(offs[d], e.mul(bit, e.i32(outer[k][d])));
-          if (chunkOffsets[k]) {
-            Value o = e.mul(bit, e.i32(chunkOffsets[k]));
-            slotXor = slotXor ? e.xorI(slotXor, o) : o;
+    auto storeOffset = [&](int64_t reg, Value slotXor) {
+      Value off = storeAt.get(reg, 0);
+      return slotXor ? e.xorI(off, slotXor) : off;
+    };
+
+    // `body(acc, slotXor)` for each chunk of `chunk` registers.
+    auto forEachChunk = [&](int64_t chunk, auto body) {
+      Chunks c =
+          split(layout, tile.getShape(), std::min(chunk, numRegs), *store);
+      auto one = [&](Value j) {
+        Access acc = whole;
+        acc.layout = c.inner;
+        Value slotXor;
+        if (j) {
+          // (The chunk's tile offsets in i32, as the op's, then widened.)
+          SmallVector<Value> offs;
+          for (ValueRange o : adaptor.getOffsets())
+            offs.push_back(o.front());
+          for (unsigned k = 0; k < c.outer.size(); ++k) {
+            Value bit =
+                e.andI(LLVM::LShrOp::create(e.b, loc, j, e.i32(k)), e.i32(1));
+            for (unsigned d = 0; d < rank; ++d)
+              if (c.outer[k][d])
+                offs[d] = e.add(offs[d], e.mul(bit, e.i32(c.outer[k][d])));
+            if (c.slotOffsets[k]) {
+              Value o = e.mul(bit, e.i32(c.slotOffsets[k]));
+              slotXor = slotXor ? e.xorI(slotXor, o) : o;
+            }
           }
+          for (unsigned d = 0; d < rank; ++d)
+            acc.offsets[d] = e.sext64(offs[d]);
         }
-        for (unsigned d = 0; d < rank; ++d)
-          acc.offsets[d] = e.sext64(offs[d]);
-      }
-      int64_t regs = innerLayout.getNumRegisters();
-      auto emitPath = [&](int64_t vec, bool unitStride) {
+        body(acc, slotXor);
+      };
+      if (c.outer.empty())
+        return one(Value());
+      auto loop =
+          scf::ForOp::create(rewriter, loc, e.i32(0),
+                             e.i32(int64_t(1) << c.outer.size()), e.i32(1));
+      // Not unrolled: unrolled, a thread holds every chunk's registers
+      // (scf-to-cf puts the annotation on the loop's latch).
+      MLIRContext *ctx = rewriter.getContext();
+      loop->setAttr(
+          "llvm.loop_annotation",
+          LLVM::LoopAnnotationAttr::get(
+              ctx, {}, {}, {},
+              LLVM::LoopUnrollAttr::get(ctx, rewriter.getBoolAttr(true), {}, {},
+                                        {}, {}, {}, {}),
+              {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+      one(loop.getInductionVar());
+    };
+
+    // cp.async: global to shared without registers, zero-filled where out
+    // of bounds (src-size 0); waited for once after the loop, so the
+    // chunks' loads overlap.
+    auto asyncCopy = [&](int64_t vec) {
+      return [&, vec](Access &acc, Value slotXor) {
+        ThreadCoords coords(e, acc.layout);
+        Addresses at(acc, coords, vec);
+        int64_t bytes = vec * eltBytes;
+        std::string instr =
+            std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+            ".shared.global [$0], [$1], " + std::to_string(bytes) + ", $2;";
+        for (int64_t r = 0; r < acc.layout.getNumRegisters(); r += vec) {
+          auto [addr, pred] = at.element(r);
+          Value dst = sharedAddress(
+              e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
+                                     ValueRange{storeOffset(r, slotXor)}));
+          Value srcSize =
+              pred
+                  ? Value(arith::SelectOp::create(
+                        e.b, loc, e.eq(pred, e.i32(0)), e.i32(0), e.i32(bytes)))
+                  : e.i32(bytes);
+          e.ptx(instr, "r,l,r", {}, {dst, addr, srcSize},
+                /*sideEffects=*/true);
+        }
+      };
+    };
+    // Loads into registers (`vec` elements each), then vector stores.
+    auto registerCopy = [&](int64_t vec, bool unitStride) {
+      return [&, vec, unitStride](Access &acc, Value slotXor) {
         ThreadCoords coords(e, acc.layout);
         Addresses at(acc, coords, vec, unitStride);
-        int64_t bytes = vec * storageBytes(elt);
-        if (bytes >= 4 && vec <= sv) {
-          // cp.async: global to shared without registers, zero-filled
-          // where out of bounds (src-size 0); waited for once after the
-          // loop, so the chunks' loads overlap.
-          std::string size = std::to_string(bytes);
-          std::string instr = std::string("cp.async.") +
-                              (bytes == 16 ? "cg" : "ca") +
-                              ".shared.global [$0], [$1], " + size + ", $2;";
-          for (int64_t r = 0; r < regs; r += vec) {
-            auto [addr, pred] = at.element(r);
-            Value off = storeAt.get(r, 0);
-            if (slotXor)
-              off = e.xorI(off, slotXor);
-            Value dst = sharedAddress(
-                e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
-                                       ValueRange{off}));
-            Value srcSize =
-                pred ? Value(arith::SelectOp::create(
-                           e.b, loc, e.eq(pred, e.i32(0)), e.i32(0),
-                           e.i32(bytes)))
-                     : e.i32(bytes);
-            e.ptx(instr, "r,l,r", {}, {dst, addr, srcSize},
-                  /*sideEffects=*/true);
-          }
-          return SmallVector<Value>();
-        }
         int64_t group = std::max(vec, sv);
-        for (int64_t g = 0; g < regs; g += group) {
+        for (int64_t g = 0; g < acc.layout.getNumRegisters(); g += group) {
           SmallVector<Value> values;
           for (int64_t r = g; r < g + group; r += vec) {
             auto [addr, pred] = at.element(r);
             values.append(predicatedLoad(e, addr, pred, elt, vec, Attribute()));
           }
-          for (int64_t r = 0; r < group; r += sv) {
-            Value off = storeAt.get(g + r, 0);
-            if (slotXor)
-              off = e.xorI(off, slotXor);
+          for (int64_t r = 0; r < group; r += sv)
             storeSharedVector(e, ArrayRef<Value>(values).slice(r, sv), elt,
-                              slot, off);
-          }
+                              slot, storeOffset(g + r, slotXor));
         }
-        return SmallVector<Value>();
       };
-      // The widest vector the uniform run-time checks allow, then 4-byte
-      // words: rows 4-byte aligned (bf16 N even) still move in words; rows
-      // of unit stride but no alignment (N odd) element by element from
-      // one address a row (the elements' offsets immediates), else each
-      // its own address.
-      auto branch = [&](Value ok, auto then, auto otherwise) {
-        auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok,
-                                      /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-        then();
-        rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-        otherwise();
-      };
-      std::function<void(int64_t)> widest = [&](int64_t vec) {
-        if (vec == 1)
-          return branch(
-              e.eq(acc.view.strides[acc.contigDim], e.i64(1)),
-              [&] { emitPath(1, true); }, [&] { emitPath(1, false); });
-        // (Then 4-byte words, then elements: each path is code and
-        // registers of the producer.)
-        int64_t word = std::max<int64_t>(1, 4 / storageBytes(elt));
-        branch(
-            acc.vectorOk(vec), [&] { emitPath(vec, false); },
-            [&] { widest(vec > word ? word : 1); });
-      };
-      widest(acc.maxVector());
     };
-    if (outer.empty()) {
-      copyChunk(Value());
-    } else {
-      auto loop = scf::ForOp::create(
-          rewriter, loc, e.i32(0), e.i32(int64_t(1) << outer.size()), e.i32(1));
+    // Rows of unit stride whose elements (narrower than a word) start
+    // anywhere (bf16 rows an odd number of elements apart): each store
+    // vector's run of elements comes from the aligned words that cover it,
+    // one more than it fills, each pair funnel-shifted by the run's
+    // misalignment (`shf.r.clamp`, PTX ISA 9.7.8.8) and the bytes past the
+    // run's in-bounds elements cleared. The run's elements are consecutive
+    // along the contiguous dim, so those in bounds are a prefix (a count a
+    // run, not a predicate an element); a word is loaded where the run's
+    // lowest element in it is in bounds, so no word past the view's last
+    // element is read. A chunk's loads all go first, then its stores.
+    int64_t perWord = 4 / std::max<int64_t>(1, eltBytes);
+    bool shiftable =
+        eltBytes < 4 && 4 % eltBytes == 0 && sv * eltBytes % 4 == 0 &&
+        layout.getContiguity(whole.contigDim) % sv == 0 && numRegs % sv == 0;
+    auto shiftedCopy = [&](Access &acc, Value slotXor) {
+      ThreadCoords coords(e, acc.layout);
+      Addresses at(acc, coords, 1, /*unitStride=*/true);
+      Type i32 = e.b.getI32Type(), i64 = e.b.getI64Type();
+      int64_t outWords = sv * eltBytes / 4;
+      struct Run {
+        SmallVector<Value> words;
+        Value shift, valid; // bits; in-bounds elements (null: all)
+      };
+      SmallVector<Run> runs;
+      for (int64_t g = 0; g < acc.layout.getNumRegisters(); g += sv) {
+        Run run;
+        Value first;
+        for (int64_t k = 0; k < sv; ++k) {
+          auto [addr, pred] = at.element(g + k);
+          if (k == 0)
+            first = addr;
+          if (pred)
+            run.valid = run.valid ? e.add(run.valid, pred) : pred;
+        }
+        Value low =
+            arith::TruncIOp::create(e.b, loc, i32, e.andI(first, e.i64(3)));
+        Value aligned = e.andI(first, e.i64(~int64_t(3)));
+        run.shift = e.mul(low, e.i32(8));
+        // The run's misalignment in elements.
+        Value skew = arith::DivUIOp::create(e.b, loc, low, e.i32(eltBytes));
+        for (int64_t i = 0; i <= outWords; ++i) {
+          // Word i's lowest element of the run: i * perWord - skew (0 in
+          // word 0); the last word only where the run is skewed.
+          Value lowest = i == 0 ? e.i32(0)
+                                : Value(arith::SubIOp::create(
+                                      e.b, loc, e.i32(i * perWord), skew));
+          Value pred;
+          if (run.valid)
+            pred = arith::CmpIOp::create(e.b, loc, arith::CmpIPredicate::slt,
+                                         lowest, run.valid);
+          else if (i == outWords)
+            pred = arith::CmpIOp::create(e.b, loc, arith::CmpIPredicate::ne,
+                                         low, e.i32(0));
+          if (pred)
+            pred = arith::ExtUIOp::create(e.b, loc, i32, pred);
+          run.words.push_back(predicatedLoad(e, e.add(aligned, e.i64(4 * i)),
+                                             pred, i32, 1, Attribute())
+                                  .front());
+        }
+        runs.push_back(std::move(run));
+      }
+      for (auto [k, run] : llvm::enumerate(runs)) {
+        SmallVector<Value> words;
+        Value validBytes =
+            run.valid ? e.mul(run.valid, e.i32(eltBytes)) : Value();
+        for (int64_t i = 0; i < outWords; ++i) {
+          Value w = e.ptx("shf.r.clamp.b32 $0, $1, $2, $3;", "=r,r,r,r", {i32},
+                          {run.words[i], run.words[i + 1], run.shift})
+                        .front();
+          if (validBytes) {
+            // Keep min(max(valid bytes - 4i, 0), 4) bytes of the word.
+            Value rest =
+                arith::SubIOp::create(e.b, loc, validBytes, e.i32(4 * i));
+            rest = arith::MaxSIOp::create(e.b, loc, rest, e.i32(0));
+            rest = arith::MinSIOp::create(e.b, loc, rest, e.i32(4));
+            Value bits =
+                arith::ExtUIOp::create(e.b, loc, i64, e.mul(rest, e.i32(8)));
+            Value keep = arith::SubIOp::create(
+                e.b, loc, arith::ShLIOp::create(e.b, loc, e.i64(1), bits),
+                e.i64(1));
+            w = e.andI(w, arith::TruncIOp::create(e.b, loc, i32, keep));
+          }
+          words.push_back(w);
+        }
+        storeSharedVector(e, e.unpackWords(words, elt, sv), elt, slot,
+                          storeOffset(int64_t(k) * sv, slotXor));
+      }
+    };
+
+    // The chunk: two of the larger of a load and a store vector (four
+    // spilled in a producer of 72 registers a thread). Shifted words take
+    // four store vectors where the partition's budget is 64 registers or
+    // more (five words each a 16-byte run: a chunk's loads are what a
+    // thread has in flight, and the chunks one after another what the
+    // copy takes; with two, the D = 128 attention twin's K and V copies
+    // ran 1.3x longer on an H100).
+    int32_t budget = e.partitionRegisters();
+    int64_t shiftedChunk = (budget == 0 || budget >= 64 ? 4 : 2) * sv;
+    int64_t chunk = 2 * std::max(whole.maxVector(), sv);
+    auto path = [&](int64_t vec, bool unitStride) {
+      if (vec * eltBytes >= 4 && vec <= sv)
+        forEachChunk(chunk, asyncCopy(vec));
+      else
+        forEachChunk(chunk, registerCopy(vec, unitStride));
+    };
+    // The widest vector the uniform run-time checks allow, then 4-byte
+    // words: rows 4-byte aligned (bf16 N even) still move in words; rows
+    // of unit stride but no alignment (N odd) in shifted words, or element
+    // by element from one address a row (the elements' offsets
+    // immediates), else each its own address.
+    auto branch = [&](Value ok, auto then, auto otherwise) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok,
+                                    /*withElseRegion=*/true);
       OpBuilder::InsertionGuard g(rewriter);
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-      copyChunk(loop.getInductionVar());
-    }
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      then();
+      rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      otherwise();
+    };
+    std::function<void(int64_t)> widest = [&](int64_t vec) {
+      if (vec == 1)
+        return branch(
+            e.eq(whole.view.strides[whole.contigDim], e.i64(1)),
+            [&] {
+              if (shiftable)
+                forEachChunk(shiftedChunk, shiftedCopy);
+              else
+                path(1, true);
+            },
+            [&] { path(1, false); });
+      // (Then 4-byte words, then elements: each path is code and
+      // registers of the producer.)
+      int64_t word = std::max<int64_t>(1, 4 / eltBytes);
+      branch(
+          whole.vectorOk(vec), [&] { path(vec, false); },
+          [&] { widest(vec > word ? word : 1); });
+    };
+    widest(whole.maxVector());
     // The thread's cp.async copies complete (PTX ISA 9.7.9.25.3.3,
     // cp.async.wait_all), then its generic-proxy writes become visible to
     // the MMA's async-proxy reads.

@@ -908,7 +908,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
     // rounded up to whole warpgroups) join their block's budget and
     // nothing else.
     struct Item {
-      int32_t first, threads, barrier, scratch;
+      int32_t first, threads, barrier, scratch, regs;
       std::function<void(OpBuilder &)> emit;
     };
     Value tid;
@@ -925,7 +925,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
               return;
             }
             Item rest = last ? Item{end, spanEnd - end, item.barrier,
-                                    item.scratch, nullptr}
+                                    item.scratch, item.regs, nullptr}
                              : items[i + 1];
             Value bound =
                 arith::ConstantIntOp::create(b, loc, b.getI32Type(), end);
@@ -937,8 +937,9 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
             ifOp->setAttr(kThreadRangeAttr,
                           b.getDenseI32ArrayAttr(
                               {item.first, item.threads, item.barrier,
-                               item.scratch, rest.first, spanEnd - rest.first,
-                               rest.barrier, rest.scratch}));
+                               item.scratch, item.regs, rest.first,
+                               spanEnd - rest.first, rest.barrier,
+                               rest.scratch, rest.regs}));
             OpBuilder tb(ifOp.thenBlock(), std::prev(ifOp.thenBlock()->end()));
             item.emit(tb);
             b.setInsertionPoint(ifOp.elseBlock(),
@@ -946,7 +947,8 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
           }
         };
     auto groupItem = [&](const Group &g) {
-      return Item{g.first, g.threads, g.barrier, g.scratch, [&g](OpBuilder &b) {
+      return Item{g.first, g.threads, g.barrier, g.scratch, g.regs,
+                  [&g](OpBuilder &b) {
                     Block *dst = b.getInsertionBlock();
                     dst->getOperations().splice(b.getInsertionPoint(),
                                                 g.body->getOperations());
@@ -972,7 +974,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
         members[k].push_back(groupItem(groups[g]));
       blocks.push_back(Item{
           head.first, blockEnd - head.first, head.barrier, head.scratch,
-          [&, k, blockEnd, regs = head.regs](OpBuilder &b) {
+          head.regs, [&, k, blockEnd, regs = head.regs](OpBuilder &b) {
             if (regs != 0) // no budget: the launch's share
               NVVM::SetMaxRegisterOp::create(
                   b, loc, b.getI32IntegerAttr(regs),

@@ -68,7 +68,7 @@ SmallVector<Value> Emitter::ptx(StringRef asmString, StringRef constraints,
 
 /// The partition the insertion point is in, if any (see kThreadRangeAttr).
 struct Partition {
-  int32_t firstThread, threads, barrier, scratchShift;
+  int32_t firstThread, threads, barrier, scratchShift, regs;
 };
 static std::optional<Partition> enclosingPartition(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
@@ -76,8 +76,8 @@ static std::optional<Partition> enclosingPartition(OpBuilder &b) {
        r = r->getParentRegion()) {
     Operation *p = r->getParentOp();
     if (auto a = p->getAttrOfType<DenseI32ArrayAttr>(kThreadRangeAttr)) {
-      unsigned i = 4 * r->getRegionNumber();
-      return Partition{a[i], a[i + 1], a[i + 2], a[i + 3]};
+      unsigned i = 5 * r->getRegionNumber();
+      return Partition{a[i], a[i + 1], a[i + 2], a[i + 3], a[i + 4]};
     }
   }
   return std::nullopt;
@@ -92,6 +92,10 @@ Value Emitter::threadId() {
 int32_t Emitter::partitionFirstThread() {
   std::optional<Partition> p = enclosingPartition(b);
   return p ? p->firstThread : 0;
+}
+int32_t Emitter::partitionRegisters() {
+  std::optional<Partition> p = enclosingPartition(b);
+  return p ? p->regs : 0;
 }
 Value Emitter::laneId() { return andI(threadId(), i32(31)); }
 Value Emitter::warpId() {

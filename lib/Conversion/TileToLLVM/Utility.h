@@ -57,6 +57,9 @@ struct Emitter {
   /// The first thread of the enclosing warp-specialized partition (0
   /// outside one).
   int32_t partitionFirstThread();
+  /// The register budget of the enclosing partition (setmaxnreg), 0 where
+  /// it has none (the launch's share).
+  int32_t partitionRegisters();
   /// Synchronizes the block, or only the enclosing partition's warps (a
   /// named barrier).
   void barrier();
@@ -256,8 +259,9 @@ mlir::Type storageType(mlir::Type t);
 
 /// The scratch offset on a kernel (tile-allocate-shared-memory), and the
 /// lowering's partitions on the scf.ifs a tgpu.warp_specialize becomes:
-/// per branch, its first thread, thread count, named barrier and the shift
-/// of its scratch area (compute groups each have one).
+/// per branch, its first thread, thread count, named barrier, the shift
+/// of its scratch area (compute groups each have one) and its register
+/// budget (0: none).
 using tgpu::kScratchOffsetAttr;
 constexpr llvm::StringLiteral kThreadRangeAttr = "tgpu.thread_range";
 /// On a kernel: the converted argument positions of TMA descriptors (made
