@@ -114,3 +114,49 @@ def test_attention_sm100a(d, causal, hq, hkv, s):
     assert rel_err(o, ref) < 2e-2
     assert rel_err(lse, ref_lse) < 1e-3
 
+
+
+@needs_blackwell
+@pytest.mark.parametrize("m,n,k", [(300, 203, 136), (1000, 520, 1001),
+                                   (255, 257, 259)])
+def test_gemm_sm100a_twin(m, n, k):
+    """Views TMA cannot read (N or K odd: rows not 16-byte aligned): the
+    runtime launches gemm__plain, whose load warps copy A and B into the
+    slots (cp.async, or shifted words where rows are only 2-byte
+    aligned) for tcgen05."""
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=DEV, dtype=torch.float32)
+    out = poisoned(m, n, dtype=torch.bfloat16)
+    kernel = load("gemm_sm100a")["gemm"]
+    assert kernel.choose(a, b, bias, out) == "gemm__plain"
+    kernel(a, b, bias, out)
+    torch.cuda.synchronize()
+    assert rel_err(out, bias_relu_reference(a, b, bias)) < 1e-2
+
+
+@needs_blackwell
+@pytest.mark.parametrize("unaligned", ["kv", "q"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_attention_sm100a_twin(d, causal, unaligned):
+    """Rows D + 1 elements apart (K and V, or Q): attention_d{D}__plain,
+    the same tensor-memory kernel with the load warps copying Q, K and V."""
+    b, h, s = 1, 3, 200
+
+    def make(bad):
+        return torch.randn(b, h, s, d + int(bad), device=DEV,
+                           dtype=torch.bfloat16)[..., :d]
+    q = make(unaligned == "q")
+    k, v = make(unaligned == "kv"), make(unaligned == "kv")
+    o = poisoned(b, h, s, d, dtype=torch.bfloat16)
+    lse = poisoned(b, h, s, dtype=torch.float32)
+    scale = 1.0 / math.sqrt(d)
+    kernel = load("attention_sm100a")["attention_d%d" % d]
+    assert kernel.choose(q, k, v, o, lse, scale, int(causal)) == \
+        "attention_d%d__plain" % d
+    kernel(q, k, v, o, lse, scale, int(causal))
+    torch.cuda.synchronize()
+    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    assert rel_err(o, ref) < 2e-2
+    assert rel_err(lse, ref_lse) < 1e-3
