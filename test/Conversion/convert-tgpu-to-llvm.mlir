@@ -251,8 +251,8 @@ func.func @local_store(%i: i32)
 // zero-filled out of bounds by a source size of 0), chunks of 16; rows of
 // unit stride but odd in shifted words, chunks of 32 (four 16-byte runs
 // of 8 elements: five aligned 4-byte loads each, all the chunk's loads
-// first, then per run four funnel shifts and one 16-byte store); other
-// strides element by element. After the paths the thread waits for its
+// first, then per run four funnel shifts and one 16-byte store) where the
+// tile starts at a column >= 0; else element by element. After the paths the thread waits for its
 // cp.async copies and fences its writes for the async proxy
 // (fence.proxy.async.shared::cta): the MMA reads them once the channel's
 // fill hands the slot over. No barrier.

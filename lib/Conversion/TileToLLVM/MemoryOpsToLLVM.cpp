@@ -604,16 +604,20 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       otherwise();
     };
     std::function<void(int64_t)> widest = [&](int64_t vec) {
-      if (vec == 1)
+      if (vec == 1) {
+        Value unit = e.eq(whole.view.strides[whole.contigDim], e.i64(1));
+        if (!shiftable)
+          return branch(
+              unit, [&] { path(1, true); }, [&] { path(1, false); });
+        // Shifted words where the tile also starts at a column >= 0 (a
+        // run's elements in bounds are then a prefix of it).
         return branch(
-            e.eq(whole.view.strides[whole.contigDim], e.i64(1)),
-            [&] {
-              if (shiftable)
-                forEachChunk(shiftedChunk, shiftedCopy);
-              else
-                path(1, true);
-            },
+            e.andI(unit, arith::CmpIOp::create(
+                             e.b, loc, arith::CmpIPredicate::sge,
+                             whole.offsets[whole.contigDim], e.i64(0))),
+            [&] { forEachChunk(shiftedChunk, shiftedCopy); },
             [&] { path(1, false); });
+      }
       // (Then 4-byte words, then elements: each path is code and
       // registers of the producer.)
       int64_t word = std::max<int64_t>(1, 4 / eltBytes);
