@@ -124,8 +124,10 @@ void keepInvariantOperandsShared(DotOp dot) {
 /// before it (once a tile: attention's Q); empty where some dot is no
 /// async MMA (wgmma, tcgen05) or some operand is no such load. Operands
 /// in registers or tensor memory (attention's P) are the loop's math.
-SmallVector<LoadOp> sharedOperandLoads(scf::ForOp loop) {
-  SmallVector<LoadOp> loads;
+/// Each load with whether the dot reads it transposed (a load read both
+/// ways is two operands, two slots, to tile-insert-channels).
+SmallVector<std::pair<LoadOp, bool>> sharedOperandLoads(scf::ForOp loop) {
+  SmallVector<std::pair<LoadOp, bool>> loads;
   for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
     if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
@@ -140,7 +142,7 @@ SmallVector<LoadOp> sharedOperandLoads(scf::ForOp loop) {
           (load->getBlock() != loop.getBody() &&
            load->getBlock() != loop->getBlock()))
         return {};
-      loads.push_back(load);
+      loads.push_back({load, transposed});
     }
   }
   return loads;
@@ -164,7 +166,7 @@ bool keepsPartitions(func::FuncOp func) {
 /// (not those of the copied tiles, which go with their loads); then the
 /// kernel's buffers, and the barriers and alignment.
 int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
-                            ArrayRef<LoadOp> loads) {
+                            ArrayRef<std::pair<LoadOp, bool>> loads) {
   int64_t copies = tgpu::getComputeCopies(loop);
   int64_t scratch = 0;
   func.walk([&](ConvertLayoutOp cv) {
@@ -172,13 +174,14 @@ int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
     while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
         v.getDefiningOp()))
       v = v.getDefiningOp()->getOperand(0);
-    if (!llvm::is_contained(loads, v.getDefiningOp<LoadOp>()))
+    LoadOp from = v.getDefiningOp<LoadOp>();
+    if (!from || llvm::none_of(loads, [&](auto &l) { return l.first == from; }))
       scratch = std::max(scratch, getScratchBytes(cv));
   });
   int64_t bytes = 2048 + copies * llvm::alignTo(scratch, 128);
-  llvm::SmallPtrSet<Operation *, 4> seen;
-  for (LoadOp load : loads) {
-    if (!seen.insert(load).second)
+  for (auto [k, operand] : llvm::enumerate(loads)) {
+    LoadOp load = operand.first;
+    if (llvm::is_contained(ArrayRef(loads).take_front(k), operand))
       continue;
     std::string why;
     FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
@@ -216,12 +219,16 @@ bool storeUnconverted(func::FuncOp func) {
       return;
     OpBuilder b(store);
     for (Operation *op : llvm::reverse(chain))
-      if (auto reshape = dyn_cast<ReshapeOp>(op))
-        v = ReshapeOp::create(
+      if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+        auto again = ReshapeOp::create(
             b, op->getLoc(),
             withLayout(reshape.getType(),
                        shapeOpLayout(op, getLayout(v.getType()))),
             v);
+        // (Its partition tags, where it stands in a scheduled loop.)
+        again->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+        v = again;
+      }
     store.getValueMutable().assign(v);
     for (Operation *op : chain)
       op->erase();
@@ -430,8 +437,8 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     if (twin->hasAttr(tgpu::kPersistentAttr))
       twin->setAttr(tgpu::kPersistentAttr, UnitAttr::get(ctx));
     scf::ForOp loop = tgpu::scheduledLoop(twin);
-    SmallVector<LoadOp> loads = sharedOperandLoads(loop);
-    for (LoadOp load : loads)
+    SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+    for (auto [load, transposed] : loads)
       load->removeAttr(tgpu::kTMAAttr);
     auto fits = [&] {
       return twoStageSharedBytes(twin, loop, loads) <=
