@@ -50,3 +50,25 @@ func.func @fp8(%x: !tile.tensor<?xf8E4M3FN>, %y: !tile.tensor<?xf8E5M2>)
   tile.store %g, %y[%c0] : !tile.tile<256xf8E5M2>, !tile.tensor<?xf8E5M2>
   return
 }
+
+// -----
+
+// A loop's llvm.loop_annotation (tgpu.thread_copy's chunk loops say
+// unroll disable) reaches the branch back to its header as the branch's
+// own attribute, which the translation to LLVM IR turns into the loop's
+// metadata (scf-to-cf leaves it a discardable attribute, which it ignores).
+// CHECK-LABEL: llvm.func @rolled
+// CHECK-NOT: llvm.loop_annotation =
+// CHECK: llvm.br ^bb{{[0-9]+}}(%{{.*}} : i32) {loop_annotation = #loop_annotation}
+// CHECK-NOT: llvm.loop_annotation =
+func.func @rolled(%x: !tile.tensor<?xf32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 4 : i32, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = tile.load %x[%i] : !tile.tensor<?xf32> -> !tile.tile<128xf32>
+    %u = arith.addf %t, %t : !tile.tile<128xf32>
+    tile.store %u, %x[%i] : !tile.tile<128xf32>, !tile.tensor<?xf32>
+  } {llvm.loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+  return
+}
