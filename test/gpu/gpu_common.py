@@ -2,6 +2,7 @@
 or a CUDA GPU, and finds the bundles ($TILEC_BUNDLE_DIR, default
 build/examples)."""
 
+import math
 import os
 
 import pytest
@@ -46,3 +47,27 @@ def attention_reference(q, k, v, scale, causal):
         keep = torch.ones(s, skv, dtype=torch.bool, device=q.device).tril()
         sc = sc.masked_fill(~keep, float("-inf"))
     return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)
+
+
+def attention_twin_case(bundle, d, causal, unaligned):
+    """`bundle`'s attention_d{d} on views TMA cannot read: rows d + 1
+    elements apart (not a multiple of 16 bytes) for K and V
+    (`unaligned` "kv") or Q ("q"), B 1, H 3, S 200, outputs NaN-poisoned.
+    Checks that the runtime launches the plain twin; returns O, LSE and
+    their float64 references."""
+    b, h, s = 1, 3, 200
+
+    def make(bad):
+        return torch.randn(b, h, s, d + int(bad), device=DEV,
+                           dtype=torch.bfloat16)[..., :d]
+    q = make(unaligned == "q")
+    k, v = make(unaligned == "kv"), make(unaligned == "kv")
+    o = torch.full((b, h, s, d), float("nan"), device=DEV, dtype=torch.bfloat16)
+    lse = torch.full((b, h, s), float("nan"), device=DEV, dtype=torch.float32)
+    scale = 1.0 / math.sqrt(d)
+    kern = load(bundle)["attention_d%d" % d]
+    assert kern.choose(q, k, v, o, lse, scale, int(causal)) == \
+        "attention_d%d__plain" % d
+    kern(q, k, v, o, lse, scale, int(causal))
+    torch.cuda.synchronize()
+    return (o, lse) + attention_reference(q, k, v, scale, causal)

@@ -13,8 +13,8 @@ import math
 import pytest
 
 import tilec
-from gpu_common import (DEV, attention_reference, bias_relu_reference, load,
-                        rel_err, torch)
+from gpu_common import (DEV, attention_reference, attention_twin_case,
+                        bias_relu_reference, load, rel_err, torch)
 
 CC = torch.cuda.get_device_capability()
 needs_blackwell = pytest.mark.skipif(
@@ -142,21 +142,7 @@ def test_gemm_sm100a_twin(m, n, k):
 def test_attention_sm100a_twin(d, causal, unaligned):
     """Rows D + 1 elements apart (K and V, or Q): attention_d{D}__plain,
     the same tensor-memory kernel with the load warps copying Q, K and V."""
-    b, h, s = 1, 3, 200
-
-    def make(bad):
-        return torch.randn(b, h, s, d + int(bad), device=DEV,
-                           dtype=torch.bfloat16)[..., :d]
-    q = make(unaligned == "q")
-    k, v = make(unaligned == "kv"), make(unaligned == "kv")
-    o = poisoned(b, h, s, d, dtype=torch.bfloat16)
-    lse = poisoned(b, h, s, dtype=torch.float32)
-    scale = 1.0 / math.sqrt(d)
-    kernel = load("attention_sm100a")["attention_d%d" % d]
-    assert kernel.choose(q, k, v, o, lse, scale, int(causal)) == \
-        "attention_d%d__plain" % d
-    kernel(q, k, v, o, lse, scale, int(causal))
-    torch.cuda.synchronize()
-    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    o, lse, ref, ref_lse = attention_twin_case("attention_sm100a", d, causal,
+                                               unaligned)
     assert rel_err(o, ref) < 2e-2
     assert rel_err(lse, ref_lse) < 1e-3

@@ -14,7 +14,8 @@ import os
 
 import pytest
 
-from gpu_common import DEV, attention_reference, load, rel_err, torch
+from gpu_common import (DEV, attention_reference, attention_twin_case, load,
+                        rel_err, torch)
 
 
 def kernel(name):
@@ -631,27 +632,11 @@ def run_attention(d, b, hq, hkv, s, causal, layout):
 @pytest.mark.parametrize("d", [64, 128, 256])
 def test_attention_rows_tma_cannot_read(d, causal, unaligned):
     # Rows d + 1 elements apart (not a multiple of 16 bytes): the runtime
-    # launches the plain twin. With K and V so, their TMA descriptors are
-    # zeroed and the twin loads them plainly; with Q so, the twin reads K
-    # and V with TMA (its other path).
-    b, h, s = 1, 3, 200
-
-    def make(bad):
-        if not bad:
-            return torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
-        return torch.randn(b, h, s, d + 1, device=DEV,
-                           dtype=torch.bfloat16)[..., :d]
-    q = make(unaligned == "q")
-    k, v = make(unaligned == "kv"), make(unaligned == "kv")
-    o = poisoned(b, h, s, d, dtype=torch.bfloat16)
-    lse = poisoned(b, h, s, dtype=torch.float32)
-    scale = 1.0 / math.sqrt(d)
-    kern = load("attention")["attention_d%d" % d]
-    assert kern.choose(q, k, v, o, lse, scale, int(causal)) == \
-        "attention_d%d__plain" % d
-    kern(q, k, v, o, lse, scale, int(causal))
-    torch.cuda.synchronize()
-    ref, ref_lse = attention_reference(q, k, v, scale, causal)
+    # launches the plain twin, whose load partition's threads copy Q, K
+    # and V (16-byte cp.async for the aligned ones, shifted words for the
+    # others).
+    o, lse, ref, ref_lse = attention_twin_case("attention", d, causal,
+                                               unaligned)
     what = f"attention_d{d} twin (unaligned {unaligned}, causal={causal})"
     check(o, ref, 2e-2, what)
     check(lse, ref_lse, 1e-3, what + " lse")
