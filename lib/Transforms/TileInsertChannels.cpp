@@ -350,7 +350,8 @@ struct TileInsertChannels
       auto channel = tgpu::ChannelOp::create(
           b, loc, tgpu::ChannelType::get(ctx), types,
           b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind,
-          threadFill ? b.getI64IntegerAttr(copyWarps()) : IntegerAttr());
+          producerWarps() ? b.getI64IntegerAttr(producerWarps())
+                          : IntegerAttr());
       auto ring = channel.getBuffers().begin();
       for (Operand &o : operands)
         if (in(o))
@@ -494,15 +495,12 @@ struct TileInsertChannels
     auto slotRing = [](Operand &o) {
       return o.slot.type.withNumSlots(ShapedType::kDynamic);
     };
-    // (Where the load partition's threads copy them, its copy warps fill
-    // them.)
-    int64_t producers = threadFill ? copyWarps() : 0;
     auto kCh = makeChannel(func, {slotRing(k)}, 1, 0, fillKind(), kRelease,
-                           producers);
+                           producerWarps());
     auto vCh = makeChannel(func, {slotRing(v)}, 1, 0, fillKind(), kRelease,
-                           producers);
+                           producerWarps());
     auto qCh = makeChannel(func, {slotRing(q)}, 1, tgpu::getComputeCopies(loop),
-                           fillKind(), kRelease, producers);
+                           fillKind(), kRelease, producerWarps());
     auto sCh = makeChannel(func, {tmemRing(sType)}, numWarps, 2,
                            tgpu::FillKind::MMA, tgpu::ReleaseKind::Arrive);
     auto pCh = makeChannel(func, {tmemRing(pType)}, 1, 1,
@@ -759,7 +757,7 @@ struct TileInsertChannels
     for (Operand &o : operands)
       types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
     auto ch = makeChannel(func, types, 1, 0, fillKind(), tgpu::ReleaseKind::MMA,
-                          threadFill ? copyWarps() : 0);
+                          producerWarps());
     for (auto [o, ring] : llvm::zip(operands, ch.getBuffers()))
       o.ring = ring;
     chans.assign({ch.getChannel()});
@@ -915,6 +913,10 @@ struct TileInsertChannels
   tgpu::FillKind fillKind() const {
     return threadFill ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA;
   }
+
+  /// The warps that fill the operands' slots (the channels'
+  /// producer_warps): the copy warps where the threads copy, 0 for TMA.
+  int64_t producerWarps() const { return threadFill ? copyWarps() : 0; }
 
   /// The load partition's threads' copy of `o` into `slot` of its ring, in
   /// place of its load: the tile in the coalesced layout of the

@@ -357,13 +357,16 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       return func.emitError()
              << "the kernel's plain twin would be named '" << name
              << "', which the module already defines; rename that function";
+    // The twin goes right after the kernel, which names it.
+    auto place = [&](func::FuncOp twin) {
+      OpBuilder(func).insert(twin);
+      twin->moveAfter(func);
+      func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
+      return success();
+    };
     if (keepsPartitions(func))
-      if (func::FuncOp twin = specializedTwin(func, name)) {
-        OpBuilder(func).insert(twin);
-        twin->moveAfter(func);
-        func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
-        return success();
-      }
+      if (func::FuncOp twin = specializedTwin(func, name))
+        return place(twin);
     auto twin = cast<func::FuncOp>(twinSource(func)->clone());
     twin.setSymName(name);
     twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
@@ -408,10 +411,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       placeOperandConversions(dot);
       keepInvariantOperandsShared(dot);
     });
-    OpBuilder(func).insert(twin);
-    twin->moveAfter(func);
-    func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
-    return success();
+    return place(twin);
   }
 
   /// The twin of a kernel whose loop keeps its partitions: the kernel as
