@@ -11,10 +11,6 @@
 using namespace mlir;
 using namespace tilec;
 
-bool tilec::isSupportedArch(StringRef arch) {
-  return arch == "sm_90a" || arch == "sm_100a";
-}
-
 static std::string dtypeName(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     return "i" + std::to_string(i.getWidth());

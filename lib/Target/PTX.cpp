@@ -1,5 +1,6 @@
 //===- PTX.cpp - LLVM dialect -> LLVM IR -> PTX -> cubin ------------------===//
 
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Target/Target.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -96,10 +97,8 @@ static LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module,
     if (!g.isDeclaration() && !own.contains(g.getName()))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   if (llvm::Function *reflect = module.getFunction("__nvvm_reflect")) {
-    unsigned archNumber = 0;
-    StringRef digits = arch.drop_front(3).take_while(
-        [](char c) { return c >= '0' && c <= '9'; });
-    digits.getAsInteger(10, archNumber);
+    std::optional<tile::Target> target = TargetInfo::parseArch(arch);
+    int archNumber = target ? TargetInfo::get(*target).computeCapability : 0;
     for (llvm::User *u : llvm::make_early_inc_range(reflect->users())) {
       auto *call = dyn_cast<llvm::CallInst>(u);
       if (!call)
@@ -111,7 +110,7 @@ static LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module,
         if (auto *data = dyn_cast_or_null<llvm::ConstantDataSequential>(
                 gv->getInitializer()))
           query = data->getAsCString();
-      int value = query == "__CUDA_ARCH" ? int(archNumber * 10) : 0;
+      int value = query == "__CUDA_ARCH" ? archNumber * 10 : 0;
       call->replaceAllUsesWith(
           llvm::ConstantInt::get(call->getType(), value));
       call->eraseFromParent();

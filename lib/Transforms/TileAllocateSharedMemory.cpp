@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 #include "tilec/Transforms/SharedMemoryLiveness.h"
@@ -173,11 +174,11 @@ struct TileAllocateSharedMemory
   /// Records the kernel's bytes of shared memory; more than a block can
   /// have is an error.
   LogicalResult setSize(func::FuncOp func, int64_t bytes) {
-    if (bytes > tgpu::kSharedMemoryPerBlock)
+    int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+    if (bytes > most)
       return func.emitError() << "needs " << bytes
                               << " bytes of shared memory, more than the "
-                              << tgpu::kSharedMemoryPerBlock
-                              << " a block can have";
+                              << most << " a block can have";
     func->setAttr(tile::kSharedMemoryAttr,
                   IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
     return success();

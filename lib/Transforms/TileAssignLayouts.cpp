@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -55,9 +56,8 @@ unsigned bitsOf(Type t) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(int numWarps, Target target)
-      : numWarps(numWarps), hopper(hasWGMMA(target)),
-        blackwell(target == Target::SM100a) {}
+  LayoutAssigner(int numWarps, const TargetInfo &target)
+      : numWarps(numWarps), hopper(target.wgmma), blackwell(target.tcgen05) {}
 
   LogicalResult run(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -612,7 +612,7 @@ private:
 } // namespace
 
 LogicalResult tilec::assignLayouts(func::FuncOp func, Target target) {
-  return LayoutAssigner(tile::getNumWarps(func), target)
+  return LayoutAssigner(tile::getNumWarps(func), TargetInfo::get(target))
       .run(func.getBody().front());
 }
 
@@ -636,7 +636,7 @@ struct TileAssignLayouts
         continue;
       int warps = func->hasAttr(kNumWarpsAttr) ? tile::getNumWarps(func)
                                                : int(numWarps);
-      if (failed(LayoutAssigner(warps, getTarget(func))
+      if (failed(LayoutAssigner(warps, TargetInfo::of(func))
                      .run(func.getBody().front())))
         return signalPassFailure();
     }

@@ -42,6 +42,7 @@
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/ProfileRecords.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -68,8 +69,8 @@ struct TilePartitionSchedule
   using Base::Base;
 
   void runOnOperation() override {
-    Target target = getTarget(getOperation());
-    if (!hasAsyncMMA(target))
+    const TargetInfo &target = TargetInfo::of(getOperation());
+    if (!target.hasAsyncMMA())
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
@@ -100,7 +101,7 @@ struct TilePartitionSchedule
         }
         mlir::emitRemark(loop.getLoc())
             << variantPrefix(func) << "not warp-specialized (TMA and "
-            << (target == Target::SM100a ? "tcgen05" : "wgmma")
+            << target.asyncMMAName()
             << " not used): " << why;
       }
       // A request for launch control that no persistent tile loop takes.
@@ -130,14 +131,14 @@ struct TilePartitionSchedule
   /// What tgpu.persistent holds: the launch-control scheduler where the
   /// kernel asks for it (tile.tile_scheduler) and can run it, else a unit
   /// (the static waves); a remark says why a request is not met.
-  static Attribute persistentScheduler(func::FuncOp func, Target target) {
+  static Attribute persistentScheduler(func::FuncOp func, const TargetInfo &target) {
     MLIRContext *ctx = func.getContext();
     auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
     if (!want || want.getValue() != TileScheduler::LaunchControl)
       return UnitAttr::get(ctx);
     std::string why;
     auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
-    if (target != Target::SM100a)
+    if (!target.tcgen05)
       why = "cluster launch control is sm_100a's";
     else if (streamK && streamK.getInt() > 1)
       why = "a stream-K kernel's units are split statically";
@@ -153,14 +154,14 @@ struct TilePartitionSchedule
   /// cluster (tgpu.cta_group = 2), as the kernel asks (tile.cta_group = 2);
   /// a remark says why not where it cannot.
   static bool useCtaPair(func::FuncOp func, scf::ForOp loop, bool pers,
-                         Target target) {
+                         const TargetInfo &target) {
     auto want = func->getAttrOfType<IntegerAttr>(kCtaGroupAttr);
     if (!want || want.getInt() != 2)
       return false;
     auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
     auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
     std::string why;
-    if (target != Target::SM100a)
+    if (!target.tcgen05)
       why = "the CTA pair's MMA (tcgen05 cta_group::2) is sm_100a's";
     else if (!cluster || cluster.getInt() != 2)
       why = "it runs on a cluster of two (tile.cluster = 2)";
@@ -207,12 +208,12 @@ struct TilePartitionSchedule
   /// Whether the ping-pong schedule the kernel asks for can run (`pers`:
   /// it walks its tiles persistently); says why not in a remark.
   static bool usePingPong(func::FuncOp func, scf::ForOp loop, bool pers,
-                          Target target) {
+                          const TargetInfo &target) {
     auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
     if (!sched || sched.getValue() != Schedule::PingPong)
       return false;
     std::string why;
-    if (target == Target::SM100a)
+    if (target.tcgen05)
       why = "on sm_100a the epilogue of one tile overlaps the next tile's "
             "MMAs through the double-buffered accumulator";
     else if (!pers)
@@ -303,7 +304,7 @@ struct TilePartitionSchedule
   }
 
   /// The partitions that run each op of the loop's body.
-  static Partitions assign(scf::ForOp loop, Target target) {
+  static Partitions assign(scf::ForOp loop, const TargetInfo &target) {
     Block *body = loop.getBody();
     Partitions parts;
     // sm_100a: the tcgen05 MMAs, and the conversions of their operands,
@@ -347,7 +348,7 @@ struct TilePartitionSchedule
       }
       if (isa<ProfileEndOp>(op))
         continue;
-      if (target == Target::SM100a) {
+      if (target.tcgen05) {
         auto dot = dyn_cast<DotOp>(op);
         if ((dot && tgpu::getMMA(dot).isTCGen05()) || feedsOnlyDots(op)) {
           p.insert(tgpu::kMMAPartition);
@@ -374,7 +375,8 @@ struct TilePartitionSchedule
   /// Records the partitions on the loop and its ops, the compute
   /// partition running as `copies` copies (and an MMA partition on
   /// sm_100a).
-  void record(scf::ForOp loop, Partitions &parts, int copies, Target target) {
+  void record(scf::ForOp loop, Partitions &parts, int copies,
+              const TargetInfo &target) {
     MLIRContext *ctx = &getContext();
     Block *body = loop.getBody();
     for (Operation &op : body->without_terminator()) {
@@ -395,7 +397,7 @@ struct TilePartitionSchedule
     SmallVector<Attribute> list = {
         tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load),
         tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute, copies)};
-    if (target == Target::SM100a)
+    if (target.tcgen05)
       list.push_back(tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA));
     loop->setAttr(tgpu::kPartitionsAttr, ArrayAttr::get(ctx, list));
   }

@@ -86,6 +86,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/BankConflicts.h"
 #include "tilec/Transforms/Passes.h"
@@ -222,7 +223,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       std::optional<int64_t> depth = asked;
       if (openStride && !depth) {
         int64_t budget =
-            tgpu::kSharedMemoryPerBlock - sharedBytesBesidesOpen(func);
+            TargetInfo::of(func).sharedMemoryPerBlock() - sharedBytesBesidesOpen(func);
         // tile.num_stages allows 2..8.
         depth = std::min<int64_t>(std::min<int64_t>(maxStages, kMaxStages),
                                   budget / openStride);
@@ -327,7 +328,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // arrival a consumer warp.
     bool commits = ch.getKind() &&
                    ch.getKind()->getRelease() == tgpu::ReleaseKind::MMA &&
-                   getTarget(ch) == Target::SM100a;
+                   TargetInfo::of(ch).tcgen05;
     Value empty = tgpu::BarriersOp::create(
         b, loc, barsTy,
         (commits ? 1 : ch.getConsumerWarps()) *

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 #include "tilec/Transforms/SharedMemoryLiveness.h"
@@ -72,7 +73,7 @@ int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
     int64_t &most = live.position(op) > lastUse ? after : during;
     most = std::max(most, bytes);
   });
-  int64_t room = tgpu::kSharedMemoryPerBlock - 1024 - buffers;
+  int64_t room = TargetInfo::of(func).sharedMemoryPerBlock() - 1024 - buffers;
   int64_t stages = (room - during) / stage;
   if (after > buffers + stages * stage)
     stages = (room - std::max(during, after)) / stage;
@@ -92,7 +93,7 @@ struct TilePipelineSchedule
           << "tile-pipeline-schedule: max-stages is at least 2, found " << int(maxStages);
       return signalPassFailure();
     }
-    if (!hasTMA(getTarget(getOperation())))
+    if (!TargetInfo::of(getOperation()).tma)
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -442,7 +443,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       load->removeAttr(tgpu::kTMAAttr);
     auto fits = [&] {
       return twoStageSharedBytes(twin, loop, loads) <=
-             tgpu::kSharedMemoryPerBlock;
+             TargetInfo::of(func).sharedMemoryPerBlock();
     };
     if (!fits() && (!storeUnconverted(twin) || !fits())) {
       twin.erase();

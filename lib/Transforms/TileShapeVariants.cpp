@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -885,7 +886,7 @@ constexpr int64_t kStreamKSplits = 8;
 /// mma.sync. (Warps only place the work; the program does not read them.)
 void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
   int warps = getNumWarps(member);
-  if (!hasWGMMA(getTarget(member)) || rows >= programRows || rows % 64 != 0 ||
+  if (!TargetInfo::of(member).wgmma || rows >= programRows || rows % 64 != 0 ||
       warps % 4 != 0)
     return;
   auto written = member->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
@@ -971,9 +972,8 @@ struct TileShapeVariants
         std::pair<int64_t, int64_t> shape = {
             std::min<int64_t>(plan->rows.size, rows),
             std::min<int64_t>(plan->cols.size, cols)};
-        Target target = getTarget(func);
-        bool fast = hasWGMMA(target) ||
-                    (target == Target::SM100a && shape.first == 128);
+        const TargetInfo &target = TargetInfo::of(func);
+        bool fast = target.wgmma || (target.tcgen05 && shape.first == 128);
         if (fast && !llvm::is_contained(shapes, shape))
           shapes.push_back(shape);
       }
@@ -1032,7 +1032,7 @@ struct TileShapeVariants
     if (requestedSplits) {
       for (Attribute a : requestedSplits)
         splits.push_back(cast<IntegerAttr>(a).getInt());
-    } else if (hasWGMMA(getTarget(func))) {
+    } else if (TargetInfo::of(func).wgmma) {
       splits = {2, 4};
     }
     std::optional<KLoop> headLoop = analyzeKLoop(func);
@@ -1104,7 +1104,7 @@ struct TileShapeVariants
     auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
     std::pair<int64_t, int64_t> headShape = members.front().second;
     if (headLoop && !requestedSplits && !unsplittable &&
-        hasWGMMA(getTarget(func)) && headShape.first >= 128 &&
+        TargetInfo::of(func).wgmma && headShape.first >= 128 &&
         (!schedule || schedule.getValue() != Schedule::PingPong) &&
         (!cluster || cluster.getInt() <= 1)) {
       FailureOr<func::FuncOp> clone =

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -140,7 +141,7 @@ struct TileTMAStoreEpilogue
   using Base::Base;
 
   void runOnOperation() override {
-    if (!hasAsyncMMA(getTarget(getOperation())))
+    if (!TargetInfo::of(getOperation()).hasAsyncMMA())
       return;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal() ||

@@ -54,6 +54,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/BankConflicts.h"
 #include "tilec/Transforms/Passes.h"
@@ -117,7 +118,7 @@ struct TileWarpSpecialize
   using Base::Base;
 
   void runOnOperation() override {
-    bool async = hasAsyncMMA(getTarget(getOperation()));
+    bool async = TargetInfo::of(getOperation()).hasAsyncMMA();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
@@ -191,9 +192,11 @@ struct TileWarpSpecialize
     // within it: budgets over it leave a setmaxnreg.inc waiting forever
     // (the sm_90a GEMM twin at 80 + 216 a thread, 65536 registers of the
     // block's 64512, hung).
-    auto pool = [](int warps) {
-      int threads = 32 * int(llvm::alignTo(warps, 4));
-      return std::min(256, 65536 / threads) / 8 * 8 * threads;
+    const TargetInfo &target = TargetInfo::of(func);
+    auto pool = [&](int warps) {
+      int threads =
+          target.warpSize * int(llvm::alignTo(warps, target.warpgroupWarps));
+      return target.registerShare(threads) * threads;
     };
     // The consumers' budget: the pool less a producer warpgroup's, shared
     // by the consumer warps (at most 240 a thread).

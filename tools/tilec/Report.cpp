@@ -1,6 +1,7 @@
 //===- Report.cpp - tilec compile --report=bank-conflicts -----------------===//
 
 #include "Report.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
@@ -71,7 +72,7 @@ int64_t tilec::reportBankConflicts(ModuleOp module, llvm::raw_ostream &os) {
 
 std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
   std::vector<KernelPath> paths;
-  bool asyncTarget = hasAsyncMMA(getTarget(module));
+  bool asyncTarget = TargetInfo::of(module).hasAsyncMMA();
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func->hasAttr(kKernelAttr))
       continue;

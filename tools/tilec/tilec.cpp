@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LayoutCommand.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "Pipeline.h"
 #include "Report.h"
 
@@ -256,9 +257,9 @@ void summarize(SourceMgrDiagnosticHandler &diagnostics,
 int compile() {
   if (inputFile.empty())
     return fail("no input file (use - for stdin); see tilec --help");
-  if (!isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch +
-                "'; expected sm_90a or sm_100a");
+  if (!TargetInfo::parseArch(arch))
+    return fail("unsupported --arch '" + arch + "'; expected " +
+                TargetInfo::supportedArchs());
   if (optLevel > 3)
     return fail("unsupported -O" + llvm::Twine(optLevel) +
                 "; expected -O0 to -O3");
@@ -341,7 +342,7 @@ int compile() {
   if (!declared) {
     (*module)->setAttr(tile::kTargetAttr,
                        tile::TargetAttr::get(&context,
-                                             *tile::symbolizeTarget(arch)));
+                                             *TargetInfo::parseArch(arch)));
   } else if (arch.getNumOccurrences() &&
              tile::stringifyTarget(declared.getValue()) != arch) {
     emitError(module->getLoc())

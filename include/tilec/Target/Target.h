@@ -62,9 +62,6 @@ struct CodeModule {
   bool assembled = true;           // false: PTX only (its kernels are lazy)
 };
 
-/// The targets tilec compiles for.
-bool isSupportedArch(llvm::StringRef arch);
-
 /// Reads the kernels of a tile-level module (after verification). Parameter
 /// names come from the source text at each argument's location.
 std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module,

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Transforms/Passes.h"
@@ -360,7 +361,7 @@ struct ConvertTileToLLVM
       LLVM::GlobalOp::create(
           b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
           /*isConstant=*/false, LLVM::Linkage::External, "tilec_smem",
-          Attribute(), getTarget(module) == Target::SM100a ? 1024 : 16,
+          Attribute(), TargetInfo::of(module).sharedBaseAlignment,
           /*addrSpace=*/3);
     }
 

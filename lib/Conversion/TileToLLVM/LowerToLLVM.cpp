@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "tilec/Transforms/Passes.h"
@@ -261,7 +262,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    bool sm100 = tile::getTarget(module) == tile::Target::SM100a;
+    const TargetInfo &arch = TargetInfo::of(module);
 
     // Kernels and their thread counts, read before func.func goes away.
     llvm::StringMap<int> kernels;
@@ -294,8 +295,8 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       // 18.8 KB, 4.5 KB with the bound; sm_90a: grouped_gemm's twin 15.6 KB
       // at 32 registers once its shared addresses folded, 0.2 KB with it).
       if (auto smem = func->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttr))
-        if (2 * (smem.getInt() + tgpu::kReservedSharedMemoryPerBlock) >
-            tgpu::kSharedMemoryPerSM)
+        if (2 * (smem.getInt() + arch.reservedSharedMemoryPerBlock) >
+            arch.sharedMemoryPerSM)
           oneBlockPerSM.insert(func.getSymName());
       for (NamedAttribute a : llvm::to_vector(func->getDiscardableAttrs()))
         if (a.getName().getValue().starts_with("tgpu."))
@@ -389,7 +390,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     // quarters; ptxas for sm_90a spills as much either way, and the twins
     // ran 1-12% slower with the loads next to their MMAs (RESULTS.md,
     // 2026-11-26).
-    if (sm100)
+    if (arch.tcgen05)
       sinkMMAOperandLoads(module);
     // NVVM ops that LLVM has no intrinsic for (or not in the form used)
     // become the inline PTX their ops define.

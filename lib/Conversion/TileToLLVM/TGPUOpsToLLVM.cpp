@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
@@ -848,7 +849,7 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
     // With one block an SM (LowerToLLVM sets minctasm 1) a thread starts
     // with the block's even share of the register file; a group whose
     // budget is below it gives registers back, one above it takes them.
-    int32_t share = std::min<int32_t>(256, 65536 / launchThreads) / 8 * 8;
+    int32_t share = TargetInfo::of(func).registerShare(launchThreads);
 
     // The groups of warps, in order: each copy of each region. Copy c of
     // a region is a clone of it with tgpu.consumer_index c and the c-th

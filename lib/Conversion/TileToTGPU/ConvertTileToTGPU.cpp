@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -207,13 +208,13 @@ tgpu::MMAAttr selectTCGen05(DotOp dot, int numWarps, std::string &why) {
 
 /// The MMA for `dot` on `target` with the kernel's `numWarps`; says why
 /// it is not wgmma (tcgen05 on sm_100a).
-tgpu::MMAAttr selectMMA(DotOp dot, Target target, int numWarps,
+tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
                         std::string &why) {
   MLIRContext *ctx = dot.getContext();
   auto mmaSync = tgpu::MMAAttr::mmaSync(ctx);
-  if (target == Target::SM100a)
+  if (target.tcgen05)
     return selectTCGen05(dot, numWarps, why);
-  if (!hasWGMMA(target)) {
+  if (!target.wgmma) {
     why = "the target has no wgmma";
     return mmaSync;
   }
@@ -270,11 +271,11 @@ struct ConvertTileToTGPU
   using Base::Base;
 
   void runOnOperation() override {
-    Target target = getTarget(getOperation());
+    const TargetInfo &target = TargetInfo::of(getOperation());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
-      if (hasTMA(target))
+      if (target.tma)
         for (auto loop : func.getBody().front().getOps<scf::ForOp>())
           planCopies(func, loop);
       int numWarps = getNumWarps(func);
@@ -289,7 +290,7 @@ struct ConvertTileToTGPU
           tgpu::selectMMASync(dot);
         // Say why where wgmma (tcgen05) was within reach: a main-loop dot
         // on a target that has it.
-        if (!mma.isAsync() && hasAsyncMMA(target) &&
+        if (!mma.isAsync() && target.hasAsyncMMA() &&
             isa<scf::ForOp>(dot->getParentOp()))
           mlir::emitRemark(dot.getLoc())
               << variantPrefix(func) << "dot runs on mma.sync: " << why;

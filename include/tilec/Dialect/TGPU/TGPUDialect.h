@@ -92,14 +92,6 @@ MMAAttr getMMA(tile::DotOp dot);
 /// The TMA copy planned for `load`, or null.
 TMACopyAttr getTMACopy(tile::LoadOp load);
 
-/// Dynamic shared memory a block may use on sm_90a (227 KiB), which the
-/// passes that size rings plan against.
-constexpr int64_t kSharedMemoryPerBlock = 232448;
-/// Shared memory of an SM (sm_90, sm_100: 228 KiB), and what the system
-/// reserves of it for each resident block (1 KiB).
-constexpr int64_t kSharedMemoryPerSM = 233472;
-constexpr int64_t kReservedSharedMemoryPerBlock = 1024;
-
 /// The groups of warps that run compute partitions' regions in the
 /// tgpu.warp_specialize under `root` (each copy one; 1 if there is none):
 /// each takes its own scratch area.

@@ -52,16 +52,7 @@ constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
 /// The target of the module that holds `op`: its `tile.target`, sm_90a if
 /// it has none.
 Target getTarget(mlir::Operation *op);
-/// What a target offers the compiler.
-inline bool hasWGMMA(Target t) { return t == Target::SM90a; }
-/// An asynchronous MMA (wgmma on sm_90a, tcgen05 on sm_100a) that a
-/// warp-specialized main loop runs.
-inline bool hasAsyncMMA(Target t) {
-  return hasWGMMA(t) || t == Target::SM100a;
-}
-inline bool hasTMA(Target t) {
-  return t == Target::SM90a || t == Target::SM100a;
-}
+/// What the target offers the compiler: tilec/Dialect/Tile/TargetInfo.h.
 
 /// Attribute names on kernels (func.func).
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
