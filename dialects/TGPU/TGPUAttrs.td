@@ -1,6 +1,6 @@
 //===- TGPUAttrs.td - tgpu dialect attributes --------------*- tablegen -*-===//
 //
-// The decisions convert-tile-to-tgpu makes, recorded on tile ops for the
+// The decisions tile-select-mma-and-tma makes, recorded on tile ops for the
 // passes after it: which MMA a tile.dot runs on and which loads TMA copies
 // into shared-memory slots.
 //
@@ -43,7 +43,7 @@ def TGPU_MMAAttr : TGPU_Attr<"MMA", "mma"> {
     mma.sync reads both from registers; wgmma reads B from shared memory and
     A from shared memory or registers; tcgen05 reads B from shared memory
     and A from shared memory or tensor memory (the compute partition
-    writes it there: attention's P). Set by convert-tile-to-tgpu; a pass that cannot lower the
+    writes it there: attention's P). Set by tile-select-mma-and-tma; a pass that cannot lower the
     selection where it stands selects again (mma.sync) and says why.
 
     ```mlir

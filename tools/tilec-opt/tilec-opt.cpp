@@ -1,7 +1,8 @@
 //===- tilec-opt.cpp - the lit driver: every dialect and pass -------------===//
 
+#include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
-#include "tilec/Transforms/Passes.h"
+#include "tilec/Pipeline/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -11,7 +12,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
-  tilec::registerTilePasses();
+  tilec::registerTilecPassesAndPipelines();
   mlir::DialectRegistry registry;
   registry.insert<tilec::tile::TileDialect, tilec::tgpu::TGPUDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,

@@ -1,8 +1,9 @@
-//===- Pipeline.h - the tilec compile pipeline ------------------*- C++ -*-===//
+//===- Pipeline.h - running tilec compile's pipeline ------------*- C++ -*-===//
 
 #ifndef TILEC_TOOLS_TILEC_PIPELINE_H
 #define TILEC_TOOLS_TILEC_PIPELINE_H
 
+#include "tilec/Pipeline/Pipeline.h"
 #include "tilec/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,9 +35,6 @@ mlir::LogicalResult runLoweringPasses(mlir::ModuleOp module,
                                       const CompileOptions &options);
 mlir::LogicalResult runLLVMPasses(mlir::ModuleOp module,
                                   const CompileOptions &options);
-/// The arguments of the pipeline's passes, in order, each once: what
-/// --print-ir-after accepts (besides "all").
-std::vector<std::string> pipelinePassNames();
 
 } // namespace tilec
 

@@ -16,7 +16,7 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Target/Target.h"
-#include "tilec/Transforms/Passes.h"
+#include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"

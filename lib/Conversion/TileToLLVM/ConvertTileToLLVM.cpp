@@ -12,7 +12,7 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
-#include "tilec/Transforms/Passes.h"
+#include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -24,7 +24,7 @@
 
 namespace tilec {
 #define GEN_PASS_DEF_CONVERTTILETOLLVM
-#include "tilec/Dialect/Tile/Passes.h.inc"
+#include "tilec/Conversion/Passes.h.inc"
 } // namespace tilec
 
 using namespace mlir;

@@ -15,7 +15,7 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
-#include "tilec/Transforms/Passes.h"
+#include "tilec/Conversion/Passes.h"
 #include "llvm/ADT/StringSet.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -40,7 +40,7 @@
 
 namespace tilec {
 #define GEN_PASS_DEF_LOWERTOLLVM
-#include "tilec/Dialect/Tile/Passes.h.inc"
+#include "tilec/Conversion/Passes.h.inc"
 } // namespace tilec
 
 using namespace mlir;

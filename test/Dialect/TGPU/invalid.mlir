@@ -359,7 +359,7 @@ func.func @channel_in_a_region() {
 
 // -----
 
-// The decisions of convert-tile-to-tgpu are typed attributes on the ops
+// The decisions of tile-select-mma-and-tma are typed attributes on the ops
 // they are about.
 func.func @mma_on_load(%x: !tile.tensor<?x?xbf16>) {
   %c0 = arith.constant 0 : i32

@@ -27,7 +27,7 @@ class ForOp;
 
 namespace tilec::tgpu {
 
-/// Discardable attributes convert-tile-to-tgpu sets: the MMA a tile.dot
+/// Discardable attributes tile-select-mma-and-tma sets: the MMA a tile.dot
 /// runs on (MMAAttr) and the TMA copy that serves a tile.load
 /// (TMACopyAttr).
 constexpr llvm::StringLiteral kMMAAttr = "tgpu.mma";

@@ -1,0 +1,32 @@
+//===- Passes.h - passes that refine tgpu decisions -------------*- C++ -*-===//
+
+#ifndef TILEC_DIALECT_TGPU_TRANSFORMS_PASSES_H
+#define TILEC_DIALECT_TGPU_TRANSFORMS_PASSES_H
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tilec {
+
+#define GEN_PASS_DECL
+#include "tilec/Dialect/TGPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tilec/Dialect/TGPU/Passes.h.inc"
+
+/// The stages of `loop`'s classic pipeline (its TMA-copied loads a stage)
+/// that fit in a block's shared memory beside the scratch (without
+/// `without`'s), the barriers, the kernel's buffers and `extraBytes`; 0
+/// if the loop has no TMA-copied load (tile-pipeline-schedule).
+int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
+                              int64_t extraBytes = 0,
+                              mlir::Operation *without = nullptr);
+
+} // namespace tilec
+
+#endif // TILEC_DIALECT_TGPU_TRANSFORMS_PASSES_H

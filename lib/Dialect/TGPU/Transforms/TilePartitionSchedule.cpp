@@ -1,0 +1,406 @@
+//===- TilePartitionSchedule.cpp - which partition runs each op -----------===//
+//
+// The tile-partition-schedule pass: the first of the warp-specialization
+// steps. For a kernel's top-level loop with a dot tile-select-mma-and-tma
+// selected wgmma for, it lists the loop's partitions and gives every op of
+// the body the partitions that run it, by what the op is, not by matching
+// the loop's shape:
+//
+//   scf.for ... {
+//     %k2 = arith.addi %k, %c64        {tgpu.partition = array<i32: 0>}
+//     %a = tile.load %A[%m, %k2] {tgpu.tma = ...}
+//                                      {tgpu.partition = array<i32: 0>}
+//     %d = tile.dot %a', %b', %acc     {tgpu.partition = array<i32: 1>}
+//     %s = arith.mulf %d, ...          {tgpu.partition = array<i32: 1>}
+//   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+//
+// TMA copies (loads with tgpu.tma, those before the loop too) go to the
+// load partition (0); MMAs and everything else to the compute partition
+// (1); side-effect-free scalar code goes to every partition that uses its
+// result (the index arithmetic of the copies to the load partition; code
+// both need to both, each partition computing its own copy); a profiled
+// scope (tile.profile_begin/end, left only in profiled builds) to every
+// partition that runs an op it encloses, the compute partition if none.
+// Later steps insert a channel on every value that crosses partitions and
+// build the warp-specialized regions.
+//
+// On sm_100a (tcgen05 dots) the MMAs get a partition of their own, the
+// MMA partition (2), whose one thread issues them; the compute partition
+// keeps the rest (the math on the MMAs' results, the epilogue), and the
+// operand conversions that only feed dots go with the dots:
+//
+//   } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>,
+//                         #tgpu.partition<mma>]}
+//
+// It also decides how the kernel runs, for the later steps to read: a
+// kernel whose grid allows it walks its tiles persistently
+// (`tgpu.persistent` on the function), and a kernel that asks for the
+// ping-pong schedule gets a compute partition of two copies
+// (`#tgpu.partition<compute, copies = 2>`) where that can run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/ProfileRecords.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
+#include "tilec/Dialect/TGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+
+#include <set>
+
+#define DEBUG_TYPE "tile-partition-schedule"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPARTITIONSCHEDULE
+#include "tilec/Dialect/TGPU/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+struct TilePartitionSchedule
+    : public tilec::impl::TilePartitionScheduleBase<TilePartitionSchedule> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const TargetInfo &target = TargetInfo::of(getOperation());
+    if (!target.hasAsyncMMA())
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal())
+        continue;
+      // One main loop a kernel: the first that qualifies; the ones before
+      // it say why they do not.
+      scf::ForOp scheduled;
+      for (auto loop : func.getBody().front().getOps<scf::ForOp>()) {
+        bool hasAsync = false;
+        loop.getBody()->walk([&](DotOp dot) {
+          hasAsync |= tgpu::getMMA(dot).isAsync();
+        });
+        if (!hasAsync)
+          continue;
+        Partitions parts = assign(loop, target);
+        std::string why = unschedulable(loop, parts);
+        if (why.empty()) {
+          bool pers = persistent && canWalkTilesPersistently(func);
+          if (pers)
+            func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
+          if (useCtaPair(func, loop, pers, target))
+            func->setAttr(tgpu::kCtaGroupAttr,
+                          IntegerAttr::get(IntegerType::get(func.getContext(), 32), 2));
+          record(loop, parts,
+                 usePingPong(func, loop, pers, target) ? 2 : 1, target);
+          scheduled = loop;
+          break;
+        }
+        mlir::emitRemark(loop.getLoc())
+            << variantPrefix(func) << "not warp-specialized (TMA and "
+            << target.asyncMMAName()
+            << " not used): " << why;
+      }
+      // A request for launch control that no persistent tile loop takes.
+      auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
+      if (want && want.getValue() == TileScheduler::LaunchControl &&
+          !func->hasAttr(tgpu::kPersistentAttr))
+        mlir::emitRemark(func.getLoc())
+            << variantPrefix(func)
+            << "launch control not used: the kernel does not walk its tiles "
+               "persistently (no warp-specialized main loop, or a grid its "
+               "programs cannot walk)";
+      // wgmma and tcgen05 run only in a scheduled (warp-specialized) loop:
+      // dots elsewhere are selected for mma.sync.
+      SmallVector<DotOp> demoted;
+      func.walk([&](DotOp dot) {
+        if (tgpu::getMMA(dot).isAsync() &&
+            (!scheduled || !scheduled->isAncestor(dot)))
+          demoted.push_back(dot);
+      });
+      for (DotOp dot : demoted)
+        tgpu::selectMMASync(dot);
+    }
+  }
+
+  using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;
+
+  /// What tgpu.persistent holds: the launch-control scheduler where the
+  /// kernel asks for it (tile.tile_scheduler) and can run it, else a unit
+  /// (the static waves); a remark says why a request is not met.
+  static Attribute persistentScheduler(func::FuncOp func, const TargetInfo &target) {
+    MLIRContext *ctx = func.getContext();
+    auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
+    if (!want || want.getValue() != TileScheduler::LaunchControl)
+      return UnitAttr::get(ctx);
+    std::string why;
+    auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
+    if (!target.tcgen05)
+      why = "cluster launch control is sm_100a's";
+    else if (streamK && streamK.getInt() > 1)
+      why = "a stream-K kernel's units are split statically";
+    if (why.empty())
+      return TileSchedulerAttr::get(ctx, TileScheduler::LaunchControl);
+    mlir::emitRemark(func.getLoc())
+        << variantPrefix(func)
+        << "tiles scheduled in static waves, not by launch control: " << why;
+    return UnitAttr::get(ctx);
+  }
+
+  /// Whether the MMAs of `loop` run over the CTA pair of the kernel's
+  /// cluster (tgpu.cta_group = 2), as the kernel asks (tile.cta_group = 2);
+  /// a remark says why not where it cannot.
+  static bool useCtaPair(func::FuncOp func, scf::ForOp loop, bool pers,
+                         const TargetInfo &target) {
+    auto want = func->getAttrOfType<IntegerAttr>(kCtaGroupAttr);
+    if (!want || want.getInt() != 2)
+      return false;
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
+    std::string why;
+    if (!target.tcgen05)
+      why = "the CTA pair's MMA (tcgen05 cta_group::2) is sm_100a's";
+    else if (!cluster || cluster.getInt() != 2)
+      why = "it runs on a cluster of two (tile.cluster = 2)";
+    else if (!pers)
+      why = "it needs the persistent tile loop";
+    else if (streamK && streamK.getInt() > 1)
+      why = "a stream-K kernel splits tiles, a pair shares them";
+    else
+      why = pairOperands(loop);
+    if (why.empty())
+      return true;
+    mlir::emitRemark(loop.getLoc())
+        << variantPrefix(func) << "CTA pair (cta_group 2) not used: " << why;
+    return false;
+  }
+
+  /// Why the dots of `loop` cannot run over a CTA pair ("" if they can):
+  /// each a tcgen05 MMA reading A and B from shared memory, 128 rows a CTA,
+  /// its B the same for both CTAs (its copy independent of program_id x)
+  /// and half of B's columns still a slot of B's swizzle.
+  static std::string pairOperands(scf::ForOp loop) {
+    for (auto dot : loop.getBody()->getOps<DotOp>()) {
+      tgpu::MMAAttr mma = tgpu::getMMA(dot);
+      if (!mma.isTCGen05() || mma.getA() != tgpu::OperandSource::Shared ||
+          mma.getB() != tgpu::OperandSource::Shared)
+        return "every MMA of the main loop must read A and B from shared "
+               "memory";
+      auto type = cast<RankedTensorType>(dot.getType());
+      if (type.getShape()[0] != 128 || type.getShape()[1] % 32)
+        return "every MMA must make 128 rows a CTA and a multiple of 32 "
+               "columns";
+      bool transposed;
+      LoadOp b = operandLoad(dot.getB(), transposed);
+      if (!b || dependsOnProgramId(b.getOffsets(), 0))
+        return "B must be the same for both CTAs of the pair (its copy may "
+               "not depend on program_id x)";
+      auto bt = cast<RankedTensorType>(b.getType());
+      if (failed(tgpu::planHalfSlot(bt, bt.getRank() - (transposed ? 2 : 1))))
+        return "half of B's columns must keep B's swizzle";
+    }
+    return "";
+  }
+
+  /// Whether the ping-pong schedule the kernel asks for can run (`pers`:
+  /// it walks its tiles persistently); says why not in a remark.
+  static bool usePingPong(func::FuncOp func, scf::ForOp loop, bool pers,
+                          const TargetInfo &target) {
+    auto sched = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
+    if (!sched || sched.getValue() != Schedule::PingPong)
+      return false;
+    std::string why;
+    if (target.tcgen05)
+      why = "on sm_100a the epilogue of one tile overlaps the next tile's "
+            "MMAs through the double-buffered accumulator";
+    else if (!pers)
+      why = "it needs the persistent tile loop";
+    else if (getNumWarps(func) != 4)
+      why = "each consumer copy is one warpgroup: tile.num_warps must be 4";
+    // Consumers find their slots by counting the other's iterations, so
+    // every tile must run the same number of them.
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.omitBlockArguments = true;
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      (void)getBackwardSlice(v, &slice, opts);
+    if (why.empty() && llvm::any_of(slice, [](Operation *op) {
+          return isa<ProgramIdOp, NumProgramsOp>(op);
+        }))
+      why = "the main loop's trip count depends on the tile";
+    if (why.empty())
+      return true;
+    mlir::emitRemark(loop.getLoc())
+        << variantPrefix(func)
+        << "ping-pong schedule not used (cooperative instead): " << why;
+    return false;
+  }
+
+  /// Why the partitions `parts` of `loop` cannot be built yet ("" if they
+  /// can): every dot on wgmma, each shared-memory operand a TMA copy in the
+  /// loop (or once before it), the compute partition the dots and
+  /// side-effect-free math, the copies read by nothing else, one box a
+  /// view.
+  static std::string unschedulable(scf::ForOp loop, Partitions &parts) {
+    Block *body = loop.getBody();
+    SmallVector<LoadOp> loads;
+    bool inLoop = false;
+    for (Operation &op : body->without_terminator()) {
+      auto dot = dyn_cast<DotOp>(op);
+      if (!dot)
+        continue;
+      tgpu::MMAAttr mma = tgpu::getMMA(dot);
+      if (!mma.isAsync())
+        return "a dot of the loop runs on mma.sync";
+      for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+        if (idx == 0 && mma.getA() != tgpu::OperandSource::Shared)
+          continue; // (computed: in registers, or written to tensor memory)
+        bool transposed;
+        LoadOp load = operandLoad(v, transposed);
+        bool once = load && load->getBlock() == loop->getBlock() &&
+                    load->isBeforeInBlock(loop) && tgpu::getTMACopy(load);
+        if (!load || (load->getBlock() != body && !once))
+          return "a dot operand is not loaded in the loop (nor copied once "
+                 "before it)";
+        inLoop |= !once;
+        loads.push_back(load);
+      }
+    }
+    if (!inLoop)
+      return "no dot operand is loaded in the loop";
+    for (Operation &op : body->without_terminator()) {
+      const std::set<int32_t> &p = parts[&op];
+      bool load = p.count(tgpu::kLoadPartition), compute = p.count(tgpu::kComputePartition);
+      if (isa<DotOp>(op) || (load && !compute) || isScalarPure(&op) ||
+          isProfileRecord(&op) || (!compute && p.count(tgpu::kMMAPartition)))
+        continue;
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
+          llvm::all_of(op.getUsers(), [](Operation *u) {
+            return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
+          }))
+        continue;
+      // Math, and branches over math (a mask applied only to the blocks
+      // that need one).
+      if (isMemoryEffectFree(&op) &&
+          (op.getNumRegions() == 0 || isa<scf::IfOp>(op)))
+        continue;
+      return "the compute partition accesses memory ('" +
+             op.getName().getStringRef().str() + "')";
+    }
+    for (LoadOp load : loads)
+      for (Operation *user : load->getUsers())
+        if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user))
+          return "a loaded dot operand has other users";
+    // Each view is copied with one box.
+    for (LoadOp a : loads)
+      for (LoadOp b : loads)
+        if (a.getTensor() == b.getTensor() &&
+            tgpu::getTMACopy(a).getBox() != tgpu::getTMACopy(b).getBox())
+          return "one view is loaded with two different tile shapes";
+    return "";
+  }
+
+  /// The partitions that run each op of the loop's body.
+  static Partitions assign(scf::ForOp loop, const TargetInfo &target) {
+    Block *body = loop.getBody();
+    Partitions parts;
+    // sm_100a: the tcgen05 MMAs, and the conversions of their operands,
+    // are the MMA partition's.
+    // (Not an A the compute partition writes into tensor memory.)
+    auto feedsOnlyDots = [&](Operation &op) {
+      return isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(op) &&
+             llvm::all_of(op.getUses(), [&](OpOperand &use) {
+               Operation *u = use.getOwner();
+               auto dot = dyn_cast<DotOp>(u);
+               if (dot && use.getOperandNumber() == 0 &&
+                   tgpu::getMMA(dot).getA() ==
+                       tgpu::OperandSource::TensorMemory)
+                 return false;
+               return parts.count(u) && parts[u] == std::set<int32_t>{
+                                                      tgpu::kMMAPartition};
+             });
+    };
+    // Users first: walk the body backwards so that scalar code sees the
+    // partitions of everything that uses it.
+    for (Operation &op : llvm::reverse(body->without_terminator())) {
+      std::set<int32_t> &p = parts[&op];
+      auto load = dyn_cast<LoadOp>(op);
+      if (load && tgpu::getTMACopy(load)) {
+        p.insert(tgpu::kLoadPartition);
+        continue;
+      }
+      // A profiled scope runs in every partition that runs an op it
+      // encloses (a scope around a copy and a dot: the producer records
+      // its copy, the consumers their dot); the compute partition's if it
+      // encloses none. Its end was visited first, its contents since.
+      if (auto begin = dyn_cast<ProfileBeginOp>(op)) {
+        ProfileEndOp end = getScopeEnd(begin);
+        for (Operation *o = begin->getNextNode(); o != end; o = o->getNextNode())
+          if (!isProfileRecord(o))
+            p.insert(parts[o].begin(), parts[o].end());
+        if (p.empty())
+          p.insert(tgpu::kComputePartition);
+        parts[end] = p;
+        continue;
+      }
+      if (isa<ProfileEndOp>(op))
+        continue;
+      if (target.tcgen05) {
+        auto dot = dyn_cast<DotOp>(op);
+        if ((dot && tgpu::getMMA(dot).isTCGen05()) || feedsOnlyDots(op)) {
+          p.insert(tgpu::kMMAPartition);
+          continue;
+        }
+      }
+      if (isScalarPure(&op)) {
+        for (Operation *user : op.getUsers()) {
+          Operation *u = body->findAncestorOpInBlock(*user);
+          if (u && !u->hasTrait<OpTrait::IsTerminator>() && parts.count(u))
+            p.insert(parts[u].begin(), parts[u].end());
+          else
+            p.insert(tgpu::kComputePartition); // the loop's results, the yield
+        }
+        if (p.empty()) // unused: wherever it does least harm
+          p.insert(tgpu::kComputePartition);
+        continue;
+      }
+      p.insert(tgpu::kComputePartition);
+    }
+    return parts;
+  }
+
+  /// Records the partitions on the loop and its ops, the compute
+  /// partition running as `copies` copies (and an MMA partition on
+  /// sm_100a).
+  void record(scf::ForOp loop, Partitions &parts, int copies,
+              const TargetInfo &target) {
+    MLIRContext *ctx = &getContext();
+    Block *body = loop.getBody();
+    for (Operation &op : body->without_terminator()) {
+      const std::set<int32_t> &p = parts[&op];
+      op.setAttr(tgpu::kPartitionAttr,
+                 DenseI32ArrayAttr::get(
+                     ctx, SmallVector<int32_t>(p.begin(), p.end())));
+    }
+    // Copies before the loop that only its dots read (tile-select-mma-and-tma
+    // planned them: Q of attention) are the load partition's too, issued
+    // once before its loop.
+    for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
+      auto load = dyn_cast<LoadOp>(op);
+      if (load && tgpu::getTMACopy(load))
+        load->setAttr(tgpu::kPartitionAttr,
+                      DenseI32ArrayAttr::get(ctx, {tgpu::kLoadPartition}));
+    }
+    SmallVector<Attribute> list = {
+        tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load),
+        tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute, copies)};
+    if (target.tcgen05)
+      list.push_back(tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::MMA));
+    loop->setAttr(tgpu::kPartitionsAttr, ArrayAttr::get(ctx, list));
+  }
+};
+
+} // namespace

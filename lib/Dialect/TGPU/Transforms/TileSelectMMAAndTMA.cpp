@@ -1,0 +1,324 @@
+//===- TileSelectMMAAndTMA.cpp - select MMAs and TMA copies ---------------===//
+//
+// The tile-select-mma-and-tma pass: the first step of the Hopper/Blackwell
+// fast path, which decides, per op, what hardware the later passes build
+// on, and records each decision as a typed attribute:
+//
+//   %a = tile.load %A[%m, %k] {tgpu.tma = #tgpu.tma_copy<box = [128, 64],
+//                                                        swizzle = 128>}
+//   %d = tile.dot %a', %b', %c {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+//
+// A load of a kernel's top-level loop gets `tgpu.tma` when TMA can copy it
+// into a shared-memory slot ahead of its use, and so does a load before
+// the loop whose tile only the loop's dots read (copied once, before the
+// loop: Q of attention); every tile.dot gets `tgpu.mma`: wgmma with both
+// operands in shared memory where the target has wgmma, the accumulator
+// is in the wgmma layout and both operands are such loads (8-bit ones
+// K-major), else mma.sync. Remarks say why a load
+// or dot of a main loop did not get the fast choice.
+// tile-warp-specialize and tile-pipeline-schedule read these attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/TGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "tile-select-mma-and-tma"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILESELECTMMAANDTMA
+#include "tilec/Dialect/TGPU/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
+/// from the induction variable and values defined outside the loop.
+bool isScalarIndex(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(v.getParentBlock()->getParentOp());
+  if (!loop->isAncestor(def))
+    return true;
+  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
+      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isScalarIndex(o, loop); });
+}
+
+/// The TMA copy that can bring `load` into a slot ahead of its iteration
+/// of `loop`; says why there is none.
+FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
+                                  std::string &why) {
+  auto view = dyn_cast<BlockArgument>(load.getTensor());
+  TensorViewType vt = load.getTensor().getType();
+  auto tt = cast<RankedTensorType>(load.getType());
+  if (!view || vt.getStrides().back() != 1 || vt.getRank() != tt.getRank()) {
+    why = "the view is not a kernel argument with a unit inner stride";
+    return failure();
+  }
+  if (!load.padsWithZero()) {
+    why = "the padding is not zero";
+    return failure();
+  }
+  if (load.getMask()) {
+    why = "the load has a mask (TMA copies whole boxes)";
+    return failure();
+  }
+  if (!llvm::all_of(load.getOffsets(),
+                    [&](Value o) { return isScalarIndex(o, loop); })) {
+    why = "the indices are not scalars of the induction variable";
+    return failure();
+  }
+  // A view TMA reads is a TMA view everywhere: its other uses must be
+  // extents or loads of this loop with the same tile shape.
+  for (Operation *user : view.getUsers()) {
+    if (isa<DimOp>(user) || user == load.getOperation())
+      continue;
+    auto other = dyn_cast<LoadOp>(user);
+    if (!other || other->getBlock() != loop.getBody() ||
+        other.getType() != load.getType()) {
+      why = "the view has other uses";
+      return failure();
+    }
+  }
+  return tgpu::planTMASlot(tt, why);
+}
+
+/// Whether `load`'s tile reaches nothing but operands of dots in `loop`
+/// (through layout conversions, reshapes and transposes).
+bool onlyDotsOf(LoadOp load, scf::ForOp loop) {
+  SmallVector<Value> work = {load.getResult()};
+  bool any = false;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(user);
+      if (!dot || use.getOperandNumber() == 2 || dot->getParentOp() != loop)
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the
+/// wgmma register-A layout. Where A arrives through a layout conversion,
+/// the layout algebra decides what the conversion costs: a permutation of
+/// each thread's registers is free (nothing to say); one that moves data
+/// between threads goes through shared memory, said in a remark where the
+/// conversion runs in a loop (once per iteration).
+LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  if (a.getElementType().getIntOrFloatBitWidth() != 16) {
+    why = "a register A has 16-bit elements";
+    return failure();
+  }
+  std::vector<int64_t> shape(a.getShape().begin(), a.getShape().end());
+  LinearLayout want = LinearLayout::wgmmaOperandA(shape, numWarps / 4);
+  if (!getLayoutAttr(a) || getLayout(a) != want) {
+    why = "A is not in the wgmma register-A layout";
+    return failure();
+  }
+  auto cv = dot.getA().getDefiningOp<ConvertLayoutOp>();
+  if (!cv || !getLayoutAttr(cv.getSrc().getType()))
+    return success();
+  LinearLayout from = getLayout(cv.getSrc().getType());
+  // (register, lane, warp) of the wanted layout -> those of the source
+  // holding the same element: a register permutation keeps lane and warp.
+  std::optional<LinearLayout> moves = want.invertAndCompose(from);
+  bool permutation = moves.has_value();
+  for (InDim d : {InDim::Register, InDim::Lane, InDim::Warp}) {
+    for (int64_t i = 0, e = want.getInDimSizeLog2(inDimName(d));
+         permutation && i < e; ++i) {
+      LinearLayout::NamedValues in = {{"register", 0}, {"lane", 0}, {"warp", 0}};
+      in[int(d)].second = int64_t(1) << i;
+      // Lanes and warps stay; registers stay registers.
+      for (auto &[name, value] : moves->apply(in))
+        if (name != "register" &&
+            value != (name == inDimName(d) ? in[int(d)].second : 0))
+          permutation = false;
+    }
+  }
+  if (!permutation && isa<scf::ForOp>(cv->getParentOp()))
+    mlir::emitRemark(cv.getLoc())
+        << "A reaches the wgmma register-A layout through shared memory ("
+        << a.getNumElements() * 2 << " bytes a conversion): the layout it "
+        << "comes in moves elements between threads";
+  return success();
+}
+
+/// sm_100a: tcgen05 with both operands in shared memory where
+/// tile-assign-layouts gave the dot the accumulator layout of tcgen05.ld
+/// (it checked what the MMA needs: a GEMM loop's one dot, 128 rows, ...)
+/// and TMA copies both operands; says why not.
+tgpu::MMAAttr selectTCGen05(DotOp dot, int numWarps, std::string &why) {
+  MLIRContext *ctx = dot.getContext();
+  auto acc = cast<RankedTensorType>(dot.getType());
+  std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+  if (!getLayoutAttr(acc) ||
+      getLayout(acc) != LinearLayout::tmem32x32b(shape, numWarps)) {
+    why = "the accumulator is not in tensor memory (tcgen05 runs a GEMM "
+          "loop's one dot: 16-bit or K-major 8-bit inputs loaded from views, "
+          "f32 accumulation from zero, 128 rows, N a multiple of 16 up to 256, "
+          "at most 128 accumulator values a thread; or attention's two: S = "
+          "Q·Kᵀ and O = P·V, 16-bit, D and the key block at most 256)";
+    return tgpu::MMAAttr::mmaSync(ctx);
+  }
+  auto aSource = tgpu::OperandSource::Shared;
+  for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+    bool transposed;
+    LoadOp load = operandLoad(v, transposed);
+    if (!load || !tgpu::getTMACopy(load)) {
+      // A 16-bit A computed in registers in the layout of tcgen05.st
+      // 32x32b (attention's P, which assign-layouts laid out so): the
+      // compute partition writes it into tensor memory for the MMA.
+      auto a = cast<RankedTensorType>(v.getType());
+      std::vector<int64_t> aShape(a.getShape().begin(), a.getShape().end());
+      if (idx == 0 && !load && getLayoutAttr(a) &&
+          a.getElementType().getIntOrFloatBitWidth() == 16 &&
+          getLayout(a) == LinearLayout::tmem32x32b(aShape, numWarps)) {
+        aSource = tgpu::OperandSource::TensorMemory;
+        continue;
+      }
+      why = std::string(idx == 0 ? "A" : "B") + " is not a load TMA copies";
+      return tgpu::MMAAttr::mmaSync(ctx);
+    }
+  }
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::TCGen05, aSource,
+                            tgpu::OperandSource::Shared);
+}
+
+/// The MMA for `dot` on `target` with the kernel's `numWarps`; says why
+/// it is not wgmma (tcgen05 on sm_100a).
+tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
+                        std::string &why) {
+  MLIRContext *ctx = dot.getContext();
+  auto mmaSync = tgpu::MMAAttr::mmaSync(ctx);
+  if (target.tcgen05)
+    return selectTCGen05(dot, numWarps, why);
+  if (!target.wgmma) {
+    why = "the target has no wgmma";
+    return mmaSync;
+  }
+  auto acc = cast<RankedTensorType>(dot.getType());
+  // 8-bit and tf32 wgmma read K-major operands only (said first:
+  // assign-layouts gave such a dot no wgmma accumulator either).
+  unsigned bits =
+      getElementTypeOrSelf(dot.getA().getType()).getIntOrFloatBitWidth();
+  if (int idx = bits == 16 ? -1 : nonKMajorOperand(dot); idx >= 0) {
+    why = std::string(bits == 8 ? "8-bit" : "tf32") +
+          " wgmma reads K-major operands only; " +
+          (idx == 0 ? "A is loaded as KxM and transposed"
+                    : "B is loaded as KxN (load Bt as NxK and transpose it)");
+    return mmaSync;
+  }
+  std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+  if (numWarps % 4 || !getLayoutAttr(acc) ||
+      getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
+    why = "the accumulator is not in a wgmma layout";
+    return mmaSync;
+  }
+  auto aSource = tgpu::OperandSource::Shared;
+  for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+    bool transposed;
+    LoadOp load = operandLoad(v, transposed);
+    if (!load || !tgpu::getTMACopy(load)) {
+      if (idx == 0) {
+        // wgmma reads A from registers in its register-A layout.
+        std::string whyNot;
+        if (succeeded(checkRegisterA(dot, numWarps, whyNot))) {
+          aSource = tgpu::OperandSource::Registers;
+          continue;
+        }
+        why = "A is not a load TMA copies, and not in registers: " + whyNot;
+        return mmaSync;
+      }
+      why = "B is not a load TMA copies";
+      // Copies are planned for the kernel's top-level loops only.
+      if (auto loop = dyn_cast<scf::ForOp>(dot->getParentOp()))
+        if (!isa<func::FuncOp>(loop->getParentOp()))
+          why += " (its loop is nested in an '" +
+                 loop->getParentOp()->getName().getStringRef().str() +
+                 "': TMA copies are planned for loops at the kernel's top "
+                 "level)";
+      return mmaSync;
+    }
+  }
+  return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::WGMMA, aSource,
+                            tgpu::OperandSource::Shared);
+}
+
+struct TileSelectMMAAndTMA
+    : public tilec::impl::TileSelectMMAAndTMABase<TileSelectMMAAndTMA> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const TargetInfo &target = TargetInfo::of(getOperation());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal())
+        continue;
+      if (target.tma)
+        for (auto loop : func.getBody().front().getOps<scf::ForOp>())
+          planCopies(func, loop);
+      int numWarps = getNumWarps(func);
+      SmallVector<DotOp> dots;
+      func.walk([&](DotOp dot) { dots.push_back(dot); });
+      for (DotOp dot : dots) {
+        std::string why;
+        tgpu::MMAAttr mma = selectMMA(dot, target, numWarps, why);
+        if (mma.isAsync())
+          dot->setAttr(tgpu::kMMAAttr, mma);
+        else // (re-lays an accumulator laid out for tcgen05)
+          tgpu::selectMMASync(dot);
+        // Say why where wgmma (tcgen05) was within reach: a main-loop dot
+        // on a target that has it.
+        if (!mma.isAsync() && target.hasAsyncMMA() &&
+            isa<scf::ForOp>(dot->getParentOp()))
+          mlir::emitRemark(dot.getLoc())
+              << variantPrefix(func) << "dot runs on mma.sync: " << why;
+      }
+    }
+  }
+
+  void planCopies(func::FuncOp func, scf::ForOp loop) {
+    SmallVector<LoadOp> loads(loop.getBody()->getOps<LoadOp>());
+    // A tile loaded before the loop that only the loop's dots read (Q of
+    // attention) is copied once a loop, into a slot the dots read.
+    for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (onlyDotsOf(load, loop))
+          loads.push_back(load);
+    for (LoadOp load : loads) {
+      std::string why;
+      FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
+      if (failed(slot)) {
+        mlir::emitRemark(load.getLoc())
+            << variantPrefix(func) << "load not copied with TMA: " << why;
+        continue;
+      }
+      load->setAttr(tgpu::kTMAAttr,
+                    tgpu::TMACopyAttr::get(&getContext(), slot->box,
+                                           slot->swizzle));
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,208 @@
+//===- TileTMAStoreEpilogue.cpp - epilogue stores through TMA -------------===//
+//
+// The tile-tma-store-epilogue pass. In a kernel whose main loop is
+// scheduled for warp specialization, a store of a 2-d tile after the loop
+// (at the top level or in an scf.if there: every consumer thread runs it,
+// the condition being a scalar) goes out through
+// shared memory with TMA:
+//
+//   %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #shared>    (entry block)
+//   %acc = scf.for ... {tgpu.partitions = [...]}
+//   %o = arith.truncf %acc : ... to tensor<128x256xbf16, #wgmma_acc>
+//   tgpu.tma_store %o, %C[%m0, %n0] via %buf
+//   ...
+//   tgpu.tma_store_wait {pendings = 0}     (the kernel's last op)
+//
+// C becomes a TMA view whose box is the tile's rows by one swizzle span;
+// the tile keeps its (wgmma) layout, the conversion the store asked for
+// goes, and the tile leaves in box-wide column chunks through the buffer's
+// slots (two; one for a tile one box wide). Stores that cannot get a
+// remark saying why. The wait ends the kernel: the copies read shared
+// memory until then. tile-warp-specialize moves the buffers and the wait
+// into its consumer region (the wait after the persistent tile loop).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/TGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "tile-tma-store-epilogue"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILETMASTOREEPILOGUE
+#include "tilec/Dialect/TGPU/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// An epilogue store that goes out through shared memory with TMA.
+struct EpilogueStore {
+  StoreOp store;
+  Value value; // what is stored (before the conversion for the store)
+  BlockArgument view;
+  tgpu::TMASlot whole; // the whole tile's box and swizzle
+  tgpu::SharedBufferType bufferType;
+};
+
+/// Two slots of the box (the tile's rows, one swizzle span of columns):
+/// chunk j of the tile goes through slot j % 2 (tile widths and boxes are
+/// powers of two: one chunk, or an even number).
+constexpr int64_t kStoreSlots = 2;
+
+std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
+  auto view = dyn_cast<BlockArgument>(store.getTensor());
+  TensorViewType vt = store.getTensor().getType();
+  if (!view || vt.getRank() < 2 || vt.getStrides().back() != 1 ||
+      vt.isTMA()) {
+    why = "the view is not a kernel argument with a unit inner stride";
+    return std::nullopt;
+  }
+  if (store.getMask()) {
+    why = "the store has a mask (TMA writes whole boxes)";
+    return std::nullopt;
+  }
+  if (llvm::any_of(view.getUsers(),
+                   [&](Operation *u) { return u != store.getOperation() &&
+                                              !isa<DimOp>(u); })) {
+    why = "the view has other uses";
+    return std::nullopt;
+  }
+  // A tile of more dims than 2 has leading 1s (a 1x1xRxC tile of a 4-d
+  // view): the box keeps the view's rank, the slots are 2-d.
+  auto tt = cast<RankedTensorType>(store.getValue().getType());
+  ArrayRef<int64_t> shape = tt.getShape();
+  if (llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; })) {
+    why = "the tile is not 2-d (leading unit dims aside)";
+    return std::nullopt;
+  }
+  std::string unused;
+  FailureOr<tgpu::TMASlot> whole =
+      tgpu::planTMASlot(tt, unused, /*squeeze=*/true);
+  if (tt.getElementType().getIntOrFloatBitWidth() < 8 || failed(whole)) {
+    why = tt.getRank() == 1 ? "the tile is 1-d"
+                            : "the tile is not 8..256 rows of at least 32 "
+                              "bytes";
+    return std::nullopt;
+  }
+  EpilogueStore e;
+  e.store = store;
+  e.view = view;
+  e.whole = *whole;
+  // Slots of one box each: the box-shaped tile's TMA slot. A tile one box
+  // wide uses one slot (chunk 0 of every tile would otherwise always land
+  // in slot 0 while its last copy may still read it).
+  ArrayRef<int64_t> box = ArrayRef<int64_t>(e.whole.box).take_back(2);
+  int64_t chunks = shape.back() / box[1];
+  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
+                                                         tt.getElementType()),
+                                   unused)
+                     ->type.withNumSlots(std::min(chunks, kStoreSlots));
+  // The 2-d values the stored one comes from (through conversions the
+  // store asked for and reshapes adding unit dims), earliest first: the
+  // first that splits into chunks is stored, skipping the conversions.
+  SmallVector<Value> candidates;
+  for (Value v = store.getValue(); v;) {
+    if (cast<RankedTensorType>(v.getType()).getRank() == 2)
+      candidates.insert(candidates.begin(), v);
+    Operation *def = v.getDefiningOp();
+    v = {};
+    if (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) && def->hasOneUse())
+      v = def->getOperand(0);
+  }
+  for (Value v : candidates) {
+    if (!getLayoutAttr(v.getType()))
+      continue;
+    LinearLayout l = getLayout(v.getType());
+    if (!tgpu::chunkSelectBits(l, box[1]))
+      continue;
+    // A chunk is the layout without the selecting bits; it must fit the
+    // slot (any distributed layout does; the check is the lowering's).
+    e.value = v;
+    break;
+  }
+  if (!e.value) {
+    why = "the tile's layout does not split into box-wide chunks by register";
+    return std::nullopt;
+  }
+  return e;
+}
+
+struct TileTMAStoreEpilogue
+    : public tilec::impl::TileTMAStoreEpilogueBase<TileTMAStoreEpilogue> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (!TargetInfo::of(getOperation()).hasAsyncMMA())
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kKernelAttr) || func.isExternal() ||
+          func->hasAttr(kPlainVariantOfAttr))
+        continue;
+      scf::ForOp loop = tgpu::scheduledLoop(func);
+      if (loop && useTMAStores(func, loop)) {
+        OpBuilder b(func.getBody().front().getTerminator());
+        tgpu::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
+      }
+    }
+  }
+
+  /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every
+  /// consumer thread runs them) become TMA stores through shared memory;
+  /// returns whether any did.
+  static bool useTMAStores(func::FuncOp func, scf::ForOp loop) {
+    Block &entry = func.getBody().front();
+    bool any = false;
+    SmallVector<StoreOp> stores;
+    // (A split-K member's partial tile goes to the workspace, which has no
+    // TMA descriptor: not an epilogue store, no remark.) Stores in an
+    // scf.if count: its condition is a scalar, the same in every thread of
+    // the program (a split-K member's epilogue runs in the last unit's).
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+      op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+        if (auto store = dyn_cast<StoreOp>(inner))
+          if (!store.getTensor().getDefiningOp<WorkspaceOp>())
+            stores.push_back(store);
+        return isa<scf::IfOp>(inner) ? WalkResult::advance()
+                                     : WalkResult::skip();
+      });
+    for (StoreOp store : stores) {
+      std::string why;
+      std::optional<EpilogueStore> e = planStore(store, why);
+      if (!e) {
+        mlir::emitRemark(store.getLoc())
+            << variantPrefix(func) << "epilogue store not through TMA: " << why;
+        continue;
+      }
+      setArgumentType(func, e->view,
+                      cast<TensorViewType>(e->view.getType())
+                          .withTMA(e->whole.box, e->whole.swizzle));
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
+      any = true;
+      b.setInsertionPoint(store);
+      tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
+                               store.getOffsets(), buf);
+      // The store and the conversions and reshapes only it read.
+      Value old = store.getValue();
+      store.erase();
+      while (Operation *def = old.getDefiningOp()) {
+        if (!isa<ConvertLayoutOp, ReshapeOp>(def) || !def->use_empty())
+          break;
+        old = def->getOperand(0);
+        def->erase();
+      }
+    }
+    return any;
+  }
+};
+
+} // namespace

@@ -1,0 +1,628 @@
+// RUN: tilec-opt %s -split-input-file -tile-select-mma-and-tma -verify-diagnostics | FileCheck %s
+//
+// Inputs carry what the pass needs: layouts (tile-assign-layouts,
+// tile-remove-layout-conversions) and shared layouts (tile-swizzle).
+
+// A bf16 GEMM's main loop on sm_90a: both loads are TMA copies into
+// 128-byte-swizzled slots (A's 64-element rows are one box wide, B's
+// 256-element rows four 64-wide boxes), and the dot, its accumulator in
+// the wgmma layout, runs on wgmma from shared memory.
+// CHECK-LABEL: func.func @gemm
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The same loop in a module for sm_100a (tile.target): TMA copies, but the
+// accumulator is in the mma.sync layout (tile-assign-layouts gives a dot
+// tcgen05 can run the layout tcgen05.ld reads tensor memory in), so
+// mma.sync, and a remark says why.
+// CHECK: module attributes {tile.target = #tile.target<sm_100a>}
+// CHECK-LABEL: func.func @gemm_sm100
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_sm100(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: the accumulator is not in tensor memory}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// sm_100a with the accumulator in the layout of tcgen05.ld 32x32b over 8
+// warps (LinearLayout::tmem32x32b, what tile-assign-layouts gives a GEMM
+// loop's dot there): tcgen05, both operands from shared memory.
+// CHECK: module attributes {tile.target = #tile.target<sm_100a>}
+// CHECK-LABEL: func.func @gemm_tcgen05
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [0, 128]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The same, but A's view is also read after the loop, so TMA cannot copy
+// A: mma.sync after all, and the accumulator laid out for tcgen05.ld is
+// carried in the mma.sync layout through the loop, converted once before
+// and once after it.
+// CHECK-LABEL: func.func @gemm_tcgen05_fallback
+// CHECK: %[[IN:.*]] = tile.convert_layout %{{.*}} : tensor<128x256xf32, #[[TMEM:[a-z0-9]+]]> -> tensor<128x256xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[IN]]) -> (tensor<128x256xf32, #[[MMA]]>)
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x256xf32, #[[MMA]]>
+// CHECK: tile.convert_layout %[[L]] : tensor<128x256xf32, #[[MMA]]> -> tensor<128x256xf32, #[[TMEM]]>
+#linear = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [0, 128]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 16]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @gemm_tcgen05_fallback(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      // expected-remark @+1 {{load not copied with TMA: the view has other uses}}
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: A is not a load TMA copies}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    %again = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// fp8 with a row-major B (KxN): wgmma reads 8-bit operands K-major only,
+// so the dot stays on mma.sync and the remark says how to write B.
+// CHECK-LABEL: func.func @fp8_row_major_b
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear3 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 0], [2, 16], [4, 32], [8, 64], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @fp8_row_major_b(%arg0: !tile.tensor<?x?xf8E4M3FN>, %arg1: !tile.tensor<?x?xf8E4M3FN>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xf8E4M3FN>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c128_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #linear1>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x128xf8E4M3FN, #linear1> -> tensor<128x128xf8E4M3FN, #linear2>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<128x128xf8E4M3FN, #linear1> -> tensor<128x128xf8E4M3FN, #linear3>
+      // expected-remark @+1 {{dot runs on mma.sync: 8-bit wgmma reads K-major operands only; B is loaded as KxN (load Bt as NxK and transpose it)}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x128xf8E4M3FN, #linear2>, tensor<128x128xf8E4M3FN, #linear3> -> tensor<128x128xf32, #linear>
+      scf.yield %7 : tensor<128x128xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x128xf32, #linear> -> tensor<128x128xf32, #linear4>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x128xf32, #linear4>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// TMA fills with zeros: a load padded with 1.0 stays a plain load, and the
+// dot it feeds runs on mma.sync; both with remarks.
+// CHECK-LABEL: func.func @padded
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK-NOT: tgpu.tma
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @padded(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      // expected-remark @+1 {{load not copied with TMA: the padding is not zero}}
+      %4 = tile.load %arg1[%arg3, %c0_i32] {padding = 1.000000e+00 : bf16} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// TMA copies whole boxes: a masked load stays a plain load, and the dot
+// it feeds runs on mma.sync; both with remarks.
+// CHECK-LABEL: func.func @masked
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>}
+// CHECK-NOT: tgpu.tma
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @masked(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %arg5 = arith.constant dense<true> : tensor<64x256xi1, #linear2>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      // expected-remark @+1 {{load not copied with TMA: the load has a mask (TMA copies whole boxes)}}
+      %4 = tile.load %arg1[%arg3, %c0_i32] mask(%arg5 : tensor<64x256xi1, #linear2>) : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies}}
+      %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// TMA copies are planned for the kernel's top-level loops: a loop inside
+// an scf.if keeps plain loads, and the dot's remark says why (a grouped
+// GEMM guarded its loop so and ran on mma.sync without a word).
+// CHECK-LABEL: func.func @nested_loop
+// CHECK-NOT: tgpu.tma
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @nested_loop(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %any = arith.cmpi sgt, %0, %c0_i32 : i32
+    scf.if %any {
+      %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+        %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+        %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+        // expected-remark @+1 {{A reaches the wgmma register-A layout through shared memory}}
+        %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+        %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+        // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies (its loop is nested in an 'scf.if': TMA copies are planned for loops at the kernel's top level)}}
+        %7 = tile.dot %5, %6, %arg4 : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+        scf.yield %7 : tensor<128x256xf32, #linear>
+      }
+      %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x256xf32, #linear> -> tensor<128x256xf32, #linear5>
+      tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Loads outside a loop are not planned (nothing to overlap them with), so
+// a dot outside one runs on mma.sync; no remark.
+// CHECK-LABEL: func.func @no_loop
+// CHECK-NOT: tgpu.tma
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @no_loop(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %1 = tile.load %arg1[%c0_i32, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %2 = tile.convert_layout %0 {shared = #shared} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear>
+    %3 = tile.convert_layout %1 {shared = #shared} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear2>
+    %4 = tile.dot %2, %3, %cst : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear2> -> tensor<64x64xf32, #linear>
+    %5 = tile.convert_layout %4 {shared = #shared1} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear3>
+    tile.store %5, %arg2[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear3>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Attention's two dots (Q·Kᵀ, then P·V) on sm_90a. Q, loaded before the
+// loop and read only by its first dot, is a TMA copy too (made once, before
+// the loop), and that dot reads it from shared memory. K is a 1x32x64 tile
+// of a 3-d view (box [1, 32, 64]) and V a 2-d one: both TMA copies. The
+// second dot reads A from registers: P is the first dot's accumulator,
+// exp'd and cast to bf16, and that layout is already the register-A layout
+// (no conversion at all).
+// CHECK-LABEL: func.func @chain
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @chain(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %0 = tile.program_id x
+    %1 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16>
+    %2 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear2>
+    %3 = scf.for %arg4 = %c0_i32 to %1 step %c32_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %5 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
+      %6 = tile.reshape %5 : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
+      %8 = tile.convert_layout %2 {shared = #shared} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
+      %9 = tile.convert_layout %7 {shared = #shared1} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
+      %10 = tile.dot %8, %9, %cst_0 : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
+      %11 = math.exp %10 : tensor<64x32xf32, #linear1>
+      %12 = arith.truncf %11 : tensor<64x32xf32, #linear1> to tensor<64x32xbf16, #linear1>
+      %13 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<32x64xbf16, #linear4>
+      %14 = tile.convert_layout %13 {shared = #shared2} : tensor<32x64xbf16, #linear4> -> tensor<32x64xbf16, #linear7>
+      %15 = tile.dot %12, %14, %arg5 : tensor<64x32xbf16, #linear1>, tensor<32x64xbf16, #linear7> -> tensor<64x64xf32, #linear>
+      scf.yield %15 : tensor<64x64xf32, #linear>
+    }
+    %4 = tile.convert_layout %3 {shared = #shared3} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear8>
+    tile.store %4, %arg3[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear8>, !tile.tensor<?x64xf32>
+    return
+  }
+}
+
+// -----
+
+// As @chain, but Q is scaled before the loop, so it is no copy: both dots
+// run on wgmma with A in registers. Q is converted to the
+// wgmma register-A layout inside the loop here, which moves elements
+// between threads, so the remark says it costs a trip through shared
+// memory each iteration; P is the first dot's accumulator, exp'd and cast
+// to bf16, and that layout is already the register-A layout (no
+// conversion at all).
+// CHECK-LABEL: func.func @chain_scaled
+// CHECK-NOT: tgpu.tma_copy<box = [64, 64]
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+// CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 16, 0]], lane = [[0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0]], warp = [[0, 4, 0], [0, 8, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @chain_scaled(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %0 = tile.program_id x
+    %1 = tile.dim %arg2, 0 : !tile.tensor<?x64xbf16>
+    %2 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear2>
+    %qs = arith.mulf %2, %2 : tensor<64x64xbf16, #linear2>
+    %3 = scf.for %arg4 = %c0_i32 to %1 step %c32_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %5 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
+      %6 = tile.reshape %5 : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
+      // expected-remark @below {{A reaches the wgmma register-A layout through shared memory (8192 bytes a conversion): the layout it comes in moves elements between threads}}
+      %8 = tile.convert_layout %qs {shared = #shared} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
+      %9 = tile.convert_layout %7 {shared = #shared1} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
+      %10 = tile.dot %8, %9, %cst_0 : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
+      %11 = math.exp %10 : tensor<64x32xf32, #linear1>
+      %12 = arith.truncf %11 : tensor<64x32xf32, #linear1> to tensor<64x32xbf16, #linear1>
+      %13 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<32x64xbf16, #linear4>
+      %14 = tile.convert_layout %13 {shared = #shared2} : tensor<32x64xbf16, #linear4> -> tensor<32x64xbf16, #linear7>
+      %15 = tile.dot %12, %14, %arg5 : tensor<64x32xbf16, #linear1>, tensor<32x64xbf16, #linear7> -> tensor<64x64xf32, #linear>
+      scf.yield %15 : tensor<64x64xf32, #linear>
+    }
+    %4 = tile.convert_layout %3 {shared = #shared3} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear8>
+    tile.store %4, %arg3[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear8>, !tile.tensor<?x64xf32>
+    return
+  }
+}
+
+
+// -----
+
+// i8 with both operands K-major (A MxK, Bt NxK transposed): TMA copies both
+// and the dot runs on wgmma (s32 accumulation).
+// CHECK-LABEL: func.func @i8_k_major
+// CHECK-COUNT-2: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [128, 128], swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} : {{.*}} -> tensor<128x128xi32
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @i8_k_major(%arg0: !tile.tensor<?x?xi8>, %arg1: !tile.tensor<?x?xi8>, %arg2: !tile.tensor<?x?xi32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0> : tensor<128x128xi32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xi8>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c128_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xi32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xi8> -> tensor<128x128xi8, #linear1>
+      %4 = tile.load %arg1[%c0_i32, %arg3] : !tile.tensor<?x?xi8> -> tensor<128x128xi8, #linear1>
+      %5 = tile.transpose %4 [1, 0] : tensor<128x128xi8, #linear1> -> tensor<128x128xi8, #linear2>
+      %6 = tile.convert_layout %3 {shared = #shared} : tensor<128x128xi8, #linear1> -> tensor<128x128xi8, #linear3>
+      %7 = tile.convert_layout %5 {shared = #shared1} : tensor<128x128xi8, #linear2> -> tensor<128x128xi8, #linear4>
+      %8 = tile.dot %6, %7, %arg4 : tensor<128x128xi8, #linear3>, tensor<128x128xi8, #linear4> -> tensor<128x128xi32, #linear>
+      scf.yield %8 : tensor<128x128xi32, #linear>
+    }
+    %2 = tile.convert_layout %1 {shared = #shared2} : tensor<128x128xi32, #linear> -> tensor<128x128xi32, #linear5>
+    tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x128xi32, #linear5>, !tile.tensor<?x?xi32>
+    return
+  }
+}
+
+// -----
+
+// sm_100a attention laid out for tensor memory (tile-assign-layouts): S =
+// Q·Kᵀ reads both operands from shared memory (TMA copies Q once, K in
+// the loop); O = P·V reads P, computed in the layout of tcgen05.st 32x32b,
+// from tensor memory.
+// CHECK-LABEL: func.func @attention_tcgen05
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = tmem, b = smem>}
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = arith.muli %0, %c128_i32 : i32
+    %2 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %3 = tile.load %arg0[%1, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %5:2 = scf.for %arg4 = %c0_i32 to %2 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %6 = tile.load %arg1[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %8 = tile.convert_layout %7 {shared = #shared1} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %9 = tile.dot %4, %8, %cst_0 : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %10 = tile.reduce  max %9 dim 1 : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %11 = arith.maximumf %arg5, %10 : tensor<128xf32, #linear>
+      %12 = tile.expand_dims %11 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %13 = tile.broadcast %12 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %14 = arith.subf %9, %13 : tensor<128x64xf32, #linear1>
+      %15 = math.exp2 %14 : tensor<128x64xf32, #linear1>
+      %16 = arith.subf %arg5, %11 : tensor<128xf32, #linear>
+      %17 = math.exp2 %16 : tensor<128xf32, #linear>
+      %18 = tile.expand_dims %17 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %19 = tile.broadcast %18 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %20 = arith.mulf %arg6, %19 : tensor<128x64xf32, #linear1>
+      %21 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %22 = arith.truncf %15 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %23 = tile.convert_layout %21 {shared = #shared2} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      %24 = tile.dot %22, %23, %20 : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %11, %24 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    }
+    tile.store %5#1, %arg3[%1, %c0_i32] : tensor<128x64xf32, #linear1>, !tile.tensor<?x64xf32>
+    return
+  }
+}
+
+// -----
+
+// The same, but V's view is also read after the loop, so TMA cannot copy
+// V: P·V runs on mma.sync after all, converting where it stands (P into
+// the mma.sync A fragments, O's accumulator into the mma.sync layout and
+// its result back into tensor memory's).
+// CHECK-LABEL: func.func @attention_tcgen05_fallback
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<tcgen05, a = smem, b = smem>}
+// CHECK: %[[A:.*]] = tile.convert_layout %{{.*}} : tensor<128x64xbf16, #[[TMEM:[a-z0-9]+]]> -> tensor<128x64xbf16, #[[FRAG:[a-z0-9]+]]>
+// CHECK-NEXT: %[[ACC:.*]] = tile.convert_layout %{{.*}} : tensor<128x64xf32, #[[TMEM]]> -> tensor<128x64xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK-NEXT: %[[D:.*]] = tile.dot %[[A]], %{{.*}}, %[[ACC]] {tgpu.mma = #tgpu.mma<mma_sync, a = regs, b = regs>} : {{.*}} -> tensor<128x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[BACK:.*]] = tile.convert_layout %[[D]] : tensor<128x64xf32, #[[MMA]]> -> tensor<128x64xf32, #[[TMEM]]>
+// CHECK-NEXT: scf.yield %{{.*}}, %[[BACK]]
+
+#linear = #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_100a>} {
+  func.func @attention_tcgen05_fallback(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = arith.muli %0, %c128_i32 : i32
+    %2 = tile.dim %arg1, 0 : !tile.tensor<?x64xbf16>
+    %3 = tile.load %arg0[%1, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<128x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear2> -> tensor<128x64xbf16, #linear3>
+    %5:2 = scf.for %arg4 = %c0_i32 to %2 step %c64_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>)  : i32 {
+      %6 = tile.load %arg1[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %7 = tile.transpose %6 [1, 0] : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear5>
+      %8 = tile.convert_layout %7 {shared = #shared1} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %9 = tile.dot %4, %8, %cst_0 : tensor<128x64xbf16, #linear3>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      %10 = tile.reduce  max %9 dim 1 : tensor<128x64xf32, #linear1> -> tensor<128xf32, #linear>
+      %11 = arith.maximumf %arg5, %10 : tensor<128xf32, #linear>
+      %12 = tile.expand_dims %11 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %13 = tile.broadcast %12 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %14 = arith.subf %9, %13 : tensor<128x64xf32, #linear1>
+      %15 = math.exp2 %14 : tensor<128x64xf32, #linear1>
+      %16 = arith.subf %arg5, %11 : tensor<128xf32, #linear>
+      %17 = math.exp2 %16 : tensor<128xf32, #linear>
+      %18 = tile.expand_dims %17 axis 1 : tensor<128xf32, #linear> -> tensor<128x1xf32, #linear7>
+      %19 = tile.broadcast %18 : tensor<128x1xf32, #linear7> -> tensor<128x64xf32, #linear1>
+      %20 = arith.mulf %arg6, %19 : tensor<128x64xf32, #linear1>
+      // expected-remark @+1 {{load not copied with TMA: the view has other uses}}
+      %21 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+      %22 = arith.truncf %15 : tensor<128x64xf32, #linear1> to tensor<128x64xbf16, #linear1>
+      %23 = tile.convert_layout %21 {shared = #shared2} : tensor<64x64xbf16, #linear4> -> tensor<64x64xbf16, #linear6>
+      // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies}}
+      %24 = tile.dot %22, %23, %20 : tensor<128x64xbf16, #linear1>, tensor<64x64xbf16, #linear6> -> tensor<128x64xf32, #linear1>
+      scf.yield %11, %24 : tensor<128xf32, #linear>, tensor<128x64xf32, #linear1>
+    }
+    tile.store %5#1, %arg3[%1, %c0_i32] : tensor<128x64xf32, #linear1>, !tile.tensor<?x64xf32>
+    %again = tile.load %arg2[%c0_i32, %c0_i32] : !tile.tensor<?x64xbf16> -> tensor<64x64xbf16, #linear4>
+    return
+  }
+}
