@@ -30,6 +30,8 @@ def TGPU_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
+    void registerOps();
   }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }

@@ -67,15 +67,6 @@ bool inRole(mlir::Operation *op, mlir::scf::ForOp loop, PartitionRole role);
 /// The top-level loop of `func` tile-partition-schedule scheduled (the one
 /// that will be warp-specialized), or null.
 mlir::scf::ForOp scheduledLoop(mlir::func::FuncOp func);
-/// Selects mma.sync for `dot`. A dot tile-assign-layouts gave tcgen05.ld's
-/// accumulator layout (LinearLayout::tmem32x32b; a loop's, carried for it
-/// alone) has its accumulator carried in the mma.sync layout through its
-/// loop instead, converted once before and once after it: the fallback
-/// where tcgen05 is not selected after all (an operand TMA cannot copy,
-/// the plain twin). Any other dot laid out for tensor memory (attention's
-/// S and O, and P as O's A) converts where it stands: its A and its
-/// accumulator into mma.sync fragments, its result back.
-void selectMMASync(tile::DotOp dot);
 /// The consumer copies of `loop`'s compute partition (its
 /// #tgpu.partition<compute, copies = N>; 1 without a schedule).
 int getComputeCopies(mlir::scf::ForOp loop);

@@ -27,6 +27,18 @@ int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
                               int64_t extraBytes = 0,
                               mlir::Operation *without = nullptr);
 
+namespace tgpu {
+/// Selects mma.sync for `dot`. A dot tile-assign-layouts gave tcgen05.ld's
+/// accumulator layout (LinearLayout::tmem32x32b; a loop's, carried for it
+/// alone) has its accumulator carried in the mma.sync layout through its
+/// loop instead, converted once before and once after it: the fallback
+/// where tcgen05 is not selected after all (an operand TMA cannot copy,
+/// the plain twin). Any other dot laid out for tensor memory (attention's
+/// S and O, and P as O's A) converts where it stands: its A and its
+/// accumulator into mma.sync fragments, its result back.
+void selectMMASync(tile::DotOp dot);
+} // namespace tgpu
+
 } // namespace tilec
 
 #endif // TILEC_DIALECT_TGPU_TRANSFORMS_PASSES_H
