@@ -1,0 +1,193 @@
+//===- TileInsertChannels.h - one kernel's channels -------------*- C++ -*-===//
+//
+// The state of tile-insert-channels while it rewrites one kernel's
+// scheduled loop (KernelChannels, made afresh for each kernel), shared by
+// its two halves: TileInsertChannels.cpp (the pass, wgmma's channels and
+// what both halves use) and TileInsertChannelsTCGen05.cpp (tcgen05's:
+// tensor-memory accumulators, attention's S, P and O, the CTA pair's B).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_DIALECT_TGPU_TRANSFORMS_TILEINSERTCHANNELS_H
+#define TILEC_LIB_DIALECT_TGPU_TRANSFORMS_TILEINSERTCHANNELS_H
+
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tilec::insert_channels {
+
+using namespace mlir;
+using tile::DotOp;
+using tile::LoadOp;
+
+
+/// The load partition's warps where its threads copy the operands (views
+/// TMA cannot read). sm_90a: a warpgroup, as its load partition is anyway.
+/// sm_100a: two, which share a warpgroup (and its budget) with the MMA
+/// warp, so that the compute warps keep the registers they have beside
+/// TMA's one load warp (a warpgroup of copy warps and one for the MMA warp
+/// left the epilogue 176 a thread, and two GEMM twins spilled). The
+/// channel records it (producer_warps); tile-warp-specialize gives the
+/// partition as many.
+constexpr int64_t kCopyWarps = 4, kCopyWarpsTCGen05 = 2;
+
+/// One operand of a dot that TMA or the load partition's threads bring in.
+struct Operand {
+  LoadOp load;
+  bool transposed;        // the dot reads the loaded tile transposed
+  bool threads = false;   // copied by the load partition's threads (the
+                          // load has no tgpu.tma: a view TMA cannot read)
+  bool once = false;      // loaded before the loop, once a tile
+  int channel = -1;       // the loop channel it goes through (not once)
+  BlockArgument view;     // the kernel argument
+  tgpu::TMASlot slot;     // its box, swizzle and one slot of the ring
+  Value ring;
+  // A CTA pair's B (tgpu.cta_group): each CTA copies the half of the
+  // columns its rank says, `pairDim` the load's dim of B's columns.
+  int pairDim = -1;
+  int64_t pairHalf = 0;
+};
+
+/// A dot of the loop and where its operands come from: indices into
+/// Channels::operands; A's is -1 where wgmma reads A from registers.
+struct MMA {
+  DotOp dot;
+  int a, b;
+};
+
+inline void tag(Operation *op, ArrayRef<int32_t> parts) {
+  op->setAttr(tgpu::kPartitionAttr,
+              DenseI32ArrayAttr::get(op->getContext(), parts));
+}
+
+/// One kernel's rewrite: insert() puts the values crossing its scheduled
+/// loop's partitions on channels.
+struct KernelChannels {
+  // The kernel being rewritten.
+  scf::ForOp loop;
+  SmallVector<MMA> mmas;
+  SmallVector<Operand> operands; // the TMA-copied operands of the dots
+  /// Whether the compute partition uses an MMA's result in the iteration
+  /// that issues it (by def-use: a dot whose accumulator is not a value the
+  /// loop carries for it alone, or a register A computed in the loop): each
+  /// MMA is then waited for at once, and the use released in its own
+  /// iteration; else one MMA group stays in flight. Math that reads no MMA
+  /// result does not count.
+  bool usesResultsInLoop = false;
+  SmallVector<Value> chans; // the loop's channels (Operand::channel)
+  Value onceCh;             // the channel of the tiles copied once, or null
+  bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
+  bool threadFill = false;  // the load partition's threads copy the operands
+  int32_t consumer = tgpu::kComputePartition; // the partition that reads
+                                              // the operand channels
+
+  /// The dots' TMA operands, the channel each goes through; fails where a
+  /// value crosses partitions some other way.
+  LogicalResult collect();
+
+  LogicalResult insert(func::FuncOp func, scf::ForOp l);
+
+  /// The views of the TMA-copied operands become TMA views.
+  void setTMAViews(func::FuncOp func);
+
+  /// A channel at the top of the kernel.
+  tgpu::ChannelOp makeChannel(func::FuncOp func, TypeRange types,
+                              int64_t consumerWarps, int64_t depth,
+                              tgpu::FillKind fill, tgpu::ReleaseKind release,
+                              int64_t producerWarps = 0);
+
+  /// The tensor-memory ring of 128-row tiles of `t`'s shape and element
+  /// type.
+  static tgpu::TensorMemoryBufferType tmemRing(RankedTensorType t);
+
+  /// The consumer's read of use `index` of tensor-memory channel `ch`
+  /// (PTX ISA 9.7.16.6.4): wait, fence after, a tcgen05.ld of each buffer
+  /// as `types`, wait::ld, fence before, release. Returns the values;
+  /// `mark` sees each op at `b`'s level (to tag its partition).
+  static ValueRange readOut(OpBuilder &b, Location loc, tgpu::ChannelOp ch,
+                            Value index, TypeRange types,
+                            llvm::function_ref<void(Operation *)> mark);
+
+  /// The factor the loop-carried O is rescaled by before the MMA adds to it
+  /// (`dot`'s accumulator is `mul`, the iter_arg times it): its index
+  /// among the iter_args, or -1.
+  int rescaledAccumulator(DotOp dot, arith::MulFOp &mul, Value &factor);
+
+  /// sm_100a attention (FlashAttention-4's structure; see the file
+  /// comment): S = Q·Kᵀ and O = P·V on tcgen05, S, P and O in tensor
+  /// memory.
+  LogicalResult insertTCGen05Attention(func::FuncOp func);
+
+  /// sm_100a: the loop's tcgen05 MMAs, each onto an accumulator the loop
+  /// carries for it alone (see the file comment; attention's loop is
+  /// insertTCGen05Attention's).
+  LogicalResult insertTCGen05(func::FuncOp func);
+
+  /// A CTA pair's MMAs (tgpu.cta_group): each CTA's B slot holds half of
+  /// B's columns (tile-partition-schedule checked that the half keeps B's
+  /// swizzle).
+  LogicalResult halveB();
+
+  /// Removes iter_arg `idx` of the loop, which the body passes through and
+  /// nothing reads after the loop.
+  void dropIterArg(unsigned idx);
+
+  /// Erases the loads and conversions nobody reads any more.
+  static void eraseDead(Block *body);
+
+  /// The load partition's warps that copy the operands.
+  int64_t copyWarps() const { return tcgen05 ? kCopyWarpsTCGen05 : kCopyWarps; }
+
+  /// How the operands' slots are filled.
+  tgpu::FillKind fillKind() const;
+
+  /// The warps that fill the operands' slots (the channels'
+  /// producer_warps): the copy warps where the threads copy, 0 for TMA.
+  int64_t producerWarps() const { return threadFill ? copyWarps() : 0; }
+
+  /// The load partition's threads' copy of `o` into `slot` of its ring, in
+  /// place of its load: the tile in the coalesced layout of the
+  /// partition's warps (the channel's fill follows the last copy).
+  void emitThreadCopy(OpBuilder &b, Operand &o, Value slot);
+
+  /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
+  /// place of its load.
+  void emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
+
+  /// The load partition's side: each channel's use acquired before its
+  /// first copy, each copy where its load stood (the tiles copied once
+  /// before the loop, use %t0 of theirs).
+  void insertProducer();
+
+  /// The use index of the tiles copied once (%t0), or null.
+  Value onceTile;
+
+  /// The use counter: a new last iter_arg of the loop, starting at %i0 (a
+  /// constant of its own before the loop); insertConsumer makes it count.
+  void addCounter();
+
+  /// The compute partition's side: each channel's use waited for before
+  /// the first MMA reading it, the dots become wgmmas, and the uses are
+  /// released once their MMAs completed; the counter counts.
+  void insertConsumer();
+
+  /// Erases `op` and the ops its results reached if nothing else reads
+  /// them (conversions of a tile nobody reads any more).
+  static void eraseUnused(Operation *op);
+
+  /// The ring as the dot reads it (transposed slots where the dot
+  /// transposes the loaded tile), next to the ring's allocation.
+  static Value mmaOperand(const Operand &o);
+
+  /// if i > i0: release use i - 1 (compute partition).
+  static void releasePrevious(OpBuilder &b, Location loc, Value i, Value i0,
+                              Value ch);
+};
+
+} // namespace tilec::insert_channels
+
+#endif // TILEC_LIB_DIALECT_TGPU_TRANSFORMS_TILEINSERTCHANNELS_H
