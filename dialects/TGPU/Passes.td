@@ -326,8 +326,9 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Then lowers every `tgpu.channel` (these and those of
     tile-warp-specialize): a ring of `depth` slots per buffer, or as many
     as fit in shared memory next to the kernel's other buffers and scratch
-    (at most `max-stages`, or the kernel's `tile.num_stages`, which then
-    records the choice); full and empty mbarriers a slot with phase
+    (at most 8, what `tile.num_stages` allows), or the kernel's
+    `tile.num_stages`; the kernel records the choice as
+    `tgpu.num_stages`. Full and empty mbarriers a slot with phase
     tracking: use i is slot i % depth, phase (i / depth) % 2; acquire waits
     for the empty barrier's previous phase and arms the full barrier with
     the use's bytes, wait waits for the full barrier, release arrives on
@@ -336,10 +337,6 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     count both CTAs (arrivals and copies `leader`), its commits multicast
     to both CTAs.
   }];
-  let options = [
-    Option<"maxStages", "max-stages", "int", /*default=*/"8",
-           "the most slots to give a channel without a depth">,
-  ];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

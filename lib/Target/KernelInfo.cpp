@@ -77,11 +77,11 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     k.threads = 32 * tgpu::getLaunchWarps(func);
     if (auto cl = func->getAttrOfType<IntegerAttr>(tile::kClusterAttr))
       k.cluster[0] = cl.getInt();
-    if (auto pv = func->getAttrOfType<StringAttr>(tile::kPlainVariantAttr))
+    if (auto pv = func->getAttrOfType<FlatSymbolRefAttr>(tile::kPlainVariantAttr))
       k.plainVariant = pv.getValue().str();
     if (auto vs = func->getAttrOfType<ArrayAttr>(tile::kVariantsAttr))
       for (Attribute v : vs)
-        k.variants.push_back(cast<StringAttr>(v).getValue().str());
+        k.variants.push_back(cast<FlatSymbolRefAttr>(v).getValue().str());
     // The grid language's text form lives only in the bundle.
     if (auto cost = func->getAttrOfType<tile::GridExprAttr>(tile::kCostAttr))
       k.cost = cost.toText();

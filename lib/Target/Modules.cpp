@@ -152,11 +152,16 @@ static OwningOpRef<ModuleOp> cutModule(ModuleOp module, const Whole &whole,
   };
   for (const std::string &name : whole.kernelsOf[which])
     want(symbols.lookup(name));
+  // What the code reaches (calls, globals' addresses): the uses in each
+  // symbol's regions, not the references among a family's kernels that
+  // its attributes carry (tile.variants, tile.plain_variant), which the
+  // launch metadata has already read.
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
-    if (auto uses = SymbolTable::getSymbolUses(op))
-      for (const SymbolTable::SymbolUse &use : *uses)
-        want(symbols.lookup(use.getSymbolRef().getRootReference()));
+    for (Region &region : op->getRegions())
+      if (auto uses = SymbolTable::getSymbolUses(&region))
+        for (const SymbolTable::SymbolUse &use : *uses)
+          want(symbols.lookup(use.getSymbolRef().getRootReference()));
   }
   OpBuilder builder(module.getContext());
   OwningOpRef<ModuleOp> part = ModuleOp::create(module.getLoc());

@@ -91,7 +91,7 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
       threadCopies |= isa<tgpu::ThreadCopyOp>(op);
     });
     std::string d;
-    auto stages = func->getAttrOfType<IntegerAttr>(kNumStagesAttr);
+    auto stages = func->getAttrOfType<IntegerAttr>(tgpu::kNumStagesAttr);
     if (ws) {
       // (A twin's load partition copies what TMA cannot read itself.)
       d = std::string("warp-specialized ") +

@@ -235,6 +235,15 @@ LogicalResult TGPUDialect::verifyOperationAttribute(Operation *op,
                                 "a kernel's scratch area or an op's scratch";
     return success();
   }
+  if (name == kNumStagesAttr) {
+    auto n = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<func::FuncOp>(op) || !n || !n.getType().isInteger(32) ||
+        n.getInt() < 2 || n.getInt() > 8)
+      return op->emitError() << "'" << name
+                             << "' is a function's i32 number of ring slots "
+                                "(2..8)";
+    return success();
+  }
   // The lowering's own bookkeeping (tgpu.thread_range, tgpu.tma_args,
   // tgpu.launch_warps: lib/Conversion/TileToLLVM) is not checked here.
   return success();

@@ -632,9 +632,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return checkInt([](int64_t v) { return v == 1 || v == 2; }, "1 or 2");
   if (name == kSharedMemoryAttr)
     return success();
-  if (name == kPlainVariantAttr || name == kPlainVariantOfAttr) {
-    if (!isa<StringAttr>(attr.getValue()) || !func)
-      return op->emitError() << "'" << name << "' is a kernel's string";
+  if (name == kPlainVariantAttr || name == kPlainVariantOfAttr ||
+      name == kVariantOfAttr) {
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()) || !func)
+      return op->emitError() << "'" << name
+                             << "' is a kernel's reference to a kernel (@name)";
     return success();
   }
   if (name == kTileShapesAttr) {
@@ -702,15 +704,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kVariantsAttr) {
     auto arr = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!func || !arr ||
-        !llvm::all_of(arr, [](Attribute a) { return isa<StringAttr>(a); }))
+    if (!func || !arr || !llvm::all_of(arr, [](Attribute a) {
+          return isa<FlatSymbolRefAttr>(a);
+        }))
       return op->emitError() << "'" << name
-                             << "' is a kernel's array of kernel names";
-    return success();
-  }
-  if (name == kVariantOfAttr) {
-    if (!isa<StringAttr>(attr.getValue()) || !func)
-      return op->emitError() << "'" << name << "' is a kernel's string";
+                             << "' is a kernel's array of references to "
+                                "kernels ([@name, ...])";
     return success();
   }
   // Grid expressions of the kernel's arguments: "bad cost expression",

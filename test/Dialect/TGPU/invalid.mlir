@@ -811,3 +811,10 @@ func.func @thread_copy_offsets(%a: !tile.tensor<?x?xbf16>, %i: i32) {
   tgpu.thread_copy %a[%i] -> %buf[%i] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tgpu.num_stages' is a function's i32 number of ring slots (2..8)}}
+func.func @num_stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tgpu.num_stages = 1 : i32, tile.grid = #tile.grid<1>} {
+  return
+}

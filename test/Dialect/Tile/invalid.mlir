@@ -822,3 +822,18 @@ func.func @profile_negative_slot() {
 func.func @cta_group(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cta_group = 4, tile.grid = #tile.grid<1>} {
   return
 }
+
+// -----
+
+// Twins and variants refer to kernels by symbol, not by name strings.
+// expected-error @+1 {{'tile.plain_variant' is a kernel's reference to a kernel (@name)}}
+func.func @plain_variant_string(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.plain_variant = "k__plain", tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.variants' is a kernel's array of references to kernels ([@name, ...])}}
+func.func @variants_strings(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.variants = ["k__128x64"], tile.grid = #tile.grid<1>} {
+  return
+}

@@ -93,6 +93,11 @@ int getRegionCopies(mlir::Operation *op);
 /// On a kernel: where its scratch area starts in shared memory (after the
 /// buffers; tile-allocate-shared-memory).
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
+/// On a kernel: the slots tile-pipeline gave each channel without a depth
+/// (i32, 2..8): the kernel's tile.num_stages where it asks for one, else as
+/// many as fit in shared memory. The user's knob (tile.num_stages) and the
+/// choice stay apart in the IR.
+constexpr llvm::StringLiteral kNumStagesAttr = "tgpu.num_stages";
 /// On a kernel whose tgpu.warp_specialize has been lowered: the warps its
 /// regions took, which the block launches.
 constexpr llvm::StringLiteral kLaunchWarpsAttr = "tgpu.launch_warps";

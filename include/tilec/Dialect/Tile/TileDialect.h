@@ -79,10 +79,9 @@ constexpr llvm::StringLiteral kPipelineClusterAttr = "tile.pipeline.cluster";
 /// views the kernel also reads with plain loads when the runtime hands it
 /// a zeroed descriptor (set by tile-pipeline).
 constexpr llvm::StringLiteral kTmaFallbackAttr = "tile.tma_fallback";
-/// On a warp-specialized (TMA) kernel: the name of its twin compiled from
-/// the same program without tile-warp-specialize, which the runtime
-/// launches when a view breaks TMA's alignment rules. On the twin:
-/// tile.plain_variant_of, the name of the TMA kernel.
+/// On a warp-specialized (TMA) kernel: a reference (@name) to its twin,
+/// which the runtime launches when a view breaks TMA's rules. On the twin:
+/// tile.plain_variant_of, a reference to the TMA kernel.
 constexpr llvm::StringLiteral kPlainVariantAttr = "tile.plain_variant";
 constexpr llvm::StringLiteral kPlainVariantOfAttr = "tile.plain_variant_of";
 /// Programs a cluster along x (tunable, 1 or 2): a warp-specialized main
@@ -97,9 +96,9 @@ constexpr llvm::StringLiteral kCtaGroupAttr = "tile.cta_group";
 /// itself, the others become variants the runtime chooses between.
 /// Absent: tile-shape-variants chooses (docs/ARCHITECTURE.md).
 constexpr llvm::StringLiteral kTileShapesAttr = "tile.tile_shapes";
-/// Set by tile-shape-variants. On a kernel: the names of its variants (an
-/// array of strings), the same program at other tile shapes. On a variant:
-/// tile.variant_of, the kernel's name. On both: tile.cost, a #tile.expr
+/// Set by tile-shape-variants. On a kernel: references to its variants
+/// ([@name, ...]), the same program at other tile shapes. On a variant:
+/// tile.variant_of, a reference to the kernel. On both: tile.cost, a #tile.expr
 /// of the launch's estimated time; the runtime launches the
 /// member of the family whose cost is least.
 constexpr llvm::StringLiteral kVariantsAttr = "tile.variants";

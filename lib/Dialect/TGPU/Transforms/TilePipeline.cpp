@@ -80,8 +80,9 @@
 //   fill [i]     ->  arrive full[i % d]
 //
 // A channel without a depth gets as many slots as fit in shared memory next
-// to the kernel's other buffers and scratch (at most max-stages), or the
-// kernel's tile.num_stages, which records the choice.
+// to the kernel's other buffers and scratch (at most 8, what tile.num_stages
+// allows), or the kernel's tile.num_stages; the kernel records the choice
+// as tgpu.num_stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,7 +107,8 @@ using namespace tilec::tile;
 
 namespace {
 
-/// The deepest ring tile.num_stages allows.
+/// The deepest ring tile.num_stages allows, and so the most slots a
+/// channel without a depth gets.
 constexpr int64_t kMaxStages = 8;
 
 struct Prefetch {
@@ -193,12 +195,6 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   using Base::Base;
 
   void runOnOperation() override {
-    // A ring needs two slots to overlap anything.
-    if (maxStages < 2) {
-      getOperation().emitError()
-          << "tile-pipeline: max-stages is at least 2, found " << int(maxStages);
-      return signalPassFailure();
-    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
@@ -209,8 +205,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
             return signalPassFailure();
       SmallVector<tgpu::ChannelOp> channels;
       func.walk([&](tgpu::ChannelOp ch) { channels.push_back(ch); });
-      // The kernel's own tile.num_stages (lowering records its choices
-      // there too).
+      // The kernel's own tile.num_stages.
       std::optional<int64_t> asked;
       if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
         asked = a.getInt();
@@ -224,9 +219,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       if (openStride && !depth) {
         int64_t budget =
             TargetInfo::of(func).sharedMemoryPerBlock() - sharedBytesBesidesOpen(func);
-        // tile.num_stages allows 2..8.
-        depth = std::min<int64_t>(std::min<int64_t>(maxStages, kMaxStages),
-                                  budget / openStride);
+        depth = std::min<int64_t>(kMaxStages, budget / openStride);
       }
       if (openStride) {
         if (*depth < 2) {
@@ -237,7 +230,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
                             << *depth << " stages; at least 2 are needed";
           return signalPassFailure();
         }
-        func->setAttr(kNumStagesAttr,
+        func->setAttr(tgpu::kNumStagesAttr,
                       IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                        *depth));
       }

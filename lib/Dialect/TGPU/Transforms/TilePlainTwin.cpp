@@ -333,10 +333,10 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
       return std::make_pair(outputTileElements(f) / warps, -warps);
     };
     auto bestRank = rank(func);
-    for (auto name : variants.getAsRange<StringAttr>()) {
-      auto member = getOperation().lookupSymbol<func::FuncOp>(name);
-      auto of = member ? member->getAttrOfType<StringAttr>(kVariantOfAttr)
-                       : StringAttr();
+    for (auto name : variants.getAsRange<FlatSymbolRefAttr>()) {
+      auto member = getOperation().lookupSymbol<func::FuncOp>(name.getAttr());
+      auto of = member ? member->getAttrOfType<FlatSymbolRefAttr>(kVariantOfAttr)
+                       : FlatSymbolRefAttr();
       // Split-K members have a workspace the twin would not get.
       if (!member || !member->hasAttr(kKernelAttr) || !of ||
           member->hasAttr(kWorkspaceAttr) || member->hasAttr(kSemaphoresAttr) ||
@@ -363,7 +363,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     auto place = [&](func::FuncOp twin) {
       OpBuilder(func).insert(twin);
       twin->moveAfter(func);
-      func->setAttr(kPlainVariantAttr, StringAttr::get(ctx, name));
+      func->setAttr(kPlainVariantAttr, FlatSymbolRefAttr::get(ctx, name));
       return success();
     };
     if (keepsPartitions(func))
@@ -371,7 +371,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
         return place(twin);
     auto twin = cast<func::FuncOp>(twinSource(func)->clone());
     twin.setSymName(name);
-    twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+    twin->setAttr(kPlainVariantOfAttr, FlatSymbolRefAttr::get(func.getSymNameAttr()));
     for (StringRef a : {kScheduleAttr, kTileSchedulerAttr, kClusterAttr,
                         tile::kCtaGroupAttr, tgpu::kCtaGroupAttr, kNumStagesAttr,
                         kVariantsAttr, kVariantOfAttr, kCostAttr,
@@ -430,7 +430,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     MLIRContext *ctx = &getContext();
     auto twin = cast<func::FuncOp>(func->clone());
     twin.setSymName(name);
-    twin->setAttr(kPlainVariantOfAttr, StringAttr::get(ctx, func.getSymName()));
+    twin->setAttr(kPlainVariantOfAttr, FlatSymbolRefAttr::get(func.getSymNameAttr()));
     for (StringRef a :
          {kTileSchedulerAttr, kClusterAttr, tile::kCtaGroupAttr,
           tgpu::kCtaGroupAttr, kVariantsAttr, kVariantOfAttr, kCostAttr})

@@ -918,7 +918,7 @@ func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
   auto member = cast<func::FuncOp>(source->clone());
   member.setSymName(name);
   member->setAttr(kVariantOfAttr,
-                  StringAttr::get(func.getContext(), func.getSymName()));
+                  FlatSymbolRefAttr::get(func.getSymNameAttr()));
   OpBuilder(func).insert(member);
   member->moveAfter(after);
   return member;
@@ -989,7 +989,7 @@ struct TileShapeVariants
         if (!member)
           return failure();
         after = member;
-        variantNames.push_back(member.getSymNameAttr());
+        variantNames.push_back(FlatSymbolRefAttr::get(member.getSymNameAttr()));
       }
       members.push_back({member, shape});
     }
@@ -1011,7 +1011,7 @@ struct TileShapeVariants
         mlir::emitRemark(func.getLoc())
             << "'" << func.getSymName() << "' is not also compiled at tile "
             << "shape " << shape.first << "x" << shape.second << ": " << why;
-        llvm::erase(variantNames, StringAttr::get(ctx, member.getSymName()));
+        llvm::erase(variantNames, FlatSymbolRefAttr::get(member.getSymNameAttr()));
         member.erase();
         continue;
       }
@@ -1061,7 +1061,7 @@ struct TileShapeVariants
         return func::FuncOp();
       }
       after = clone;
-      variantNames.push_back(clone.getSymNameAttr());
+      variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
       family.push_back({clone, shape, split});
       return clone;
     };

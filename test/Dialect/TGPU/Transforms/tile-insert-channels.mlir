@@ -484,7 +484,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05__plain"} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @attention_tcgen05__plain} {
     %0 = tgpu.alloc : <2x128x32xf32, #shared>
     %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>
@@ -564,7 +564,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @swiglu(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>, %arg3: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "swiglu__plain", tile.variants = ["swiglu__128x64"]} {
+  func.func @swiglu(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16>, %arg3: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent, tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = @swiglu__plain, tile.variants = [@swiglu__128x64]} {
     %0 = tgpu.alloc : <2x128x64xbf16, #shared>
     %cst = arith.constant dense<1.000000e+00> : tensor<128x128xf32, #linear>
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
@@ -628,7 +628,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tgpu.persistent, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "gemm_pair__plain"} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tgpu.persistent, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @gemm_pair__plain} {
     %0 = tgpu.alloc : <2x128x64xbf16, #shared>
     %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
     %c0_i32 = arith.constant 0 : i32
@@ -793,7 +793,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @attention_tcgen05_threads(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05_threads__plain"} {
+  func.func @attention_tcgen05_threads(%arg0: !tile.tensor<?x64xbf16>, %arg1: !tile.tensor<?x64xbf16>, %arg2: !tile.tensor<?x64xbf16>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @attention_tcgen05_threads__plain} {
     %0 = tgpu.alloc : <2x128x32xf32, #shared>
     %cst = arith.constant dense<0xFF800000> : tensor<128xf32, #linear>
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #linear1>

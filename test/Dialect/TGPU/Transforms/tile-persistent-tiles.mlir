@@ -553,7 +553,7 @@ module {
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #shared4 = #tile.shared<offset = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0]]>
 module attributes {tile.target = #tile.target<sm_90a>} {
-  func.func @gemm_batched(%arg0: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>, %arg1: !tile.tensor<?x?x?xbf16, tma = 1x64x64, swizzle = 128>, %arg2: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = "gemm_batched__plain"} {
+  func.func @gemm_batched(%arg0: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>, %arg1: !tile.tensor<?x?x?xbf16, tma = 1x64x64, swizzle = 128>, %arg2: !tile.tensor<?x?x?xbf16, tma = 1x128x64, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = @gemm_batched__plain} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x128xbf16, #shared1>
     tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
       %c0_i32 = arith.constant 0 : i32
@@ -620,7 +620,7 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     }
     return
   }
-  func.func @gemm_batched__plain(%arg0: !tile.tensor<?x?x?xbf16>, %arg1: !tile.tensor<?x?x?xbf16>, %arg2: !tile.tensor<?x?x?xbf16>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant_of = "gemm_batched"} {
+  func.func @gemm_batched__plain(%arg0: !tile.tensor<?x?x?xbf16>, %arg1: !tile.tensor<?x?x?xbf16>, %arg2: !tile.tensor<?x?x?xbf16>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 1), 128), cdiv(dim(1, 2), 128), dim(0, 0)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant_of = @gemm_batched} {
     %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
     %c0_i32 = arith.constant 0 : i32
     %c64_i32 = arith.constant 64 : i32
@@ -1134,7 +1134,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
 #shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "attention_tcgen05__plain"} {
+  func.func @attention_tcgen05(%arg0: !tile.tensor<?x64xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x64xbf16, tma = 64x64, swizzle = 128>, %arg3: !tile.tensor<?x64xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @attention_tcgen05__plain} {
     %channel, %buffers = tgpu.channel consumer_warps 4 depth 1 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = arrive, release = mma> : !tgpu.tmem<?x128x64xbf16>
     %channel_2, %buffers_3 = tgpu.channel consumer_warps 4 depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x64xf32>
@@ -1316,7 +1316,7 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 #shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tgpu.persistent, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "gemm_pair__plain"} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tgpu.persistent, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @gemm_pair__plain} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 1 pair kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x64xbf16, #shared1>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
     tgpu.cluster_sync

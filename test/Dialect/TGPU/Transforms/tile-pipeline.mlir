@@ -135,7 +135,7 @@ func.func @reshaped(%x: !tile.tensor<?x?x?xbf16>, %y: !tile.tensor<?x?xf32>)
 #acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 
 // CHECK-LABEL: func.func @ws
-// CHECK-SAME: tile.num_stages = 4 : i32
+// CHECK-SAME: tgpu.num_stages = 4 : i32
 // CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
 // CHECK: %[[RB:.*]] = tgpu.alloc : <4x256x64xbf16, #shared1>
 // CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
@@ -190,11 +190,14 @@ func.func @ws(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 
 // -----
 
-// The kernel's tile.num_stages overrides the choice.
+// The kernel's tile.num_stages overrides the choice; both the knob and
+// the choice (tgpu.num_stages) stay visible.
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 // CHECK-LABEL: func.func @override
+// CHECK-SAME: tgpu.num_stages = 2 : i32
+// CHECK-SAME: tile.num_stages = 2 : i32
 // CHECK: tgpu.alloc : <2x128x64xbf16, #shared>
 // CHECK: tgpu.barriers arrive_count 4 : <2>
 func.func @override() attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>, tile.num_stages = 2 : i32} {
@@ -489,7 +492,7 @@ func.func @written_by_warps(%t: i32, %on: i1)
 // CTA's own, the MMA thread's commits multicast to both. B's slot is half
 // of B (64 columns): 8 stages of 24 KiB.
 // CHECK-LABEL: func.func @gemm_pair(
-// CHECK-SAME: tile.num_stages = 8 : i32
+// CHECK-SAME: tgpu.num_stages = 8 : i32
 // CHECK: %[[A:.*]] = tgpu.alloc : <8x128x64xbf16
 // CHECK-NEXT: %[[B:.*]] = tgpu.alloc : <8x64x64xbf16
 // CHECK-NEXT: %[[FULL:.*]] = tgpu.barriers arrive_count 2 : <8>
@@ -518,7 +521,7 @@ func.func @written_by_warps(%t: i32, %on: i1)
 #shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 #shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
 module attributes {tile.target = #tile.target<sm_100a>} {
-  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 128))), 2), 1, 1>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = "gemm_pair__plain"} {
+  func.func @gemm_pair(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.cta_group = 2 : i32, tile.cluster = 2 : i64, tile.cta_group = 2 : i64, tile.grid = #tile.grid<mul(min(div(sms, 2), mul(cdiv(cdiv(dim(0, 0), 128), 2), cdiv(dim(1, 1), 128))), 2), 1, 1>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @gemm_pair__plain} {
     %channel, %buffers:2 = tgpu.channel consumer_warps 1 pair kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x64xbf16, #shared1>
     %channel_0, %buffers_1 = tgpu.channel consumer_warps 4 pair depth 2 kind <fill = mma, release = arrive> : !tgpu.tmem<?x128x128xf32>
     tgpu.cluster_sync

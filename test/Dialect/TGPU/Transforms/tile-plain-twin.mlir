@@ -9,11 +9,11 @@
 // (views TMA cannot read). The kernel names it. A kernel without a
 // schedule gets none.
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME: tile.plain_variant = "gemm__plain"
+// CHECK-SAME: tile.plain_variant = @gemm__plain
 // CHECK: tile.dot {{.*}}#tgpu.mma<wgmma, a = smem, b = smem>
 // CHECK: } {tgpu.partitions =
 // CHECK-LABEL: func.func @gemm__plain(
-// CHECK-SAME: tile.plain_variant_of = "gemm"
+// CHECK-SAME: tile.plain_variant_of = @gemm
 // CHECK: tile.load %arg0{{.*}} {tgpu.partition = array<i32: 0>} :
 // CHECK-NEXT: tile.load %arg1{{.*}} {tgpu.partition = array<i32: 0>} :
 // CHECK: tile.dot {{.*}}#tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>

@@ -17,7 +17,7 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
-// CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = "gemm__plain"
+// CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = @gemm__plain
 // CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
@@ -47,11 +47,11 @@
 // CHECK-NEXT: }
 // CHECK-NOT: tile.dot
 // tile-pipeline gives the channel as many slots as fit next to the store
-// buffers (4 of 48 KiB, recorded as tile.num_stages), full barriers that
+// buffers (4 of 48 KiB, recorded as tgpu.num_stages), full barriers that
 // count one arrival (plus the TMA bytes) and empty barriers that count the
 // consumer warps.
 // LOWERED-LABEL: func.func @gemm
-// LOWERED-SAME: tile.num_stages = 4 : i32
+// LOWERED-SAME: tgpu.num_stages = 4 : i32
 // LOWERED: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
 // LOWERED: %[[RB:.*]] = tgpu.alloc : <4x64x256xbf16, #shared1>
 // LOWERED: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>
@@ -71,7 +71,7 @@
 // fill = arrive), at 72 registers a thread; the consumers keep 216 of the
 // block's 64512.
 // CHECK: func.func @gemm__plain
-// CHECK-SAME: tile.plain_variant_of = "gemm"
+// CHECK-SAME: tile.plain_variant_of = @gemm
 // CHECK: %[[TCH:.*]], %[[TR:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = mma>
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 72>, #tgpu.partition<compute, warps = 8, regs = 216>]
 // CHECK: %[[TS:.*]] = tgpu.channel_acquire %[[TCH]]

@@ -10,7 +10,7 @@
 // default shape is built (it once left out 128x64 and the 64-row shapes).
 // The 64-row members have one warpgroup (4 warps).
 // CHECK-LABEL: func.func @kstep_default(
-// CHECK-SAME: tile.variants = ["kstep_default__128x64", "kstep_default__64x128", "kstep_default__64x64", "kstep_default__64x128_k2", "kstep_default__64x64_k2", "kstep_default__64x64_k4", "kstep_default__128x128_sk"]
+// CHECK-SAME: tile.variants = [@kstep_default__128x64, @kstep_default__64x128, @kstep_default__64x64, @kstep_default__64x128_k2, @kstep_default__64x64_k2, @kstep_default__64x64_k4, @kstep_default__128x128_sk]
 // CHECK-LABEL: func.func @kstep_default__128x64(
 // CHECK-SAME: tile.num_warps = 8
 // CHECK: scf.for {{.*}} step %c128
@@ -82,7 +82,7 @@ func.func @bound_default(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // the 64-row shapes are built, and the kernel says once (not once a shape)
 // that it has no split-K members.
 // CHECK-LABEL: func.func @two_accumulators(
-// CHECK-SAME: tile.variants = ["two_accumulators__128x64", "two_accumulators__64x128", "two_accumulators__64x64"]
+// CHECK-SAME: tile.variants = [@two_accumulators__128x64, @two_accumulators__64x128, @two_accumulators__64x64]
 // CHECK-NOT: _k2
 // expected-remark @+1 {{'two_accumulators' has no split-K members: the K loop carries more than the accumulator}}
 func.func @two_accumulators(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf16>,

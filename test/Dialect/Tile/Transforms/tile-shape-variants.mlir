@@ -16,13 +16,13 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
 // CHECK-SAME: tile.num_warps = 8
-// CHECK-SAME: tile.variants = ["gemm__128x128", "gemm__128x64", "gemm__64x256", "gemm__64x128", "gemm__64x64", "gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4", "gemm__128x256_sk"]
+// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), sms), mul(cdiv(dim(0, 1), 64), 20753)), {{[^>]*}})>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>
-// CHECK-SAME: tile.variant_of = "gemm"
+// CHECK-SAME: tile.variant_of = @gemm
 // CHECK: %[[C128:.*]] = arith.constant 128 : i32
 // CHECK: %[[PN:.*]] = tile.program_id y
 // CHECK: %[[N128:.*]] = arith.constant 128 : i32
@@ -144,7 +144,7 @@
 // On sm_100a the default members are the 128-row ones (tcgen05 takes 128
 // rows a CTA), and no split-K or stream-K members (they are wgmma's).
 // SM100-LABEL: func.func @gemm(
-// SM100-SAME: tile.variants = ["gemm__128x128", "gemm__128x64"]
+// SM100-SAME: tile.variants = [@gemm__128x128, @gemm__128x64]
 // SM100-NOT: func.func @gemm__64x
 // SM100-NOT: func.func @gemm__{{.*}}_k
 // SM100-NOT: func.func @gemm__{{.*}}_sk
@@ -291,7 +291,7 @@ func.func @scoped(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-LABEL: func.func @asked(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 1), 64), cdiv(dim(1, 1), 128)>
 // CHECK-SAME: tile.num_warps = 4
-// CHECK-SAME: tile.variants = ["asked__128x64", "asked__64x128_k2"]
+// CHECK-SAME: tile.variants = [@asked__128x64, @asked__64x128_k2]
 // CHECK: tile.load {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.transpose {{.*}} -> tensor<64x64xf16>
 // CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
@@ -300,7 +300,7 @@ func.func @scoped(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-SAME: tile.num_warps = 8
 // CHECK: tile.dot {{.*}} -> tensor<128x64xf32>
 // SM100-LABEL: func.func @asked(
-// SM100-SAME: tile.variants = ["asked__128x64"]
+// SM100-SAME: tile.variants = [@asked__128x64]
 func.func @asked(%at: !tile.tensor<?x?xf16>, %b: !tile.tensor<?x?xf16>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.tile_shapes = [[64, 128], [128, 64]],

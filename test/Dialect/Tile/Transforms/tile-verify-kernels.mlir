@@ -106,7 +106,7 @@ func.func @"9lives"(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid 
 // Attributes the compiler sets are not a program's to set: a hand-set
 // plain variant went into the launch metadata unchecked.
 // expected-error @+1 {{'tile.plain_variant' is set by the compiler, not by a program}}
-func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.plain_variant = "k"} {
+func.func @k(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<1>, tile.plain_variant = @k} {
   return
 }
 
