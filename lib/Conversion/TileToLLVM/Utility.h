@@ -307,6 +307,10 @@ void populateTileDotPatterns(mlir::TypeConverter &converter,
 mlir::LogicalResult lowerTensorMemory(mlir::func::FuncOp func);
 void populateTensorMemoryPatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+/// tgpu.wgmma and tgpu.wgmma_wait (WGMMAOpsToLLVM.cpp); populateTGPUPatterns
+/// adds them.
+void populateWGMMAPatterns(mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
 void populateTGPUPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 /// Moves the shared-memory loads that only feed mma.sync down to the first
