@@ -154,8 +154,19 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
     why = "the tile has an outer extent over 256 (the TMA box limit)";
     return failure();
   }
+  return slotOfSwizzle(tile, rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32,
+                       squeeze);
+}
+
+TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
+                            bool squeeze) {
+  ArrayRef<int64_t> fullShape = tile.getShape();
+  ArrayRef<int64_t> shape = fullShape;
+  while (squeeze && shape.size() > 2 && shape.front() == 1)
+    shape = shape.drop_front();
+  unsigned bits = bitsOf(tile.getElementType());
   TMASlot t;
-  t.swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  t.swizzle = swizzle;
   t.box.assign(fullShape.begin(), fullShape.end());
   t.box.back() = t.swizzle * 8 / bits;
   std::vector<int64_t> s(shape.begin(), shape.end()), order;
@@ -168,6 +179,14 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
   t.type = SharedBufferType::get(ctx, one, tile.getElementType(),
                                  tile::SharedLayoutAttr::get(ctx, slot));
   return t;
+}
+
+std::optional<TMASlot> tgpu::getTMASlot(tile::LoadOp load, bool squeeze) {
+  TMACopyAttr copy = getTMACopy(load);
+  if (!copy)
+    return std::nullopt;
+  return slotOfSwizzle(cast<RankedTensorType>(load.getType()),
+                       copy.getSwizzle(), squeeze);
 }
 
 FailureOr<TMASlot> tgpu::planHalfSlot(RankedTensorType tile, int dim) {

@@ -170,6 +170,14 @@ struct TMASlot {
 /// tile of a 3-d view fills an RxC slot; the box keeps the view's rank).
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
                                      std::string &why, bool squeeze = false);
+/// The slot of a tile TMA fills in boxes of `swizzle` bytes (what
+/// planTMASlot builds once it chose the swizzle).
+TMASlot slotOfSwizzle(mlir::RankedTensorType tile, int64_t swizzle,
+                      bool squeeze = false);
+/// The slot of `load`'s TMA copy as its `tgpu.tma` records it (the
+/// decision tile-select-mma-and-tma made, read, not planned again);
+/// nullopt for a load without one.
+std::optional<TMASlot> getTMASlot(tile::LoadOp load, bool squeeze = false);
 /// A CTA pair's B (tgpu.cta_group): the slot (squeezed) of half of `tile`
 /// along dim `dim` (the columns each CTA copies), or failure where the half
 /// has no slot of the whole tile's swizzle.

@@ -176,9 +176,14 @@ LogicalResult KernelChannels::collect() {
         (idx == 0 ? m.a : m.b) = known - operands.begin();
         continue;
       }
+      // A TMA copy's slot is what its tgpu.tma records; threads copy into
+      // the slot TMA would fill.
       std::string why;
-      FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
-          cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
+      FailureOr<tgpu::TMASlot> slot =
+          threads ? tgpu::planTMASlot(cast<RankedTensorType>(load.getType()),
+                                      why, /*squeeze=*/true)
+                  : FailureOr<tgpu::TMASlot>(
+                        *tgpu::getTMASlot(load, /*squeeze=*/true));
       if (failed(slot) || slot->type.getSlotShape().size() != 2)
         return load.emitError()
                << "the copy of a dot operand has no 2-d slot"

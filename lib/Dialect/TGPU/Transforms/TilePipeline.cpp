@@ -472,13 +472,13 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       auto stage = load->getAttrOfType<IntegerAttr>(kPipelineStageAttr);
       if (!stage || stage.getInt() != 0)
         continue;
-      std::string why;
-      auto slot = tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), why);
+      std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load);
       auto view = dyn_cast<BlockArgument>(load.getTensor());
-      if (failed(slot) || !view)
+      if (!slot || !view)
         return load.emitError() << "scheduled for stage 0 but TMA cannot load "
                                    "it ahead: "
-                                << why;
+                                << (slot ? "its view is no kernel argument"
+                                         : "it has no tgpu.tma copy");
       prefetches.push_back({load, view, *slot, Value()});
     }
     if (stages < 2 || prefetches.empty())

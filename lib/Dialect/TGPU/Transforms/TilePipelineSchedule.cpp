@@ -37,13 +37,9 @@ namespace {
 /// Bytes of one stage: a slot for each TMA-copied load of `loop`.
 int64_t stageBytes(scf::ForOp loop) {
   int64_t bytes = 0;
-  for (auto load : loop.getBody()->getOps<LoadOp>()) {
-    if (!tgpu::getTMACopy(load))
-      continue;
-    std::string unused;
-    bytes += tgpu::planTMASlot(cast<RankedTensorType>(load.getType()), unused)
-                 ->type.getSlotStride();
-  }
+  for (auto load : loop.getBody()->getOps<LoadOp>())
+    if (std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load))
+      bytes += slot->type.getSlotStride();
   return bytes;
 }
 

@@ -65,7 +65,7 @@ func.func @colsum(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>)
   %n = tile.dim %x, 1 : !tile.tensor<?x?xf32>
   %acc = scf.for %k = %c0 to %n step %c32 iter_args(%a = %zero) -> (tensor<32x64xf32, #linear>) : i32 {
     %k2 = arith.addi %k, %k {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : i32
-    %t = tile.load %x[%m0, %k2] {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?xf32> -> tensor<32x64xf32, #linear>
+    %t = tile.load %x[%m0, %k2] {tgpu.tma = #tgpu.tma_copy<box = [32, 32], swizzle = 128>, tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?xf32> -> tensor<32x64xf32, #linear>
     %s = arith.addf %a, %t {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 2 : i32} : tensor<32x64xf32, #linear>
     scf.yield %s : tensor<32x64xf32, #linear>
   } {tile.pipeline.num_stages = 3 : i32}
@@ -107,7 +107,7 @@ func.func @reshaped(%x: !tile.tensor<?x?x?xbf16>, %y: !tile.tensor<?x?xf32>)
   %m0 = arith.muli %pm, %c64 : i32
   %n = tile.dim %x, 2 : !tile.tensor<?x?x?xbf16>
   %acc = scf.for %k = %c0 to %n step %c64 iter_args(%a = %zero) -> (tensor<64x32xf32, #dst>) : i32 {
-    %t = tile.load %x[%c0, %m0, %k] {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?x?xbf16> -> tensor<1x32x64xbf16, #ld>
+    %t = tile.load %x[%c0, %m0, %k] {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>, tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?x?xbf16> -> tensor<1x32x64xbf16, #ld>
     %r = tile.reshape %t {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<1x32x64xbf16, #ld> -> tensor<32x64xbf16, #r2>
     %tt = tile.transpose %r [1, 0] {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<32x64xbf16, #r2> -> tensor<64x32xbf16, #tr>
     %w = arith.addf %a, %a {tile.pipeline.cluster = 1 : i32, tile.pipeline.stage = 1 : i32} : tensor<64x32xf32, #dst>
