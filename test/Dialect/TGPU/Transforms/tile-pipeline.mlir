@@ -741,3 +741,20 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// A stage-0 load without the TMA copy its schedule implies: tile-pipeline
+// reads the slot from tgpu.tma and says so.
+
+#l = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[0, 0], [0, 0]]>
+func.func @stage0_without_tma(%x: !tile.tensor<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %n = tile.dim %x, 1 : !tile.tensor<?x?xf32>
+  scf.for %k = %c0 to %n step %c32 : i32 {
+    // expected-error @+1 {{scheduled for stage 0 but TMA cannot load it ahead: it has no tgpu.tma copy}}
+    %t = tile.load %x[%c0, %k] {tile.pipeline.cluster = 0 : i32, tile.pipeline.stage = 0 : i32} : !tile.tensor<?x?xf32> -> tensor<32x64xf32, #l>
+  } {tile.pipeline.num_stages = 2 : i32}
+  return
+}
