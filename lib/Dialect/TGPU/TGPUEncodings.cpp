@@ -134,12 +134,18 @@ Value tgpu::ringPhase(OpBuilder &b, Location loc, Value i, int64_t slots) {
       b, loc, round, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
 }
 
-FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
-                                     bool squeeze) {
-  ArrayRef<int64_t> fullShape = tile.getShape();
-  ArrayRef<int64_t> shape = fullShape;
+/// The shape of `tile`'s slot: the tile's, without its leading unit dims
+/// where `squeeze` asks (keeping two).
+static ArrayRef<int64_t> slotShape(RankedTensorType tile, bool squeeze) {
+  ArrayRef<int64_t> shape = tile.getShape();
   while (squeeze && shape.size() > 2 && shape.front() == 1)
     shape = shape.drop_front();
+  return shape;
+}
+
+FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
+                                     bool squeeze) {
+  ArrayRef<int64_t> shape = slotShape(tile, squeeze);
   unsigned bits = bitsOf(tile.getElementType());
   if (shape.size() < 2) {
     why = "the tile is 1-d";
@@ -161,9 +167,7 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
 TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
                             bool squeeze) {
   ArrayRef<int64_t> fullShape = tile.getShape();
-  ArrayRef<int64_t> shape = fullShape;
-  while (squeeze && shape.size() > 2 && shape.front() == 1)
-    shape = shape.drop_front();
+  ArrayRef<int64_t> shape = slotShape(tile, squeeze);
   unsigned bits = bitsOf(tile.getElementType());
   TMASlot t;
   t.swizzle = swizzle;
