@@ -130,9 +130,6 @@ using namespace tilec::tile;
 using namespace tilec::insert_channels;
 
 LogicalResult KernelChannels::collect() {
-  mmas.clear();
-  operands.clear();
-  usesResultsInLoop = false;
   Block *body = loop.getBody();
   for (auto dot : body->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
