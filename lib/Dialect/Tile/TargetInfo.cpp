@@ -17,13 +17,13 @@ constexpr TargetInfo kTargets[] = {
      /*computeCapability=*/90, /*tma=*/true, /*wgmma=*/true,
      /*tcgen05=*/false, /*sharedMemoryPerSM=*/233472,
      /*reservedSharedMemoryPerBlock=*/1024, /*sharedBaseAlignment=*/16,
-     /*registersPerSM=*/65536, /*maxRegistersPerThread=*/255,
+     /*registersPerSM=*/65536,
      /*warpSize=*/32, /*warpgroupWarps=*/4},
     {/*target=*/tile::Target::SM100a, /*arch=*/"sm_100a",
      /*computeCapability=*/100, /*tma=*/true, /*wgmma=*/false,
      /*tcgen05=*/true, /*sharedMemoryPerSM=*/233472,
      /*reservedSharedMemoryPerBlock=*/1024, /*sharedBaseAlignment=*/1024,
-     /*registersPerSM=*/65536, /*maxRegistersPerThread=*/255,
+     /*registersPerSM=*/65536,
      /*warpSize=*/32, /*warpgroupWarps=*/4},
 };
 } // namespace

@@ -53,10 +53,8 @@ struct TargetInfo {
   int64_t sharedBaseAlignment;
 
   //--- Registers and threads --------------------------------------------===//
-  /// 32-bit registers of an SM's register file, the most one thread may
-  /// have, and the most a setmaxnreg budget may ask.
+  /// 32-bit registers of an SM's register file.
   int registersPerSM;
-  int maxRegistersPerThread;
   int warpSize;
   int warpgroupWarps;
   /// A thread's even share of the register file when `threads` threads
