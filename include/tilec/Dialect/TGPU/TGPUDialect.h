@@ -93,6 +93,10 @@ int getRegionCopies(mlir::Operation *op);
 /// On a kernel: where its scratch area starts in shared memory (after the
 /// buffers; tile-allocate-shared-memory).
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";
+/// The bytes of shared memory SharedMemoryPlan gave a kernel when its rings
+/// were sized (tile-pipeline-schedule, tile-pipeline): what tile-allocate-
+/// shared-memory's `tile.shared_memory` must come to.
+constexpr llvm::StringLiteral kSharedMemoryPlanAttr = "tgpu.shared_memory_plan";
 /// On a kernel: the slots tile-pipeline gave each channel without a depth
 /// (i32, 2..8): the kernel's tile.num_stages where it asks for one, else as
 /// many as fit in shared memory. The user's knob (tile.num_stages) and the

@@ -29,13 +29,14 @@ int64_t SharedMemoryLiveness::extent(Operation *user, Operation *alloc) const {
   return end(outer);
 }
 
-int64_t SharedMemoryLiveness::lastUse(tgpu::AllocOp alloc) const {
+int64_t SharedMemoryLiveness::lastUse(Value buffer) const {
   // A buffer made in a loop lives again in the next iteration, which may
   // write it (a TMA copy) with no barrier after the scratch's last reads.
+  Operation *alloc = buffer.getDefiningOp();
   if (alloc->getParentOfType<LoopLikeOpInterface>())
     return kForever;
   int64_t last = end(alloc);
-  SmallVector<Value> work = {alloc.getResult()};
+  SmallVector<Value> work = {buffer};
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {

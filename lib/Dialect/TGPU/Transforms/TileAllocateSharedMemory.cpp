@@ -2,7 +2,8 @@
 //
 // The tile-allocate-shared-memory pass, the last before lowering: it lays
 // out each kernel's dynamic shared memory and records the layout in the
-// IR, so the lowering only reads it.
+// IR, so the lowering only reads it. The layout is SharedMemoryPlan's
+// (the passes that size rings before this one ask it too):
 //
 //   buffers (tgpu.alloc), 1024-byte aligned, in program order (then those
 //   of a smaller alignment: cluster-launch-control responses)
@@ -41,7 +42,7 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
-#include "tilec/Dialect/TGPU/Transforms/SharedMemoryLiveness.h"
+#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -57,26 +58,6 @@ using namespace tilec;
 
 namespace {
 
-/// Each copy of a buffer or barrier array (op, copy), in the order the
-/// lowering leaves the code in: program order, a tgpu.warp_specialize's
-/// regions one after the other and each region copy by copy.
-void collect(Region &region, unsigned copy,
-             SmallVectorImpl<std::pair<Operation *, unsigned>> &order) {
-  for (Block &block : region)
-    for (Operation &op : block) {
-      if (auto ws = dyn_cast<tgpu::WarpSpecializeOp>(op)) {
-        for (auto [i, r] : llvm::enumerate(ws.getPartitionRegions()))
-          for (int c = 0; c < ws.getPartition(i).getCopies(); ++c)
-            collect(r, c, order);
-        continue;
-      }
-      if (isa<tgpu::AllocOp, tgpu::BarriersOp>(op))
-        order.push_back({&op, copy});
-      for (Region &r : op.getRegions())
-        collect(r, copy, order);
-    }
-}
-
 struct TileAllocateSharedMemory
     : public tilec::impl::TileAllocateSharedMemoryBase<
           TileAllocateSharedMemory> {
@@ -88,68 +69,28 @@ struct TileAllocateSharedMemory
         return signalPassFailure();
   }
 
+  /// Records SharedMemoryPlan's layout of `func`; more than a block can
+  /// have is an error.
   LogicalResult allocate(func::FuncOp func) {
     MLIRContext *ctx = &getContext();
-    SmallVector<std::pair<Operation *, unsigned>> order;
-    collect(func.getBody(), 0, order);
-
-    // Buffers first (the 1024-byte aligned ones, then the rest), then
-    // barriers; an op's offsets, one a copy of its region.
-    DenseMap<Operation *, SmallVector<int64_t>> offsets;
-    int64_t end = 0;
-    // 0: 1024-aligned buffers, 1: other buffers, 2: barriers.
-    auto group = [](Operation *op) {
-      auto alloc = dyn_cast<tgpu::AllocOp>(op);
-      return !alloc ? 2 : alloc.getType().getAlignment() == 1024 ? 0 : 1;
-    };
-    int64_t buffersEnd = 0;
-    for (int g : {0, 1, 2}) {
-      if (g == 2)
-        buffersEnd = end;
-      for (auto [op, copy] : order) {
-        auto alloc = dyn_cast<tgpu::AllocOp>(op);
-        if (group(op) != g)
-          continue;
-        int64_t bytes =
-            alloc ? alloc.getType().getTotalBytes()
-                  : 8 * cast<tgpu::BarriersOp>(op).getType().getCount();
-        end = llvm::alignTo(end, alloc ? alloc.getType().getAlignment() : 8);
-        SmallVector<int64_t> &places = offsets[op];
-        places.resize(tgpu::getRegionCopies(op));
-        places[copy] = end;
-        end += bytes;
-      }
-    }
-    for (auto &[op, places] : offsets) {
+    SharedMemoryPlan::Layout layout = SharedMemoryPlan(func).layout();
+    for (auto &[op, places] : layout.offsets) {
       if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
         alloc.setOffset(places);
       else
         cast<tgpu::BarriersOp>(op).setOffset(places);
     }
-
-    // A kernel with tensor memory: the word tcgen05.alloc writes the
-    // allocation's address to, after the barriers.
     if (auto tm = func->getAttrOfType<tgpu::TensorMemoryAttr>(
-            tgpu::kTensorMemoryAttr)) {
-      end = llvm::alignTo(end, 8);
+            tgpu::kTensorMemoryAttr))
       func->setAttr(tgpu::kTensorMemoryAttr,
                     tgpu::TensorMemoryAttr::get(ctx, tm.getColumns(),
-                                                tm.getCtaGroup(), end));
-      end += 8;
-    }
-
-    // Without warp specialization, each op's scratch goes where no buffer
-    // in use at the op is (the lowest such offset): the bytes of buffers
-    // dead by then, or past all of them.
-    if (!func->walk([](tgpu::WarpSpecializeOp) {
-               return WalkResult::interrupt();
-             }).wasInterrupted())
-      return placeScratch(func, offsets, buffersEnd, end);
-
-    // Scratch: as much as the most any op needs, once for the code
-    // outside the regions and once a compute group (those run at once).
-    int64_t scratch = tile::getMaxScratchBytes(func);
-    int64_t perGroup = llvm::alignTo(scratch, 128);
+                                                tm.getCtaGroup(),
+                                                *layout.tensorMemoryWord));
+    Builder b(ctx);
+    for (auto &[op, offset] : layout.scratch)
+      op->setAttr(tgpu::kScratchOffsetAttr, b.getI64IntegerAttr(offset));
+    // With warp specialization: each compute group's part of the area (a
+    // group a region copy; load groups 0: they convert no layouts).
     int computeGroups = 0;
     func.walk([&](tgpu::WarpSpecializeOp ws) {
       SmallVector<int64_t> shifts;
@@ -157,76 +98,22 @@ struct TileAllocateSharedMemory
         auto p = cast<tgpu::PartitionAttr>(a);
         for (int c = 0; c < p.getCopies(); ++c)
           shifts.push_back(p.getRole() == tgpu::PartitionRole::Compute
-                               ? perGroup * computeGroups++
+                               ? layout.groupScratch * computeGroups++
                                : 0);
       }
       ws.setScratch(shifts);
     });
-    int64_t scratchStart = end ? llvm::alignTo(end, 128) : 0;
-    if (end)
+    if (layout.scratchStart)
       func->setAttr(tgpu::kScratchOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), scratchStart));
-    int64_t bytes =
-        scratchStart + (computeGroups > 1 ? perGroup * computeGroups : scratch);
-    return setSize(func, bytes);
-  }
+                    b.getI64IntegerAttr(*layout.scratchStart));
 
-  /// Records the kernel's bytes of shared memory; more than a block can
-  /// have is an error.
-  LogicalResult setSize(func::FuncOp func, int64_t bytes) {
     int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
-    if (bytes > most)
-      return func.emitError() << "needs " << bytes
+    if (layout.bytes > most)
+      return func.emitError() << "needs " << layout.bytes
                               << " bytes of shared memory, more than the "
                               << most << " a block can have";
-    func->setAttr(tile::kSharedMemoryAttr,
-                  IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
+    func->setAttr(tile::kSharedMemoryAttr, b.getI64IntegerAttr(layout.bytes));
     return success();
-  }
-
-  /// A kernel without regions of warps: each op that needs scratch gets an
-  /// offset of its own (`tgpu.scratch_offset` on the op), 128-byte
-  /// aligned, at the lowest place that overlaps neither the barriers and
-  /// the tensor-memory word ([buffersEnd, end)) nor a buffer still in use
-  /// at the op (SharedMemoryLiveness).
-  LogicalResult
-  placeScratch(func::FuncOp func,
-               const DenseMap<Operation *, SmallVector<int64_t>> &offsets,
-               int64_t buffersEnd, int64_t end) {
-    SharedMemoryLiveness live(func);
-    // Each buffer's bytes and the last place it may be in use.
-    struct Buffer {
-      int64_t from, to, lastUse;
-    };
-    SmallVector<Buffer> buffers;
-    for (auto &[op, places] : offsets)
-      if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
-        buffers.push_back({places.front(),
-                           places.front() + alloc.getType().getTotalBytes(),
-                           live.lastUse(alloc)});
-    Builder b(&getContext());
-    int64_t top = end;
-    func.walk([&](Operation *op) {
-      int64_t bytes = tile::getScratchBytes(op);
-      if (!bytes)
-        return;
-      SmallVector<std::pair<int64_t, int64_t>> busy;
-      if (buffersEnd < end)
-        busy.push_back({buffersEnd, end});
-      for (const Buffer &buf : buffers)
-        if (buf.lastUse >= live.position(op))
-          busy.push_back({buf.from, buf.to});
-      llvm::sort(busy);
-      int64_t at = 0;
-      for (auto [from, to] : busy) {
-        if (at + bytes <= from)
-          break;
-        at = std::max(at, int64_t(llvm::alignTo(to, 128)));
-      }
-      op->setAttr(tgpu::kScratchOffsetAttr, b.getI64IntegerAttr(at));
-      top = std::max(top, at + bytes);
-    });
-    return setSize(func, top);
   }
 };
 

@@ -91,6 +91,7 @@
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/BankConflicts.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -106,10 +107,6 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
-
-/// The deepest ring tile.num_stages allows, and so the most slots a
-/// channel without a depth gets.
-constexpr int64_t kMaxStages = 8;
 
 struct Prefetch {
   LoadOp load;
@@ -170,27 +167,6 @@ std::optional<ConvertLayoutOp> readConversion(LoadOp load, Value ring,
   return cv ? std::optional(cv) : std::nullopt;
 }
 
-/// Bytes of shared memory `func` takes besides the channels whose depth is
-/// open: its buffers (one set per consumer copy for those in a consumer
-/// region), the scratch of layout conversions (per copy), the rings of
-/// channels of a fixed depth, 1 KiB for alignment and barriers, and a
-/// channel's barriers at the deepest ring (tile-allocate-shared-memory packs
-/// barriers after the 1024-aligned buffers).
-int64_t sharedBytesBesidesOpen(func::FuncOp func) {
-  int64_t groups = tgpu::getComputeGroups(func);
-  int64_t bytes = groups * llvm::alignTo(getMaxScratchBytes(func), 128) + 1024;
-  func.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<tgpu::AllocOp>(op)) {
-      bytes += tgpu::getRegionCopies(op) * alloc.getType().getTotalBytes();
-    } else if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
-      if (ch.getDepth())
-        bytes += *ch.getDepth() * ch.getUseStride();
-      bytes += 2 * 8 * kMaxStages; // a full and an empty barrier a slot
-    }
-  });
-  return bytes;
-}
-
 struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   using Base::Base;
 
@@ -216,10 +192,13 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         if (!ch.getDepth())
           openStride += ch.getUseStride();
       std::optional<int64_t> depth = asked;
+      int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
       if (openStride && !depth) {
-        int64_t budget =
-            TargetInfo::of(func).sharedMemoryPerBlock() - sharedBytesBesidesOpen(func);
-        depth = std::min<int64_t>(kMaxStages, budget / openStride);
+        // The deepest ring the kernel fits with (SharedMemoryPlan: the
+        // layout tile-allocate-shared-memory will make).
+        depth = kMaxPipelineStages;
+        while (*depth > 0 && SharedMemoryPlan(func, *depth).bytes() > most)
+          --*depth;
       }
       if (openStride) {
         if (*depth < 2) {
@@ -234,6 +213,13 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
                       IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                        *depth));
       }
+      // What the plan says the kernel takes, for tile-allocate-shared-
+      // memory's result to be checked against (test/examples).
+      if (!channels.empty())
+        func->setAttr(tgpu::kSharedMemoryPlanAttr,
+                      IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                       SharedMemoryPlan(func, depth.value_or(0))
+                                           .bytes()));
       for (tgpu::ChannelOp ch : channels)
         if (failed(lowerChannel(ch, ch.getDepth().value_or(depth.value_or(0)))))
           return signalPassFailure();

@@ -18,7 +18,7 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
-#include "tilec/Dialect/TGPU/Transforms/SharedMemoryLiveness.h"
+#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -46,34 +46,43 @@ int64_t stageBytes(scf::ForOp loop) {
 } // namespace
 
 int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
-                                     int64_t extraBytes, Operation *without) {
-  int64_t stage = stageBytes(loop);
-  if (!stage)
+                                     tgpu::SharedBufferType extra,
+                                     Operation *without) {
+  SmallVector<tgpu::SharedBufferType> slots;
+  for (auto load : loop.getBody()->getOps<LoadOp>())
+    if (std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load))
+      slots.push_back(slot->type);
+  if (slots.empty())
     return 0;
-  // Beside the barriers (1024), the kernel's own buffers (the plain twin's
-  // loop-invariant operand) and the scratch of the ops up to the loop's
-  // end. tile-allocate-shared-memory puts the scratch of an op after the
-  // loop and after every buffer's last use (the O epilogue's) where the
-  // buffers and the ring were, when it fits there.
-  SharedMemoryLiveness live(func);
-  // The last place the loop's ring or any buffer may be in use.
-  int64_t lastUse = live.end(loop), buffers = extraBytes;
-  func.walk([&](tgpu::AllocOp alloc) {
-    buffers += llvm::alignTo(alloc.getType().getTotalBytes(),
-                             alloc.getType().getAlignment());
-    lastUse = std::max(lastUse, live.lastUse(alloc));
+  // The ring is in use to the loop's end, or for good where an async MMA
+  // reads it (SharedMemoryLiveness's rule for wgmma and tcgen05).
+  bool async = llvm::any_of(loop.getBody()->getOps<DotOp>(), [](DotOp dot) {
+    tgpu::MMAAttr mma = tgpu::getMMA(dot);
+    return mma && mma.isAsync();
   });
-  int64_t during = 0, after = 0;
-  func.walk([&](Operation *op) {
-    int64_t bytes = op == without ? 0 : getScratchBytes(op);
-    int64_t &most = live.position(op) > lastUse ? after : during;
-    most = std::max(most, bytes);
-  });
-  int64_t room = TargetInfo::of(func).sharedMemoryPerBlock() - 1024 - buffers;
-  int64_t stages = (room - during) / stage;
-  if (after > buffers + stages * stage)
-    stages = (room - std::max(during, after)) / stage;
-  return std::max<int64_t>(stages, 0);
+  int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+  auto fits = [&](int64_t stages) {
+    // What tile-pipeline makes of a stages-deep ring: a buffer of that
+    // many slots a load, first in the kernel, and a full and an empty
+    // barrier a slot.
+    SharedMemoryPlan plan(func);
+    int64_t lastUse =
+        async ? SharedMemoryLiveness::kForever : plan.liveness().end(loop);
+    if (extra)
+      plan.addBuffer(extra, plan.liveness().end(loop), 1, /*first=*/false);
+    for (tgpu::SharedBufferType slot : llvm::reverse(slots))
+      plan.addBuffer(slot.withNumSlots(stages), lastUse);
+    plan.addBarriers(stages);
+    plan.addBarriers(stages);
+    if (without)
+      plan.dropScratch(without);
+    return plan.bytes() <= most;
+  };
+  // Rings deeper than any a kernel asks for do not pay.
+  int64_t stages = 0;
+  while (stages < kMaxPipelineStages && fits(stages + 1))
+    ++stages;
+  return stages;
 }
 
 namespace {

@@ -29,6 +29,7 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -104,9 +105,8 @@ void keepInvariantOperandsShared(DotOp dot) {
     // the two stages a pipeline needs (attention's twin at D = 256: K and
     // V take 64 KB a stage, Q would take 64 KB more).
     auto func = dot->getParentOfType<func::FuncOp>();
-    int64_t bytes = llvm::alignTo(bufTy.getTotalBytes(), bufTy.getAlignment());
     if (pipelineStagesThatFit(func, loop) >= 2 &&
-        pipelineStagesThatFit(func, loop, bytes, cvt) < 2)
+        pipelineStagesThatFit(func, loop, bufTy, cvt) < 2)
       continue;
     OpBuilder b(cvt);
     Location loc = cvt.getLoc();
@@ -162,25 +162,25 @@ bool keepsPartitions(func::FuncOp func) {
 }
 
 /// Shared memory `func`'s loop takes warp-specialized with two stages,
-/// as tile-insert-channels and tile-pipeline lay it out: a stage holds a
-/// slot of each operand `loads` copies in the loop; the tiles copied once
-/// take a slot, and layout conversions their scratch, each compute copy
-/// (not those of the copied tiles, which go with their loads); then the
-/// kernel's buffers, and the barriers and alignment.
+/// as tile-insert-channels, tile-warp-specialize and tile-pipeline will lay
+/// it out (SharedMemoryPlan): a ring of two slots for each operand `loads`
+/// copies in the loop, a slot each compute copy for the tiles copied once,
+/// a channel's barriers for each, and scratch each compute copy (not the
+/// conversions of the copied tiles, which go with their loads).
 int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                             ArrayRef<std::pair<LoadOp, bool>> loads) {
   int64_t copies = tgpu::getComputeCopies(loop);
-  int64_t scratch = 0;
+  SharedMemoryPlan plan(func);
+  plan.specialize(copies);
   func.walk([&](ConvertLayoutOp cv) {
     Value v = cv.getSrc();
     while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
         v.getDefiningOp()))
       v = v.getDefiningOp()->getOperand(0);
     LoadOp from = v.getDefiningOp<LoadOp>();
-    if (!from || llvm::none_of(loads, [&](auto &l) { return l.first == from; }))
-      scratch = std::max(scratch, getScratchBytes(cv));
+    if (from && llvm::any_of(loads, [&](auto &l) { return l.first == from; }))
+      plan.dropScratch(cv);
   });
-  int64_t bytes = 2048 + copies * llvm::alignTo(scratch, 128);
   for (auto [k, operand] : llvm::enumerate(loads)) {
     LoadOp load = operand.first;
     if (llvm::is_contained(ArrayRef(loads).take_front(k), operand))
@@ -190,14 +190,13 @@ int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
         cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
     if (failed(slot))
       return std::numeric_limits<int64_t>::max();
-    bytes += (load->getBlock() == loop.getBody() ? 2 : copies) *
-             slot->type.getSlotStride();
+    bool inLoop = load->getBlock() == loop.getBody();
+    plan.addBuffer(slot->type.withNumSlots(inLoop ? 2 : 1),
+                   SharedMemoryLiveness::kForever, inLoop ? 1 : copies);
+    plan.addBarriers(inLoop ? 2 : 1);
+    plan.addBarriers(inLoop ? 2 : 1);
   }
-  func.walk([&](tgpu::AllocOp alloc) {
-    bytes += llvm::alignTo(alloc.getType().getTotalBytes(),
-                           alloc.getType().getAlignment());
-  });
-  return bytes;
+  return plan.bytes();
 }
 
 /// Stores each tile `func` stores without a mask in the layout it is

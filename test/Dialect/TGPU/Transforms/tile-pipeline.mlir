@@ -122,11 +122,13 @@ func.func @reshaped(%x: !tile.tensor<?x?x?xbf16>, %y: !tile.tensor<?x?xf32>)
 // -----
 
 // A channel of tile-warp-specialize's (no depth, a cluster of 2, B read
-// transposed): as many slots as fit next to the kernel's other buffers and
-// scratch. A use takes 16 KiB + 32 KiB; the store buffers (16 KiB) are the
-// consumer region's, one set per copy of two: 232448 - 2 * 16384 - 1024 =
-// 198656 bytes leave room for 4 uses, which the kernel records as
-// tile.num_stages. The transposed view is rebuilt on the ring; releases
+// transposed): as many slots as fit next to the kernel's other buffers,
+// barriers and scratch (SharedMemoryPlan, the layout tile-allocate-shared-
+// memory makes). A use takes 16 KiB + 32 KiB; the store buffers (16 KiB)
+// are the consumer region's, one set per copy of two: 4 uses and the rest
+// take 229504 bytes of the 232448 a block has, 5 would take 278656. The
+// kernel records the depth, tgpu.num_stages, and the plan's bytes,
+// tgpu.shared_memory_plan (what tile-allocate-shared-memory must come to). The transposed view is rebuilt on the ring; releases
 // arrive on the empty barrier of both CTAs (8 warps each, so 16 arrivals).
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
@@ -135,7 +137,7 @@ func.func @reshaped(%x: !tile.tensor<?x?x?xbf16>, %y: !tile.tensor<?x?xf32>)
 #acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 
 // CHECK-LABEL: func.func @ws
-// CHECK-SAME: tgpu.num_stages = 4 : i32
+// CHECK-SAME: tgpu.num_stages = 4 : i32, tgpu.shared_memory_plan = 229504 : i64
 // CHECK: %[[RA:.*]] = tgpu.alloc : <4x128x64xbf16, #shared>
 // CHECK: %[[RB:.*]] = tgpu.alloc : <4x256x64xbf16, #shared1>
 // CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 1 : <4>

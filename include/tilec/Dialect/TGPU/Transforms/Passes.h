@@ -19,13 +19,18 @@ namespace tilec {
 #define GEN_PASS_REGISTRATION
 #include "tilec/Dialect/TGPU/Passes.h.inc"
 
-/// The stages of `loop`'s classic pipeline (its TMA-copied loads a stage)
-/// that fit in a block's shared memory beside the scratch (without
-/// `without`'s), the barriers, the kernel's buffers and `extraBytes`; 0
-/// if the loop has no TMA-copied load (tile-pipeline-schedule).
+/// The deepest ring (its TMA-copied loads a slot a stage, up to
+/// kMaxPipelineStages) `loop`'s classic pipeline can have with the kernel
+/// in a block's shared memory (SharedMemoryPlan), with a buffer `extra` in
+/// use through the loop and without `without`'s scratch where given; 0 if
+/// the loop has no TMA-copied load (tile-pipeline-schedule).
 int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
-                              int64_t extraBytes = 0,
+                              tgpu::SharedBufferType extra = {},
                               mlir::Operation *without = nullptr);
+
+/// The deepest ring tile.num_stages allows, and so the most slots a ring
+/// of open depth gets (tile-pipeline).
+constexpr int64_t kMaxPipelineStages = 8;
 
 namespace tgpu {
 /// Selects mma.sync for `dot`. A dot tile-assign-layouts gave tcgen05.ld's

@@ -45,14 +45,17 @@ public:
   /// the buffer's bytes: every op that uses scratch starts with a barrier
   /// of all its threads before it writes scratch, so the buffer's last
   /// readers are done by then.
-  int64_t lastUse(tgpu::AllocOp alloc) const;
+  int64_t lastUse(tgpu::AllocOp alloc) const { return lastUse(alloc.getResult()); }
+  /// The same for any buffer: a tgpu.alloc's or a tgpu.channel's (the
+  /// ring tile-pipeline makes of it, used where the channel's buffer is).
+  int64_t lastUse(mlir::Value buffer) const;
 
   static constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 
 private:
   /// The end of `user`, or of the outermost loop around it that does not
   /// hold `alloc`.
-  int64_t extent(mlir::Operation *user, mlir::Operation *alloc) const;
+  int64_t extent(mlir::Operation *user, mlir::Operation *def) const;
 
   llvm::DenseMap<mlir::Operation *, std::pair<int64_t, int64_t>> spans;
 };

@@ -1,0 +1,147 @@
+//===- SharedMemoryPlan.cpp - a kernel's shared memory, laid out ----------===//
+
+#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+SharedMemoryPlan::SharedMemoryPlan(func::FuncOp func, int64_t openDepth)
+    : func(func), openDepth(openDepth), live(func) {
+  tensorMemory = func->hasAttr(tgpu::kTensorMemoryAttr);
+  collect(func.getBody(), 0);
+}
+
+/// Each copy of each buffer and barrier array, in the order the lowering
+/// leaves the code in: program order, a tgpu.warp_specialize's regions one
+/// after the other and each region copy by copy.
+void SharedMemoryPlan::collect(Region &region, unsigned copy) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (auto ws = dyn_cast<tgpu::WarpSpecializeOp>(op)) {
+        for (auto [i, r] : llvm::enumerate(ws.getPartitionRegions()))
+          for (int c = 0; c < ws.getPartition(i).getCopies(); ++c)
+            collect(r, c);
+        continue;
+      }
+      if (auto alloc = dyn_cast<tgpu::AllocOp>(op))
+        items.push_back({&op, copy, alloc.getType().getTotalBytes(),
+                         alloc.getType().getAlignment(), false,
+                         live.lastUse(alloc)});
+      if (auto bars = dyn_cast<tgpu::BarriersOp>(op))
+        items.push_back(
+            {&op, copy, 8 * bars.getType().getCount(), 8, true, 0});
+      if (isa<tgpu::TMemAllocOp>(op))
+        tensorMemory = true;
+      // A channel: the rings and barriers tile-pipeline makes of it, where
+      // it is.
+      if (auto ch = dyn_cast<tgpu::ChannelOp>(op)) {
+        int64_t depth = ch.getDepth().value_or(openDepth);
+        for (Value buf : ch.getBuffers()) {
+          if (isa<tgpu::TensorMemoryBufferType>(buf.getType())) {
+            tensorMemory = true;
+            continue;
+          }
+          auto type = cast<tgpu::SharedBufferType>(buf.getType())
+                          .withNumSlots(depth);
+          items.push_back({nullptr, copy, type.getTotalBytes(),
+                           type.getAlignment(), false, live.lastUse(buf)});
+        }
+        for (int i = 0; i < 2; ++i)
+          items.push_back({nullptr, copy, 8 * depth, 8, true, 0});
+      }
+      for (Region &r : op.getRegions())
+        collect(r, copy);
+    }
+}
+
+void SharedMemoryPlan::addBuffer(tgpu::SharedBufferType type, int64_t lastUse,
+                                 int64_t copies, bool first) {
+  for (int64_t c = 0; c < copies; ++c)
+    items.insert(first ? items.begin() + c : items.end(),
+                 {nullptr, unsigned(c), type.getTotalBytes(),
+                  type.getAlignment(), false, lastUse});
+}
+
+void SharedMemoryPlan::addBarriers(int64_t count) {
+  items.push_back({nullptr, 0, 8 * count, 8, true, 0});
+}
+
+SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
+  Layout out;
+  // Buffers first (the 1024-byte aligned ones, then the rest), then
+  // barriers.
+  auto group = [](const Item &item) {
+    return item.barriers ? 2 : item.alignment == 1024 ? 0 : 1;
+  };
+  SmallVector<int64_t> at(items.size());
+  int64_t end = 0, buffersEnd = 0;
+  for (int g : {0, 1, 2}) {
+    if (g == 2)
+      buffersEnd = end;
+    for (auto [i, item] : llvm::enumerate(items)) {
+      if (group(item) != g)
+        continue;
+      end = llvm::alignTo(end, item.alignment);
+      at[i] = end;
+      end += item.bytes;
+      if (item.op) {
+        SmallVector<int64_t> &places = out.offsets[item.op];
+        places.resize(tgpu::getRegionCopies(item.op));
+        places[item.copy] = at[i];
+      }
+    }
+  }
+  if (tensorMemory) {
+    end = llvm::alignTo(end, 8);
+    out.tensorMemoryWord = end;
+    end += 8;
+  }
+  auto scratchOf = [&](Operation *op) {
+    return dropped.contains(op) ? 0 : tile::getScratchBytes(op);
+  };
+
+  bool specialized =
+      computeGroups ||
+      func->walk([](tgpu::WarpSpecializeOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  if (specialized) {
+    // One area: as much as the most any op needs, once a compute group
+    // (those run at once; the code outside the regions uses the first).
+    int64_t scratch = 0;
+    func.walk([&](Operation *op) { scratch = std::max(scratch, scratchOf(op)); });
+    int64_t groups = computeGroups.value_or(tgpu::getComputeGroups(func));
+    out.groupScratch = llvm::alignTo(scratch, 128);
+    int64_t start = end ? llvm::alignTo(end, 128) : 0;
+    if (end)
+      out.scratchStart = start;
+    out.bytes = start + (groups > 1 ? out.groupScratch * groups : scratch);
+    return out;
+  }
+
+  // Each op's scratch at the lowest 128-byte aligned place that overlaps
+  // neither the barriers and the tensor-memory word ([buffersEnd, end))
+  // nor a buffer still in use at the op.
+  out.bytes = end;
+  func.walk([&](Operation *op) {
+    int64_t bytes = scratchOf(op);
+    if (!bytes)
+      return;
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    if (buffersEnd < end)
+      busy.push_back({buffersEnd, end});
+    for (auto [i, item] : llvm::enumerate(items))
+      if (!item.barriers && item.lastUse >= live.position(op))
+        busy.push_back({at[i], at[i] + item.bytes});
+    llvm::sort(busy);
+    int64_t place = 0;
+    for (auto [from, to] : busy) {
+      if (place + bytes <= from)
+        break;
+      place = std::max(place, int64_t(llvm::alignTo(to, 128)));
+    }
+    out.scratch[op] = place;
+    out.bytes = std::max(out.bytes, place + bytes);
+  });
+  return out;
+}
