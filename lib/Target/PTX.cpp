@@ -23,9 +23,16 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <atomic>
+#include <climits>
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -220,6 +227,75 @@ static std::optional<std::string> findPtxas() {
   return std::nullopt;
 }
 
+namespace {
+
+/// The ptxas runs in progress (modules assemble in parallel), for a
+/// SIGINT or SIGTERM to stop them and remove their temporary files (2-4 MB
+/// each were left behind): a slot each, the child's pid and the files'
+/// paths in static storage, read by the handler (kill, waitpid and unlink
+/// are async-signal-safe).
+struct Run {
+  std::atomic<bool> taken{false};
+  std::atomic<pid_t> pid{0};
+  char paths[3][PATH_MAX] = {};
+};
+Run runs[64];
+
+void stopRuns() {
+  for (Run &r : runs) {
+    if (!r.taken.load())
+      continue;
+    if (pid_t pid = r.pid.load(); pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+    for (const char *path : r.paths)
+      if (*path)
+        ::unlink(path);
+  }
+  ::_exit(130);
+}
+
+/// A slot in `runs` for one ptxas run, freed when it ends.
+class RunSlot {
+public:
+  RunSlot() {
+    static bool installed = (llvm::sys::SetInterruptFunction(stopRuns), true);
+    (void)installed;
+    for (Run &r : runs) {
+      bool expected = false;
+      if (r.taken.compare_exchange_strong(expected, true)) {
+        run = &r;
+        return;
+      }
+    }
+  }
+  /// The run's temporary file `i` (of 3).
+  void track(int i, StringRef path) {
+    if (run && path.size() < PATH_MAX) {
+      memcpy(run->paths[i], path.data(), path.size());
+      run->paths[i][path.size()] = 0;
+    }
+  }
+  void setPid(pid_t pid) {
+    if (run)
+      run->pid.store(pid);
+  }
+  ~RunSlot() {
+    if (!run)
+      return;
+    run->pid.store(0);
+    for (char *path : run->paths)
+      *path = 0;
+    run->taken.store(false);
+  }
+
+private:
+  Run *run = nullptr;
+};
+
+} // namespace
+
 FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
                                           int optLevel, std::string &errors,
                                           std::string *info) {
@@ -231,9 +307,18 @@ FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
   }
   llvm::SmallString<128> in, out, log;
   int fd;
-  if (llvm::sys::fs::createTemporaryFile("tilec", "ptx", fd, in) ||
-      llvm::sys::fs::createTemporaryFile("tilec", "cubin", out) ||
-      llvm::sys::fs::createTemporaryFile("tilec", "log", log)) {
+  RunSlot slot;
+  auto create = [&](int i, StringRef suffix, llvm::SmallString<128> &path,
+                    int *fd) {
+    std::error_code ec =
+        fd ? llvm::sys::fs::createTemporaryFile("tilec", suffix, *fd, path)
+           : llvm::sys::fs::createTemporaryFile("tilec", suffix, path);
+    if (!ec)
+      slot.track(i, path);
+    return bool(ec);
+  };
+  if (create(0, "ptx", in, &fd) || create(1, "cubin", out, nullptr) ||
+      create(2, "log", log, nullptr)) {
     errors = "cannot create temporary files for ptxas";
     return failure();
   }
@@ -249,8 +334,17 @@ FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};
   std::string execError;
-  int rc = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/300, 0, &execError);
+  int rc;
+  {
+    bool failedToRun = false;
+    llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
+        *ptxas, args, std::nullopt, redirects, 0, &execError, &failedToRun);
+    slot.setPid(child.Pid);
+    rc = failedToRun ? -1
+                     : llvm::sys::Wait(child, /*SecondsToWait=*/300, &execError)
+                           .ReturnCode;
+    slot.setPid(0);
+  }
   FailureOr<std::string> result = failure();
   if (rc != 0) {
     auto buf = llvm::MemoryBuffer::getFile(log);

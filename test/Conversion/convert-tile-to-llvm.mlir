@@ -555,6 +555,21 @@ func.func @print(%x: !tile.tensor<?xf32>, %n: i32)
 
 // -----
 
+// Print of an index: passed as i64 with %lld (it reached llvm.store as
+// 'index' and failed inside the lowering).
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("pid (%d, %d, %d) i = %lld\0A\00")
+// CHECK-LABEL: func.func @print_index
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: llvm.call @vprintf
+func.func @print_index(%n: i32)
+    attributes {tile.kernel, tile.num_warps = 1, tile.grid = #tile.grid<1>} {
+  %i = arith.index_cast %n : i32 to index
+  tile.print "i" %i : index
+  return
+}
+
+// -----
+
 // Assert: the message with the source line, then __assertfail.
 // CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
 // CHECK-DAG: ("{{.*}}convert-tile-to-llvm.mlir:{{[0-9]+}}: pid (%d, %d, %d): assertion failed: c holds\0A\00")

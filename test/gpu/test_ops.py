@@ -3,6 +3,8 @@ non-splat constants, f16 accumulation, fp8 dot and casts, transpose,
 integer min reductions, iota/select, bool stores. Fresh random inputs,
 poisoned outputs, shapes off the tile grid; skipped without a GPU."""
 
+import math
+
 import pytest
 
 from gpu_common import DEV, load, rel_err, torch
@@ -119,3 +121,20 @@ def test_warp_shuffle_conversion(ops, n):
     ops["shuffle_twice"](x, y)
     torch.cuda.synchronize()
     assert torch.equal(y, 2 * x)
+
+
+@pytest.mark.parametrize("x", [0.7371, 2.25, 13.5])
+def test_math_f64(ops, x):
+    # Scalar f64 math is libdevice's f64: exact to the f32 rounding of the
+    # result, which the f32 approximations (2 ulp and more) are not.
+    refs = [math.exp, math.log, math.sin, math.tanh, lambda v: 1 / math.sqrt(v),
+            lambda v: 2.0 ** v, math.log2, math.erf, lambda v: v ** v, math.sqrt]
+    out = torch.full((16 * len(refs),), float("nan"), device=DEV)
+    ops["math_f64"](x, out)
+    torch.cuda.synchronize()
+    xf = float(torch.tensor(x, dtype=torch.float32))
+    for i, ref in enumerate(refs):
+        want = torch.tensor(ref(xf), dtype=torch.float64).float()
+        got = out[16 * i:16 * (i + 1)].cpu()
+        assert torch.equal(got, want.expand(16)) or \
+            (got - want).abs().max() <= 1e-7 * abs(float(want)), (i, got[0], want)

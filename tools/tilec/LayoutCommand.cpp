@@ -61,6 +61,11 @@ std::vector<int64_t> parseShape(StringRef s) {
                   s.str() + "'"};
     v.push_back(x);
   }
+  int64_t bits = 0;
+  for (int64_t x : v)
+    bits += llvm::Log2_64(x);
+  if (bits > 30)
+    throw Error{"--shape " + s.str() + " has more than 2^30 elements"};
   return v;
 }
 
@@ -232,6 +237,20 @@ LL parseConstructor(StringRef spec) {
   throw Error{"unknown layout '" + name.str() + "'"};
 }
 
+/// Throws unless `flat`'s bases (each `shape.size()` coordinates) lie in
+/// `shape`: what a layout over `shape` is (LinearLayout asserts it).
+void checkBases(ArrayRef<int64_t> flat, const std::vector<int64_t> &shape,
+                StringRef what) {
+  for (size_t i = 0; i < flat.size(); ++i) {
+    int64_t d = i % shape.size();
+    if (flat[i] < 0 || flat[i] >= shape[d])
+      throw Error{"the layout's " + what.str() + " basis " +
+                  std::to_string(i / shape.size()) + " has coordinate " +
+                  std::to_string(flat[i]) + " in dim " + std::to_string(d) +
+                  ", outside --shape's " + std::to_string(shape[d])};
+  }
+}
+
 LL parseSpec(StringRef spec, const std::vector<int64_t> &shape,
              MLIRContext &ctx) {
   spec = spec.trim();
@@ -254,10 +273,18 @@ LL parseSpec(StringRef spec, const std::vector<int64_t> &shape,
     if (l.getRank() != shape.size())
       throw Error{"the layout has rank " + std::to_string(l.getRank()) +
                   ", --shape has " + std::to_string(shape.size())};
+    checkBases(l.getRegisterBases(), shape, "register");
+    checkBases(l.getLaneBases(), shape, "lane");
+    checkBases(l.getWarpBases(), shape, "warp");
     return l.toLayout(shape);
   }
-  if (auto s = dyn_cast<tile::SharedLayoutAttr>(a))
+  if (auto s = dyn_cast<tile::SharedLayoutAttr>(a)) {
+    if (s.getRank() != shape.size())
+      throw Error{"the layout has rank " + std::to_string(s.getRank()) +
+                  ", --shape has " + std::to_string(shape.size())};
+    checkBases(s.getOffsetBases(), shape, "offset");
     return s.toLayout(shape);
+  }
   throw Error{"expected #tile.linear<...> or #tile.shared<...>"};
 }
 

@@ -41,6 +41,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cerrno>
+#include <cstring>
 #include <unistd.h>
 
 using namespace mlir;
@@ -291,12 +293,34 @@ int compile() {
     if (status.getSize() > kMaxInput)
       return fail("'" + inputFile + "' is larger than 64 MiB");
   }
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
-  if (!file)
-    return fail("cannot open '" + inputFile + "': " + errorMessage);
-  if (file->getBufferSize() > kMaxInput)
-    return fail("the input is larger than 64 MiB");
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  if (inputFile == "-") {
+    // Standard input, read up to the bound (not to its end: /dev/zero
+    // has none).
+    std::string text;
+    char chunk[1 << 16];
+    while (text.size() <= kMaxInput) {
+      ssize_t n = ::read(0, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return fail(std::string("cannot read standard input: ") +
+                    std::strerror(errno));
+      if (n == 0)
+        break;
+      text.append(chunk, n);
+    }
+    if (text.size() > kMaxInput)
+      return fail("the input is larger than 64 MiB");
+    file = llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>");
+  } else {
+    std::string errorMessage;
+    file = openInputFile(inputFile, &errorMessage);
+    if (!file)
+      return fail("cannot open '" + inputFile + "': " + errorMessage);
+    if (file->getBufferSize() > kMaxInput)
+      return fail("the input is larger than 64 MiB");
+  }
 
   DialectRegistry registry;
   registry.insert<tile::TileDialect, tgpu::TGPUDialect, func::FuncDialect, arith::ArithDialect,

@@ -66,6 +66,8 @@ void printf(Emitter &e, ModuleOp module, StringRef format,
       Type t = v.getType();
       if (isa<FloatType>(t) && !t.isF64())
         v = arith::ExtFOp::create(e.b, e.loc, e.b.getF64Type(), v);
+      else if (t.isIndex())
+        v = arith::IndexCastOp::create(e.b, e.loc, e.b.getI64Type(), v);
       else if (t.isInteger(1))
         v = arith::ExtUIOp::create(e.b, e.loc, i32, v);
       else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)

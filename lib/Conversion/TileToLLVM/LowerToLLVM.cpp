@@ -228,8 +228,13 @@ struct SinCosExpansion : public OpRewritePattern<math::SincosOp> {
 
 /// The math ops NVPTX has no instruction for, which become libdevice
 /// calls (the rest lower through MathToLLVM to instructions, or to the
-/// approximations above).
+/// approximations above, which are f32's): in f64 also those the f32
+/// approximations serve.
 bool needsLibdevice(Operation *op) {
+  if (op->getNumResults() == 1 && op->getResult(0).getType().isF64() &&
+      isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::RsqrtOp,
+          math::TanhOp>(op))
+    return true;
   return isa<math::AcosOp, math::AcoshOp, math::AsinOp, math::AsinhOp,
              math::AtanOp, math::Atan2Op, math::AtanhOp, math::CbrtOp,
              math::CosOp, math::CoshOp, math::ErfOp, math::ErfcOp,
@@ -238,13 +243,15 @@ bool needsLibdevice(Operation *op) {
 }
 
 /// Math in f16 or bf16 computes in f32 (libdevice and the approximations
-/// are f32 functions), rounded back once.
+/// are f32 functions), rounded back once; f64 math stays f64 (libdevice's
+/// f64 functions).
 LogicalResult extendMathToF32(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   TypeConverter converter;
   SetVector<Type> narrow;
   narrow.insert(Float16Type::get(ctx));
   narrow.insert(BFloat16Type::get(ctx));
+  narrow.insert(Float64Type::get(ctx));
   math::populateExtendToSupportedTypesTypeConverter(converter, narrow,
                                                     Float32Type::get(ctx));
   ConversionTarget target(*ctx);

@@ -597,8 +597,10 @@ static LogicalResult verifyDebugText(Operation *op, StringRef text,
 /// Element types printf can print (scalar or tile).
 static bool isPrintable(Type t) {
   Type e = getElementTypeOrSelf(t);
-  return isa<IntegerType, IndexType>(e) ||
-         (isa<FloatType>(e) && e.getIntOrFloatBitWidth() >= 16);
+  return isa<IndexType>(e) ||
+         (isa<IntegerType>(e) && e.getIntOrFloatBitWidth() <= 64) ||
+         (isa<FloatType>(e) && e.getIntOrFloatBitWidth() >= 16 &&
+          e.getIntOrFloatBitWidth() <= 64);
 }
 
 LogicalResult PrintOp::verify() {
@@ -613,8 +615,8 @@ LogicalResult PrintOp::verify() {
                            << v.getType();
     if (!isPrintable(v.getType()))
       return emitOpError() << "cannot print " << v.getType()
-                           << "; integers, f16, bf16, f32 and f64 print "
-                              "(extend 8-bit floats first)";
+                           << "; integers of up to 64 bits, index, f16, bf16, f32 "
+                              "and f64 print (extend 8-bit floats first)";
   }
   if (auto p = getProgram()) {
     if (p->size() != 3 || llvm::any_of(*p, [](int32_t x) { return x < 0; }))

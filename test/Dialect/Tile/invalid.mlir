@@ -672,8 +672,17 @@ func.func @topk_result(%x: !tile.tile<16x64xf32>) {
 // -----
 
 func.func @print_fp8(%x: !tile.tile<16xf8E4M3FN>) {
-  // expected-error @+1 {{cannot print 'tensor<16xf8E4M3FN>'; integers, f16, bf16, f32 and f64 print (extend 8-bit floats first)}}
+  // expected-error @+1 {{cannot print 'tensor<16xf8E4M3FN>'; integers of up to 64 bits, index, f16, bf16, f32 and f64 print (extend 8-bit floats first)}}
   tile.print "x" %x : !tile.tile<16xf8E4M3FN>
+  return
+}
+
+// -----
+
+// printf has no conversion for integers wider than 64 bits.
+func.func @print_i128(%x: i128) {
+  // expected-error @+1 {{cannot print 'i128'; integers of up to 64 bits}}
+  tile.print "x" %x : i128
   return
 }
 

@@ -206,3 +206,62 @@ func.func @dot_decay(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// Scalar math in f64 (libdevice's f64 functions, not the f32
+// approximations): each op of x's f64, rounded to f32, in 16 elements of
+// out, op after op (test_ops.py's test_math_f64).
+func.func @math_f64(%x: f32, %out: !tile.tensor<?xf32>)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %d = arith.extf %x : f32 to f64
+  %exp = math.exp %d : f64
+  %exp32 = arith.truncf %exp : f64 to f32
+  %expt = tile.splat %exp32 : f32 -> !tile.tile<16xf32>
+  %c0 = arith.constant 0 : i32
+  tile.store %expt, %out[%c0] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %log = math.log %d : f64
+  %log32 = arith.truncf %log : f64 to f32
+  %logt = tile.splat %log32 : f32 -> !tile.tile<16xf32>
+  %c1 = arith.constant 16 : i32
+  tile.store %logt, %out[%c1] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %sin = math.sin %d : f64
+  %sin32 = arith.truncf %sin : f64 to f32
+  %sint = tile.splat %sin32 : f32 -> !tile.tile<16xf32>
+  %c2 = arith.constant 32 : i32
+  tile.store %sint, %out[%c2] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %tanh = math.tanh %d : f64
+  %tanh32 = arith.truncf %tanh : f64 to f32
+  %tanht = tile.splat %tanh32 : f32 -> !tile.tile<16xf32>
+  %c3 = arith.constant 48 : i32
+  tile.store %tanht, %out[%c3] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %rsqrt = math.rsqrt %d : f64
+  %rsqrt32 = arith.truncf %rsqrt : f64 to f32
+  %rsqrtt = tile.splat %rsqrt32 : f32 -> !tile.tile<16xf32>
+  %c4 = arith.constant 64 : i32
+  tile.store %rsqrtt, %out[%c4] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %exp2 = math.exp2 %d : f64
+  %exp232 = arith.truncf %exp2 : f64 to f32
+  %exp2t = tile.splat %exp232 : f32 -> !tile.tile<16xf32>
+  %c5 = arith.constant 80 : i32
+  tile.store %exp2t, %out[%c5] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %log2 = math.log2 %d : f64
+  %log232 = arith.truncf %log2 : f64 to f32
+  %log2t = tile.splat %log232 : f32 -> !tile.tile<16xf32>
+  %c6 = arith.constant 96 : i32
+  tile.store %log2t, %out[%c6] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %erf = math.erf %d : f64
+  %erf32 = arith.truncf %erf : f64 to f32
+  %erft = tile.splat %erf32 : f32 -> !tile.tile<16xf32>
+  %c7 = arith.constant 112 : i32
+  tile.store %erft, %out[%c7] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %pow = math.powf %d, %d : f64
+  %pow32 = arith.truncf %pow : f64 to f32
+  %powt = tile.splat %pow32 : f32 -> !tile.tile<16xf32>
+  %c8 = arith.constant 128 : i32
+  tile.store %powt, %out[%c8] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  %sqrt = math.sqrt %d : f64
+  %sqrt32 = arith.truncf %sqrt : f64 to f32
+  %sqrtt = tile.splat %sqrt32 : f32 -> !tile.tile<16xf32>
+  %c9 = arith.constant 144 : i32
+  tile.store %sqrtt, %out[%c9] : !tile.tile<16xf32>, !tile.tensor<?xf32>
+  return
+}

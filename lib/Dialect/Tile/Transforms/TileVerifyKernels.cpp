@@ -88,6 +88,19 @@ std::string badKernelName(StringRef name) {
              "starting with a digit)";
   if (llvm::is_contained(kKeywords, name))
     return "a kernel name cannot be a C keyword";
+  // The names the back end and the device runtime own: C's reserved
+  // identifiers, which NVVM (__nvvm_reflect), libdevice (__nv_sinf) and
+  // CUDA (__assertfail) use; the compiler's own symbols (tilec_smem); the
+  // device runtime's functions. A kernel by such a name would be taken
+  // for theirs (or silently deleted, as __nvvm_reflect was).
+  if (name.starts_with("__") ||
+      (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
+    return "names beginning with '__' or '_' and a capital letter are "
+           "reserved (NVVM, libdevice and CUDA use them)";
+  if (name.starts_with("tilec_"))
+    return "the 'tilec_' prefix is reserved for the compiler's own symbols";
+  if (llvm::is_contained({"vprintf", "malloc", "free"}, name))
+    return "'" + name.str() + "' is a function of CUDA's device runtime";
   return "";
 }
 
@@ -160,6 +173,16 @@ struct TileVerifyKernels
           failedAny = true;
         }
       }
+      // Floats wider than f64 have neither instructions nor libdevice
+      // functions (the lowering failed without a location).
+      for (Value r : op->getResults())
+        if (auto ft = dyn_cast<FloatType>(getElementTypeOrSelf(r.getType()));
+            ft && ft.getWidth() > 64) {
+          op->emitError() << "'" << op->getName() << "' makes a value of "
+                          << ft << ", which the GPU has no arithmetic for; "
+                          << "the widest float tilec computes in is f64";
+          failedAny = true;
+        }
       for (Value r : op->getResults())
         check(r, op->getLoc());
       for (Region &region : op->getRegions())
