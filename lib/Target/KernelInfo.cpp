@@ -92,15 +92,27 @@ std::vector<KernelInfo> tilec::collectKernelInfo(ModuleOp module,
     if (auto scopes = func->getAttrOfType<ArrayAttr>(tile::kProfileScopesAttr)) {
       for (Attribute a : scopes)
         k.profileScopes.push_back(cast<StringAttr>(a).getValue().str());
-      // Warp groups in launch order: each copy of each region's warps.
+      // The launch's warp groups (a recorder each: thread id / 128), named
+      // by the partitions whose warps they hold: the warps are each copy of
+      // each region's, in order, packed (sm_100a's one-warp load and MMA
+      // partitions share a group: "load-mma").
       func.walk([&](tgpu::WarpSpecializeOp ws) {
+        std::vector<std::string> warps;
         for (unsigned r = 0; r < ws.getPartitionRegions().size(); ++r) {
           tgpu::PartitionAttr p = ws.getPartition(r);
           std::string role = tgpu::stringifyPartitionRole(p.getRole()).str();
           for (int c = 0; c < p.getCopies(); ++c)
-            for (int g = 0; g < (p.getWarps() + 3) / 4; ++g)
-              k.profileGroups.push_back(
-                  p.getCopies() > 1 ? role + "." + std::to_string(c) : role);
+            warps.insert(warps.end(), p.getWarps(),
+                         p.getCopies() > 1 ? role + "." + std::to_string(c)
+                                           : role);
+        }
+        for (size_t g = 0; g * 4 < warps.size(); ++g) {
+          std::string name;
+          for (size_t w = g * 4; w < std::min(warps.size(), g * 4 + 4); ++w)
+            if (name != warps[w] && !llvm::StringRef(name).ends_with(
+                                        "-" + warps[w]))
+              name += (name.empty() ? "" : "-") + warps[w];
+          k.profileGroups.push_back(name);
         }
       });
       if (k.profileGroups.empty())

@@ -143,6 +143,26 @@ static ArrayRef<int64_t> slotShape(RankedTensorType tile, bool squeeze) {
   return shape;
 }
 
+LogicalResult tgpu::checkTMAView(tile::TensorViewType view, std::string &why) {
+  ArrayRef<int64_t> strides = view.getStrides();
+  if (strides.back() != 1) {
+    why = "the view's inner stride is not 1";
+    return failure();
+  }
+  int64_t bytes = view.getElementType().getIntOrFloatBitWidth() / 8;
+  for (auto [d, s] : llvm::enumerate(strides.drop_back())) {
+    if (ShapedType::isDynamic(s))
+      continue;
+    if ((s * bytes) % 16 != 0 || s * bytes >= (int64_t(1) << 40)) {
+      why = "the view's stride " + std::to_string(d) + " (" +
+            std::to_string(s) + " elements) is not a multiple of 16 bytes "
+            "under 2^40";
+      return failure();
+    }
+  }
+  return success();
+}
+
 FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
                                      bool squeeze) {
   ArrayRef<int64_t> shape = slotShape(tile, squeeze);

@@ -174,6 +174,12 @@ struct TMASlot {
 /// tile of a 3-d view fills an RxC slot; the box keeps the view's rank).
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
                                      std::string &why, bool squeeze = false);
+/// Fails (saying why) for a view TMA cannot address, whatever the run: an
+/// inner stride not 1, or an outer static stride that is not a multiple
+/// of 16 bytes or is 2^40 bytes or more (cuTensorMapEncodeTiled's rules;
+/// dynamic strides are checked at launch, where the runtime falls back to
+/// the plain loop).
+mlir::LogicalResult checkTMAView(tile::TensorViewType view, std::string &why);
 /// The slot of a tile TMA fills in boxes of `swizzle` bytes (what
 /// planTMASlot builds once it chose the swizzle).
 TMASlot slotOfSwizzle(mlir::RankedTensorType tile, int64_t swizzle,

@@ -65,10 +65,12 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
   auto view = dyn_cast<BlockArgument>(load.getTensor());
   TensorViewType vt = load.getTensor().getType();
   auto tt = cast<RankedTensorType>(load.getType());
-  if (!view || vt.getStrides().back() != 1 || vt.getRank() != tt.getRank()) {
-    why = "the view is not a kernel argument with a unit inner stride";
+  if (!view || vt.getRank() != tt.getRank()) {
+    why = "the view is not a kernel argument of the tile's rank";
     return failure();
   }
+  if (failed(tgpu::checkTMAView(vt, why)))
+    return failure();
   if (!load.padsWithZero()) {
     why = "the padding is not zero";
     return failure();
@@ -231,6 +233,22 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
     return mmaSync;
   }
   std::vector<int64_t> shape(acc.getShape().begin(), acc.getShape().end());
+  // The shapes wgmma takes, a warpgroup's M at a time (a tile smaller than
+  // the warpgroups' rows is laid out as their accumulator all the same,
+  // broadcast, and then failed the op's verifier).
+  int64_t k = cast<RankedTensorType>(dot.getA().getType()).getShape()[1];
+  if (numWarps % 4 == 0 &&
+      (shape[0] % (64 * (numWarps / 4)) || shape[1] % 8 || shape[1] > 256 ||
+       k % tgpu::wgmmaK(getElementTypeOrSelf(dot.getA().getType())))) {
+    why = "the dot is " + std::to_string(shape[0]) + "x" +
+          std::to_string(shape[1]) + "x" + std::to_string(k) +
+          ", not a wgmma shape (M a multiple of 64 a warpgroup, N a multiple "
+          "of 8 up to 256, K a multiple of " +
+          std::to_string(
+              tgpu::wgmmaK(getElementTypeOrSelf(dot.getA().getType()))) +
+          ")";
+    return mmaSync;
+  }
   if (numWarps % 4 || !getLayoutAttr(acc) ||
       getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
     why = "the accumulator is not in a wgmma layout";

@@ -61,11 +61,12 @@ constexpr int64_t kStoreSlots = 2;
 std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   auto view = dyn_cast<BlockArgument>(store.getTensor());
   TensorViewType vt = store.getTensor().getType();
-  if (!view || vt.getRank() < 2 || vt.getStrides().back() != 1 ||
-      vt.isTMA()) {
-    why = "the view is not a kernel argument with a unit inner stride";
+  if (!view || vt.getRank() < 2 || vt.isTMA()) {
+    why = "the view is not a kernel argument of rank 2 or more";
     return std::nullopt;
   }
+  if (failed(tgpu::checkTMAView(vt, why)))
+    return std::nullopt;
   if (store.getMask()) {
     why = "the store has a mask (TMA writes whole boxes)";
     return std::nullopt;
