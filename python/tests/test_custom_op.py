@@ -1,6 +1,6 @@
-"""tilec.custom_op's schema and its checks (no torch, no GPU: the kernels
-come from in-memory bundles). The operators themselves run in
-test/gpu/test_torch_ops.py."""
+"""tilec.custom_op's schema and its checks (no GPU: the kernels come from
+in-memory bundles; registering needs torch, else those tests skip). The
+operators themselves run in test/gpu/test_torch_ops.py."""
 
 import pytest
 
@@ -19,6 +19,19 @@ param tensor o bf16 4 shape ? ? ? 128 strides ? ? ? 1 align 16
 param tensor lse f32 3 shape ? ? ? strides ? ? 1 align 16
 param scalar scale f32
 param scalar causal i32
+end
+"""
+
+
+# A random fill: its only tensor is its output.
+FILL = """tilec-bundle 1
+arch sm_90a
+kernel fill
+threads 128
+grid cdiv(arg(0),1024) 1 1
+param scalar n i64
+param scalar seed i32
+param tensor out f32 1 shape ? strides 1 align 16
 end
 """
 
@@ -67,3 +80,46 @@ def test_bad_plans_are_refused(outputs, mutates, message):
         tilec.op_schema(k, outputs, mutates)
     assert message in str(e.value)
     assert e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_an_operator_without_tensor_inputs_takes_a_device():
+    # torch dispatches on a tensor input, else on an argument `device`.
+    k = kernel(FILL, "fill")
+    assert tilec.op_schema(k, {"out": like}) == "(int n, int seed, Device device) -> Tensor"
+    clash = FILL.replace("param scalar seed i32", "param scalar device i32")
+    with pytest.raises(tilec.TilecError, match="parameter 'device' would clash with"):
+        tilec.op_schema(kernel(clash, "fill"), {"out": like})
+
+
+def test_an_operator_without_tensor_inputs_registers_and_traces():
+    torch = pytest.importorskip("torch")
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    fill = tilec.custom_op("tilec_unit::fill", kernel(FILL, "fill"),
+                           {"out": lambda n, seed, device: torch.empty(n, device=device)})
+    assert str(torch.ops.tilec_unit.fill.default._schema) == \
+        "tilec_unit::fill(int n, int seed, Device device) -> Tensor"
+    with FakeTensorMode():
+        out = fill(5000, 7, "cuda")
+    assert out.shape == (5000,) and out.device.type == "cuda"
+
+
+@pytest.mark.parametrize("name", [
+    "gemm", "mylib::", "::gemm", "my lib::gemm", "mylib::gemm.default", "mylib::gemm::x",
+    "1lib::gemm", "mylib::gemm-relu", "mylib:gemm", 3, None,
+])
+def test_bad_operator_names_are_refused(name):
+    with pytest.raises(tilec.TilecError, match="the operator's name must be 'namespace::name', "
+                                               "each an identifier") as e:
+        tilec.custom_op(name, kernel(VECTOR_ADD, "vector_add"), {"out": like})
+    assert e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_a_name_is_registered_once():
+    torch = pytest.importorskip("torch")
+    k = kernel(VECTOR_ADD, "vector_add")
+    tilec.custom_op("tilec_unit::add", k, {"out": lambda x, y, alpha: torch.empty_like(x)})
+    with pytest.raises(tilec.TilecError, match="operator 'tilec_unit::add' is already "
+                                               "registered \\(kernel 'vector_add'\\)"):
+        tilec.custom_op("tilec_unit::add", kernel(GEMM, "gemm"), {}, mutates=("c",))
+    with pytest.raises(tilec.TilecError, match="torch already has an operator 'aten::add'"):
+        tilec.custom_op("aten::add", k, {}, mutates=("out",))

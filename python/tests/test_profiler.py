@@ -116,6 +116,86 @@ def test_cli_bad_file(tmp_path):
     assert r.returncode == 1 and "cannot read" in r.stderr
 
 
+GOOD_EVENT = {"ph": "X", "name": "kernel", "pid": 7, "tid": 0, "ts": 0.0, "dur": 1.0,
+              "args": {"cta": 0, "group": "load"}}
+
+
+def trace(events=(), **fields):
+    return json.dumps(dict({"traceEvents": list(events)}, **fields))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[]", "not a trace: no traceEvents list"),
+    ("NaN", "not a trace: no traceEvents list"),
+    ('{"traceEvents": 3}', "not a trace: no traceEvents list"),
+    (trace([3]), "traceEvents[0] is not an object"),
+    (trace([dict(GOOD_EVENT), {"ph": "X"}]), "traceEvents[1].pid is null, not an integer"),
+    (trace([dict(GOOD_EVENT, dur="1")]), 'traceEvents[0].dur is "1", not a number'),
+    (trace([dict(GOOD_EVENT, ts=float("inf"))]), "traceEvents[0].ts is Infinity, not a number"),
+    (trace([dict(GOOD_EVENT, pid=[7])]), "traceEvents[0].pid is [7], not an integer"),
+    (trace([dict(GOOD_EVENT, name=["k"])]), 'traceEvents[0].name is ["k"], not a string'),
+    (trace([dict(GOOD_EVENT, args={"cta": 0})]), "traceEvents[0].args.group is null"),
+    (trace([dict(GOOD_EVENT, args=None)]), "traceEvents[0].args is null, not an object"),
+    (trace([{"ph": "M", "name": "process_name", "pid": 7, "args": {"name": 3}}]),
+     "traceEvents[0].args.name is 3, not a string"),
+    (trace(otherData=5), "otherData is not an object"),
+    (trace(otherData={"dropped": "x"}), 'otherData.dropped is "x", not an integer'),
+    (b"\xff\xfe", "'utf-8' codec can't decode byte 0xff"),
+    ("[" * 100000, "maximum recursion depth"),
+], ids=["list", "nan", "events-not-a-list", "event-not-an-object", "no-pid", "dur-string",
+        "ts-infinite", "pid-list", "name-list", "no-group", "no-args", "process-name-int",
+        "other-not-an-object", "dropped-string", "not-utf8", "deep"])
+def test_a_malformed_trace_is_one_line_of_error(tmp_path, capsys, content, message):
+    from tilec.profile import main
+    path = tmp_path / "t.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    assert main([str(path), "--summary"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("python -m tilec.profile: cannot read %s: " % path)
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_errors_are_one_line_without_a_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(trace([dict(GOOD_EVENT, dur="1")]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for args in ([str(bad)], [str(tmp_path)], [str(tmp_path / "missing.json")]):
+        r = subprocess.run([sys.executable, "-m", "tilec.profile", *args],
+                           capture_output=True, text=True, env=env)
+        assert r.returncode == 1 and r.stdout == ""
+        assert r.stderr.startswith("python -m tilec.profile: cannot read ") and \
+            r.stderr.count("\n") == 1, r.stderr
+
+
+def test_cli_cannot_draw_is_one_line(tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed")
+    from tilec.profile import main
+    good = tmp_path / "t.json"
+    good.write_text(trace([GOOD_EVENT]))
+    assert main([str(good), "--png", str(tmp_path / "no-such-dir" / "t.png")]) == 1
+    empty = tmp_path / "empty.json"
+    empty.write_text(trace())
+    assert main([str(empty), "--png", str(tmp_path / "t.png")]) == 1
+
+
+def test_a_bad_path_or_size_is_refused_up_front(tmp_path):
+    # The C string would have ended at the NUL: the trace went to "t".
+    p = tilec.Profile()
+    with pytest.raises(tilec.TilecError, match="trace path .* contains a NUL character"):
+        p.write_trace(str(tmp_path / "t") + "\0.json")
+    assert not (tmp_path / "t").exists()
+    with pytest.raises(tilec.TilecError, match="trace path .* cannot be passed to the runtime"):
+        tilec.Profile(str(tmp_path / "t\ud800.json"))
+    for records in ("many", 0, 1.5, 1 << 32):
+        with pytest.raises(tilec.TilecError, match="records_per_group must be an integer"):
+            tilec.Profile(records_per_group=records)
+    with pytest.raises(tilec.TilecError, match="a profile buffer is bytes, got str"):
+        p.add_buffer(tilec.load(build_bundle(META))["k"], (1, 1, 1), "data")
+
+
 def test_unprofiled_kernel_cannot_take_a_buffer():
     from tilec_test_util import VECTOR_ADD
     k = tilec.load(build_bundle(VECTOR_ADD))["vector_add"]

@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -321,6 +322,63 @@ def test_nul_in_a_path_or_kernel_name(tmp_path, gemm_bundle):
         gemm_bundle[3]
 
 
+class Index:
+    """An integer that is not an int (as numpy's and torch's are): it has __index__."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
+
+
+@pytest.mark.parametrize("shape, strides, message", [
+    ((1024.9,), None, "extent 0 is 1024.9, not an integer"),
+    ((64, "2049"), None, "extent 1 is '2049', not an integer"),
+    ((True,), None, "extent 0 is True, not an integer"),
+    (None, None, "shape None is not a sequence of integers"),
+    (5000, None, "shape 5000 is not a sequence of integers"),
+    ("64", None, "shape '64' is not a sequence of integers"),
+    ((64,), (1.0,), "stride 0 is 1.0, not an integer"),
+])
+def test_tensor_extents_and_strides_are_exact_integers(shape, strides, message):
+    # int() made 1024.9 an extent of 1024 and "2049" one of 2049.
+    with pytest.raises(tilec.TilecError) as e:
+        tilec.Tensor(0x1000, shape, strides)
+    assert message in str(e.value) and e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_tensor_takes_integers_that_are_not_ints():
+    t = tilec.Tensor(0x1000, (Index(8), Index(4)), (Index(4), 1))
+    assert t.shape == (8, 4) and t.strides == (4, 1) and type(t.shape[0]) is int
+
+
+@pytest.mark.parametrize("grid", [
+    (), (1, 2, 3, 4), 0, (0,), -1, (4, -1), (1, 0), (1, 1, 0), 1 << 31, (1, 65536),
+    (1, 1, 65536), 1.5, (2.0,), "2", ("2",), (True,), {"x": 1}, ((1,),),
+], ids=repr)
+def test_bad_grids_are_refused_before_a_launch(va, grid):
+    with pytest.raises(tilec.TilecError, match="grid must be an int or 1 to 3 ints") as e:
+        va(*va_args(), grid=grid)
+    assert e.value.code == tilec.INVALID_ARGUMENT
+    with pytest.raises(tilec.TilecError, match="grid must be an int or 1 to 3 ints"):
+        tilec.Profile().add_buffer(va, grid, b"")
+
+
+def test_grids_within_cudas_limits():
+    from tilec.runtime import _grid
+    assert _grid(Index(3)) == (3, 1, 1)
+    assert _grid([4, 2]) == (4, 2, 1)
+    assert _grid(((1 << 31) - 1, 65535, 65535)) == ((1 << 31) - 1, 65535, 65535)
+
+
+def test_a_lone_surrogate_in_a_path_or_kernel_name(tmp_path, gemm_bundle):
+    with pytest.raises(tilec.TilecError, match="bundle path .* cannot be passed to the runtime"):
+        tilec.load(str(tmp_path / "g\ud800.tlc"))
+    with pytest.raises(tilec.TilecError, match="kernel name .* cannot be passed to the runtime"):
+        gemm_bundle["gemm\ud800"]
+
+
 # ---- ABI packing -------------------------------------------------------------------------------
 
 
@@ -487,10 +545,45 @@ def test_autotune_cache_across_processes(tmp_path):
     by_cost, tuned, again, launches = first.stdout.split()
     assert (by_cost, tuned, again) == ("t", "t__small", "t__small")
     assert int(launches) >= 10
-    files = os.listdir(tmp_path / "cache")
-    assert len(files) == 1 and files[0].startswith("autotune-")
+    files = sorted(os.listdir(tmp_path / "cache"))
+    assert files[0].startswith("autotune-") and files[0].endswith(".txt")
+    assert files[1:] in ([], [files[0] + ".lock"])  # the writers' lock beside it
     second = run_python(code, **env)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split() == ["t", "t__small", "t__small", "0"]
     off = run_python(code, TILEC_AUTOTUNE="0", **env)
     assert off.stdout.split() == ["t", "t", "t", "0"], off.stderr
+
+
+def test_processes_autotuning_at_once_lose_no_cache_entry(tmp_path):
+    # 16 processes autotune 8 problems each (all in distinct buckets) at the
+    # same moment, through the fake driver, into one cache file: each write
+    # reads the file, adds its entry and renames a new file over it, so
+    # writers that do not exclude one another drop each other's entries.
+    fake = _fake_driver()
+    if fake is None:
+        pytest.skip("libtilec_fake_cuda.so not found (build test/unit, or set TILEC_FAKE_CUDA_LIB)")
+    code = textwrap.dedent("""
+        import sys, time, tilec
+        from tilec_test_util import FAMILY, build_bundle
+        k = tilec.load(build_bundle(FAMILY))["t"]
+        first, start = int(sys.argv[1]), float(sys.argv[2])
+        while time.time() < start:
+            time.sleep(0.001)
+        for i in range(first, first + 8):
+            k.autotune(tilec.Tensor(0x1000, (128 * i + 1, 64)))  # bucket 128 * (i + 1)
+        """)
+    env = dict(os.environ, TILEC_RUNTIME_LIB=tilec.library_path(), TILEC_CUDA_DRIVER=fake,
+               TILEC_CACHE_DIR=str(tmp_path), PYTHONPATH=PYTHON_DIR + os.pathsep +
+               os.path.dirname(os.path.abspath(__file__)))
+    start = time.time() + 3  # all started and waiting by then
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(1 + 8 * p), str(start)], env=env,
+                              stderr=subprocess.PIPE, text=True) for p in range(16)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    (cache,) = [f for f in os.listdir(tmp_path) if f.endswith(".txt")]
+    lines = (tmp_path / cache).read_text().splitlines()
+    assert lines[0] == "tilec-autotune 1"
+    buckets = sorted(int(line.split("\t")[3].split("x")[0]) for line in lines[1:])
+    assert buckets == [128 * (i + 1) for i in range(1, 129)]

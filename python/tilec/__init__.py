@@ -13,8 +13,8 @@ only when torch tensors are passed.
     x = torch.randn(5000, device="cuda")
     y = torch.randn(5000, device="cuda")
     out = torch.empty_like(x)
-    k(x, y, out, 2.0)                 # on torch.cuda.current_stream()
-    print(k.grid(x, y, out, 2.0))     # (5, 1, 1)
+    k(x, y, out)                      # on torch.cuda.current_stream()
+    print(k.grid(x, y, out))          # (5, 1, 1)
 
 The runtime library is found via $TILEC_RUNTIME_LIB, else next to this
 package (tilec/libtilec_runtime.so), else in the repository's build
@@ -22,6 +22,8 @@ directories (build/runtime/libtilec_runtime.so, ...), else the dynamic
 loader's search path. Errors raise :class:`TilecError` with the runtime's
 message and ``code`` (``tilec.BAD_BUNDLE``, ``tilec.NO_DRIVER``, ...).
 """
+
+import warnings
 
 from ._lib import (
     BAD_BUNDLE,
@@ -51,6 +53,11 @@ from .runtime import (
     runtime_version,
     synchronize,
 )
+
+# `python -m tilec.profile` runs a module that importing this package has
+# already imported; runpy's warning about that means nothing to the user.
+warnings.filterwarnings("ignore", message=r"'tilec\.profile' found in sys\.modules",
+                        category=RuntimeWarning)
 
 DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2")
 

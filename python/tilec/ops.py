@@ -18,12 +18,24 @@ returns the (empty) tensor the kernel writes; it is also the operator's fake
 ``torch.compile(fullgraph=True)`` without a graph break and its launches
 can be captured in CUDA graphs. Parameters the kernel updates in place are
 named in ``mutates``. The kernel runs on the current stream of its tensors'
-device.
+device. An operator without tensor inputs (a kernel that only fills its
+outputs) takes a last argument ``device`` (``torch.device`` or a string
+such as ``"cuda:0"``), which its output functions receive too.
 """
+
+import re
 
 from ._lib import TilecError, INVALID_ARGUMENT
 
 __all__ = ["custom_op", "op_schema"]
+
+_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
+_registered = {}  # operator name -> name of the kernel custom_op registered as it
+
+
+def _takes_tensors(inputs):
+    """Whether the operator's inputs (params) hold a tensor."""
+    return any(p.kind == "tensor" for p in inputs)
 
 
 def _plan(kernel, outputs, mutates):
@@ -52,6 +64,9 @@ def _plan(kernel, outputs, mutates):
             raise bad("the output '%s' needs a function of the inputs that returns its "
                       "tensor, got %s" % (name, type(alloc).__name__))
     inputs = [p for p in kernel.params if p.name not in outputs]
+    if not _takes_tensors(inputs) and "device" in by_name:
+        raise bad("without tensor inputs the operator takes an argument 'device', which its "
+                  "parameter 'device' would clash with")
     return inputs, [by_name[n] for n in outputs], set(mutates)
 
 
@@ -74,20 +89,41 @@ def _schema(inputs, outs, mutated):
     for i, p in enumerate(inputs):
         alias = "(%s!)" % chr(ord("a") + i % 26) if p.name in mutated else ""
         args.append("%s%s %s" % (_type(p), alias, p.name))
+    if not _takes_tensors(inputs):
+        args.append("Device device")  # torch dispatches on it
     ret = {0: "()", 1: "Tensor"}.get(len(outs), "(%s)" % ", ".join(["Tensor"] * len(outs)))
     return "(%s) -> %s" % (", ".join(args), ret)
 
 
+def _check_name(name):
+    """(namespace, name) of `name`; TilecError unless it is "namespace::name"
+    (two identifiers) that custom_op has not registered yet."""
+    m = _NAME.match(name) if isinstance(name, str) else None
+    if m is None:
+        raise TilecError("tilec.custom_op: the operator's name must be 'namespace::name', "
+                         "each an identifier (such as 'mylib::gemm_relu'), got %r" % (name,),
+                         INVALID_ARGUMENT)
+    if name in _registered:
+        raise TilecError("tilec.custom_op: operator '%s' is already registered (kernel '%s'); "
+                         "give this one another name" % (name, _registered[name]),
+                         INVALID_ARGUMENT)
+    return m.groups()
+
+
 def custom_op(name, kernel, outputs, mutates=()):
     """Registers `kernel` (a :class:`tilec.Kernel`) as the PyTorch operator
-    `name` ("namespace::name") and returns it (callable like a function,
-    also reachable as ``torch.ops.namespace.name``).
+    `name` ("namespace::name", not yet taken) and returns it (callable like
+    a function, also reachable as ``torch.ops.namespace.name``).
 
     outputs: {parameter name: function(*inputs) -> new empty tensor}, in the
     order the operator returns them. mutates: names of tensor parameters
     the kernel updates in place (the operator's schema says so)."""
+    namespace, opname = _check_name(name)
     import torch
 
+    if hasattr(getattr(torch.ops, namespace), opname):
+        raise TilecError("tilec.custom_op: torch already has an operator '%s'; give this one "
+                         "another name" % name, INVALID_ARGUMENT)
     outputs = dict(outputs)
     mutates = tuple(mutates)
     plan = _plan(kernel, outputs, mutates)
@@ -114,7 +150,7 @@ def custom_op(name, kernel, outputs, mutates=()):
 
     def run(*args):
         results = allocate(args)
-        given = dict(zip((p.name for p in inputs), args))
+        given = dict(zip((p.name for p in inputs), args))  # zip leaves `device` out
         given.update(zip((p.name for p in outs), results))
         kernel(*(given[n] for n in order))
         return pack(results)
@@ -122,7 +158,12 @@ def custom_op(name, kernel, outputs, mutates=()):
     def fake(*args):
         return pack(allocate(args))
 
-    op = torch.library.custom_op(name, run, mutates_args=tuple(mutates), device_types="cuda",
-                                 schema=schema)
+    try:
+        op = torch.library.custom_op(name, run, mutates_args=tuple(mutates),
+                                     device_types="cuda", schema=schema)
+    except (RuntimeError, ValueError) as e:
+        raise TilecError("tilec.custom_op('%s'): torch refused the operator: %s" % (name, e),
+                         INVALID_ARGUMENT) from e
     op.register_fake(fake)
+    _registered[name] = kernel.name
     return op

@@ -28,6 +28,7 @@ import threading
 
 from . import _lib
 from ._lib import TilecError, check, lib
+from .runtime import _as_int, _c_string, _grid
 
 # Records a warp group has room for in each launch (16 bytes each).
 DEFAULT_RECORDS = 1 << 15
@@ -45,9 +46,15 @@ class Profile:
     """A recording session (see the module's doc)."""
 
     def __init__(self, path=None, records_per_group=DEFAULT_RECORDS):
+        if path is not None:
+            _c_string(path, "trace path")  # refused now, not after the launches
+        records = _as_int(records_per_group)
+        if records is None or not 1 <= records < (1 << 32):
+            raise TilecError("records_per_group must be an integer in [1, 2^32), got %r"
+                             % (records_per_group,), _lib.INVALID_ARGUMENT)
         self.path = path
         handle = ctypes.c_void_p()
-        check(lib().tilec_profile_create(int(records_per_group), ctypes.byref(handle)))
+        check(lib().tilec_profile_create(records, ctypes.byref(handle)))
         self._handle = handle
 
     def _handle_alive(self):
@@ -76,15 +83,20 @@ class Profile:
 
     def add_buffer(self, kernel, grid, data):
         """Adds a profile buffer read elsewhere (bytes) as a launch of
-        `kernel` (a tilec.Kernel) with `grid` (3 ints)."""
-        g = (ctypes.c_uint32 * 3)(*grid)
+        `kernel` (a tilec.Kernel) with `grid` (an int or 1 to 3 ints)."""
+        g = (ctypes.c_uint32 * 3)(*_grid(grid))
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TilecError("a profile buffer is bytes, got %s" % type(data).__name__,
+                             _lib.INVALID_ARGUMENT)
+        data = bytes(data)
         check(lib().tilec_profile_add_buffer(self._handle_alive(), kernel._handle_alive(), g,
                                              data, len(data)))
 
     def write_trace(self, path):
         """Writes the Chrome trace-event JSON file, or Perfetto's protobuf
         format where the path ends in .pftrace or .perfetto-trace."""
-        check(lib().tilec_profile_write_trace(self._handle_alive(), str(path).encode()))
+        check(lib().tilec_profile_write_trace(self._handle_alive(),
+                                              _c_string(path, "trace path")))
 
     def summary(self):
         """The text summary: per kernel, warp group and scope, the count,
@@ -163,22 +175,55 @@ def load_perfetto(path):
     return out
 
 
+_INT = ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))
+_NUMBER = ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+           and math.isfinite(v))
+_STR = ("a string", lambda v: isinstance(v, str))
+_OBJECT = ("an object", lambda v: isinstance(v, dict))
+
+
+def _check(value, kind, where):
+    """`value`, where it is of `kind` (_INT, ...); else ValueError."""
+    if not kind[1](value):
+        raise ValueError("%s is %s, not %s" % (where, json.dumps(value), kind[0]))
+    return value
+
+
 def load_trace(path):
     """The complete events of a trace file, each a dict with `kernel`
     (from its process name), `group`, `name`, `ts`, `dur` (microseconds),
-    `pid`, `tid` and `args`."""
-    with open(path) as f:
+    `pid`, `tid` and `args`, and the file's `otherData`. Raises ValueError
+    (saying what and where) for a file that is not such a trace."""
+    with open(path, encoding="utf-8") as f:
         doc = json.load(f)
-    kernels = {}
-    for e in doc["traceEvents"]:
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        raise ValueError("not a trace: no traceEvents list")
+    other = doc.get("otherData", {})
+    if not isinstance(other, dict):
+        raise ValueError("otherData is not an object")
+    for key in ("dropped", "unmatched", "truncated"):
+        _check(other.get(key, 0), _INT, "otherData.%s" % key)
+    kernels, events = {}, []
+    for i, e in enumerate(doc["traceEvents"]):
+        where = "traceEvents[%d]" % i
+        if not isinstance(e, dict):
+            raise ValueError("%s is not an object" % where)
+        args = e.get("args")
         if e.get("ph") == "M" and e.get("name") == "process_name":
-            kernels[e["pid"]] = e["args"]["name"].split(" #")[0]
-    events = []
-    for e in doc["traceEvents"]:
+            _check(e.get("pid"), _INT, where + ".pid")
+            _check(args, _OBJECT, where + ".args")
+            kernels[e["pid"]] = _check(args.get("name"), _STR, where + ".args.name").split(" #")[0]
         if e.get("ph") != "X":
             continue
-        events.append(dict(e, kernel=kernels.get(e["pid"], "?"), group=e["args"]["group"]))
-    return events, doc.get("otherData", {})
+        for key, kind in (("pid", _INT), ("tid", _INT), ("name", _STR), ("ts", _NUMBER),
+                          ("dur", _NUMBER), ("args", _OBJECT)):
+            _check(e.get(key), kind, "%s.%s" % (where, key))
+        _check(args.get("group"), _STR, where + ".args.group")
+        _check(args.get("cta"), _INT, where + ".args.cta")
+        events.append(dict(e, group=args["group"]))
+    for e in events:
+        e["kernel"] = kernels.get(e["pid"], "?")
+    return events, other
 
 
 def summarize(events, other=None):
@@ -218,6 +263,8 @@ def draw_timeline(events, out, max_rows=24, window=None):
     import matplotlib.patches
     import matplotlib.pyplot as plt
 
+    if not events:
+        raise ValueError("the trace has no events to draw")
     rows = sorted({(e["pid"], e["tid"]) for e in events})[:max_rows]
     index = {r: i for i, r in enumerate(rows)}
     names = sorted({e["name"] for e in events})
@@ -264,13 +311,17 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         events, other = load_trace(args.trace)
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         print("python -m tilec.profile: cannot read %s: %s" % (args.trace, e), file=sys.stderr)
         return 1
     if args.summary or not args.png:
         sys.stdout.write(summarize(events, other))
     if args.png:
-        draw_timeline(events, args.png, args.rows, args.window)
+        try:
+            draw_timeline(events, args.png, args.rows, args.window)
+        except (ImportError, OSError, ValueError) as e:
+            print("python -m tilec.profile: cannot draw %s: %s" % (args.png, e), file=sys.stderr)
+            return 1
     return 0
 
 

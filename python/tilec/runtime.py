@@ -1,8 +1,10 @@
 """Bundles, kernels and launches over the tilec runtime C API."""
 
 import collections
+import collections.abc
 import ctypes
 import numbers
+import operator
 import os
 import sys
 from dataclasses import dataclass
@@ -75,7 +77,7 @@ class Tensor:
     dtype: str = "f32"
 
     def __post_init__(self):
-        object.__setattr__(self, "shape", tuple(int(s) for s in self.shape))
+        object.__setattr__(self, "shape", _ints(self.shape, "shape", "extent"))
         if self.strides is None:
             strides, step = [], 1
             for extent in reversed(self.shape):
@@ -83,22 +85,63 @@ class Tensor:
                 step *= extent
             object.__setattr__(self, "strides", tuple(reversed(strides)))
         else:
-            object.__setattr__(self, "strides", tuple(int(s) for s in self.strides))
+            object.__setattr__(self, "strides", _ints(self.strides, "strides", "stride"))
 
 
 DeviceInfo = collections.namedtuple("DeviceInfo", "sm_count smem_optin cc_major cc_minor")
 
 
 def _as_int(v):
-    """v as a Python int if it is an integer (not a bool, not a float), else None."""
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+    """v as a Python int if it is an integer (an int or an object with
+    __index__, not a bool; never a float or a string), else None."""
+    if isinstance(v, bool):
         return None
-    return int(v)
+    try:
+        return operator.index(v)
+    except TypeError:
+        return None
+
+
+def _ints(values, name, what):
+    """`values` (a tilec.Tensor's shape or strides) as a tuple of ints;
+    TilecError for anything that is not a sequence of exact integers."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, collections.abc.Iterable):
+        raise TilecError("tilec.Tensor: %s %r is not a sequence of integers" % (name, values),
+                         _lib.INVALID_ARGUMENT)
+    values = tuple(values)
+    ints = tuple(_as_int(v) for v in values)
+    if None in ints:
+        d = ints.index(None)
+        raise TilecError("tilec.Tensor: %s %d is %r, not an integer" % (what, d, values[d]),
+                         _lib.INVALID_ARGUMENT)
+    return ints
+
+
+# CUDA's limits on a grid's x, y and z.
+_GRID_LIMITS = ((1 << 31) - 1, 65535, 65535)
+
+
+def _grid(grid):
+    """`grid` (an int, or 1 to 3 ints: x, y, z) as 3 ints within CUDA's
+    limits, missing ones 1; TilecError for anything else."""
+    dims = (grid,) if _as_int(grid) is not None else grid
+    if (isinstance(dims, collections.abc.Sequence) and not isinstance(dims, (str, bytes))
+            and 1 <= len(dims) <= 3):
+        dims = [_as_int(d) for d in dims]
+        if all(d is not None and 1 <= d <= top for d, top in zip(dims, _GRID_LIMITS)):
+            return tuple(dims) + (1,) * (3 - len(dims))
+    raise TilecError("grid must be an int or 1 to 3 ints (x in 1..%d, y and z in 1..%d), got %r"
+                     % (_GRID_LIMITS[0], _GRID_LIMITS[1], grid), _lib.INVALID_ARGUMENT)
 
 
 def _c_string(text, what):
-    """`text` (str or path) as bytes for the C API; a NUL inside would cut it short."""
-    raw = os.fsencode(text) if not isinstance(text, bytes) else text
+    """`text` (str or path) as bytes for the C API; TilecError where it
+    holds a NUL (which would cut it short) or cannot be encoded."""
+    try:
+        raw = os.fsencode(text)
+    except (TypeError, UnicodeEncodeError) as e:
+        raise TilecError("%s %r cannot be passed to the runtime: %s" % (what, text, e),
+                         _lib.INVALID_ARGUMENT) from None
     if b"\0" in raw:
         raise TilecError("%s %r contains a NUL character" % (what, text), _lib.INVALID_ARGUMENT)
     return raw
@@ -352,7 +395,8 @@ class Kernel:
         and Python numbers for scalars. stream: None (torch's current stream when
         torch tensors are passed, else the default stream), an int handle, or a
         stream object (torch.cuda.Stream, cupy stream). grid: overrides the
-        metadata's grid rule; an int or a tuple of up to 3 ints.
+        metadata's grid rule; an int or 1 to 3 ints (x, y, z), within CUDA's
+        limits (x up to 2^31-1, y and z up to 65535, none 0).
 
         Arguments like the previous launch's (the same tensors' addresses,
         shapes, strides, dtypes and devices, the same scalars) reuse its
@@ -391,15 +435,7 @@ class Kernel:
     @staticmethod
     def _launch(L, handle, stream, grid, arr, n):
         stream_ptr = ctypes.c_void_p(stream or None)
-        g = None
-        if grid is not None:
-            if isinstance(grid, numbers.Integral):
-                grid = (grid,)
-            grid = tuple(int(x) for x in grid)
-            if not 1 <= len(grid) <= 3 or any(x < 0 or x >= (1 << 32) for x in grid):
-                raise TilecError("grid must be 1 to 3 non-negative 32-bit integers, got %r"
-                                 % (grid,), _lib.INVALID_ARGUMENT)
-            g = (ctypes.c_uint32 * 3)(*(grid + (1,) * (3 - len(grid))))
+        g = None if grid is None else (ctypes.c_uint32 * 3)(*_grid(grid))
         # Inside `with tilec.profile(...)`: a profiled launch.
         session = _profile_active()()
         if session is not None:

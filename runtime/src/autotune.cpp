@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,11 +124,27 @@ void read_cache(const std::string& path, std::unordered_map<std::string, std::st
 }
 
 // Adds `key` -> `value` to the cache file: what other processes wrote since
-// is kept, and the new file replaces the old in one rename.
+// is kept, and the new file replaces the old in one rename. Writers hold an
+// exclusive flock on `path`.lock from reading the file to the rename, so
+// processes tuning at once lose none of each other's entries.
 void write_cache(const std::string& path, const std::string& key, const std::string& value) {
   const size_t slash = path.rfind('/');
   if (slash != std::string::npos && !make_dirs(path.substr(0, slash))) {
     warn(cat("cannot create the autotuning cache directory of ", path, ": ", std::strerror(errno)));
+    return;
+  }
+  struct Lock {
+    int fd;
+    ~Lock() {
+      if (fd >= 0) ::close(fd);  // releases the flock
+    }
+  } lock{::open(cat(path, ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)};
+  int locked = -1;
+  if (lock.fd >= 0)
+    while ((locked = ::flock(lock.fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+  if (locked != 0) {
+    warn(cat("cannot lock the autotuning cache ", path, ".lock: ", std::strerror(errno)));
     return;
   }
   std::unordered_map<std::string, std::string> entries;
