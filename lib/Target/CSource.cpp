@@ -7,6 +7,8 @@
 
 using namespace tilec;
 
+#include "llvm/ADT/StringSet.h"
+
 static std::string cIdent(llvm::StringRef s) {
   std::string r;
   for (char c : s)
@@ -15,6 +17,53 @@ static std::string cIdent(llvm::StringRef s) {
     r = "k_" + r;
   return r;
 }
+
+namespace {
+/// Identifiers of one scope of the generated C, none twice: a name already
+/// taken, or one C, <stdint.h> or <string.h> defines, gets '_' appended
+/// until it is free. Names the generator makes up, and <tilec/runtime.h>'s,
+/// start with `tilec_`: a wanted name that starts so (or with `__`, the
+/// implementation's) gets a `u` in front.
+class Names {
+public:
+  explicit Names(const Names *outer = nullptr) : outer(outer) {}
+  std::string take(llvm::StringRef want) {
+    std::string n = cIdent(want);
+    llvm::StringRef r(n);
+    if (r.starts_with("tilec_") || r.starts_with("TILEC_") ||
+        r.starts_with("__"))
+      n = "u" + n; // out of the generator's and the implementation's names
+    while (reserved(n) || isTaken(n))
+      n += "_";
+    names.insert(n);
+    return n;
+  }
+  /// A name of the generator's own (tilec_...), taken as is.
+  std::string own(llvm::StringRef name) {
+    names.insert(name);
+    return name.str();
+  }
+
+private:
+  bool isTaken(llvm::StringRef n) const {
+    return names.contains(n) || (outer && outer->isTaken(n));
+  }
+  static bool reserved(llvm::StringRef n) {
+    static const llvm::StringSet<> words = {
+        "auto", "break", "case", "char", "const", "continue", "default",
+        "do", "double", "else", "enum", "extern", "float", "for", "goto",
+        "if", "inline", "int", "long", "register", "restrict", "return",
+        "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+        "union", "unsigned", "void", "volatile", "while", "bool", "true",
+        "false", "NULL", "memset", "memcpy", "size_t", "int8_t", "int16_t",
+        "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+        "uintptr_t", "intptr_t"};
+    return words.contains(n);
+  }
+  const Names *outer;
+  llvm::StringSet<> names;
+};
+} // namespace
 
 static std::string scalarCType(llvm::StringRef dtype) {
   if (dtype == "i1" || dtype == "i8")
@@ -35,17 +84,32 @@ static std::string dtypeEnum(llvm::StringRef dtype) {
   return "TILEC_DTYPE_" + u;
 }
 
-/// The C parameter list of a kernel's launch function.
-static std::string signature(const KernelInfo &k) {
-  std::string s = "void *stream";
+/// A kernel's C parameters: each parameter's name (a tensor's also its
+/// extents' and strides' arrays), unique in the launch function's scope.
+struct CParams {
+  std::vector<std::string> names, shapes, strides;
+};
+static CParams cParams(const KernelInfo &k, Names &scope) {
+  CParams out;
+  for (const ParamInfo &p : k.params)
+    out.names.push_back(scope.take(p.name));
   for (const ParamInfo &p : k.params) {
-    std::string n = cIdent(p.name);
+    out.shapes.push_back(p.isTensor ? scope.take(p.name + "_shape") : "");
+    out.strides.push_back(p.isTensor ? scope.take(p.name + "_strides") : "");
+  }
+  return out;
+}
+
+/// The C parameter list of a kernel's launch function.
+static std::string signature(const KernelInfo &k, const CParams &n) {
+  std::string s = "void *tilec_stream";
+  for (auto [i, p] : llvm::enumerate(k.params)) {
     if (p.isTensor) {
       std::string r = std::to_string(p.shape.size());
-      s += ", uint64_t " + n + ", const int64_t " + n + "_shape[" + r +
-           "], const int64_t " + n + "_strides[" + r + "]";
+      s += ", uint64_t " + n.names[i] + ", const int64_t " + n.shapes[i] +
+           "[" + r + "], const int64_t " + n.strides[i] + "[" + r + "]";
     } else {
-      s += ", " + scalarCType(p.dtype) + " " + n;
+      s += ", " + scalarCType(p.dtype) + " " + n.names[i];
     }
   }
   return s;
@@ -55,6 +119,22 @@ void tilec::writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
                          llvm::ArrayRef<KernelInfo> kernels,
                          std::string &header, std::string &source) {
   std::string id = cIdent(stem);
+  // File scope: the API (the loader, a launch function a kernel) first,
+  // then the statics behind it.
+  Names global;
+  std::string loaderFn = global.take(id + "_bundle");
+  std::vector<std::string> launchFn, handle;
+  for (const KernelInfo &k : kernels)
+    launchFn.push_back(global.take(id + "_" + k.name));
+  std::string data = global.take(id + "_data");
+  std::string loaded = global.take(id + "_loaded");
+  for (const KernelInfo &k : kernels)
+    handle.push_back(global.take(id + "_" + k.name + "_kernel"));
+  std::vector<CParams> params;
+  for (const KernelInfo &k : kernels) {
+    Names scope(&global);
+    params.push_back(cParams(k, scope));
+  }
   std::string guard = "TILEC_GENERATED_" + llvm::StringRef(id).upper() + "_H";
   {
     llvm::raw_string_ostream h(header);
@@ -64,20 +144,20 @@ void tilec::writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
       << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
       << "/* The embedded bundle, loaded on first use; any thread may make the\n"
       << "   first call (launch functions may run on several threads at once). */\n"
-      << "tilec_status " << id << "_bundle(tilec_bundle **out);\n\n";
-    for (const KernelInfo &k : kernels) {
-      h << "/* Launches " << k.name << " on `stream` (a CUstream, or NULL) "
-        << "with the grid its\n   rule gives. Tensors: device address, "
+      << "tilec_status " << loaderFn << "(tilec_bundle **out);\n\n";
+    for (auto [i, k] : llvm::enumerate(kernels)) {
+      h << "/* Launches " << k.name << " on `tilec_stream` (a CUstream, or "
+        << "NULL) with the grid\n   its rule gives. Tensors: device address, "
         << "extents, strides in elements. */\n"
-        << "tilec_status " << id << "_" << cIdent(k.name) << "("
-        << signature(k) << ");\n\n";
+        << "tilec_status " << launchFn[i] << "(" << signature(k, params[i])
+        << ");\n\n";
     }
     h << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   }
   llvm::raw_string_ostream c(source);
   c << "/* Generated by tilec from " << stem << ". */\n#include \"" << stem
     << ".h\"\n\n#include <string.h>\n\n"
-    << "static const unsigned char " << id << "_data[" << bundle.size()
+    << "static const unsigned char " << data << "[" << bundle.size()
     << "] __attribute__((aligned(8))) = {";
   for (size_t i = 0; i < bundle.size(); ++i) {
     if (i % 16 == 0)
@@ -88,56 +168,59 @@ void tilec::writeCSource(llvm::StringRef stem, llvm::StringRef bundle,
   // Loaded once for the process: threads that race on the first call each
   // load a copy, one publishes its own (compare-and-swap) and the others
   // free theirs. A kernel's handle is looked up once and kept (every thread
-  // finds the same one).
-  c << "\n};\n\nstatic tilec_bundle *" << id << "_loaded;\n\n"
-    << "tilec_status " << id << "_bundle(tilec_bundle **out) {\n"
-    << "  tilec_bundle *b = __atomic_load_n(&" << id
-    << "_loaded, __ATOMIC_ACQUIRE);\n"
+  // finds the same one). The functions' locals are tilec_-prefixed, which
+  // no parameter keeps (Names).
+  c << "\n};\n\nstatic tilec_bundle *" << loaded << ";\n\n"
+    << "tilec_status " << loaderFn << "(tilec_bundle **out) {\n"
+    << "  tilec_bundle *b = __atomic_load_n(&" << loaded
+    << ", __ATOMIC_ACQUIRE);\n"
     << "  if (!b) {\n"
     << "    tilec_bundle *none = NULL;\n"
-    << "    tilec_status s = tilec_bundle_load_memory(" << id << "_data, sizeof "
-    << id << "_data, &b);\n"
+    << "    tilec_status s = tilec_bundle_load_memory(" << data << ", sizeof "
+    << data << ", &b);\n"
     << "    if (s)\n      return s;\n"
-    << "    if (!__atomic_compare_exchange_n(&" << id
-    << "_loaded, &none, b, 0, __ATOMIC_ACQ_REL,\n"
+    << "    if (!__atomic_compare_exchange_n(&" << loaded
+    << ", &none, b, 0, __ATOMIC_ACQ_REL,\n"
     << "                                     __ATOMIC_ACQUIRE)) {\n"
     << "      tilec_bundle_free(b); /* another thread's came first */\n"
     << "      b = none;\n    }\n  }\n"
     << "  *out = b;\n  return NULL;\n}\n";
-  for (const KernelInfo &k : kernels) {
-    std::string handle = id + "_" + cIdent(k.name) + "_kernel";
-    c << "\nstatic tilec_kernel *" << handle << ";\n"
-      << "\ntilec_status " << id << "_" << cIdent(k.name) << "("
-      << signature(k) << ") {\n"
-      << "  tilec_kernel *kernel = __atomic_load_n(&" << handle
+  for (auto [ki, k] : llvm::enumerate(kernels)) {
+    const CParams &n = params[ki];
+    c << "\nstatic tilec_kernel *" << handle[ki] << ";\n"
+      << "\ntilec_status " << launchFn[ki] << "(" << signature(k, n)
+      << ") {\n"
+      << "  tilec_kernel *tilec_k = __atomic_load_n(&" << handle[ki]
       << ", __ATOMIC_ACQUIRE);\n"
-      << "  tilec_status s;\n"
-      << "  if (!kernel) {\n"
-      << "    tilec_bundle *bundle;\n"
-      << "    if ((s = " << id << "_bundle(&bundle)) ||\n"
-      << "        (s = tilec_bundle_get_kernel(bundle, \"" << k.name
-      << "\", &kernel)))\n      return s;\n"
-      << "    __atomic_store_n(&" << handle << ", kernel, __ATOMIC_RELEASE);\n"
+      << "  tilec_status tilec_s;\n"
+      << "  if (!tilec_k) {\n"
+      << "    tilec_bundle *tilec_b;\n"
+      << "    if ((tilec_s = " << loaderFn << "(&tilec_b)) ||\n"
+      << "        (tilec_s = tilec_bundle_get_kernel(tilec_b, \"" << k.name
+      << "\", &tilec_k)))\n      return tilec_s;\n"
+      << "    __atomic_store_n(&" << handle[ki]
+      << ", tilec_k, __ATOMIC_RELEASE);\n"
       << "  }\n"
-      << "  tilec_arg args[" << k.params.size() << "];\n"
-      << "  memset(args, 0, sizeof args);\n";
+      << "  tilec_arg tilec_args["
+      << std::max<size_t>(k.params.size(), 1) << "];\n"
+      << "  memset(tilec_args, 0, sizeof tilec_args);\n";
     for (auto [i, p] : llvm::enumerate(k.params)) {
-      std::string a = "args[" + std::to_string(i) + "]";
-      std::string n = cIdent(p.name);
+      std::string a = "tilec_args[" + std::to_string(i) + "]";
       c << "  " << a << ".dtype = " << dtypeEnum(p.dtype) << ";\n";
       if (p.isTensor) {
         c << "  " << a << ".kind = TILEC_ARG_TENSOR;\n  " << a
-          << ".data = " << n << ";\n  " << a << ".rank = " << p.shape.size()
-          << ";\n  for (int d = 0; d < " << p.shape.size() << "; ++d) {\n    "
-          << a << ".shape[d] = " << n << "_shape[d];\n    " << a
-          << ".strides[d] = " << n << "_strides[d];\n  }\n";
+          << ".data = " << n.names[i] << ";\n  " << a
+          << ".rank = " << p.shape.size() << ";\n  for (int tilec_d = 0; "
+          << "tilec_d < " << p.shape.size() << "; ++tilec_d) {\n    " << a
+          << ".shape[tilec_d] = " << n.shapes[i] << "[tilec_d];\n    " << a
+          << ".strides[tilec_d] = " << n.strides[i] << "[tilec_d];\n  }\n";
       } else {
         bool isInt = p.dtype[0] == 'i';
         c << "  " << a << ".kind = TILEC_ARG_SCALAR;\n  " << a << ".value."
-          << (isInt ? "i" : "f") << " = " << n << ";\n";
+          << (isInt ? "i" : "f") << " = " << n.names[i] << ";\n";
       }
     }
-    c << "  return tilec_launch(kernel, stream, args, " << k.params.size()
-      << ");\n}\n";
+    c << "  return tilec_launch(tilec_k, tilec_stream, tilec_args, "
+      << k.params.size() << ");\n}\n";
   }
 }

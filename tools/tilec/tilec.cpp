@@ -470,6 +470,18 @@ int compile() {
   llvm::StringRef os(outStem);
   if (os.ends_with(".c") || os.ends_with(".h"))
     outStem = os.drop_back(2).str();
+  // The stem's file name is the header's #include "NAME.h" in the source.
+  llvm::StringRef name = llvm::sys::path::filename(outStem);
+  if (os.ends_with("/") || llvm::sys::fs::is_directory(outStem) ||
+      name.empty() || name == "." || name == "..")
+    return fail("--emit=c writes OUT.h and OUT.c: -o '" + outputFile +
+                "' names a directory, not OUT");
+  if (llvm::any_of(name, [](char ch) {
+        return ch == '"' || ch == '\\' || !llvm::isPrint(ch);
+      }))
+    return fail("--emit=c: the file name '" + name.str() +
+                "' cannot be #included (a quote, a backslash or a control "
+                "character in it)");
   std::string header, source;
   writeCSource(llvm::sys::path::filename(outStem), bundle, kernels, header,
                source);
