@@ -91,24 +91,29 @@ uint32_t dropped_in(const uint8_t* header, uint32_t records) {
 }
 
 // Calls f(header, cta, group, records a slice) for each slice of a
-// collected launch's buffer, counting in `truncated` those it lacks.
+// collected launch's buffer, counting in `truncated` those it lacks. The
+// work is bounded by the buffer, not by the grid or its header: the slices
+// the buffer holds are read, the rest only counted (a header's records a
+// group, or a grid of 65535^3, cannot make it read past the buffer or
+// loop for ever).
 template <class F>
 void for_each_slice(const ProfileLaunch& l, uint64_t& truncated, F&& f) {
   const uint8_t* base = l.host.data();
-  const uint32_t records = l.host.size() >= kHeaderBytes ? u32(base + 4) : 0;
-  const size_t groups = l.groups.size();
-  const uint64_t ctas = uint64_t(l.grid[0]) * l.grid[1] * l.grid[2];
-  const size_t slice_bytes = kHeaderBytes + size_t(records) * kRecordBytes;
-  for (uint64_t cta = 0; cta < ctas; ++cta) {
-    for (size_t g = 0; g < groups; ++g) {
-      const size_t off = kHeaderBytes + (cta * groups + g) * slice_bytes;
-      if (off + slice_bytes > l.host.size()) {  // a truncated buffer
-        ++truncated;
-        continue;
-      }
-      f(base + off, static_cast<uint32_t>(cta), static_cast<uint32_t>(g), records);
-    }
-  }
+  const size_t size = l.host.size();
+  const uint64_t records = size >= kHeaderBytes ? u32(base + 4) : 0;
+  const uint64_t groups = l.groups.size();
+  const unsigned __int128 total =
+      static_cast<unsigned __int128>(uint64_t(l.grid[0]) * l.grid[1] * l.grid[2]) * groups;
+  // At most 2^32 records of 16 bytes: no overflow in 64 bits.
+  const uint64_t slice_bytes = kHeaderBytes + records * kRecordBytes;
+  const uint64_t room = size >= kHeaderBytes ? (size - kHeaderBytes) / slice_bytes : 0;
+  const uint64_t n = total < room ? static_cast<uint64_t>(total) : room;
+  for (uint64_t i = 0; i < n; ++i)
+    f(base + kHeaderBytes + i * slice_bytes, static_cast<uint32_t>(i / groups),
+      static_cast<uint32_t>(i % groups), static_cast<uint32_t>(records));
+  const unsigned __int128 missing = total - n;
+  truncated += missing > UINT64_MAX - truncated ? UINT64_MAX - truncated
+                                                : static_cast<uint64_t>(missing);
 }
 
 }  // namespace
@@ -532,10 +537,20 @@ void profile_add_buffer(tilec_profile& p, const tilec_kernel& k, const uint32_t 
                         const void* data, size_t size) {
   ProfileLaunch l = launch_of(k, grid);
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  if (grid[0] < 1 || grid[0] > 0x7fffffffu || grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 ||
+      grid[2] > 65535)
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         cat("tilec_profile_add_buffer: grid (", grid[0], ", ", grid[1], ", ", grid[2],
+             ") is no launch grid (x 1..2^31-1, y and z 1..65535)"));
   if (size >= 8 && u32(bytes) != kVersion)
     fail(TILEC_ERROR_INVALID_ARGUMENT,
          cat("tilec_profile_add_buffer: not a tilec profile buffer (version ", u32(bytes),
              ", expected ", kVersion, ")"));
+  // The header says the warp groups a CTA it was made for has.
+  if (size >= 12 && u32(bytes + 8) != k.profile_groups.size())
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         cat("tilec_profile_add_buffer: the buffer is of ", u32(bytes + 8),
+             " warp groups a CTA, kernel '", k.name, "' has ", k.profile_groups.size()));
   l.host.assign(bytes, bytes + size);
   l.collected = true;
   std::lock_guard<std::mutex> lock(p.mutex);

@@ -303,3 +303,44 @@ TEST_F(RuntimeProfile, RejectsWhatIsNotAProfileBuffer) {
   EXPECT_TRUE(IsError(tilec_profile_create(0, &p), TILEC_ERROR_INVALID_ARGUMENT,
                       {"records_per_group must be 1..16777216"}));
 }
+
+// The decoder's work and reads are bounded by the buffer, not by its header
+// or the grid: a header's records a group near 2^32 made a slice's offset
+// wrap around 2^64 and summary() read before the buffer (SIGSEGV); a
+// 65535^3 grid with a 64-byte buffer looped for hours.
+TEST_F(RuntimeProfile, CraftedHeaderOrHugeGridReadsOnlyTheBuffer) {
+  Buffer buf(16, 2);
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(), c);
+  for (uint32_t records : {0xffffffffu, 0x10000000u, 0x0fffffffu}) {
+    buf.put32(4, records);
+    ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                              buf.bytes.size())));
+    std::string s = summary();
+    EXPECT_NE(s.find("slices missing from short buffers"), std::string::npos) << s;
+  }
+  const uint32_t huge[3] = {65535, 65535, 65535};
+  std::vector<uint8_t> header(64, 0);
+  const uint32_t words[3] = {2, 16, 2};  // version, records a group, groups
+  std::memcpy(header.data(), words, sizeof words);
+  ASSERT_TRUE(IsOk(tilec_profile_add_buffer(profile_, kernel_, huge, header.data(),
+                                            header.size())));
+  std::string s = summary();
+  EXPECT_NE(s.find("slices missing from short buffers"), std::string::npos) << s;
+  EXPECT_FALSE(trace().empty());
+}
+
+TEST_F(RuntimeProfile, RejectsABufferOfAnotherKernelOrGrid) {
+  Buffer buf(16, 2);
+  buf.put32(8, 3);  // made for 3 warp groups a CTA; the kernel has 2
+  EXPECT_TRUE(IsError(tilec_profile_add_buffer(profile_, kernel_, grid_, buf.bytes.data(),
+                                               buf.bytes.size()),
+                      TILEC_ERROR_INVALID_ARGUMENT,
+                      {"the buffer is of 3 warp groups a CTA, kernel 'k' has 2"}));
+  buf.put32(8, 2);
+  for (const uint32_t* g : {(const uint32_t[3]){0, 1, 1}, (const uint32_t[3]){1, 65536, 1},
+                            (const uint32_t[3]){0x80000000u, 1, 1}})
+    EXPECT_TRUE(IsError(tilec_profile_add_buffer(profile_, kernel_, g, buf.bytes.data(),
+                                                 buf.bytes.size()),
+                        TILEC_ERROR_INVALID_ARGUMENT, {"is no launch grid"}));
+}
