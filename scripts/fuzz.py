@@ -11,7 +11,9 @@ eighth with --remarks --debug). A mutant fails the run when tilec
   fatal error, an assertion, a stack dump or "PLEASE submit a bug report";
 - exits 1 without an `error:` diagnostic, or with one that has no location
   (`FILE:LINE:COL:`) though the input parsed;
-- runs past the time limit (a hang).
+- runs past the time limit (a hang);
+- exits 0 with a bundle the runtime does not load, or with `--emit=c`
+  output a C compiler rejects.
 
 Each failing mutant is written to --out (default: test/fuzz/new) as
 `fuzz-<hash>.mlir` with the command in a comment; fixed ones are kept in
@@ -26,10 +28,13 @@ import os
 import pathlib
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 CRASH = re.compile(r"LLVM ERROR|Stack dump|Assertion .* failed|PLEASE submit a bug|"
                    r"UNREACHABLE|terminate called")
@@ -61,6 +66,33 @@ KEYWORDS = ["sum", "max", "min", "dim 0", "dim 1", "dim 2", "axis 0",
             "tile.cluster = 2", "tile.kernel", "k 3", "k 0"]
 
 
+# The new ops' keywords and attributes, each group's words swapped for one
+# another (scan/sort/topk, atomics, gathers and masks, Philox, print and
+# assert, profiling scopes).
+OP_WORDS = [
+    ["add", "max", "min", "umax", "umin", "and", "or", "xor", "xchg", "cas", "mul"],
+    ["relaxed", "acquire", "release", "acq_rel", "seq_cst"],
+    ["cta", "gpu", "sys", "cluster"],
+    ["uniform", "normal", "bernoulli"],
+    ["inclusive", "exclusive", "reverse"],
+    ["ascending", "descending", "stable"],
+    ["largest", "smallest"],
+]
+OP_ATTRS = [
+    (r"program \[[^\]]*\]", ["program [0, 0, 0]", "program [-1, 0, 0]", "program [1]",
+                               "program [4294967295, 0, 0]", ""]),
+    (r"\bk \d+\b", ["k 0", "k 1", "k 3", "k 64", "k 1024", "k 4096"]),
+    (r"\bdim \d+\b", ["dim 0", "dim 1", "dim 2", "dim 7"]),
+    (r"\{padding = [^}]*\}", ["{padding = 0.0 : f32}", "{padding = 1 : i32}",
+                               "{padding = 0x7FC00000 : f32}", "{padding = \"x\"}", ""]),
+    (r'tile\.profile_(begin|end) "[^"]*"', ['tile.profile_begin ""', 'tile.profile_end "x"',
+                                            'tile.profile_begin "' + "a" * 60 + '"',
+                                            'tile.profile_begin "a b"']),
+    (r'tile\.(print|assert) "[^"]*"', ['tile.print "%d %s"', 'tile.assert "\\n"',
+                                       'tile.print ""', 'tile.print "' + "x" * 300 + '"']),
+]
+
+
 def seeds(dirs):
     progs = []
     for d in dirs:
@@ -74,7 +106,7 @@ def seeds(dirs):
 
 def mutate(rng, text, others):
     lines = text.split("\n")
-    kind = rng.randrange(15)
+    kind = rng.randrange(17)
     if kind == 0 and len(lines) > 2:
         del lines[rng.randrange(len(lines))]
     elif kind == 1:
@@ -112,6 +144,14 @@ def mutate(rng, text, others):
                       text, flags=re.M)
     elif kind == 8:
         return text[:rng.randrange(len(text) + 1)]
+    elif kind == 15:
+        group = rng.choice(OP_WORDS)
+        return re.sub(r"\b(" + "|".join(group) + r")\b",
+                      lambda m: rng.choice(group) if rng.random() < 0.4 else m.group(0), text)
+    elif kind == 16:
+        pat, values = rng.choice(OP_ATTRS)
+        return re.sub(pat, lambda m: rng.choice(values) if rng.random() < 0.5 else m.group(0),
+                      text)
     elif kind == 9 and others:
         other = rng.choice(others).split("\n")
         i = rng.randrange(len(lines))
@@ -156,12 +196,19 @@ def run_one(job, args):
         src = pathlib.Path(d) / "fuzz.mlir"
         src.write_bytes(text.encode("utf-8", errors="replace"))
         cmd = [args.tilec, "compile", str(src)]
+        bundle = csource = None
         if n % 4 == 0:
-            cmd += ["-o", str(pathlib.Path(d) / "out.tlc")]
+            bundle = pathlib.Path(d) / "out.tlc"
+            cmd += ["-o", str(bundle)]
+        elif n % 4 == 3 and n % 7 == 3:
+            csource = pathlib.Path(d) / "out.c"
+            cmd += ["--emit=c", "-o", str(csource)]
         else:
             cmd += ["--emit=mlir", "-o", os.devnull]
         if n % 8 == 0:
             cmd += ["--remarks", "--debug"]
+        if n % 5 == 1:  # the profiler's instrumentation
+            cmd += ["--profile"]
         if n % 3 == 2:  # Blackwell's passes too (tcgen05, tensor memory)
             cmd += ["--arch=sm_100a"]
         try:
@@ -176,7 +223,31 @@ def run_one(job, args):
                 return n, text, cmd, f"exit 1 without a diagnostic: {err[-300:]}"
             if not LOCATED.search(err) and "tilec: error:" not in err:
                 return n, text, cmd, f"an error without a location: {err[-300:]}"
+        if r.returncode == 0 and bundle is not None and args.load:
+            why = check_loads(bundle, args.timeout)
+            if why:
+                return n, text, cmd, why
+        if r.returncode == 0 and csource is not None and args.cc:
+            c = subprocess.run([args.cc, "-std=c99", "-fsyntax-only", "-Wall", "-Werror",
+                                "-I" + str(ROOT / "runtime" / "include"), str(csource)],
+                               capture_output=True, timeout=args.timeout)
+            if c.returncode:
+                return n, text, cmd, ("--emit=c output does not compile: " +
+                                      c.stderr.decode("utf-8", errors="replace")[-300:])
         return n, text, cmd, None if r.returncode else "compiled"
+
+
+def check_loads(bundle, timeout):
+    """Why the runtime refuses a bundle tilec wrote (exit 0), or None: the
+    Python binding loads it in a process of its own (no GPU needed)."""
+    probe = ("import sys; sys.path.insert(0, %r); import tilec; "
+             "b = tilec.load(sys.argv[1]); [b[k] for k in b]" % str(ROOT / "python"))
+    r = subprocess.run([sys.executable, "-c", probe, str(bundle)], capture_output=True,
+                       timeout=timeout)
+    if r.returncode:
+        return ("exit 0, but the runtime refuses the bundle: " +
+                r.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1][-300:])
+    return None
 
 
 def main():
@@ -189,6 +260,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--no-load", dest="load", action="store_false",
+                    help="do not load the bundles tilec writes in the runtime")
+    ap.add_argument("--cc", default=shutil.which("cc") or "",
+                    help="C compiler that checks --emit=c output ('' to skip)")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     progs = seeds(args.dirs)

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <unistd.h>
+#include <random>
 #include <sstream>
 
 using namespace tilec_test;
@@ -343,4 +344,49 @@ TEST_F(RuntimeProfile, RejectsABufferOfAnotherKernelOrGrid) {
     EXPECT_TRUE(IsError(tilec_profile_add_buffer(profile_, kernel_, g, buf.bytes.data(),
                                                  buf.bytes.size()),
                         TILEC_ERROR_INVALID_ARGUMENT, {"is no launch grid"}));
+}
+
+// A structured mutator over the decoder through the C API: valid buffers
+// with bytes, header fields and slice headers set to random or edge values,
+// cut at random lengths, under random grids; each is added, summarized and
+// written as a trace. None may crash, hang or read outside its buffer (run
+// under -fsanitize=address for the last); a refusal is an error value.
+TEST_F(RuntimeProfile, FuzzedBuffersDecodeOrAreRefused) {
+  std::mt19937 rng(47);
+  const uint32_t edges[] = {0, 1, 2, 3, 15, 16, 17, 255, 0x7fffffffu, 0x80000000u,
+                            0xfffffffeu, 0xffffffffu};
+  for (int iter = 0; iter < 400; ++iter) {
+    Buffer buf(1 + rng() % 24, 1 + rng() % 3);
+    for (uint32_t c = 0; c < buf.ctas; ++c)
+      for (uint32_t g = 0; g < 2; ++g) buf.fill(c, g, one_tile(5000 + rng() % 100), rng() % 4);
+    for (int m = rng() % 6; m > 0; --m) {
+      size_t at = rng() % buf.bytes.size();
+      switch (rng() % 4) {
+      case 0: buf.bytes[at] = static_cast<uint8_t>(rng()); break;
+      case 1: if (at + 4 <= buf.bytes.size()) buf.put32(at & ~size_t(3), edges[rng() % 12]); break;
+      case 2: buf.put32(4 * (1 + rng() % 2), edges[rng() % 12]); break;  // records, groups
+      default: if (at + 8 <= buf.bytes.size()) buf.put64(at & ~size_t(7), uint64_t(rng()) << 32 | rng());
+      }
+    }
+    size_t size = rng() % 3 ? buf.bytes.size() : rng() % (buf.bytes.size() + 1);
+    uint32_t grid[3] = {1 + rng() % 4, 1, 1};
+    if (rng() % 5 == 0) grid[rng() % 3] = edges[rng() % 12];
+    tilec_profile* p = nullptr;
+    ASSERT_TRUE(IsOk(tilec_profile_create(16, &p)));
+    tilec_status s = tilec_profile_add_buffer(p, kernel_, grid, buf.bytes.data(), size);
+    if (s) {
+      EXPECT_EQ(tilec_status_code(s), TILEC_ERROR_INVALID_ARGUMENT) << tilec_status_message(s);
+      tilec_status_free(s);
+    } else {
+      size_t n = 0;
+      EXPECT_TRUE(IsOk(tilec_profile_summary(p, nullptr, 0, &n)));
+      std::string text(n, '\0');
+      EXPECT_TRUE(IsOk(tilec_profile_summary(p, text.data(), n, &n)));
+      (void)tilec_profile_dropped(p);
+      std::string path = ::testing::TempDir() + "/tilec_profile_fuzz_" + std::to_string(getpid());
+      tilec_status_free(tilec_profile_write_trace(p, path.c_str()));
+      std::remove(path.c_str());
+    }
+    tilec_profile_free(p);
+  }
 }
