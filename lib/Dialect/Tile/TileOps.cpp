@@ -707,9 +707,33 @@ LogicalResult BroadcastOp::verify() {
   if (failed(verifySameElements(*this, getSrc(), getResult())))
     return failure();
   RankedTensorType s = tileType(getSrc()), r = tileType(getResult());
-  if (s.getRank() != r.getRank())
-    return emitOpError() << "expected source and result of one rank, found "
-                         << s.getRank() << " and " << r.getRank();
+  if (s.getRank() != r.getRank()) {
+    InFlightDiagnostic d = emitOpError()
+                           << "broadcasts within a rank: the source has rank "
+                           << s.getRank() << ", the result " << r.getRank();
+    // Say which unit dims to insert: an axis of the result whose removal
+    // leaves a shape the source broadcasts to (numpy's leading axis first).
+    if (s.getRank() + 1 == r.getRank())
+      for (int64_t axis = 0; axis < r.getRank(); ++axis) {
+        SmallVector<int64_t> want(r.getShape());
+        want.erase(want.begin() + axis);
+        if (!llvm::all_of(llvm::seq<int64_t>(0, s.getRank()), [&](int64_t i) {
+              return s.getDimSize(i) == 1 || s.getDimSize(i) == want[i];
+            }))
+          continue;
+        SmallVector<int64_t> expanded(s.getShape());
+        expanded.insert(expanded.begin() + axis, 1);
+        std::string to;
+        llvm::raw_string_ostream os(to);
+        os << "!tile.tile<";
+        llvm::interleave(expanded, os, "x");
+        os << "x" << s.getElementType() << ">";
+        d << "; insert the unit dim first: `tile.expand_dims %x axis " << axis
+          << "` (to " << to << "), then broadcast";
+        break;
+      }
+    return d;
+  }
   for (int64_t d = 0; d < s.getRank(); ++d)
     if (s.getDimSize(d) != 1 && s.getDimSize(d) != r.getDimSize(d))
       return emitOpError() << "dim " << d << " of size " << s.getDimSize(d)

@@ -146,6 +146,24 @@ func.func @broadcast(%x: !tile.tile<2x16xf32>) {
 
 // -----
 
+// Broadcasting keeps the rank; the error says which unit dim to insert (it
+// said only "expected source and result of one rank, found 1 and 2").
+func.func @broadcast_rank_row(%x: !tile.tile<256xf32>) {
+  // expected-error @+1 {{broadcasts within a rank: the source has rank 1, the result 2; insert the unit dim first: `tile.expand_dims %x axis 0` (to !tile.tile<1x256xf32>), then broadcast}}
+  %r = tile.broadcast %x : !tile.tile<256xf32> -> !tile.tile<128x256xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank_column(%x: !tile.tile<128xf32>) {
+  // expected-error @+1 {{insert the unit dim first: `tile.expand_dims %x axis 1` (to !tile.tile<128x1xf32>), then broadcast}}
+  %r = tile.broadcast %x : !tile.tile<128xf32> -> !tile.tile<128x256xf32>
+  return
+}
+
+// -----
+
 func.func @expand_dims(%x: !tile.tile<16xf32>) {
   // expected-error @+1 {{expected result shape 'tensor<16x1xf32>', found 'tensor<1x16xf32>'}}
   %r = tile.expand_dims %x axis 1 : !tile.tile<16xf32> -> !tile.tile<1x16xf32>
