@@ -2,9 +2,11 @@
 
 #include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/TGPU/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace tilec;
+using namespace tilec::tile;
 
 SharedMemoryPlan::SharedMemoryPlan(func::FuncOp func, int64_t openDepth)
     : func(func), openDepth(openDepth), live(func) {
@@ -144,4 +146,62 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
     out.bytes = std::max(out.bytes, place + bytes);
   });
   return out;
+}
+
+SmallVector<std::pair<LoadOp, bool>> tilec::sharedOperandLoads(scf::ForOp loop) {
+  SmallVector<std::pair<LoadOp, bool>> loads;
+  for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
+    tgpu::MMAAttr mma = tgpu::getMMA(dot);
+    if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
+      return {};
+    SmallVector<Value, 2> shared = {dot.getB()};
+    if (mma.getA() == tgpu::OperandSource::Shared)
+      shared.push_back(dot.getA());
+    for (Value v : shared) {
+      bool transposed;
+      LoadOp load = operandLoad(v, transposed);
+      if (!load || load.getMask() || !tgpu::getTMACopy(load) ||
+          (load->getBlock() != loop.getBody() &&
+           load->getBlock() != loop->getBlock()))
+        return {};
+      loads.push_back({load, transposed});
+    }
+  }
+  return loads;
+}
+
+
+int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
+                                   ArrayRef<std::pair<LoadOp, bool>> loads,
+                                   int64_t copies,
+                                   ArrayRef<Operation *> without) {
+  SharedMemoryPlan plan(func);
+  plan.specialize(copies);
+  for (Operation *op : without)
+    plan.dropScratch(op);
+  func.walk([&](ConvertLayoutOp cv) {
+    Value v = cv.getSrc();
+    while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
+        v.getDefiningOp()))
+      v = v.getDefiningOp()->getOperand(0);
+    LoadOp from = v.getDefiningOp<LoadOp>();
+    if (from && llvm::any_of(loads, [&](auto &l) { return l.first == from; }))
+      plan.dropScratch(cv);
+  });
+  for (auto [k, operand] : llvm::enumerate(loads)) {
+    LoadOp load = operand.first;
+    if (llvm::is_contained(ArrayRef(loads).take_front(k), operand))
+      continue;
+    std::string why;
+    FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
+        cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
+    if (failed(slot))
+      return std::numeric_limits<int64_t>::max();
+    bool inLoop = load->getBlock() == loop.getBody();
+    plan.addBuffer(slot->type.withNumSlots(inLoop ? 2 : 1),
+                   SharedMemoryLiveness::kForever, inLoop ? 1 : copies);
+    plan.addBarriers(inLoop ? 2 : 1);
+    plan.addBarriers(inLoop ? 2 : 1);
+  }
+  return plan.bytes();
 }

@@ -64,6 +64,43 @@ using namespace tilec::tile;
 
 namespace {
 
+/// Why `loop` cannot be warp-specialized for want of shared memory, or
+/// empty: two stages of its ring (the least a pipeline overlaps with) must
+/// fit beside the rest of the kernel, the scratch of its epilogue included
+/// (SharedMemoryPlan; a random-number epilogue converts 128 KiB), at the
+/// least it can take. The kernel then keeps its plain loop, whose
+/// epilogue's scratch takes the ring's bytes once the loop is done.
+std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
+                           const TargetInfo &target) {
+  SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+  if (loads.empty())
+    return "";
+  // At least: the conversions only the epilogue's stores read may go with
+  // TMA stores (tile-tma-store-epilogue, which then checks its staging).
+  SmallVector<Operation *> storeConversions;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    op->walk([&](StoreOp store) {
+      Operation *def = store.getValue().getDefiningOp();
+      while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) &&
+             def->hasOneUse()) {
+        storeConversions.push_back(def);
+        def = def->getOperand(0).getDefiningOp();
+      }
+    });
+  int64_t bytes =
+      twoStageSharedBytes(func, loop, loads, copies, storeConversions);
+  int64_t most = target.sharedMemoryPerBlock();
+  if (bytes <= most)
+    return "";
+  return "two stages of its ring and the rest of the kernel (its "
+         "epilogue's scratch included) take " +
+         (bytes == std::numeric_limits<int64_t>::max()
+              ? std::string("more")
+              : std::to_string(bytes)) +
+         " bytes of shared memory, more than the " + std::to_string(most) +
+         " a block has";
+}
+
 struct TilePartitionSchedule
     : public tilec::impl::TilePartitionScheduleBase<TilePartitionSchedule> {
   using Base::Base;
@@ -87,15 +124,20 @@ struct TilePartitionSchedule
           continue;
         Partitions parts = assign(loop, target);
         std::string why = unschedulable(loop, parts);
+        bool pers = false;
+        int copies = 1;
         if (why.empty()) {
-          bool pers = persistent && canWalkTilesPersistently(func);
+          pers = persistent && canWalkTilesPersistently(func);
+          copies = usePingPong(func, loop, pers, target) ? 2 : 1;
+          why = ringDoesNotFit(func, loop, copies, target);
+        }
+        if (why.empty()) {
           if (pers)
             func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
           if (useCtaPair(func, loop, pers, target))
             func->setAttr(tgpu::kCtaGroupAttr,
                           IntegerAttr::get(IntegerType::get(func.getContext(), 32), 2));
-          record(loop, parts,
-                 usePingPong(func, loop, pers, target) ? 2 : 1, target);
+          record(loop, parts, copies, target);
           scheduled = loop;
           break;
         }

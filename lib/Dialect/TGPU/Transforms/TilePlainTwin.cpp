@@ -121,35 +121,6 @@ void keepInvariantOperandsShared(DotOp dot) {
   }
 }
 
-/// The loads of the operands the scheduled loop's dots read from shared
-/// memory, each a tile TMA copies without a mask, in the loop or right
-/// before it (once a tile: attention's Q); empty where some dot is no
-/// async MMA (wgmma, tcgen05) or some operand is no such load. Operands
-/// in registers or tensor memory (attention's P) are the loop's math.
-/// Each load with whether the dot reads it transposed (a load read both
-/// ways is two operands, two slots, to tile-insert-channels).
-SmallVector<std::pair<LoadOp, bool>> sharedOperandLoads(scf::ForOp loop) {
-  SmallVector<std::pair<LoadOp, bool>> loads;
-  for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
-    tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
-      return {};
-    SmallVector<Value, 2> shared = {dot.getB()};
-    if (mma.getA() == tgpu::OperandSource::Shared)
-      shared.push_back(dot.getA());
-    for (Value v : shared) {
-      bool transposed;
-      LoadOp load = operandLoad(v, transposed);
-      if (!load || load.getMask() || !tgpu::getTMACopy(load) ||
-          (load->getBlock() != loop.getBody() &&
-           load->getBlock() != loop->getBlock()))
-        return {};
-      loads.push_back({load, transposed});
-    }
-  }
-  return loads;
-}
-
 /// Whether `func`'s twin keeps its partitions: the scheduled loop's dots
 /// are async MMAs whose shared-memory operands are all TMA copies
 /// (sharedOperandLoads), a GEMM's main loop or attention's, as
@@ -161,43 +132,6 @@ bool keepsPartitions(func::FuncOp func) {
   return loop && !sharedOperandLoads(loop).empty();
 }
 
-/// Shared memory `func`'s loop takes warp-specialized with two stages,
-/// as tile-insert-channels, tile-warp-specialize and tile-pipeline will lay
-/// it out (SharedMemoryPlan): a ring of two slots for each operand `loads`
-/// copies in the loop, a slot each compute copy for the tiles copied once,
-/// a channel's barriers for each, and scratch each compute copy (not the
-/// conversions of the copied tiles, which go with their loads).
-int64_t twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
-                            ArrayRef<std::pair<LoadOp, bool>> loads) {
-  int64_t copies = tgpu::getComputeCopies(loop);
-  SharedMemoryPlan plan(func);
-  plan.specialize(copies);
-  func.walk([&](ConvertLayoutOp cv) {
-    Value v = cv.getSrc();
-    while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
-        v.getDefiningOp()))
-      v = v.getDefiningOp()->getOperand(0);
-    LoadOp from = v.getDefiningOp<LoadOp>();
-    if (from && llvm::any_of(loads, [&](auto &l) { return l.first == from; }))
-      plan.dropScratch(cv);
-  });
-  for (auto [k, operand] : llvm::enumerate(loads)) {
-    LoadOp load = operand.first;
-    if (llvm::is_contained(ArrayRef(loads).take_front(k), operand))
-      continue;
-    std::string why;
-    FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
-        cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
-    if (failed(slot))
-      return std::numeric_limits<int64_t>::max();
-    bool inLoop = load->getBlock() == loop.getBody();
-    plan.addBuffer(slot->type.withNumSlots(inLoop ? 2 : 1),
-                   SharedMemoryLiveness::kForever, inLoop ? 1 : copies);
-    plan.addBarriers(inLoop ? 2 : 1);
-    plan.addBarriers(inLoop ? 2 : 1);
-  }
-  return plan.bytes();
-}
 
 /// Stores each tile `func` stores without a mask in the layout it is
 /// computed in: the layout conversions (through shared memory) between
@@ -442,7 +376,8 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     for (auto [load, transposed] : loads)
       load->removeAttr(tgpu::kTMAAttr);
     auto fits = [&] {
-      return twoStageSharedBytes(twin, loop, loads) <=
+      return twoStageSharedBytes(twin, loop, loads,
+                                 tgpu::getComputeCopies(loop)) <=
              TargetInfo::of(func).sharedMemoryPerBlock();
     };
     if (!fits() && (!storeUnconverted(twin) || !fits())) {

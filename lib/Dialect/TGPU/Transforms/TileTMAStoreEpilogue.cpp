@@ -175,9 +175,37 @@ struct TileTMAStoreEpilogue
         return isa<scf::IfOp>(inner) ? WalkResult::advance()
                                      : WalkResult::skip();
       });
+    SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+    int64_t copies = tgpu::getComputeCopies(loop);
+    int64_t staged = 0;
     for (StoreOp store : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why);
+      // The staging buffers (one a compute copy) must leave the loop its
+      // two stages (SharedMemoryPlan; an epilogue that converts much, as a
+      // random-number one does, may not): without them the store converts
+      // in scratch the kernel has already.
+      if (e && !loads.empty()) {
+        int64_t bytes = copies * e->bufferType.getTotalBytes();
+        int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+        // (The conversions only the store reads go with it.)
+        SmallVector<Operation *> gone;
+        Operation *def = store.getValue().getDefiningOp();
+        while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) &&
+               def->hasOneUse()) {
+          gone.push_back(def);
+          def = def->getOperand(0).getDefiningOp();
+        }
+        int64_t rest = twoStageSharedBytes(func, loop, loads, copies, gone);
+        if (rest <= most && rest + staged + bytes > most) {
+          why = "its " + std::to_string(bytes) +
+                "-byte staging buffer would leave the main loop fewer than "
+                "two pipeline stages";
+          e.reset();
+        } else {
+          staged += bytes;
+        }
+      }
       if (!e) {
         mlir::emitRemark(store.getLoc())
             << variantPrefix(func) << "epilogue store not through TMA: " << why;

@@ -28,6 +28,29 @@ int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
                               tgpu::SharedBufferType extra = {},
                               mlir::Operation *without = nullptr);
 
+/// The loads of the operands `loop`'s dots read from shared memory, each a
+/// tile TMA copies without a mask, in the loop or right before it (once a
+/// tile: attention's Q); empty where some dot is no async MMA (wgmma,
+/// tcgen05) or some operand is no such load. Operands in registers or
+/// tensor memory (attention's P) are the loop's math. Each load with
+/// whether the dot reads it transposed (a load read both ways is two
+/// operands, two slots, to tile-insert-channels).
+llvm::SmallVector<std::pair<tile::LoadOp, bool>>
+sharedOperandLoads(mlir::scf::ForOp loop);
+
+/// Shared memory `func` takes with `loop` warp-specialized at two stages,
+/// as tile-insert-channels, tile-warp-specialize and tile-pipeline will lay
+/// it out (SharedMemoryPlan): a ring of two slots for each operand `loads`
+/// copies in the loop, a slot each of `copies` compute copies for the
+/// tiles copied once, a channel's barriers for each, and scratch each
+/// compute copy (not the conversions of the copied tiles, which go with
+/// their loads, nor those of `without`: ops about to go). INT64_MAX where
+/// a load has no TMA slot.
+int64_t twoStageSharedBytes(
+    mlir::func::FuncOp func, mlir::scf::ForOp loop,
+    llvm::ArrayRef<std::pair<tile::LoadOp, bool>> loads, int64_t copies,
+    llvm::ArrayRef<mlir::Operation *> without = {});
+
 /// The deepest ring tile.num_stages allows, and so the most slots a ring
 /// of open depth gets (tile-pipeline).
 constexpr int64_t kMaxPipelineStages = 8;
