@@ -17,8 +17,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize("example", ["gemm", "attention", "gemm_variants", "grouped_gemm"])
 def test_profiled_bundle_loads(tmp_path, arch, example):
+    try:
+        compiler = compiler_path()
+    except tilec.TilecError:
+        pytest.skip("no tilec compiler built")
     out = tmp_path / "k.tlc"
-    subprocess.run([compiler_path(), "compile",
+    subprocess.run([compiler, "compile",
                     os.path.join(ROOT, "examples", example + ".mlir"),
                     "--arch=" + arch, "--profile", "-o", str(out)],
                    check=True, capture_output=True)
