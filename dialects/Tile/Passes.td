@@ -25,6 +25,22 @@ def TileStripDebugOps : Pass<"tile-strip-debug-ops", "mlir::ModuleOp"> {
   }];
 }
 
+def TileScalarMemory : Pass<"tile-scalar-memory", "mlir::ModuleOp"> {
+  let summary = "scalar loads and stores as one-element tiles";
+  let description = [{
+    A tile.load with a scalar result becomes a load of a one-element tile
+    (each dim of size 1) reduced to the scalar; a tile.store of a scalar a
+    store of the one-element tile it splats to. The later passes see tiles
+    only; the element is read by every thread (a broadcast layout) and
+    written once per distinct thread holding it.
+
+      %s = tile.load %lse[%r] : !tile.tensor<?xf32> -> f32
+    becomes
+      %t = tile.load %lse[%r] : !tile.tensor<?xf32> -> !tile.tile<1xf32>
+      %s = tile.reduce max %t dim 0 : !tile.tile<1xf32> -> f32
+  }];
+}
+
 def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
   let summary = "compile GEMM-like kernels at other output tile shapes";
   let description = [{

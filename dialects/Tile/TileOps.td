@@ -106,14 +106,19 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
         : !tile.tensor<?xbf16> -> !tile.tile<1024xbf16>
     %w = tile.load %x[%i] mask(%keep : !tile.tile<1024xi1>)
         : !tile.tensor<?xbf16> -> !tile.tile<1024xbf16>
+    %s = tile.load %lse[%row] : !tile.tensor<?xf32> -> f32
     ```
+
+    A scalar result (the view's element type) is the one element at
+    `offsets`, `padding` where it lies outside the view; it takes no mask
+    (tile-scalar-memory makes it a load of a one-element tile).
   }];
   let arguments = (ins Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
                        Optional<Tile_Tile>:$mask,
                        OptionalAttr<TypedAttrInterface>:$padding,
                        UnitAttr:$in_bounds);
-  let results = (outs Tile_Tile:$result);
+  let results = (outs AnyTypeOf<[Tile_Tile, AnySignlessInteger, AnyFloat]>:$result);
   let assemblyFormat = [{
     $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
     `:` qualified(type($tensor)) `->` type($result)
@@ -139,9 +144,15 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
     tile.store %c, %out[%m, %n] : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
     tile.store %c, %out[%m, %n] mask(%upper : !tile.tile<128x128xi1>)
         : !tile.tile<128x128xbf16>, !tile.tensor<?x?xbf16>
+    tile.store %s, %lse[%row] : f32, !tile.tensor<?xf32>
     ```
+
+    A scalar value (the view's element type) is written at `offsets`
+    where that lies inside the view; it takes no mask (tile-scalar-memory
+    makes it a store of a one-element tile).
   }];
-  let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$tensor,
+  let arguments = (ins AnyTypeOf<[Tile_Tile, AnySignlessInteger, AnyFloat]>:$value,
+                       Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
                        Optional<Tile_Tile>:$mask,
                        UnitAttr:$in_bounds);

@@ -14,6 +14,7 @@ using namespace mlir;
 void tilec::buildTilePipeline(OpPassManager &pm) {
   pm.addPass(createTileStripDebugOps());
   pm.addPass(createTileVerifyKernels());
+  pm.addPass(createTileScalarMemory());
   pm.addPass(createTileShapeVariants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -138,3 +138,31 @@ def test_math_f64(ops, x):
         got = out[16 * i:16 * (i + 1)].cpu()
         assert torch.equal(got, want.expand(16)) or \
             (got - want).abs().max() <= 1e-7 * abs(float(want)), (i, got[0], want)
+
+
+@pytest.mark.parametrize("blocks", [1, 5])
+def test_scalar_loads_and_stores(ops, blocks):
+    # A scalar load is the element as it is (-0.0 and NaN kept); one past
+    # the view reads the padding (0) and a store there is dropped.
+    n = 256 * blocks - 17
+    x = torch.randn(n, device=DEV)
+    s = torch.randn(blocks, device=DEV)
+    s[0] = -0.0
+    if blocks > 1:
+        s[1] = float("nan")
+    nn = torch.randint(-1000, 1000, (blocks, 2), device=DEV, dtype=torch.int32)
+    h = torch.randn(blocks, device=DEV).to(torch.bfloat16)
+    out = torch.full_like(x, 7.0)
+    s2 = torch.full((blocks,), 7.0, device=DEV)
+    n2 = torch.full((blocks, 2), 7, device=DEV, dtype=torch.int32)
+    h0 = h.clone()
+    ops["scalars"](x, s, nn, out, s2, n2, h)
+    torch.cuda.synchronize()
+    want = x * s.repeat_interleave(256)[:n]
+    assert torch.equal(out.isnan(), want.isnan())
+    assert torch.equal(out[~want.isnan()], want[~want.isnan()])
+    assert torch.equal(torch.signbit(out), torch.signbit(want))  # x * -0.0
+    assert torch.equal(s2.isnan(), (s + 1).isnan())
+    assert torch.equal(s2[~s2.isnan()], (s + 1)[~s2.isnan()])
+    assert torch.equal(n2[:, 0], nn[:, 0] * 3) and torch.all(n2[:, 1] == 7)
+    assert torch.equal(h.view(torch.int16), h0.view(torch.int16))

@@ -164,6 +164,18 @@ LogicalResult WorkspaceOp::verify() {
 
 static LogicalResult verifyAccess(Operation *op, TensorViewType tensor,
                                   Value tile, size_t numOffsets) {
+  // A scalar: the one element at the offsets, of the view's element type.
+  if (!isa<ShapedType>(tile.getType())) {
+    if (numOffsets != tensor.getRank())
+      return op->emitOpError() << "expected " << tensor.getRank()
+                               << " offsets (one per tensor dim), found "
+                               << numOffsets;
+    if (tile.getType() != tensor.getElementType())
+      return op->emitOpError()
+             << "expected a scalar of the tensor's element type "
+             << tensor.getElementType() << ", found " << tile.getType();
+    return success();
+  }
   if (failed(verifyTile(op, tile, "tile")))
     return failure();
   RankedTensorType tt = tileType(tile);
@@ -187,6 +199,9 @@ static LogicalResult verifyAccess(Operation *op, TensorViewType tensor,
 static LogicalResult verifyMask(Operation *op, Value tile, Value mask) {
   if (!mask)
     return success();
+  if (!isa<ShapedType>(tile.getType()))
+    return op->emitOpError() << "masks tiles, not a scalar (guard a scalar "
+                                "access with scf.if)";
   if (failed(verifyTile(op, mask, "mask")))
     return failure();
   RankedTensorType t = tileType(tile), m = tileType(mask);

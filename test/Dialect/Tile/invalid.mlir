@@ -864,3 +864,28 @@ func.func @plain_variant_string(%x: !tile.tensor<?xf32>) attributes {tile.kernel
 func.func @variants_strings(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.variants = ["k__128x64"], tile.grid = #tile.grid<1>} {
   return
 }
+
+// -----
+
+// A scalar load or store is of the view's element type, unmasked.
+func.func @scalar_load_type(%x: !tile.tensor<?xf32>, %i: i32) {
+  // expected-error @+1 {{expected a scalar of the tensor's element type 'f32', found 'f16'}}
+  %s = tile.load %x[%i] : !tile.tensor<?xf32> -> f16
+  return
+}
+
+// -----
+
+func.func @scalar_store_mask(%x: !tile.tensor<?xf32>, %i: i32, %v: f32, %m: !tile.tile<1xi1>) {
+  // expected-error @+1 {{masks tiles, not a scalar (guard a scalar access with scf.if)}}
+  tile.store %v, %x[%i] mask(%m : !tile.tile<1xi1>) : f32, !tile.tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @scalar_load_offsets(%x: !tile.tensor<?x?xf32>, %i: i32) {
+  // expected-error @+1 {{expected 2 offsets (one per tensor dim), found 1}}
+  %s = tile.load %x[%i] : !tile.tensor<?x?xf32> -> f32
+  return
+}

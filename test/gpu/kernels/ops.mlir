@@ -265,3 +265,30 @@ func.func @math_f64(%x: f32, %out: !tile.tensor<?xf32>)
   tile.store %sqrtt, %out[%c9] : !tile.tile<16xf32>, !tile.tensor<?xf32>
   return
 }
+
+// Scalar loads and stores (tile-scalar-memory): out = x * s[pid], s2[pid] =
+// s[pid] + 1, n2[pid, 0] = 3 n[pid, 0], h[pid] rewritten as it is
+// (test_ops.py's test_scalar_loads_and_stores).
+func.func @scalars(%x: !tile.tensor<?xf32>, %s: !tile.tensor<?xf32>, %n: !tile.tensor<?x?xi32>,
+                   %out: !tile.tensor<?xf32>, %s2: !tile.tensor<?xf32>, %n2: !tile.tensor<?x?xi32>, %h: !tile.tensor<?xbf16>)
+    attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), 256)>} {
+  %pid = tile.program_id x
+  %c256 = arith.constant 256 : i32
+  %c0 = arith.constant 0 : i32
+  %off = arith.muli %pid, %c256 : i32
+  %sv = tile.load %s[%pid] : !tile.tensor<?xf32> -> f32
+  %nv = tile.load %n[%pid, %c0] : !tile.tensor<?x?xi32> -> i32
+  %hv = tile.load %h[%pid] : !tile.tensor<?xbf16> -> bf16
+  %t = tile.load %x[%off] : !tile.tensor<?xf32> -> !tile.tile<256xf32>
+  %st = tile.splat %sv : f32 -> !tile.tile<256xf32>
+  %r = arith.mulf %t, %st : !tile.tile<256xf32>
+  tile.store %r, %out[%off] : !tile.tile<256xf32>, !tile.tensor<?xf32>
+  %one = arith.constant 1.0 : f32
+  %sp = arith.addf %sv, %one : f32
+  tile.store %sp, %s2[%pid] : f32, !tile.tensor<?xf32>
+  %c3 = arith.constant 3 : i32
+  %np = arith.muli %nv, %c3 : i32
+  tile.store %np, %n2[%pid, %c0] : i32, !tile.tensor<?x?xi32>
+  tile.store %hv, %h[%pid] : bf16, !tile.tensor<?xbf16>
+  return
+}

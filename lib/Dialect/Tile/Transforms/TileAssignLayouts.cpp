@@ -272,7 +272,8 @@ private:
       if (auto store = dyn_cast<StoreOp>(user)) {
         auto stored = cast<RankedTensorType>(store.getValue().getType());
         if (store.getInBounds() && getLayoutAttr(stored) &&
-            stored.getShape() == load.getType().getShape())
+            stored.getShape() ==
+                cast<RankedTensorType>(load.getType()).getShape())
           return getLayout(stored);
       }
     return std::nullopt;
