@@ -151,8 +151,10 @@ def test_unknown_kernel_lists_names(gemm_bundle):
 
 
 def test_load_rejects_other_types():
-    with pytest.raises(TypeError):
-        tilec.load(42)
+    # A TilecError, and a TypeError too (the argument's type is wrong).
+    for caught in (TypeError, tilec.TilecError):
+        with pytest.raises(caught, match="tilec.load expects a path or bytes, got int"):
+            tilec.load(42)
 
 
 # ---- grid ------------------------------------------------------------------------------------
@@ -318,8 +320,9 @@ def test_nul_in_a_path_or_kernel_name(tmp_path, gemm_bundle):
     with pytest.raises(tilec.TilecError) as e:
         gemm_bundle["gemm\0x"]
     assert e.value.code == tilec.INVALID_ARGUMENT and "kernel name" in str(e.value)
-    with pytest.raises(TypeError):
-        gemm_bundle[3]
+    for caught in (TypeError, tilec.TilecError):
+        with pytest.raises(caught, match="kernel names are str, got int"):
+            gemm_bundle[3]
 
 
 class Index:

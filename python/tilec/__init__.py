@@ -35,6 +35,7 @@ from ._lib import (
     OUT_OF_RESOURCES,
     UNSUPPORTED,
     TilecError,
+    TilecTypeError,
     library_path,
 )
 from .compile import CompileError, cache_dir, compile, compiler_path, default_arch
@@ -65,7 +66,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Bundle", "CompileError", "DeviceInfo", "Kernel", "Param", "Profile", "Tensor", "Tma",
-    "TilecError", "DTYPES", "profile", "compile", "cache_dir", "compiler_path", "default_arch",
+    "TilecError", "TilecTypeError", "DTYPES", "profile", "compile", "cache_dir", "compiler_path", "default_arch",
     "autotune", "custom_op", "op_schema", "device_info", "library_path", "load", "runtime_version", "synchronize",
     "OK", "INVALID_ARGUMENT", "BAD_BUNDLE", "NOT_FOUND", "NO_DRIVER", "DRIVER",
     "UNSUPPORTED", "OUT_OF_RESOURCES",

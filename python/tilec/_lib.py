@@ -65,6 +65,12 @@ class TilecError(RuntimeError):
         return "TilecError(%s: %s)" % (self.code_name, self.message)
 
 
+class TilecTypeError(TilecError, TypeError):
+    """A TilecError (INVALID_ARGUMENT) for an argument of the wrong Python
+    type: `except tilec.TilecError` and `except TypeError` both catch it."""
+
+
+
 class _Value(ctypes.Union):
     _fields_ = [("i", ctypes.c_int64), ("f", ctypes.c_double)]
 

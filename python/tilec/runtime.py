@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from . import _lib
-from ._lib import TilecError, check, lib
+from ._lib import TilecError, TilecTypeError, check, lib
 
 __all__ = [
     "Bundle", "Kernel", "Param", "Tma", "Tensor", "DeviceInfo", "load",
@@ -555,7 +555,7 @@ class Bundle:
     def kernel(self, name):
         """The kernel called `name` (TilecError NOT_FOUND lists the names)."""
         if not isinstance(name, str):
-            raise TypeError("kernel names are str, got %s" % type(name).__name__)
+            raise TilecTypeError("kernel names are str, got %s" % type(name).__name__)
         k = self._kernels.get(name)
         if k is None:
             if self._handle is None:
@@ -621,7 +621,7 @@ def load(source):
         return Bundle.from_bytes(source)
     if isinstance(source, (str, os.PathLike)):
         return Bundle.from_file(source)
-    raise TypeError("tilec.load expects a path or bytes, got %s" % type(source).__name__)
+    raise TilecTypeError("tilec.load expects a path or bytes, got %s" % type(source).__name__)
 
 
 def device_info():
