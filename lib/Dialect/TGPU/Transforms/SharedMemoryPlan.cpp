@@ -170,6 +170,16 @@ SmallVector<std::pair<LoadOp, bool>> tilec::sharedOperandLoads(scf::ForOp loop) 
   return loads;
 }
 
+SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
+  SmallVector<Operation *> ops;
+  Operation *def = store.getValue().getDefiningOp();
+  while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) &&
+         def->hasOneUse()) {
+    ops.push_back(def);
+    def = def->getOperand(0).getDefiningOp();
+  }
+  return ops;
+}
 
 int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                    ArrayRef<std::pair<LoadOp, bool>> loads,

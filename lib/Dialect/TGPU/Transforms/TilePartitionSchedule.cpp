@@ -80,12 +80,7 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
   SmallVector<Operation *> storeConversions;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
     op->walk([&](StoreOp store) {
-      Operation *def = store.getValue().getDefiningOp();
-      while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) &&
-             def->hasOneUse()) {
-        storeConversions.push_back(def);
-        def = def->getOperand(0).getDefiningOp();
-      }
+      llvm::append_range(storeConversions, storedConversions(store));
     });
   int64_t bytes =
       twoStageSharedBytes(func, loop, loads, copies, storeConversions);

@@ -111,14 +111,12 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   // store asked for and reshapes adding unit dims), earliest first: the
   // first that splits into chunks is stored, skipping the conversions.
   SmallVector<Value> candidates;
-  for (Value v = store.getValue(); v;) {
+  SmallVector<Value> chain = {store.getValue()};
+  for (Operation *def : storedConversions(store))
+    chain.push_back(def->getOperand(0));
+  for (Value v : llvm::reverse(chain))
     if (cast<RankedTensorType>(v.getType()).getRank() == 2)
-      candidates.insert(candidates.begin(), v);
-    Operation *def = v.getDefiningOp();
-    v = {};
-    if (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) && def->hasOneUse())
-      v = def->getOperand(0);
-  }
+      candidates.push_back(v);
   for (Value v : candidates) {
     if (!getLayoutAttr(v.getType()))
       continue;
@@ -181,6 +179,15 @@ struct TileTMAStoreEpilogue
     for (StoreOp store : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why);
+      // The conversions only the store reads, down to the value the TMA
+      // store takes, go with it.
+      SmallVector<Operation *> gone;
+      if (e)
+        for (Operation *op : storedConversions(store)) {
+          if (op->getResult(0) == e->value)
+            break;
+          gone.push_back(op);
+        }
       // The staging buffers (one a compute copy) must leave the loop its
       // two stages (SharedMemoryPlan; an epilogue that converts much, as a
       // random-number one does, may not): without them the store converts
@@ -188,14 +195,6 @@ struct TileTMAStoreEpilogue
       if (e && !loads.empty()) {
         int64_t bytes = copies * e->bufferType.getTotalBytes();
         int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
-        // (The conversions only the store reads go with it.)
-        SmallVector<Operation *> gone;
-        Operation *def = store.getValue().getDefiningOp();
-        while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp>(def) &&
-               def->hasOneUse()) {
-          gone.push_back(def);
-          def = def->getOperand(0).getDefiningOp();
-        }
         int64_t rest = twoStageSharedBytes(func, loop, loads, copies, gone);
         if (rest <= most && rest + staged + bytes > most) {
           why = "its " + std::to_string(bytes) +
@@ -221,14 +220,9 @@ struct TileTMAStoreEpilogue
       tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
                                store.getOffsets(), buf);
       // The store and the conversions and reshapes only it read.
-      Value old = store.getValue();
       store.erase();
-      while (Operation *def = old.getDefiningOp()) {
-        if (!isa<ConvertLayoutOp, ReshapeOp>(def) || !def->use_empty())
-          break;
-        old = def->getOperand(0);
-        def->erase();
-      }
+      for (Operation *op : gone)
+        op->erase();
     }
     return any;
   }

@@ -51,6 +51,10 @@ int64_t twoStageSharedBytes(
     llvm::ArrayRef<std::pair<tile::LoadOp, bool>> loads, int64_t copies,
     llvm::ArrayRef<mlir::Operation *> without = {});
 
+/// The layout conversions and reshapes only `store` reads, the one it
+/// stores first: what goes with the store when it becomes a TMA store.
+llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
+
 /// The deepest ring tile.num_stages allows, and so the most slots a ring
 /// of open depth gets (tile-pipeline).
 constexpr int64_t kMaxPipelineStages = 8;
