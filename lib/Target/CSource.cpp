@@ -38,11 +38,6 @@ public:
     names.insert(n);
     return n;
   }
-  /// A name of the generator's own (tilec_...), taken as is.
-  std::string own(llvm::StringRef name) {
-    names.insert(name);
-    return name.str();
-  }
 
 private:
   bool isTaken(llvm::StringRef n) const {

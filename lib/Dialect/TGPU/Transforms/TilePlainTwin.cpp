@@ -29,7 +29,6 @@
 #include "tilec/Dialect/Tile/TargetInfo.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
-#include "tilec/Dialect/TGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -131,7 +130,6 @@ bool keepsPartitions(func::FuncOp func) {
   scf::ForOp loop = tgpu::scheduledLoop(func);
   return loop && !sharedOperandLoads(loop).empty();
 }
-
 
 /// Stores each tile `func` stores without a mask in the layout it is
 /// computed in: the layout conversions (through shared memory) between

@@ -104,6 +104,32 @@ std::string badKernelName(StringRef name) {
   return "";
 }
 
+/// Why `op` (a tile.sort or tile.topk in a kernel) cannot compile, or
+/// empty: the network is unrolled over the registers that hold its lines,
+/// and past 128 32-bit words of keys and values a thread ptxas spills and
+/// takes minutes (32x1024 i32 in one warp: 333 s, 2.8 GB).
+std::string sortTooLarge(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func || !func->hasAttr(tile::kKernelAttr))
+    return "";
+  int64_t threads = 32 * tile::getNumWarps(func), words = 0;
+  for (Value v : op->getOperands())
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      words += llvm::divideCeil(t.getNumElements(), threads) *
+               llvm::divideCeil(
+                   getElementTypeOrSelf(t).getIntOrFloatBitWidth(), 32);
+  constexpr int64_t kMostWords = 128;
+  if (words <= kMostWords)
+    return "";
+  return "'" + op->getName().getStringRef().str() + "' would keep " +
+         std::to_string(words) +
+         " 32-bit words of keys and values a thread in registers with " +
+         std::to_string(threads) + " threads, more than the " +
+         std::to_string(kMostWords) +
+         " a sorting network compiles to: use more warps (tile.num_warps) "
+         "or fewer lines a program";
+}
+
 /// Whether the compiler sets attribute `name` (a program may not: a hand-set
 /// one would reach the launch metadata unchecked).
 bool isInternalAttr(StringRef name) {
@@ -183,39 +209,17 @@ struct TileVerifyKernels
                           << "the widest float tilec computes in is f64";
           failedAny = true;
         }
+      if (isa<tile::SortOp, tile::TopKOp>(op))
+        if (std::string why = sortTooLarge(op); !why.empty()) {
+          op->emitError() << why;
+          failedAny = true;
+        }
       for (Value r : op->getResults())
         check(r, op->getLoc());
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             check(arg, op->getLoc());
-    });
-    // A sort or top-k is a network unrolled over the registers that hold
-    // its lines: past 128 32-bit words of keys and values a thread, ptxas
-    // spills and takes minutes (32x1024 i32 in one warp: 333 s, 2.8 GB).
-    module.walk([&](Operation *op) {
-      if (!isa<tile::SortOp, tile::TopKOp>(op))
-        return;
-      auto func = op->getParentOfType<func::FuncOp>();
-      if (!func || !func->hasAttr(tile::kKernelAttr))
-        return;
-      int64_t threads = 32 * tile::getNumWarps(func), words = 0;
-      for (Value v : op->getOperands())
-        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-          words += llvm::divideCeil(t.getNumElements(), threads) *
-                   llvm::divideCeil(
-                       getElementTypeOrSelf(t).getIntOrFloatBitWidth(), 32);
-      constexpr int64_t kMostWords = 128;
-      if (words > kMostWords) {
-        op->emitError() << "'" << op->getName() << "' would keep " << words
-                        << " 32-bit words of keys and values a thread in "
-                           "registers with "
-                        << threads << " threads, more than the "
-                        << kMostWords
-                        << " a sorting network compiles to: use more warps "
-                           "(tile.num_warps) or fewer lines a program";
-        failedAny = true;
-      }
     });
     bool anyKernel = false;
     for (auto func : module.getOps<func::FuncOp>()) {
