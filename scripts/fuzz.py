@@ -57,7 +57,8 @@ OPS = {
     "tile": ["load", "store", "dot", "reduce", "broadcast", "expand_dims",
              "reshape", "transpose", "splat", "iota", "convert_layout",
              "gather", "scatter", "atomic_rmw", "scan", "sort", "topk",
-             "print", "assert", "rand", "philox", "program_id", "dim"],
+             "print", "assert", "rand", "philox", "program_id", "dim",
+             "extract_slice", "insert_slice", "concat"],
 }
 KEYWORDS = ["sum", "max", "min", "dim 0", "dim 1", "dim 2", "axis 0",
             "axis 1", "exclusive", "descending", "smallest", "x", "y", "z",

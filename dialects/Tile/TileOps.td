@@ -478,6 +478,62 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ExtractSliceOp : Tile_Op<"extract_slice", [Pure]> {
+  let summary = "the block of a tile at static offsets";
+  let description = [{
+    The result's shape is the block's size; `offsets` (one per dim) is its
+    first element. Where the source's layout already keeps each thread's
+    elements of the block in whole registers, no data moves.
+
+    ```mlir
+    %s = tile.extract_slice %x [0, 64] : !tile.tile<64x128xf32> -> !tile.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_InsertSliceOp : Tile_Op<"insert_slice", [Pure,
+    AllTypesMatch<["dest", "result"]>]> {
+  let summary = "a tile with the block at static offsets replaced";
+  let description = [{
+    The result is `dest` with the elements at `offsets` .. `offsets` +
+    shape(`src`) taken from `src`.
+
+    ```mlir
+    %r = tile.insert_slice %s into %x [0, 64] : !tile.tile<64x64xf32> into !tile.tile<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$src, Tile_Tile:$dest,
+                       DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $src `into` $dest $offsets attr-dict `:` type($src) `into` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ConcatOp : Tile_Op<"concat", [Pure]> {
+  let summary = "tiles joined along one dim";
+  let description = [{
+    The operands agree on every other dim and on the element type; the
+    result's extent along `dim` is the sum of theirs (a power of two, as
+    every tile's).
+
+    ```mlir
+    %c = tile.concat %a, %b dim 1 : !tile.tile<64x64xf32>, !tile.tile<64x64xf32> -> !tile.tile<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tile>:$inputs, I32Attr:$dim);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let summary = "a tile with every element equal to a scalar";
   let description = [{

@@ -245,6 +245,114 @@ LinearLayout LinearLayout::truncateDim(int dim, int64_t size) const {
   return LinearLayout(newShape, nb[0], nb[1], nb[2]);
 }
 
+std::vector<unsigned>
+LinearLayout::sliceFixedBits(const Coords &offsets,
+                             const std::vector<int64_t> &sizes) {
+  std::vector<unsigned> fixed;
+  for (unsigned d = 0; d < sizes.size(); ++d) {
+    unsigned t = 0;
+    while ((int64_t(1) << t) < sizes[d])
+      ++t;
+    for (unsigned k = 0; k < t; ++k)
+      if (offsets[d] & (int64_t(1) << k)) {
+        t = k;
+        break;
+      }
+    fixed.push_back(t);
+  }
+  return fixed;
+}
+
+std::optional<RegisterBlock>
+LinearLayout::slice(const Coords &offsets,
+                    const std::vector<int64_t> &sizes) const {
+  unsigned rank = getRank();
+  std::vector<unsigned> fixed = sliceFixedBits(offsets, sizes);
+  // The coordinate bits the offsets can change, as one bit vector.
+  auto moving = [&](const Coords &c) {
+    std::vector<int64_t> m(rank);
+    for (unsigned d = 0; d < rank; ++d)
+      m[d] = c[d] >> fixed[d];
+    return m;
+  };
+  auto isZero = [](const std::vector<int64_t> &m) {
+    return std::all_of(m.begin(), m.end(), [](int64_t x) { return x == 0; });
+  };
+  for (InDim in : {InDim::Lane, InDim::Warp})
+    for (const Coords &c : getBases(in))
+      if (!isZero(moving(c)))
+        return std::nullopt;
+  // The registers whose elements the offsets do not move (a subspace: the
+  // kernel of `moving` over the register bases, by elimination in order so
+  // that pure low bases keep their order), then one register basis per
+  // moving bit of the block.
+  const Bases &regs = getBases(InDim::Register);
+  std::vector<std::pair<std::vector<int64_t>, int64_t>> pivots;
+  Bases out;
+  for (unsigned i = 0; i < regs.size(); ++i) {
+    std::vector<int64_t> m = moving(regs[i]);
+    int64_t combo = int64_t(1) << i;
+    for (auto &[pm, pc] : pivots) {
+      // The pivot's lowest set bit (first non-zero dim from the last).
+      int d = rank - 1;
+      while (pm[d] == 0)
+        --d;
+      int64_t bit = pm[d] & -pm[d];
+      if (m[d] & bit) {
+        for (unsigned e = 0; e < rank; ++e)
+          m[e] ^= pm[e];
+        combo ^= pc;
+      }
+    }
+    if (!isZero(m)) {
+      pivots.push_back({m, combo});
+      continue;
+    }
+    Coords c = applyIn(InDim::Register, combo);
+    if (isZero(c))
+      continue; // a copy of another register
+    out.push_back(c);
+  }
+  for (int d = rank - 1; d >= 0; --d)
+    for (int64_t bit = int64_t(1) << fixed[d]; bit < sizes[d]; bit <<= 1) {
+      Coords c(rank, 0);
+      c[d] = bit;
+      out.push_back(c);
+    }
+  RegisterBlock s{LinearLayout(sizes, out, getBases(InDim::Lane),
+                       getBases(InDim::Warp)),
+          {}};
+  // Each register of the block at its place in this layout (lane 0, warp
+  // 0; lanes and warps add only bits the offsets keep).
+  std::map<Coords, int64_t> where;
+  for (int64_t r = getNumRegisters() - 1; r >= 0; --r)
+    where[applyIn(InDim::Register, r)] = r;
+  for (int64_t r = 0; r < s.layout.getNumRegisters(); ++r) {
+    Coords c = s.layout.applyIn(InDim::Register, r);
+    for (unsigned d = 0; d < rank; ++d)
+      c[d] += offsets[d];
+    auto it = where.find(c);
+    if (it == where.end())
+      return std::nullopt;
+    s.registers.push_back(it->second);
+  }
+  return s;
+}
+
+LinearLayout
+LinearLayout::extendInRegisters(const std::vector<int64_t> &shape) const {
+  std::vector<int64_t> old = getShape();
+  Bases regs = getBases(InDim::Register), lanes = getBases(InDim::Lane),
+        warps = getBases(InDim::Warp);
+  for (int d = int(shape.size()) - 1; d >= 0; --d)
+    for (int64_t bit = old[d]; bit < shape[d]; bit <<= 1) {
+      Coords c(shape.size(), 0);
+      c[d] = bit;
+      regs.push_back(c);
+    }
+  return LinearLayout(shape, regs, lanes, warps);
+}
+
 std::optional<std::vector<std::pair<InDim, unsigned>>>
 LinearLayout::bitSources(int dim) const {
   int64_t n = getShape()[dim];

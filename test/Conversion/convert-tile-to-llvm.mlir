@@ -582,3 +582,39 @@ func.func @assert(%c: i1)
   tile.assert %c, "c holds" always : i1
   return
 }
+
+// -----
+
+// Blocks that are whole registers lower to nothing (the row blocks and
+// their concat); a block of columns whose high bit is a lane bit moves
+// through the tile's row-major copy in shared memory: the tile stored with
+// 16-byte vectors, the block loaded from 64 elements in. An unaligned
+// block (offset 5 along the columns) is loaded an element at a time.
+// CHECK-LABEL: func.func @blocks
+// CHECK-SAME: tile.shared_memory = 16384
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: llvm.getelementptr %{{.*}}[%[[C64]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[C5:.*]] = arith.constant 5 : i32
+// CHECK: llvm.getelementptr %{{.*}}[%[[C5]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK-NOT: nvvm.barrier0
+func.func @blocks(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %i: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<32x128xf32>
+  %top = tile.extract_slice %t [0, 0] : !tile.tile<32x128xf32> -> !tile.tile<16x128xf32>
+  %bot = tile.extract_slice %t [16, 0] : !tile.tile<32x128xf32> -> !tile.tile<16x128xf32>
+  %cat = tile.concat %bot, %top dim 0 : !tile.tile<16x128xf32>, !tile.tile<16x128xf32> -> !tile.tile<32x128xf32>
+  %cols = tile.extract_slice %cat [0, 64] : !tile.tile<32x128xf32> -> !tile.tile<32x64xf32>
+  %odd = tile.extract_slice %cat [0, 5] : !tile.tile<32x128xf32> -> !tile.tile<32x64xf32>
+  %sum = arith.addf %cols, %odd : !tile.tile<32x64xf32>
+  tile.store %sum, %y[%i, %i] : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -247,3 +247,64 @@ TEST(LinearLayout, RandomBlockedLayoutsCoverTheirShape) {
 }
 
 } // namespace
+
+/// Every element of a slice, for every thread, sits in the whole tile's
+/// register the slice names, at the block's offset.
+static void expectSliceHolds(const LinearLayout &whole,
+                             const RegisterBlock &s, const Coords &offsets) {
+  const LinearLayout &b = s.layout;
+  ASSERT_EQ(int64_t(s.registers.size()), b.getNumRegisters());
+  EXPECT_TRUE(b.isSurjective());
+  for (int64_t r = 0; r < b.getNumRegisters(); ++r)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t warp = 0; warp < whole.getNumWarps(); ++warp) {
+        Coords c = b.apply(r, lane, warp);
+        for (unsigned d = 0; d < c.size(); ++d)
+          c[d] += offsets[d];
+        EXPECT_EQ(whole.apply(s.registers[r], lane, warp), c);
+      }
+}
+
+TEST(LinearLayout, SliceIsWholeRegistersOrNone) {
+  // Rows of a coalesced 32x128 f32 tile beyond the warps are registers:
+  // blocks of rows are renamings, at aligned and unaligned offsets.
+  LinearLayout l = LinearLayout::coalesced({32, 128}, 32, 4, 1);
+  for (Coords off : {Coords{0, 0}, Coords{16, 0}, Coords{8, 0}, Coords{4, 0},
+                     Coords{12, 0}}) {
+    auto s = l.slice(off, {8, 128});
+    ASSERT_TRUE(s.has_value()) << off[0];
+    expectSliceHolds(l, *s, off);
+  }
+  // The column's high bits are lane bits: no renaming, and none at an
+  // offset that changes a warp's row bits either.
+  EXPECT_FALSE(l.slice({0, 64}, {32, 64}).has_value());
+  EXPECT_FALSE(l.slice({1, 0}, {16, 128}).has_value());
+  // mma.sync accumulator: the fragment's column blocks of 8 are registers.
+  LinearLayout acc = LinearLayout::mmaAccumulator({64, 64}, 4, 1);
+  for (Coords off : {Coords{0, 32}, Coords{0, 8}, Coords{0, 24}}) {
+    auto s = acc.slice(off, {64, 8});
+    ASSERT_TRUE(s.has_value()) << off[1];
+    expectSliceHolds(acc, *s, off);
+  }
+  auto s = acc.slice({0, 16}, {64, 32});
+  ASSERT_TRUE(s.has_value());
+  expectSliceHolds(acc, *s, {0, 16});
+  // A register basis mixing a kept bit with a moved one has no renaming
+  // where its partner is a lane bit.
+  LinearLayout mixed({4, 2}, {{2, 1}}, {{1, 0}, {0, 1}}, {});
+  EXPECT_FALSE(mixed.slice({2, 0}, {2, 2}).has_value());
+}
+
+TEST(LinearLayout, ExtendInRegistersSlicesBack) {
+  LinearLayout l = LinearLayout::mmaAccumulator({64, 32}, 2, 2);
+  LinearLayout big = l.extendInRegisters({128, 64});
+  EXPECT_EQ(big.getShape(), (std::vector<int64_t>{128, 64}));
+  EXPECT_TRUE(big.isInvertible());
+  for (Coords off : {Coords{0, 0}, Coords{64, 0}, Coords{0, 32},
+                     Coords{64, 32}}) {
+    auto s = big.slice(off, {64, 32});
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(s->layout, l);
+    expectSliceHolds(big, *s, off);
+  }
+}

@@ -36,6 +36,8 @@ const char *inDimName(InDim d);
 /// Standard names of output dims: "dim0", "dim1", ...
 std::string outDimName(unsigned i);
 
+struct RegisterBlock;
+
 class LinearLayout {
 public:
   using Coords = std::vector<int64_t>; // one entry per output dim
@@ -197,6 +199,22 @@ public:
   /// when they sit where this layout puts them: register bases at or
   /// beyond `size` along `dim` are dropped, lane and warp ones become zero.
   LinearLayout truncateDim(int dim, int64_t size) const;
+  /// The block of `sizes` (powers of two) at `offsets` when no data moves:
+  /// every thread already holds the block's elements it will hold. That is
+  /// when lane and warp bases change no coordinate bit that adding the
+  /// offsets can change (bits at or above the offset's lowest set bit, and
+  /// at or above the size), so the block is a set of whole registers.
+  /// Otherwise none.
+  std::optional<RegisterBlock> slice(const Coords &offsets,
+                             const std::vector<int64_t> &sizes) const;
+  /// This layout as the block at the origin of a larger tile of `shape`:
+  /// the new coordinate bits are register bases after the present ones
+  /// (the layout of a concatenation of tiles in this layout).
+  LinearLayout extendInRegisters(const std::vector<int64_t> &shape) const;
+  /// The lowest coordinate bit per dim that adding `offsets` to a block of
+  /// `sizes` can change: min(trailing zeros of the offset, log2 size).
+  static std::vector<unsigned>
+  sliceFixedBits(const Coords &offsets, const std::vector<int64_t> &sizes);
   /// Where each bit of the coordinate along `dim` comes from: for bit k,
   /// the input dim and basis index whose basis is 2^k along `dim` and 0
   /// elsewhere. None if some bit has no such basis, or several, or another
@@ -290,6 +308,14 @@ private:
 
   NamedBases ins;
   NamedSizes outs;
+};
+
+/// A block of a tile in registers (LinearLayout::slice): its layout and,
+/// per register of it, the register of the whole tile's layout that holds
+/// the same element.
+struct RegisterBlock {
+  LinearLayout layout;
+  std::vector<int64_t> registers;
 };
 
 } // namespace tilec

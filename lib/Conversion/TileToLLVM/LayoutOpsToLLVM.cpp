@@ -2,7 +2,9 @@
 //
 // Shape ops (expand_dims, transpose, reshape) keep every register where it
 // is: their result layouts are derived from the operand's, so only the
-// meaning of each register changes. Broadcasts replicate registers.
+// meaning of each register changes. Blocks (extract_slice, insert_slice,
+// concat) pick registers: tile-assign-layouts gives them layouts in which a
+// block is whole registers. Broadcasts replicate registers.
 // tile.convert_layout is a register permutation when the lane and warp bases
 // agree, warp shuffles when every element stays in its warp (and the source
 // register depends on the destination register alone), and otherwise a
@@ -275,6 +277,226 @@ struct ShapeOpLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// Writes `values` (a block in `s`) into `regs` (the whole tile's): every
+/// register of the tile at the block's coordinates, copies included.
+static void insertBlock(const LinearLayout &whole, SmallVector<Value> &regs,
+                        const RegisterBlock &s, ValueRange values,
+                        ArrayRef<int64_t> offsets) {
+  std::vector<int64_t> sizes = s.layout.getShape();
+  std::map<LinearLayout::Coords, int64_t> blockRegister;
+  for (int64_t r = s.layout.getNumRegisters() - 1; r >= 0; --r)
+    blockRegister[s.layout.applyIn(InDim::Register, r)] = r;
+  for (int64_t r = 0; r < whole.getNumRegisters(); ++r) {
+    LinearLayout::Coords c = whole.applyIn(InDim::Register, r);
+    bool inside = true;
+    for (unsigned d = 0; d < c.size(); ++d) {
+      c[d] -= offsets[d];
+      inside &= c[d] >= 0 && c[d] < sizes[d];
+    }
+    if (inside)
+      regs[r] = values[blockRegister.at(c)];
+  }
+}
+
+/// A block of a tile moving through the tile's row-major copy in shared
+/// memory (the block op's scratch), where the block is not whole
+/// registers. The block at `offsets` starts that many elements in: with
+/// every coordinate of the block below the tile's extent, the offset of
+/// each element is the block's row-major offset plus the start.
+class SharedBlock {
+public:
+  SharedBlock(Emitter &e, Operation *op, Type elt, ArrayRef<int64_t> whole)
+      : e(e), elt(elt), whole(whole), base(e.sharedBase(op)) {}
+
+  void store(const LinearLayout &l, ValueRange values,
+             ArrayRef<int64_t> offsets) {
+    Access a = access(l, offsets);
+    ThreadCoords at(e, a.toOffset);
+    for (int64_t r = 0; r < l.getNumRegisters(); r += a.vector)
+      storeSharedVector(e, values.slice(r, a.vector), elt, a.base,
+                        at.get(r, 0));
+  }
+
+  SmallVector<Value> load(const LinearLayout &l, ArrayRef<int64_t> offsets) {
+    Access a = access(l, offsets);
+    ThreadCoords at(e, a.toOffset);
+    Type st = storageType(elt);
+    Type vt = a.vector == 1 ? st : Type(VectorType::get(a.vector, st));
+    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < l.getNumRegisters(); r += a.vector) {
+      Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, a.base,
+                                       ValueRange{at.get(r, 0)});
+      Value v = LLVM::LoadOp::create(e.b, e.loc, vt, addr,
+                                     a.vector * storageBytes(elt));
+      for (int64_t i = 0; i < a.vector; ++i)
+        results.push_back(e.fromBits(
+            a.vector == 1 ? v
+                          : Value(LLVM::ExtractElementOp::create(
+                                e.b, e.loc, v, e.i32(i))),
+            elt));
+    }
+    return results;
+  }
+
+private:
+  struct Access {
+    LinearLayout toOffset; // register, lane, warp -> element offset
+    int64_t vector;        // registers a vector access moves
+    Value base;            // the block's first element
+  };
+
+  Access access(const LinearLayout &l, ArrayRef<int64_t> offsets) {
+    SmallVector<int64_t> strides(whole.size(), 1);
+    for (int d = int(whole.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * whole[d + 1];
+    auto offsetOf = [&](ArrayRef<int64_t> c) {
+      int64_t o = 0;
+      for (unsigned d = 0; d < c.size(); ++d)
+        o += c[d] * strides[d];
+      return o;
+    };
+    LinearLayout::NamedBases ins;
+    for (auto &[name, bases] : l.getInDims()) {
+      LinearLayout::Bases o;
+      for (const LinearLayout::Coords &c : bases)
+        o.push_back({offsetOf(c)});
+      ins.push_back({name, o});
+    }
+    int64_t start = offsetOf(offsets);
+    Access a{LinearLayout(ins, {{"offset", strides[0] * whole[0]}}), 1, base};
+    // Consecutive registers at consecutive offsets, every other basis and
+    // the start a multiple of the vector, at most 16 bytes.
+    const auto &regs = a.toOffset.getBases("register");
+    int64_t bytes = storageBytes(elt);
+    unsigned run = 0;
+    while (run < regs.size() && regs[run][0] == (int64_t(1) << run) &&
+           (int64_t(2) << run) * bytes <= 16)
+      ++run;
+    for (; run > 0; --run) {
+      int64_t vec = int64_t(1) << run;
+      bool aligned = start % vec == 0;
+      for (auto &[name, bases] : a.toOffset.getInDims())
+        for (unsigned i = (name == "register" ? run : 0); i < bases.size();
+             ++i)
+          aligned &= bases[i][0] % vec == 0;
+      if (aligned)
+        break;
+    }
+    a.vector = int64_t(1) << run;
+    if (start)
+      a.base = LLVM::GEPOp::create(
+          e.b, e.loc, base.getType(), storageType(elt), base,
+          ValueRange{e.i32(start)});
+    return a;
+  }
+
+  Emitter &e;
+  Type elt;
+  SmallVector<int64_t> whole;
+  Value base;
+};
+
+static SmallVector<int64_t> shapeOf(Value v) {
+  return SmallVector<int64_t>(cast<RankedTensorType>(v.getType()).getShape());
+}
+
+static Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// extract_slice: the block's registers, renamed; else the tile into
+/// shared memory and the block out.
+struct ExtractSliceOpLowering : public OpConversionPattern<ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ExtractSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> results;
+    if (auto s = registerBlock(layoutOf(op.getSrc()), layoutOf(op.getResult()),
+                               op.getOffsets())) {
+      for (int64_t r : s->registers)
+        results.push_back(adaptor.getSrc()[r]);
+    } else {
+      Emitter e{rewriter, op.getLoc()};
+      SharedBlock shared(e, op, elementOf(op.getSrc()), shapeOf(op.getSrc()));
+      SmallVector<int64_t> origin(op.getOffsets().size(), 0);
+      e.barrier();
+      shared.store(layoutOf(op.getSrc()), adaptor.getSrc(), origin);
+      e.barrier();
+      results = shared.load(layoutOf(op.getResult()), op.getOffsets());
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// insert_slice: the tile's registers, the block's replaced; else the tile
+/// into shared memory, the block over it, and the tile out.
+struct InsertSliceOpLowering : public OpConversionPattern<InsertSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InsertSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LinearLayout whole = layoutOf(op.getDest());
+    SmallVector<Value> results(adaptor.getDest());
+    if (auto s = registerBlock(whole, layoutOf(op.getSrc()), op.getOffsets())) {
+      insertBlock(whole, results, *s, adaptor.getSrc(), op.getOffsets());
+    } else {
+      Emitter e{rewriter, op.getLoc()};
+      SharedBlock shared(e, op, elementOf(op.getDest()),
+                         shapeOf(op.getDest()));
+      SmallVector<int64_t> origin(op.getOffsets().size(), 0);
+      e.barrier();
+      shared.store(whole, adaptor.getDest(), origin);
+      e.barrier();
+      shared.store(layoutOf(op.getSrc()), adaptor.getSrc(), op.getOffsets());
+      e.barrier();
+      results = shared.load(whole, origin);
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// concat: each tile's registers where its block sits; else each tile into
+/// shared memory at its place and the whole out.
+struct ConcatOpLowering : public OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LinearLayout whole = layoutOf(op.getResult());
+    bool renames = isRegisterBlockOp(op);
+    Emitter e{rewriter, op.getLoc()};
+    std::optional<SharedBlock> shared;
+    if (!renames) {
+      shared.emplace(e, op, elementOf(op.getResult()), shapeOf(op.getResult()));
+      e.barrier();
+    }
+    SmallVector<Value> results(whole.getNumRegisters());
+    SmallVector<int64_t> offsets(whole.getRank(), 0);
+    for (auto [in, values] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      if (renames)
+        insertBlock(whole, results,
+                    *registerBlock(whole, layoutOf(in), offsets), values,
+                    offsets);
+      else
+        shared->store(layoutOf(in), values, offsets);
+      offsets[op.getDim()] += shapeOf(in)[op.getDim()];
+    }
+    if (!renames) {
+      e.barrier();
+      results = shared->load(whole, SmallVector<int64_t>(whole.getRank(), 0));
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
 struct SplatOpLowering : public OpConversionPattern<SplatOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -314,6 +536,9 @@ void tilec::populateTileLayoutPatterns(TypeConverter &converter,
                ShapeOpLowering<ExpandDimsOp>, // tile.expand_dims
                ShapeOpLowering<TransposeOp>,  // tile.transpose
                ShapeOpLowering<ReshapeOp>,    // tile.reshape
+               ExtractSliceOpLowering,        // tile.extract_slice
+               InsertSliceOpLowering,         // tile.insert_slice
+               ConcatOpLowering,              // tile.concat
                SplatOpLowering,               // tile.splat
                IotaOpLowering                 // tile.iota
                >(converter, patterns.getContext());

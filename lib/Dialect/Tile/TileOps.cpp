@@ -781,6 +781,79 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+/// A block of `block`'s shape at `offsets` inside `whole`: one offset per
+/// dim, the block inside the tile.
+static LogicalResult verifyBlock(Operation *op, RankedTensorType block,
+                                 RankedTensorType whole,
+                                 ArrayRef<int64_t> offsets) {
+  if (block.getRank() != whole.getRank())
+    return op->emitOpError() << "expected a block of rank " << whole.getRank()
+                             << " like the tile, found " << block;
+  if (int64_t(offsets.size()) != whole.getRank())
+    return op->emitOpError() << "expected " << whole.getRank()
+                             << " offsets, one per dim, found "
+                             << offsets.size();
+  for (unsigned d = 0; d < offsets.size(); ++d)
+    if (offsets[d] < 0 || offsets[d] > whole.getDimSize(d) - block.getDimSize(d))
+      return op->emitOpError()
+             << "the block of " << block.getDimSize(d) << " at offset "
+             << offsets[d] << " along dim " << d << " is not inside the "
+             << whole.getDimSize(d) << " elements of the tile";
+  return success();
+}
+
+LogicalResult ExtractSliceOp::verify() {
+  if (failed(verifySameElements(*this, getSrc(), getResult())))
+    return failure();
+  return verifyBlock(*this, tileType(getResult()), tileType(getSrc()),
+                     getOffsets());
+}
+
+LogicalResult InsertSliceOp::verify() {
+  if (failed(verifyTile(*this, getSrc(), "block")) ||
+      failed(verifyTile(*this, getDest(), "tile")))
+    return failure();
+  if (tileType(getSrc()).getElementType() != tileType(getDest()).getElementType())
+    return emitOpError() << "expected a block of "
+                         << tileType(getDest()).getElementType()
+                         << " like the tile, found "
+                         << tileType(getSrc()).getElementType();
+  return verifyBlock(*this, tileType(getSrc()), tileType(getDest()),
+                     getOffsets());
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "expected at least one tile";
+  RankedTensorType first = tileType(getInputs().front());
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= first.getRank())
+    return emitOpError() << "dim " << dim << " is out of range for rank "
+                         << first.getRank();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (Value in : getInputs()) {
+    if (failed(verifySameElements(*this, in, getResult())))
+      return failure();
+    RankedTensorType t = tileType(in);
+    if (t.getRank() != first.getRank())
+      return emitOpError() << "expected tiles of rank " << first.getRank()
+                           << ", found " << t;
+    for (unsigned d = 0; d < t.getRank(); ++d)
+      if (d != dim && t.getDimSize(d) != first.getDimSize(d))
+        return emitOpError() << "expected every tile to have "
+                             << first.getDimSize(d) << " elements along dim "
+                             << d << " (all dims but " << dim
+                             << " agree), found " << t;
+    shape[dim] += t.getDimSize(dim);
+  }
+  if (tileType(getResult()).getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError() << "expected result shape "
+                         << RankedTensorType::get(shape, first.getElementType())
+                         << ", found " << getType();
+  return success();
+}
+
 LogicalResult ReshapeOp::verify() {
   if (failed(verifySameElements(*this, getSrc(), getResult())))
     return failure();

@@ -216,7 +216,55 @@ unsigned tile::storageBytes(Type t) {
   return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }
 
+std::optional<RegisterBlock> tile::registerBlock(const LinearLayout &whole,
+                                                 const LinearLayout &block,
+                                                 ArrayRef<int64_t> offsets) {
+  auto s = whole.slice(LinearLayout::Coords(offsets.begin(), offsets.end()),
+                       block.getShape());
+  if (!s || s->layout != block)
+    return std::nullopt;
+  return s;
+}
+
+/// Each block of a block op with its offsets, and the whole tile (the
+/// source of an extract, the destination of an insert, a concat's result).
+static void forEachBlock(
+    Operation *op,
+    function_ref<void(Value whole, Value block, ArrayRef<int64_t> offsets)>
+        fn) {
+  if (auto ex = dyn_cast<ExtractSliceOp>(op))
+    return fn(ex.getSrc(), ex.getResult(), ex.getOffsets());
+  if (auto in = dyn_cast<InsertSliceOp>(op))
+    return fn(in.getDest(), in.getSrc(), in.getOffsets());
+  auto cat = cast<ConcatOp>(op);
+  SmallVector<int64_t> offsets(cat.getType().getRank(), 0);
+  for (Value v : cat.getInputs()) {
+    fn(cat.getResult(), v, offsets);
+    offsets[cat.getDim()] +=
+        cast<RankedTensorType>(v.getType()).getDimSize(cat.getDim());
+  }
+}
+
+bool tile::isRegisterBlockOp(Operation *op) {
+  bool renames = true;
+  forEachBlock(op, [&](Value whole, Value block, ArrayRef<int64_t> offsets) {
+    renames = renames && getLayoutAttr(whole.getType()) &&
+              getLayoutAttr(block.getType()) &&
+              registerBlock(getLayout(whole.getType()),
+                            getLayout(block.getType()), offsets);
+  });
+  return renames;
+}
+
 int64_t tile::getScratchBytes(Operation *op) {
+  if (isa<ExtractSliceOp, InsertSliceOp, ConcatOp>(op)) {
+    if (isRegisterBlockOp(op))
+      return 0;
+    auto t = cast<RankedTensorType>(
+        isa<ExtractSliceOp>(op) ? op->getOperand(0).getType()
+                                : op->getResult(0).getType());
+    return t.getNumElements() * storageBytes(t.getElementType());
+  }
   if (auto cv = dyn_cast<ConvertLayoutOp>(op)) {
     auto t = cast<RankedTensorType>(cv.getType());
     if (!getLayoutAttr(t) || !getLayoutAttr(cv.getSrc().getType()))

@@ -889,3 +889,83 @@ func.func @scalar_load_offsets(%x: !tile.tensor<?x?xf32>, %i: i32) {
   %s = tile.load %x[%i] : !tile.tensor<?x?xf32> -> f32
   return
 }
+
+// -----
+
+func.func @extract_slice_outside(%x: !tile.tile<32x64xf32>) {
+  // expected-error @+1 {{the block of 32 at offset 48 along dim 1 is not inside the 64 elements of the tile}}
+  %s = tile.extract_slice %x [0, 48] : !tile.tile<32x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @extract_slice_offsets(%x: !tile.tile<32x64xf32>) {
+  // expected-error @+1 {{expected 2 offsets, one per dim, found 1}}
+  %s = tile.extract_slice %x [0] : !tile.tile<32x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @extract_slice_rank(%x: !tile.tile<32x64xf32>) {
+  // expected-error @+1 {{expected a block of rank 2 like the tile, found 'tensor<32xf32>'}}
+  %s = tile.extract_slice %x [0] : !tile.tile<32x64xf32> -> !tile.tile<32xf32>
+  return
+}
+
+// -----
+
+func.func @extract_slice_negative(%x: !tile.tile<32x64xf32>) {
+  // expected-error @+1 {{the block of 16 at offset -1 along dim 0 is not inside the 32 elements of the tile}}
+  %s = tile.extract_slice %x [-1, 0] : !tile.tile<32x64xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @insert_slice_type(%x: !tile.tile<32x64xf32>, %b: !tile.tile<16x64xf16>) {
+  // expected-error @+1 {{expected a block of 'f32' like the tile, found 'f16'}}
+  %s = tile.insert_slice %b into %x [0, 0] : !tile.tile<16x64xf16> into !tile.tile<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @insert_slice_outside(%x: !tile.tile<32x64xf32>, %b: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{the block of 16 at offset 24 along dim 0 is not inside the 32 elements of the tile}}
+  %s = tile.insert_slice %b into %x [24, 0] : !tile.tile<16x64xf32> into !tile.tile<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_other_dims(%a: !tile.tile<16x64xf32>, %b: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{expected every tile to have 64 elements along dim 1 (all dims but 0 agree), found 'tensor<16x32xf32>'}}
+  %c = tile.concat %a, %b dim 0 : !tile.tile<16x64xf32>, !tile.tile<16x32xf32> -> !tile.tile<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_result(%a: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{expected result shape 'tensor<32x64xf32>', found 'tensor<64x64xf32>'}}
+  %c = tile.concat %a, %a dim 0 : !tile.tile<16x64xf32>, !tile.tile<16x64xf32> -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_not_pow2(%a: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{expected tile dims to be static powers of two, found 'tensor<48x64xf32>'}}
+  %c = tile.concat %a, %a, %a dim 0 : !tile.tile<16x64xf32>, !tile.tile<16x64xf32>, !tile.tile<16x64xf32> -> !tile.tile<48x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dim(%a: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{dim 2 is out of range for rank 2}}
+  %c = tile.concat %a, %a dim 2 : !tile.tile<16x64xf32>, !tile.tile<16x64xf32> -> !tile.tile<32x64xf32>
+  return
+}

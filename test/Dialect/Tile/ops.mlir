@@ -47,6 +47,12 @@ func.func @kernel(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %n: i32)
   %tr = tile.transpose %b [1, 0] : !tile.tile<64x32xf32> -> !tile.tile<32x64xf32>
   // CHECK: tile.reshape %{{.*}} : tensor<32x64xf32> -> tensor<2048xf32>
   %rs = tile.reshape %tr : !tile.tile<32x64xf32> -> !tile.tile<2048xf32>
+  // CHECK: tile.extract_slice %{{.*}} [16, 0] : tensor<32x64xf32> -> tensor<16x64xf32>
+  %ex = tile.extract_slice %tr [16, 0] : !tile.tile<32x64xf32> -> !tile.tile<16x64xf32>
+  // CHECK: tile.insert_slice %{{.*}} into %{{.*}} [0, 0] : tensor<16x64xf32> into tensor<32x64xf32>
+  %ins = tile.insert_slice %ex into %tr [0, 0] : !tile.tile<16x64xf32> into !tile.tile<32x64xf32>
+  // CHECK: tile.concat %{{.*}}, %{{.*}}, %{{.*}} dim 0 : tensor<16x64xf32>, tensor<16x64xf32>, tensor<32x64xf32> -> tensor<64x64xf32>
+  %cat = tile.concat %ex, %ex, %ins dim 0 : !tile.tile<16x64xf32>, !tile.tile<16x64xf32>, !tile.tile<32x64xf32> -> !tile.tile<64x64xf32>
   // CHECK: tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
   %sp = tile.splat %s : f32 -> !tile.tile<64x32xf32>
   // CHECK: tile.iota : tensor<64xi32>

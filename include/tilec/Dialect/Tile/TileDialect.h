@@ -205,9 +205,20 @@ void setArgumentType(mlir::func::FuncOp func, mlir::BlockArgument arg,
                      mlir::Type type);
 /// The shared-memory scratch (bytes) lowering `op` needs, 0 if none: a
 /// layout conversion that is neither a register permutation nor a warp
-/// shuffle, a reduction across warps, or an atomic whose old values go to
-/// elements that several threads hold.
+/// shuffle, a reduction across warps, an atomic whose old values go to
+/// elements that several threads hold, or a block op that is not a
+/// register renaming (the whole tile).
 int64_t getScratchBytes(mlir::Operation *op);
+/// Whether a block op (tile.extract_slice, tile.insert_slice, tile.concat)
+/// only renames registers: each block's layout is the whole tile's
+/// registers at its offsets (LinearLayout::slice). Otherwise the block
+/// moves through shared memory.
+bool isRegisterBlockOp(mlir::Operation *op);
+/// The registers of `whole` that hold a block of layout `block` at
+/// `offsets`, if the block is whole registers in that layout.
+std::optional<RegisterBlock> registerBlock(const LinearLayout &whole,
+                                           const LinearLayout &block,
+                                           llvm::ArrayRef<int64_t> offsets);
 /// The most scratch any op nested in `root` takes (one area serves them
 /// all).
 int64_t getMaxScratchBytes(mlir::Operation *root);

@@ -8,6 +8,9 @@
 //     accumulator on sm_90a, tcgen05.ld's on sm_100a where the dot can
 //     run on those);
 //   - reduce / expand_dims / transpose / reshape: derived from the operand;
+//   - blocks (extract_slice, insert_slice, concat): the tile's registers
+//     where the block is whole registers of its layout (LinearLayout::slice),
+//     else a coalesced layout (the block moves through shared memory);
 //   - splat, iota, constants, broadcast: the coalesced layout of their shape;
 //   - elementwise ops: the layout of their first operand that is not cheap to
 //     rematerialize (splat, constant, iota, broadcast, expand_dims);
@@ -247,6 +250,10 @@ private:
     return LinearLayout::coalesced(shape, bitsOf(t), numWarps, contigDim);
   }
 
+  static LinearLayout::Coords toCoords(ArrayRef<int64_t> a) {
+    return LinearLayout::Coords(a.begin(), a.end());
+  }
+
   void setLayout(Value v, const LinearLayout &l) {
     v.setType(withLayout(v.getType(), l));
   }
@@ -466,6 +473,48 @@ private:
     if (isa<ExpandDimsOp, TransposeOp, ReshapeOp>(op)) {
       setLayout(op->getResult(0),
                 shapeOpLayout(op, getLayout(op->getOperand(0).getType())));
+      return success();
+    }
+    // Blocks: where the tile's layout keeps each thread's elements of the
+    // block in whole registers, the block's layout is theirs (no data
+    // moves); otherwise the block moves through shared memory.
+    if (auto ex = dyn_cast<ExtractSliceOp>(op)) {
+      auto s = getLayout(ex.getSrc().getType())
+                   .slice(toCoords(ex.getOffsets()), shapeOf(ex.getType()));
+      setLayout(ex.getResult(), s ? s->layout : defaultLayout(ex.getType()));
+      return success();
+    }
+    if (auto in = dyn_cast<InsertSliceOp>(op)) {
+      LinearLayout whole = getLayout(in.getDest().getType());
+      if (auto s = whole.slice(toCoords(in.getOffsets()),
+                               shapeOf(in.getSrc().getType())))
+        require(op, 0, s->layout);
+      setLayout(in.getResult(), whole);
+      return success();
+    }
+    if (auto cat = dyn_cast<ConcatOp>(op)) {
+      // Tiles of one shape: the first one's layout, the others' bits in
+      // registers (some blocks of tiles of several shapes are not whole
+      // registers in it: then they go through shared memory).
+      LinearLayout whole =
+          getLayout(cat.getInputs().front().getType())
+              .extendInRegisters(shapeOf(cat.getType()));
+      SmallVector<LinearLayout> blocks;
+      LinearLayout::Coords at(cat.getType().getRank(), 0);
+      for (Value v : cat.getInputs()) {
+        auto s = whole.slice(at, shapeOf(v.getType()));
+        if (!s)
+          break;
+        blocks.push_back(s->layout);
+        at[cat.getDim()] += cast<RankedTensorType>(v.getType())
+                                .getDimSize(cat.getDim());
+      }
+      if (blocks.size() == cat.getInputs().size())
+        for (auto [i, l] : llvm::enumerate(blocks))
+          require(op, i, l);
+      else
+        whole = defaultLayout(cat.getType());
+      setLayout(cat.getResult(), whole);
       return success();
     }
     if (auto bc = dyn_cast<BroadcastOp>(op)) {

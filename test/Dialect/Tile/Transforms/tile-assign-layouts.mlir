@@ -400,3 +400,55 @@ func.func @two_accumulators_4_warps(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tenso
   return
 }
 }
+
+// -----
+
+// Blocks: rows beyond the warps are register bits of the loaded layout, so
+// a block of rows is that layout's registers (no conversion), and a concat
+// of two such blocks is the loaded layout again; the high column bit is a
+// lane bit, so a block of columns takes its own coalesced layout (it moves
+// through shared memory when lowered). The block an insert writes is
+// converted to the destination's registers where it can be.
+// CHECK-DAG: #[[T:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [4, 0], [8, 0], [16, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0]]>
+// CHECK-DAG: #[[ROWS:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [4, 0], [8, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0]]>
+// CHECK-DAG: #[[COLS:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [8, 0], [16, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = {{\[\[}}2, 0], [4, 0]]>
+// CHECK-LABEL: func.func @blocks
+func.func @blocks(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %i: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  // CHECK: %[[L:.*]] = tile.load {{.*}} -> tensor<32x128xf32, #[[T]]>
+  // CHECK: %[[R:.*]] = tile.extract_slice %[[L]] [16, 0] : tensor<32x128xf32, #[[T]]> -> tensor<16x128xf32, #[[ROWS]]>
+  // CHECK: %[[C:.*]] = tile.extract_slice %[[L]] [0, 64] : tensor<32x128xf32, #[[T]]> -> tensor<32x64xf32, #[[COLS]]>
+  // CHECK: %[[CAT:.*]] = tile.concat %[[R]], %[[R]] dim 0 : {{.*}} -> tensor<32x128xf32, #[[T]]>
+  // CHECK: %[[I:.*]] = tile.insert_slice %[[R]] into %[[CAT]] [0, 0] : tensor<16x128xf32, #[[ROWS]]> into tensor<32x128xf32, #[[T]]>
+  // CHECK: tile.insert_slice %[[C]] into %[[I]] [0, 0] : tensor<32x64xf32, #[[COLS]]> into tensor<32x128xf32, #[[T]]>
+  // CHECK-NOT: tile.convert_layout
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<32x128xf32>
+  %rows = tile.extract_slice %t [16, 0] : !tile.tile<32x128xf32> -> !tile.tile<16x128xf32>
+  %cols = tile.extract_slice %t [0, 64] : !tile.tile<32x128xf32> -> !tile.tile<32x64xf32>
+  %cat = tile.concat %rows, %rows dim 0 : !tile.tile<16x128xf32>, !tile.tile<16x128xf32> -> !tile.tile<32x128xf32>
+  %ins = tile.insert_slice %rows into %cat [0, 0] : !tile.tile<16x128xf32> into !tile.tile<32x128xf32>
+  %ins2 = tile.insert_slice %cols into %ins [0, 0] : !tile.tile<32x64xf32> into !tile.tile<32x128xf32>
+  tile.store %ins2, %y[%i, %i] : !tile.tile<32x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// An insert whose block the destination holds in whole registers converts
+// the block into them: the transposed block has its columns on registers,
+// the 64x128 destination holds rows 16..31 in registers and columns on
+// lanes.
+// CHECK-DAG: #[[DEST:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [4, 0], [8, 0], [16, 0], [32, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0]]>
+// CHECK-DAG: #[[BLOCK:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [0, 2], [4, 0], [8, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0]]>
+// CHECK-LABEL: func.func @insert_converts
+// CHECK: %[[B:.*]] = tile.convert_layout %{{.*}} : tensor<16x128xf32, #{{.*}}> -> tensor<16x128xf32, #[[BLOCK]]>
+// CHECK: tile.insert_slice %[[B]] into %{{.*}} [16, 0] : tensor<16x128xf32, #[[BLOCK]]> into tensor<64x128xf32, #[[DEST]]>
+func.func @insert_converts(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %i: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<64x128xf32>
+  %bt = tile.load %x[%i, %i] : !tile.tensor<?x?xf32> -> !tile.tile<128x16xf32>
+  %b = tile.transpose %bt [1, 0] : !tile.tile<128x16xf32> -> !tile.tile<16x128xf32>
+  %r = tile.insert_slice %b into %t [16, 0] : !tile.tile<16x128xf32> into !tile.tile<64x128xf32>
+  tile.store %r, %y[%i, %i] : !tile.tile<64x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
