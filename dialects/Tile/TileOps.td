@@ -483,7 +483,9 @@ def Tile_ExtractSliceOp : Tile_Op<"extract_slice", [Pure]> {
   let description = [{
     The result's shape is the block's size; `offsets` (one per dim) is its
     first element. Where the source's layout already keeps each thread's
-    elements of the block in whole registers, no data moves.
+    elements of the block in whole registers, no data moves. Blocks of a
+    loaded tile that only blocks read are loads of their own (so each can
+    be a TMA copy feeding a dot).
 
     ```mlir
     %s = tile.extract_slice %x [0, 64] : !tile.tile<64x128xf32> -> !tile.tile<64x64xf32>
@@ -493,6 +495,7 @@ def Tile_ExtractSliceOp : Tile_Op<"extract_slice", [Pure]> {
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tile_InsertSliceOp : Tile_Op<"insert_slice", [Pure,

@@ -49,6 +49,7 @@ def test_row_blocks(slices, m, n):
             t = padded(x[m0:m0 + 32, n0:n0 + 128], 32, 128)
             r = torch.cat([t[16:] + 1, t[:16]], dim=0)
             r[8:16] = t[24:32]
+            r = r + t
             ref[m0:m0 + 32, n0:n0 + 128] = r[: min(32, m - m0), : min(128, n - n0)]
     assert torch.equal(y, ref)
 
@@ -84,3 +85,30 @@ def test_rotate_quadrants(slices, m, n, k):
                            torch.cat([t[32:, 32:], t[:32, 32:]], 1)], 0)
             ref[m0:m0 + 64, n0:n0 + 64] = r[: min(64, m - m0), : min(64, n - n0)]
     assert rel_err(c, ref) < 1e-5
+
+
+@pytest.mark.parametrize("m,n,k", [(128, 256, 64), (200, 300, 136), (64, 512, 1000)])
+def test_glu_of_accumulator_halves(slices, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16) / 4
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16) / 4
+    nh = (n + 255) // 256 * 128
+    c = torch.full((m, nh), float("nan"), device=DEV, dtype=torch.bfloat16)
+    slices["glu"](a, b, c)
+    torch.cuda.synchronize()
+    full = a.double() @ b.double()
+    full = torch.nn.functional.pad(full, (0, (n + 255) // 256 * 256 - n))
+    g = full.reshape(m, -1, 2, 128)[:, :, 0].reshape(m, nh)
+    u = full.reshape(m, -1, 2, 128)[:, :, 1].reshape(m, nh)
+    ref = torch.nn.functional.silu(g) * u
+    # Columns past the last 256-wide block's half are outside C's view.
+    assert rel_err(c[:, : nh], ref) < 1e-2
+
+
+@pytest.mark.parametrize("m,n,k", [(64, 64, 128), (100, 130, 256), (257, 64, 520)])
+def test_dot_of_blocks(slices, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    slices["dot_of_blocks"](a, b, c)
+    torch.cuda.synchronize()
+    assert rel_err(c, a.double() @ b.double()) < 1e-2

@@ -1023,6 +1023,46 @@ struct SinkConvertThroughExpandDims : OpRewritePattern<ConvertLayoutOp> {
 };
 } // namespace
 
+namespace {
+/// A block of a loaded tile that only blocks read is a load of the block:
+/// the same elements, padding and bounds, with no register or shared
+/// memory move between, and a load the later passes can make a TMA copy.
+/// Before layouts only (a layout picks how the tile is read).
+struct LoadBlocksSeparately : OpRewritePattern<ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto load = op.getSrc().getDefiningOp<LoadOp>();
+    if (!load || load.getMask() || getLayoutAttr(load.getType()) ||
+        getLayoutAttr(op.getType()) ||
+        !llvm::all_of(load->getUsers(),
+                      [](Operation *u) { return isa<ExtractSliceOp>(u); }))
+      return failure();
+    SmallVector<Value> offsets;
+    for (auto [o, extra] : llvm::zip(load.getOffsets(), op.getOffsets())) {
+      if (extra == 0) {
+        offsets.push_back(o);
+        continue;
+      }
+      Value c = arith::ConstantIntOp::create(rewriter, op.getLoc(), extra, 32);
+      offsets.push_back(arith::AddIOp::create(rewriter, op.getLoc(), o, c));
+    }
+    auto block = LoadOp::create(rewriter, load.getLoc(), op.getType(),
+                                load.getTensor(), offsets, Value(),
+                                load.getPaddingAttr(), load.getInBounds());
+    block->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, block.getResult());
+    return success();
+  }
+};
+} // namespace
+
+void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                 MLIRContext *context) {
+  results.add<LoadBlocksSeparately>(context);
+}
+
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                   MLIRContext *context) {
   results.add<RematerializeCheapConvert, SinkConvertThroughBroadcast,

@@ -54,3 +54,39 @@ func.func @sink_broadcast(%x: !tile.tile<1x32xf32, #v>) -> !tile.tile<32x32xf32,
   %1 = tile.convert_layout %0 : !tile.tile<32x32xf32, #row> -> !tile.tile<32x32xf32, #col>
   return %1 : !tile.tile<32x32xf32, #col>
 }
+
+// -----
+
+// Blocks of a loaded tile that only blocks read are loads of their own, at
+// the load's offsets plus the block's, with its padding.
+// CHECK-LABEL: func.func @blocks_of_a_load
+// CHECK-SAME: (%[[X:.*]]: !tile.tensor<?x?xbf16>, %[[I:.*]]: i32, %[[J:.*]]: i32)
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK: %[[A:.*]] = tile.load %[[X]][%[[I]], %[[J]]] {padding = 1.000000e+00 : bf16} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16>
+// CHECK-DAG: %[[I16:.*]] = arith.addi %[[I]], %[[C16]] : i32
+// CHECK-DAG: %[[J64:.*]] = arith.addi %[[J]], %[[C64]] : i32
+// CHECK: %[[B:.*]] = tile.load %[[X]][%[[I16]], %[[J64]]] {padding = 1.000000e+00 : bf16} : !tile.tensor<?x?xbf16> -> tensor<32x64xbf16>
+// CHECK-NOT: tile.extract_slice
+// CHECK: return %[[A]], %[[B]]
+func.func @blocks_of_a_load(%x: !tile.tensor<?x?xbf16>, %i: i32, %j: i32)
+    -> (!tile.tile<64x64xbf16>, !tile.tile<32x64xbf16>) {
+  %t = tile.load %x[%i, %j] {padding = 1.0 : bf16} : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+  %a = tile.extract_slice %t [0, 0] : !tile.tile<64x128xbf16> -> !tile.tile<64x64xbf16>
+  %b = tile.extract_slice %t [16, 64] : !tile.tile<64x128xbf16> -> !tile.tile<32x64xbf16>
+  return %a, %b : !tile.tile<64x64xbf16>, !tile.tile<32x64xbf16>
+}
+
+// -----
+
+// A load something else reads too stays whole (the blocks are registers or
+// a move through shared memory, not a second read of memory).
+// CHECK-LABEL: func.func @load_read_whole
+// CHECK: %[[T:.*]] = tile.load
+// CHECK: tile.extract_slice %[[T]] [0, 64]
+func.func @load_read_whole(%x: !tile.tensor<?x?xbf16>, %i: i32)
+    -> (!tile.tile<64x128xbf16>, !tile.tile<64x64xbf16>) {
+  %t = tile.load %x[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+  %a = tile.extract_slice %t [0, 64] : !tile.tile<64x128xbf16> -> !tile.tile<64x64xbf16>
+  return %t, %a : !tile.tile<64x128xbf16>, !tile.tile<64x64xbf16>
+}
