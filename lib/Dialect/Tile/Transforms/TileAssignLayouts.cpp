@@ -699,7 +699,17 @@ struct TileAssignLayouts
           continue;
         int64_t regs = getLayout(v.getType()).getNumRegisters();
         if (regs > kMaxElementsPerThread) {
-          op->emitOpError() << "makes a tile of " << regs
+          // A constant the canonicalizer merged has no location of its
+          // own: say it at its first located user, or at the kernel.
+          Location loc = op->getLoc();
+          for (Operation *user : op->getUsers())
+            if (isa<UnknownLoc>(loc))
+              loc = user->getLoc();
+          if (isa<UnknownLoc>(loc))
+            if (auto func = op->getParentOfType<func::FuncOp>())
+              loc = func.getLoc();
+          emitError(loc) << "'" << op->getName() << "' op makes a tile of "
+                         << regs
                             << " elements per thread ("
                             << RankedTensorType::get(
                                    cast<RankedTensorType>(v.getType()).getShape(),
