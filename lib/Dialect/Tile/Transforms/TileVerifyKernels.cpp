@@ -157,6 +157,16 @@ struct TileVerifyKernels
         failedAny = true;
       }
     };
+    // A module holds functions: an op between them runs nowhere (a tgpu
+    // op there crashed the translation to LLVM IR; a tile op was dropped
+    // in silence).
+    for (Operation &op : module.getBody()->getOperations())
+      if (!isa<func::FuncOp>(op)) {
+        op.emitError() << "'" << op.getName()
+                       << "' is outside every function: a program's ops "
+                          "belong in a kernel (func.func)";
+        failedAny = true;
+      }
     module.walk([&](Operation *op) {
       for (NamedAttribute attr : op->getDiscardableAttrs())
         if (isInternalAttr(attr.getName().getValue())) {
