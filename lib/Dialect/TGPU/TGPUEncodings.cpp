@@ -184,6 +184,25 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
                        squeeze);
 }
 
+FailureOr<TMASlot> tgpu::planRegisterSlot(RankedTensorType tile,
+                                          std::string &why) {
+  std::string swizzled;
+  FailureOr<TMASlot> slot = planTMASlot(tile, swizzled);
+  if (succeeded(slot))
+    return slot;
+  ArrayRef<int64_t> shape = tile.getShape();
+  unsigned bits = bitsOf(tile.getElementType());
+  if (shape.back() * bits % 128 != 0) {
+    why = "its rows are not a multiple of 16 bytes (TMA's box rows)";
+    return failure();
+  }
+  if (llvm::any_of(shape, [](int64_t d) { return d > 256; })) {
+    why = "the tile has an extent over 256 (the TMA box limit)";
+    return failure();
+  }
+  return slotOfSwizzle(tile, 0);
+}
+
 TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
                             bool squeeze) {
   ArrayRef<int64_t> fullShape = tile.getShape();
@@ -192,7 +211,8 @@ TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
   TMASlot t;
   t.swizzle = swizzle;
   t.box.assign(fullShape.begin(), fullShape.end());
-  t.box.back() = t.swizzle * 8 / bits;
+  if (swizzle)
+    t.box.back() = t.swizzle * 8 / bits;
   std::vector<int64_t> s(shape.begin(), shape.end()), order;
   for (int d = s.size() - 1; d >= 0; --d)
     order.push_back(d);

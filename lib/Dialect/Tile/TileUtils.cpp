@@ -129,6 +129,26 @@ LoadOp tile::operandLoad(Value v, bool &transposed) {
   return v.getDefiningOp<LoadOp>();
 }
 
+bool tile::onlyDotsOf(LoadOp load, scf::ForOp loop) {
+  SmallVector<Value> work = {load.getResult()};
+  bool any = false;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(user);
+      if (!dot || use.getOperandNumber() == 2 || dot->getParentOp() != loop)
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
 int tile::nonKMajorOperand(DotOp dot) {
   // Slots keep the loaded tile's contiguous dim: A (MxK) is K-major when
   // loaded as is, B (KxN) when loaded as NxK and transposed.

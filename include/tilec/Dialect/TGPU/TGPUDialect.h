@@ -174,6 +174,13 @@ struct TMASlot {
 /// tile of a 3-d view fills an RxC slot; the box keeps the view's rank).
 mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
                                      std::string &why, bool squeeze = false);
+/// The slot of a tile that registers read back (a loop's side load: a
+/// per-row vector, a narrow block), not an MMA: the swizzled slot where
+/// planTMASlot has one, else an unswizzled box of the whole tile (any
+/// rank, every extent at most 256, rows a multiple of 16 bytes). Fails
+/// saying why.
+mlir::FailureOr<TMASlot> planRegisterSlot(mlir::RankedTensorType tile,
+                                          std::string &why);
 /// Fails (saying why) for a view TMA cannot address, whatever the run: an
 /// inner stride not 1, or an outer static stride that is not a multiple
 /// of 16 bytes or is 2^40 bytes or more (cuTensorMapEncodeTiled's rules;
@@ -181,7 +188,8 @@ mlir::FailureOr<TMASlot> planTMASlot(mlir::RankedTensorType tile,
 /// the plain loop).
 mlir::LogicalResult checkTMAView(tile::TensorViewType view, std::string &why);
 /// The slot of a tile TMA fills in boxes of `swizzle` bytes (what
-/// planTMASlot builds once it chose the swizzle).
+/// planTMASlot builds once it chose the swizzle); swizzle 0 is one
+/// unswizzled box of the whole tile (planRegisterSlot's).
 TMASlot slotOfSwizzle(mlir::RankedTensorType tile, int64_t swizzle,
                       bool squeeze = false);
 /// The slot of `load`'s TMA copy as its `tgpu.tma` records it (the

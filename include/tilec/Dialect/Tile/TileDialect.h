@@ -19,6 +19,9 @@
 namespace mlir::func {
 class FuncOp;
 } // namespace mlir::func
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
 
 #include "tilec/Dialect/Tile/TileDialect.h.inc"
 #include "tilec/Dialect/Tile/TileEnums.h.inc"
@@ -171,6 +174,10 @@ mlir::BlockArgument carriedAccumulator(DotOp dot);
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
 /// 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
+/// Whether `load`'s tile reaches nothing but operands (A or B) of dots
+/// directly in `loop`'s body (through layout conversions, reshapes and
+/// transposes), and at least one.
+bool onlyDotsOf(LoadOp load, mlir::scf::ForOp loop);
 /// The first operand of `dot` (0: A, 1: B) loaded from a view but not
 /// K-major (A loaded as KxM and transposed, B loaded as KxN as it is), or
 /// -1. 8-bit and tf32 wgmma read K-major operands only.

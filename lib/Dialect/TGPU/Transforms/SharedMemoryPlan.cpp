@@ -213,5 +213,28 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
     plan.addBarriers(inLoop ? 2 : 1);
     plan.addBarriers(inLoop ? 2 : 1);
   }
+  // The side loads (tiles of the loop no dot reads, TMA copies or the load
+  // partition's): a channel of their own, as deep as the operands'.
+  bool anySide = false;
+  for (LoadOp load : loop.getBody()->getOps<LoadOp>()) {
+    bool operand = llvm::any_of(loads, [&](auto &l) { return l.first == load; });
+    auto parts = load->getAttrOfType<DenseI32ArrayAttr>(tgpu::kPartitionAttr);
+    bool producer = tgpu::getTMACopy(load) ||
+                    (parts && llvm::is_contained(parts.asArrayRef(),
+                                                 tgpu::kLoadPartition));
+    if (operand || !producer || onlyDotsOf(load, loop))
+      continue;
+    std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load);
+    auto type = slot ? slot->type
+                     : tgpu::slotOfSwizzle(
+                           cast<RankedTensorType>(load.getType()), 0)
+                           .type;
+    plan.addBuffer(type.withNumSlots(2), SharedMemoryLiveness::kForever, 1);
+    anySide = true;
+  }
+  if (anySide) {
+    plan.addBarriers(2);
+    plan.addBarriers(2);
+  }
   return plan.bytes();
 }

@@ -205,17 +205,27 @@ LogicalResult KernelChannels::collect() {
            << "the dots' operands are copied all by TMA or all by the load "
               "partition's threads";
   // Every other value the load partition's ops give the compute
-  // partition's: scalar code both run is computed by each.
+  // partition's: scalar code both run is computed by each; a TMA-copied
+  // tile no dot reads is a side load, read into registers from its slot.
   for (Operation &op : body->without_terminator()) {
     if (!tgpu::inRole(&op, loop, tgpu::PartitionRole::Load) ||
         tgpu::inRole(&op, loop, tgpu::PartitionRole::Compute))
       continue;
     auto load = dyn_cast<LoadOp>(op);
+    bool operand = load && llvm::any_of(operands, [&](const Operand &o) {
+                     return o.load == load;
+                   });
+    auto view = load ? dyn_cast<BlockArgument>(load.getTensor()) : nullptr;
+    if (load && !operand && view && !load.getMask()) {
+      sides.push_back({load, view, sideSlot(load), Value(),
+                       !tgpu::getTMACopy(load)});
+      continue;
+    }
     for (Operation *user : op.getUsers()) {
       Operation *u = body->findAncestorOpInBlock(*user);
       if (!u || !tgpu::inRole(u, loop, tgpu::PartitionRole::Compute))
         continue;
-      if (load && isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(u))
+      if (operand && isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(u))
         continue;
       return user->emitError()
              << "value crosses from partition " << tgpu::kLoadPartition
@@ -224,7 +234,19 @@ LogicalResult KernelChannels::collect() {
              << op.getName().getStringRef() << "')";
     }
   }
+  if (!sides.empty() &&
+      llvm::any_of(sides, [&](const SideLoad &s) {
+        return s.threads != sides.front().threads;
+      }))
+    return loop.emitError() << "the loop's side loads are copied all by TMA "
+                               "or all by the load partition's threads";
   return success();
+}
+
+tgpu::TMASlot insert_channels::sideSlot(LoadOp load) {
+  if (std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load))
+    return *slot;
+  return tgpu::slotOfSwizzle(cast<RankedTensorType>(load.getType()), 0);
 }
 
 LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
@@ -302,12 +324,105 @@ LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
   onceTile = {};
   addCounter();
   insertProducer();
+  insertSideLoads(func);
   insertConsumer();
   // The tiles copied once reach the MMAs through their channel now.
   for (Operand &o : operands)
     if (o.once)
       eraseUnused(o.load);
   return success();
+}
+
+void KernelChannels::insertSideLoads(func::FuncOp func) {
+  if (sides.empty())
+    return;
+  Block *body = loop.getBody();
+  Value i = loop.getRegionIterArgs().back();
+  bool threads = sides.front().threads;
+  SmallVector<Type> types;
+  for (SideLoad &s : sides) {
+    auto vt = cast<TensorViewType>(s.view.getType());
+    if (!threads)
+      setArgumentType(func, s.view, vt.withTMA(s.slot.box, s.slot.swizzle));
+    types.push_back(s.slot.type.withNumSlots(ShapedType::kDynamic));
+  }
+  auto ch = makeChannel(
+      func, types, getNumWarps(func), 0,
+      threads ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA,
+      tgpu::ReleaseKind::Arrive, threads ? copyWarps() : 0);
+  sideCh = ch.getChannel();
+  for (auto [s, ring] : llvm::zip(sides, ch.getBuffers()))
+    s.ring = ring;
+  // The producer: the use acquired before the first copy, each copy where
+  // its load stood.
+  LoadOp first = sides.front().load;
+  for (SideLoad &s : sides)
+    if (s.load->isBeforeInBlock(first))
+      first = s.load;
+  OpBuilder b(first);
+  auto acq = tgpu::ChannelAcquireOp::create(b, first.getLoc(), sideCh, i);
+  tag(acq, {tgpu::kLoadPartition});
+  LoadOp last = first;
+  for (SideLoad &s : sides) {
+    OpBuilder cb(s.load);
+    if (threads) {
+      Operand o;
+      o.load = s.load;
+      o.ring = s.ring;
+      emitThreadCopy(cb, o, acq);
+    } else {
+      tag(tgpu::TMALoadOp::create(cb, s.load.getLoc(), s.view,
+                                  s.load.getOffsets(), s.ring, acq, sideCh,
+                                  IntegerAttr()),
+          {tgpu::kLoadPartition});
+    }
+    if (last->isBeforeInBlock(s.load))
+      last = s.load;
+  }
+  // Threads' copies fill the use once the last is in its slot.
+  if (threads) {
+    OpBuilder fb(last);
+    tag(tgpu::ChannelFillOp::create(fb, last.getLoc(), sideCh, i),
+        {tgpu::kLoadPartition});
+  }
+  // The consumer: waits before the first op that reads a side tile, reads
+  // them all, releases the use.
+  Operation *reader = nullptr;
+  for (SideLoad &s : sides)
+    for (Operation *user : s.load->getUsers()) {
+      Operation *u = body->findAncestorOpInBlock(*user);
+      if (u && (!reader || u->isBeforeInBlock(reader)))
+        reader = u;
+    }
+  OpBuilder rb(reader);
+  Location loc = reader->getLoc();
+  auto wait = tgpu::ChannelWaitOp::create(rb, loc, sideCh, i);
+  tag(wait, {tgpu::kComputePartition});
+  Operation *lastRead = wait;
+  for (SideLoad &s : sides) {
+    // A tile read only in another layout is read from the slot in that
+    // one (the slot is shared memory either way: no second round trip).
+    Value tile = s.load.getResult();
+    auto cvt = tile.hasOneUse()
+                   ? dyn_cast<ConvertLayoutOp>(*tile.getUsers().begin())
+                   : ConvertLayoutOp();
+    Type type = cvt ? cvt.getType() : tile.getType();
+    auto read = tgpu::LocalLoadOp::create(rb, s.load.getLoc(), type, s.ring,
+                                          wait);
+    tag(read, {tgpu::kComputePartition});
+    lastRead = read;
+    if (cvt) {
+      cvt.getResult().replaceAllUsesWith(read.getResult());
+      cvt->erase();
+    } else {
+      tile.replaceAllUsesWith(read.getResult());
+    }
+  }
+  rb.setInsertionPointAfter(lastRead);
+  tag(tgpu::ChannelReleaseOp::create(rb, loc, sideCh, i),
+      {tgpu::kComputePartition});
+  for (SideLoad &s : sides)
+    s.load->erase();
 }
 
 void KernelChannels::setTMAViews(func::FuncOp func) {

@@ -52,6 +52,22 @@ struct Operand {
   int64_t pairHalf = 0;
 };
 
+/// A tile of the loop that TMA brings in for the compute partition's
+/// registers, not for an MMA (a per-row vector, a side input of the
+/// loop's math): read from its slot with tgpu.local_load.
+struct SideLoad {
+  LoadOp load;
+  BlockArgument view;
+  tgpu::TMASlot slot;
+  Value ring;
+  bool threads = false; // the load partition's threads copy it (no TMA:
+                        // the plain twin's loop)
+};
+
+/// The slot of a side load of the load partition: its TMA copy's, else an
+/// unswizzled one of the whole tile that the threads copy into.
+tgpu::TMASlot sideSlot(LoadOp load);
+
 /// A dot of the loop and where its operands come from: indices into
 /// Channels::operands; A's is -1 where wgmma reads A from registers.
 struct MMA {
@@ -80,6 +96,8 @@ struct KernelChannels {
   bool usesResultsInLoop = false;
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
+  SmallVector<SideLoad> sides; // the loop's other TMA-copied tiles
+  Value sideCh;             // their channel, or null
   bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
   bool threadFill = false;  // the load partition's threads copy the operands
   int32_t consumer = tgpu::kComputePartition; // the partition that reads
@@ -162,6 +180,13 @@ struct KernelChannels {
   /// first copy, each copy where its load stood (the tiles copied once
   /// before the loop, use %t0 of theirs).
   void insertProducer();
+
+  /// The side loads' channel (a use an iteration, the loop's counter):
+  /// the load partition acquires it and copies each tile where its load
+  /// stood; the compute partition waits before the first op that reads
+  /// one, reads each slot into registers (tgpu.local_load, the load's
+  /// layout) and releases the use at once.
+  void insertSideLoads(func::FuncOp func);
 
   /// The use index of the tiles copied once (%t0), or null.
   Value onceTile;

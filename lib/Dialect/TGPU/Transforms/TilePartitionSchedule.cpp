@@ -107,6 +107,11 @@ struct TilePartitionSchedule
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(kKernelAttr) || func.isExternal())
         continue;
+      // sm_100a's channels carry MMA operands only: a tile no dot reads
+      // (a side load) is loaded by the compute partition's threads, which
+      // keeps the loop plain (said below).
+      if (target.tcgen05)
+        dropSideCopies(func, scf::ForOp());
       // One main loop a kernel: the first that qualifies; the ones before
       // it say why they do not.
       scf::ForOp scheduled;
@@ -160,7 +165,20 @@ struct TilePartitionSchedule
       });
       for (DotOp dot : demoted)
         tgpu::selectMMASync(dot);
+      // Side loads are TMA copies of the load partition in the scheduled
+      // loop only.
+      dropSideCopies(func, scheduled);
     }
+  }
+
+  /// Drops the TMA copies of tiles no dot reads (side loads) from the
+  /// top-level loops of `func` other than `keep`.
+  static void dropSideCopies(func::FuncOp func, scf::ForOp keep) {
+    for (auto loop : func.getBody().front().getOps<scf::ForOp>())
+      if (loop != keep)
+        for (LoadOp load : loop.getBody()->getOps<LoadOp>())
+          if (tgpu::getTMACopy(load) && !onlyDotsOf(load, loop))
+            load->removeAttr(tgpu::kTMAAttr);
   }
 
   using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;

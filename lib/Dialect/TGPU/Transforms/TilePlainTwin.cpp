@@ -373,6 +373,9 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
     for (auto [load, transposed] : loads)
       load->removeAttr(tgpu::kTMAAttr);
+    // (And the side loads: the load partition's threads copy them too.)
+    for (LoadOp load : loop.getBody()->getOps<LoadOp>())
+      load->removeAttr(tgpu::kTMAAttr);
     auto fits = [&] {
       return twoStageSharedBytes(twin, loop, loads,
                                  tgpu::getComputeCopies(loop)) <=

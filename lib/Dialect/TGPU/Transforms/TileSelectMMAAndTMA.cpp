@@ -96,29 +96,12 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
       return failure();
     }
   }
-  return tgpu::planTMASlot(tt, why);
-}
-
-/// Whether `load`'s tile reaches nothing but operands of dots in `loop`
-/// (through layout conversions, reshapes and transposes).
-bool onlyDotsOf(LoadOp load, scf::ForOp loop) {
-  SmallVector<Value> work = {load.getResult()};
-  bool any = false;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<ConvertLayoutOp, TransposeOp, ReshapeOp>(user)) {
-        work.push_back(user->getResult(0));
-        continue;
-      }
-      auto dot = dyn_cast<DotOp>(user);
-      if (!dot || use.getOperandNumber() == 2 || dot->getParentOp() != loop)
-        return false;
-      any = true;
-    }
-  }
-  return any;
+  // A tile only MMAs read takes their swizzled slot; in a loop of dots,
+  // one that registers read back (a per-row vector, a side input of the
+  // loop's math) takes any slot TMA can fill, for the load partition.
+  bool dots = !loop.getBody()->getOps<DotOp>().empty();
+  return !dots || onlyDotsOf(load, loop) ? tgpu::planTMASlot(tt, why)
+                                         : tgpu::planRegisterSlot(tt, why);
 }
 
 /// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the

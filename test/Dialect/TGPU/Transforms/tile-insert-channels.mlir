@@ -861,3 +861,66 @@ func.func @masked_threads(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>
   tile.store %r, %c[%c0, %c0] : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// A side load (a 1x128 f32 row of S each K step, which no dot reads) is the
+// load partition's TMA copy into a channel of its own, <fill = tma,
+// release = arrive>, one use an iteration on the loop's counter; the
+// compute partition waits before its first reader, reads the slot into the
+// layout that reader needs (the conversion goes) and releases the use at
+// once. (Input: examples of test/gpu/kernels/side_loads.mlir's gemm_vec
+// after tile-tma-store-epilogue.)
+// CHECK-LABEL: func.func @gemm_vec
+// CHECK: %[[SCH:.*]], %[[SBUF:.*]] = tgpu.channel consumer_warps 8 kind <fill = tma, release = arrive> : !tgpu.smem<?x1x128xf32, #{{.*}}>
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[SCH]][%[[I:.*]]] {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.tma_load %arg2[%{{.*}}, %{{.*}}] -> %[[SBUF]][%[[S]]], %[[SCH]] {tgpu.partition = array<i32: 0>} : <?x?xf32, tma = 1x128, swizzle = 0>
+// CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[SCH]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: %[[V:.*]] = tgpu.local_load %[[SBUF]][%[[W]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tgpu.channel_release %[[SCH]][%[[I]]] {tgpu.partition = array<i32: 1>}
+// CHECK-NEXT: tile.broadcast %[[V]]
+// CHECK-NOT: tile.load
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 1], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @gemm_vec(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>, %arg3: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = @gemm_vec__plain} {
+    %0 = tgpu.alloc : <2x128x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %1 = tile.program_id x
+    %2 = tile.program_id y
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = arith.muli %2, %c128_i32 : i32
+    %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %6 = scf.for %arg4 = %c0_i32 to %5 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%3, %arg4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %8 = tile.load %arg1[%arg4, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear2>
+      %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %10 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<64x128xbf16, #linear2> -> tensor<64x128xbf16, #linear4>
+      %11 = tile.dot %9, %10, %arg5 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3>, tensor<64x128xbf16, #linear4> -> tensor<128x128xf32, #linear>
+      %12 = arith.divsi %arg4, %c64_i32 {tgpu.partition = array<i32: 0>} : i32
+      %13 = tile.load %arg2[%12, %4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [1, 128], swizzle = 0>} : !tile.tensor<?x?xf32> -> tensor<1x128xf32, #linear5>
+      %14 = tile.convert_layout %13 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<1x128xf32, #linear5> -> tensor<1x128xf32, #linear6>
+      %15 = tile.broadcast %14 {tgpu.partition = array<i32: 1>} : tensor<1x128xf32, #linear6> -> tensor<128x128xf32, #linear>
+      %16 = arith.addf %11, %15 {tgpu.partition = array<i32: 1>} : tensor<128x128xf32, #linear>
+      scf.yield %16 : tensor<128x128xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %6, %arg3[%3, %4] via %0 : tensor<128x128xf32, #linear>, <?x?xf32, tma = 128x32, swizzle = 128>, <2x128x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
