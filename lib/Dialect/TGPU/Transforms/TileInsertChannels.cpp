@@ -216,7 +216,14 @@ LogicalResult KernelChannels::collect() {
                      return o.load == load;
                    });
     auto view = load ? dyn_cast<BlockArgument>(load.getTensor()) : nullptr;
-    if (load && !operand && view && !load.getMask()) {
+    // (Read by the compute partition alone: its slot is read there.)
+    bool computeOnly = llvm::all_of(op.getUsers(), [&](Operation *user) {
+      Operation *u = body->findAncestorOpInBlock(*user);
+      return u && tgpu::inRole(u, loop, tgpu::PartitionRole::Compute) &&
+             !tgpu::inRole(u, loop, tgpu::PartitionRole::Load);
+    });
+    if (load && !operand && view && !load.getMask() && computeOnly &&
+        !load->use_empty()) {
       sides.push_back({load, view, sideSlot(load), Value(),
                        !tgpu::getTMACopy(load)});
       continue;
