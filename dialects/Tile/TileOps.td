@@ -534,6 +534,10 @@ def Tile_ConcatOp : Tile_Op<"concat", [Pure]> {
   let assemblyFormat = [{
     $inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)
   }];
+  let extraClassDeclaration = [{
+    /// Where each input's block starts in the result.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getBlockOffsets();
+  }];
   let hasVerifier = 1;
 }
 

@@ -38,6 +38,26 @@ unsigned rankOf(std::vector<uint64_t> vs) {
 }
 } // namespace
 
+int64_t tilec::sharedVectorElements(const LinearLayout &toOffset,
+                                    int64_t elementBytes,
+                                    int64_t maxVectorBytes, int64_t start) {
+  const auto &regs = toOffset.getBases("register");
+  unsigned run = 0;
+  while (run < regs.size() && regs[run][0] == (int64_t(1) << run) &&
+         (int64_t(2) << run) * elementBytes <= maxVectorBytes)
+    ++run;
+  for (; run > 0; --run) {
+    int64_t vec = int64_t(1) << run;
+    bool aligned = start % vec == 0;
+    for (auto &[name, bases] : toOffset.getInDims())
+      for (unsigned i = (name == "register" ? run : 0); i < bases.size(); ++i)
+        aligned &= bases[i][0] % vec == 0;
+    if (aligned)
+      break;
+  }
+  return int64_t(1) << run;
+}
+
 std::optional<SharedAccess>
 tilec::analyzeSharedAccess(const LinearLayout &dist, const LinearLayout &shared,
                            unsigned elementBits, int64_t maxVectorBytes) {
@@ -45,24 +65,8 @@ tilec::analyzeSharedAccess(const LinearLayout &dist, const LinearLayout &shared,
   if (!toOffset)
     return std::nullopt;
   int64_t bytes = std::max<int64_t>(1, elementBits / 8);
-  const auto &regs = toOffset->getBases("register");
-  // The vector: registers whose offsets are 1, 2, 4, ... and whose starts,
-  // moved by every other basis, stay aligned to the vector.
-  unsigned run = 0;
-  while (run < regs.size() && regs[run][0] == (int64_t(1) << run) &&
-         (int64_t(2) << run) * bytes <= maxVectorBytes)
-    ++run;
-  for (; run > 0; --run) {
-    int64_t vec = int64_t(1) << run;
-    bool aligned = true;
-    for (auto &[name, bases] : toOffset->getInDims())
-      for (unsigned i = (name == "register" ? run : 0); i < bases.size(); ++i)
-        aligned &= bases[i][0] % vec == 0;
-    if (aligned)
-      break;
-  }
   SharedAccess a;
-  a.vectorElements = int64_t(1) << run;
+  a.vectorElements = sharedVectorElements(*toOffset, bytes, maxVectorBytes);
   a.instructions = dist.getNumRegisters() / a.vectorElements;
   a.toOffset = *toOffset;
   int64_t vecBytes = a.vectorElements * bytes;

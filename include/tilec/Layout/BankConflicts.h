@@ -44,6 +44,14 @@ std::optional<SharedAccess> analyzeSharedAccess(const LinearLayout &dist,
                                                 unsigned elementBits,
                                                 int64_t maxVectorBytes = 16);
 
+/// Elements a vector access moves through `toOffset` (register, lane,
+/// warp -> element offset): registers whose offsets are 1, 2, 4, ... while
+/// the vector stays within `maxVectorBytes`, and whose starts, moved by
+/// every other basis and by `start` (elements), stay aligned to it.
+int64_t sharedVectorElements(const LinearLayout &toOffset,
+                             int64_t elementBytes, int64_t maxVectorBytes,
+                             int64_t start = 0);
+
 /// The same count by enumerating every thread's addresses (for tests).
 int64_t simulateWavefronts(const LinearLayout &dist,
                            const LinearLayout &shared, unsigned elementBits,

@@ -137,7 +137,6 @@ SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,
                                          Type elt, const SharedAccess &load,
                                          Value base) {
   Type st = storageType(elt);
-  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
   unsigned bytes = storageBytes(elt);
   SmallVector<Value> results;
   std::optional<MatrixLoad> ldm;
@@ -160,20 +159,27 @@ SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,
     return results;
   }
   ThreadCoords loadAt(e, load.toOffset);
-  int64_t vl = load.vectorElements;
-  Type vt = vl == 1 ? st : Type(VectorType::get(vl, st));
-  for (int64_t r = 0; r < numRegisters; r += vl) {
-    Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base,
-                                     ValueRange{loadAt.get(r, 0)});
-    Value v = LLVM::LoadOp::create(e.b, e.loc, vt, addr, vl * bytes);
-    for (int64_t i = 0; i < vl; ++i)
-      results.push_back(e.fromBits(
-          vl == 1 ? v
-                  : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
-                                                         e.i32(i))),
-          elt));
-  }
+  for (int64_t r = 0; r < numRegisters; r += load.vectorElements)
+    loadSharedVector(e, load.vectorElements, elt, base, loadAt.get(r, 0),
+                     results);
   return results;
+}
+
+void tilec::loadSharedVector(Emitter &e, int64_t count, Type elt, Value base,
+                             Value offset, SmallVectorImpl<Value> &results) {
+  Type st = storageType(elt);
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  Type vt = count == 1 ? st : Type(VectorType::get(count, st));
+  Value addr =
+      LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, base, ValueRange{offset});
+  Value v = LLVM::LoadOp::create(e.b, e.loc, vt, addr,
+                                 count * storageBytes(elt));
+  for (int64_t i = 0; i < count; ++i)
+    results.push_back(e.fromBits(
+        count == 1 ? v
+                   : Value(LLVM::ExtractElementOp::create(e.b, e.loc, v,
+                                                          e.i32(i))),
+        elt));
 }
 
 namespace {
@@ -320,22 +326,9 @@ public:
   SmallVector<Value> load(const LinearLayout &l, ArrayRef<int64_t> offsets) {
     Access a = access(l, offsets);
     ThreadCoords at(e, a.toOffset);
-    Type st = storageType(elt);
-    Type vt = a.vector == 1 ? st : Type(VectorType::get(a.vector, st));
-    auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
     SmallVector<Value> results;
-    for (int64_t r = 0; r < l.getNumRegisters(); r += a.vector) {
-      Value addr = LLVM::GEPOp::create(e.b, e.loc, ptrTy, st, a.base,
-                                       ValueRange{at.get(r, 0)});
-      Value v = LLVM::LoadOp::create(e.b, e.loc, vt, addr,
-                                     a.vector * storageBytes(elt));
-      for (int64_t i = 0; i < a.vector; ++i)
-        results.push_back(e.fromBits(
-            a.vector == 1 ? v
-                          : Value(LLVM::ExtractElementOp::create(
-                                e.b, e.loc, v, e.i32(i))),
-            elt));
-    }
+    for (int64_t r = 0; r < l.getNumRegisters(); r += a.vector)
+      loadSharedVector(e, a.vector, elt, a.base, at.get(r, 0), results);
     return results;
   }
 
@@ -365,25 +358,9 @@ private:
     }
     int64_t start = offsetOf(offsets);
     Access a{LinearLayout(ins, {{"offset", strides[0] * whole[0]}}), 1, base};
-    // Consecutive registers at consecutive offsets, every other basis and
-    // the start a multiple of the vector, at most 16 bytes.
-    const auto &regs = a.toOffset.getBases("register");
-    int64_t bytes = storageBytes(elt);
-    unsigned run = 0;
-    while (run < regs.size() && regs[run][0] == (int64_t(1) << run) &&
-           (int64_t(2) << run) * bytes <= 16)
-      ++run;
-    for (; run > 0; --run) {
-      int64_t vec = int64_t(1) << run;
-      bool aligned = start % vec == 0;
-      for (auto &[name, bases] : a.toOffset.getInDims())
-        for (unsigned i = (name == "register" ? run : 0); i < bases.size();
-             ++i)
-          aligned &= bases[i][0] % vec == 0;
-      if (aligned)
-        break;
-    }
-    a.vector = int64_t(1) << run;
+    // (The start, too, a multiple of the vector.)
+    a.vector =
+        sharedVectorElements(a.toOffset, storageBytes(elt), 16, start);
     if (start)
       a.base = LLVM::GEPOp::create(
           e.b, e.loc, base.getType(), storageType(elt), base,
@@ -478,15 +455,14 @@ struct ConcatOpLowering : public OpConversionPattern<ConcatOp> {
       e.barrier();
     }
     SmallVector<Value> results(whole.getNumRegisters());
-    SmallVector<int64_t> offsets(whole.getRank(), 0);
-    for (auto [in, values] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+    for (auto [in, values, offsets] :
+         llvm::zip(op.getInputs(), adaptor.getInputs(), op.getBlockOffsets())) {
       if (renames)
         insertBlock(whole, results,
                     *registerBlock(whole, layoutOf(in), offsets), values,
                     offsets);
       else
         shared->store(layoutOf(in), values, offsets);
-      offsets[op.getDim()] += shapeOf(in)[op.getDim()];
     }
     if (!renames) {
       e.barrier();

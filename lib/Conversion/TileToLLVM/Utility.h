@@ -234,6 +234,12 @@ void storeToShared(Emitter &e, mlir::ValueRange values, mlir::Type elt,
 /// shared memory at element offset `offset` (i32) from `base`.
 void storeSharedVector(Emitter &e, mlir::ValueRange values, mlir::Type elt,
                        mlir::Value base, mlir::Value offset);
+/// One vector load of `count` consecutive elements of type `elt` from
+/// shared memory at element offset `offset` (i32) from `base`, appended
+/// to `results`.
+void loadSharedVector(Emitter &e, int64_t count, mlir::Type elt,
+                      mlir::Value base, mlir::Value offset,
+                      llvm::SmallVectorImpl<mlir::Value> &results);
 /// The executing thread's generic-proxy writes to shared memory become
 /// visible to the async proxy (`fence.proxy.async.shared::cta`: bulk copies,
 /// wgmma and tcgen05.mma read through it).

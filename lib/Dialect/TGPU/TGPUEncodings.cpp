@@ -233,6 +233,12 @@ std::optional<TMASlot> tgpu::getTMASlot(tile::LoadOp load, bool squeeze) {
                        copy.getSwizzle(), squeeze);
 }
 
+TMASlot tgpu::getSideSlot(tile::LoadOp load) {
+  if (std::optional<TMASlot> slot = getTMASlot(load))
+    return *slot;
+  return slotOfSwizzle(cast<RankedTensorType>(load.getType()), 0);
+}
+
 FailureOr<TMASlot> tgpu::planHalfSlot(RankedTensorType tile, int dim) {
   SmallVector<int64_t> half(tile.getShape());
   half[dim] /= 2;

@@ -822,6 +822,16 @@ LogicalResult InsertSliceOp::verify() {
                      getOffsets());
 }
 
+SmallVector<SmallVector<int64_t>> ConcatOp::getBlockOffsets() {
+  SmallVector<SmallVector<int64_t>> offsets;
+  SmallVector<int64_t> at(getType().getRank(), 0);
+  for (Value v : getInputs()) {
+    offsets.push_back(at);
+    at[getDim()] += tileType(v).getDimSize(getDim());
+  }
+  return offsets;
+}
+
 LogicalResult ConcatOp::verify() {
   if (getInputs().empty())
     return emitOpError() << "expected at least one tile";

@@ -257,12 +257,8 @@ static void forEachBlock(
   if (auto in = dyn_cast<InsertSliceOp>(op))
     return fn(in.getDest(), in.getSrc(), in.getOffsets());
   auto cat = cast<ConcatOp>(op);
-  SmallVector<int64_t> offsets(cat.getType().getRank(), 0);
-  for (Value v : cat.getInputs()) {
+  for (auto [v, offsets] : llvm::zip(cat.getInputs(), cat.getBlockOffsets()))
     fn(cat.getResult(), v, offsets);
-    offsets[cat.getDim()] +=
-        cast<RankedTensorType>(v.getType()).getDimSize(cat.getDim());
-  }
 }
 
 bool tile::isRegisterBlockOp(Operation *op) {

@@ -196,6 +196,10 @@ TMASlot slotOfSwizzle(mlir::RankedTensorType tile, int64_t swizzle,
 /// decision tile-select-mma-and-tma made, read, not planned again);
 /// nullopt for a load without one.
 std::optional<TMASlot> getTMASlot(tile::LoadOp load, bool squeeze = false);
+/// The slot of a loop's side load (a tile no dot reads that the load
+/// partition copies): its TMA copy's, else an unswizzled one of the whole
+/// tile that the partition's threads copy into.
+TMASlot getSideSlot(tile::LoadOp load);
 /// A CTA pair's B (tgpu.cta_group): the slot (squeezed) of half of `tile`
 /// along dim `dim` (the columns each CTA copies), or failure where the half
 /// has no slot of the whole tile's swizzle.

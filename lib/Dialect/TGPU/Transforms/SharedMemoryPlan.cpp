@@ -224,12 +224,8 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                                  tgpu::kLoadPartition));
     if (operand || !producer || onlyDotsOf(load, loop))
       continue;
-    std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load);
-    auto type = slot ? slot->type
-                     : tgpu::slotOfSwizzle(
-                           cast<RankedTensorType>(load.getType()), 0)
-                           .type;
-    plan.addBuffer(type.withNumSlots(2), SharedMemoryLiveness::kForever, 1);
+    plan.addBuffer(tgpu::getSideSlot(load).type.withNumSlots(2),
+                   SharedMemoryLiveness::kForever, 1);
     anySide = true;
   }
   if (anySide) {

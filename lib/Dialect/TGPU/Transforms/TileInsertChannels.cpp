@@ -224,7 +224,7 @@ LogicalResult KernelChannels::collect() {
     });
     if (load && !operand && view && !load.getMask() && computeOnly &&
         !load->use_empty()) {
-      sides.push_back({load, view, sideSlot(load), Value(),
+      sides.push_back({load, view, tgpu::getSideSlot(load), Value(),
                        !tgpu::getTMACopy(load)});
       continue;
     }
@@ -248,12 +248,6 @@ LogicalResult KernelChannels::collect() {
     return loop.emitError() << "the loop's side loads are copied all by TMA "
                                "or all by the load partition's threads";
   return success();
-}
-
-tgpu::TMASlot insert_channels::sideSlot(LoadOp load) {
-  if (std::optional<tgpu::TMASlot> slot = tgpu::getTMASlot(load))
-    return *slot;
-  return tgpu::slotOfSwizzle(cast<RankedTensorType>(load.getType()), 0);
 }
 
 LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {

@@ -64,9 +64,6 @@ struct SideLoad {
                         // the plain twin's loop)
 };
 
-/// The slot of a side load of the load partition: its TMA copy's, else an
-/// unswizzled one of the whole tile that the threads copy into.
-tgpu::TMASlot sideSlot(LoadOp load);
 
 /// A dot of the loop and where its operands come from: indices into
 /// Channels::operands; A's is -1 where wgmma reads A from registers.

@@ -500,14 +500,11 @@ private:
           getLayout(cat.getInputs().front().getType())
               .extendInRegisters(shapeOf(cat.getType()));
       SmallVector<LinearLayout> blocks;
-      LinearLayout::Coords at(cat.getType().getRank(), 0);
-      for (Value v : cat.getInputs()) {
-        auto s = whole.slice(at, shapeOf(v.getType()));
+      for (auto [v, at] : llvm::zip(cat.getInputs(), cat.getBlockOffsets())) {
+        auto s = whole.slice(toCoords(at), shapeOf(v.getType()));
         if (!s)
           break;
         blocks.push_back(s->layout);
-        at[cat.getDim()] += cast<RankedTensorType>(v.getType())
-                                .getDimSize(cat.getDim());
       }
       if (blocks.size() == cat.getInputs().size())
         for (auto [i, l] : llvm::enumerate(blocks))
