@@ -17,11 +17,21 @@ from setuptools.dist import Distribution
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIB = "libtilec_runtime.so"
+KERNELS = ("attention.mlir", "attention_bwd.mlir")
 
 
 class BuildWithRuntime(build_py):
     def run(self):
         super().run()
+        # The library's kernels (tilec.ops.attention), compiled on first use.
+        kernels = pathlib.Path(self.build_lib) / "tilec" / "kernels"
+        kernels.mkdir(exist_ok=True)
+        examples = pathlib.Path(os.environ.get("TILEC_EXAMPLES", HERE.parent / "examples"))
+        for name in KERNELS:
+            if not (examples / name).is_file():
+                raise SystemExit("tilec: the library's kernels are not at %s (set "
+                                 "TILEC_EXAMPLES to the repository's examples/)" % examples)
+            shutil.copy2(examples / name, kernels / name)
         dest = pathlib.Path(self.build_lib) / "tilec" / LIB
         prebuilt = os.environ.get("TILEC_RUNTIME_LIB")
         if prebuilt:

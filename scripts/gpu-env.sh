@@ -7,3 +7,4 @@ export PYTHONPATH=$PWD/python:$PWD/.device/pyext${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONUNBUFFERED=1
 export TILEC_CONSUMER=$PWD/.device/consumer
 export TILEC_TUTORIAL_DIR=$PWD/.device/tutorial
+export TILEC_KERNELS_DIR=$PWD/.device/examples

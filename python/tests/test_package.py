@@ -29,11 +29,16 @@ def test_pip_install_builds_the_runtime_into_the_package(tmp_path):
     shutil.copytree(REPO / "python", src / "python",
                     ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__"))
     os.symlink(REPO / "runtime", src / "runtime")
+    os.symlink(REPO / "examples", src / "examples")
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation",
                     "--no-deps", "--disable-pip-version-check", "--target", str(target),
                     str(src / "python")], check=True, env=env)
     lib = target / "tilec" / "libtilec_runtime.so"
     assert lib.is_file()
+    # tilec.ops.attention's tile programs, compiled on first use.
+    for name in ("attention.mlir", "attention_bwd.mlir"):
+        assert (target / "tilec" / "kernels" / name).read_bytes() == \
+            (REPO / "examples" / name).read_bytes()
     # The example bundles where the test run keeps them (the GPU machine has
     # no build/, only the staged bundles TILEC_BUNDLE_DIR names).
     bundles = os.environ.get("TILEC_BUNDLE_DIR") or str(REPO / "build" / "examples")

@@ -27,7 +27,7 @@ import re
 
 from ._lib import TilecError, INVALID_ARGUMENT
 
-__all__ = ["custom_op", "op_schema"]
+__all__ = ["attention", "custom_op", "op_schema"]
 
 _NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
 _registered = {}  # operator name -> name of the kernel custom_op registered as it
@@ -167,3 +167,6 @@ def custom_op(name, kernel, outputs, mutates=()):
     op.register_fake(fake)
     _registered[name] = kernel.name
     return op
+
+
+from .attention import attention  # noqa: E402 (tilec.ops.attention)

@@ -166,9 +166,9 @@ LogicalResult KernelChannels::collect() {
         return load.emitError()
                << "a dot operand the load partition's threads copy is "
                   "loaded in the loop or right before it, without a mask";
-      auto known = llvm::find_if(operands, [&](const Operand &o) {
-        return o.load == load && o.transposed == transposed;
-      });
+      (idx == 0 ? m.aT : m.bT) = transposed;
+      auto known = llvm::find_if(
+          operands, [&](const Operand &o) { return o.load == load; });
       if (known != operands.end()) { // one copy for every dot reading it
         (idx == 0 ? m.a : m.b) = known - operands.begin();
         continue;
@@ -630,13 +630,13 @@ void KernelChannels::insertConsumer() {
     };
     Value a = dot.getA(), aSlot;
     if (mma.a >= 0) {
-      a = mmaOperand(operands[mma.a]);
+      a = mmaOperand(operands[mma.a], mma.aT);
       aSlot = slotOf(operands[mma.a]);
     }
     const Operand &bo = operands[mma.b];
     Value bSlot = slotOf(bo);
     auto wgmma = tgpu::WGMMAOp::create(lb, dot.getLoc(), dot.getType(), a,
-                                       aSlot, mmaOperand(bo), bSlot,
+                                       aSlot, mmaOperand(bo, mma.bT), bSlot,
                                        dot.getAcc());
     compute(wgmma);
     Value d = wgmma;
@@ -691,7 +691,11 @@ void KernelChannels::eraseUnused(Operation *op) {
 }
 
 Value KernelChannels::mmaOperand(const Operand &o) {
-  if (!o.transposed)
+  return mmaOperand(o, o.transposed);
+}
+
+Value KernelChannels::mmaOperand(const Operand &o, bool transposed) {
+  if (!transposed)
     return o.ring;
   OpBuilder b(o.ring.getContext());
   b.setInsertionPointAfterValue(o.ring);

@@ -70,6 +70,9 @@ struct SideLoad {
 struct MMA {
   DotOp dot;
   int a, b;
+  // Each reads its operand transposed (one slot serves a tile read both
+  // ways, as attention backward's K by S = Q·Kᵀ and dQ = dS·K).
+  bool aT = false, bT = false;
 };
 
 inline void tag(Operation *op, ArrayRef<int32_t> parts) {
@@ -204,6 +207,7 @@ struct KernelChannels {
   /// The ring as the dot reads it (transposed slots where the dot
   /// transposes the loaded tile), next to the ring's allocation.
   static Value mmaOperand(const Operand &o);
+  static Value mmaOperand(const Operand &o, bool transposed);
 
   /// if i > i0: release use i - 1 (compute partition).
   static void releasePrevious(OpBuilder &b, Location loc, Value i, Value i0,

@@ -389,8 +389,8 @@ LogicalResult KernelChannels::insertTCGen05(func::FuncOp func) {
     DotOp dot = m.dot;
     lb.setInsertionPoint(dot);
     last = tgpu::Tcgen05MMAOp::create(
-        lb, dot.getLoc(), mmaOperand(operands[m.a]), w,
-        mmaOperand(operands[m.b]), w, accCh.getBuffers()[k], accSlot, on,
+        lb, dot.getLoc(), mmaOperand(operands[m.a], m.aT), w,
+        mmaOperand(operands[m.b], m.bT), w, accCh.getBuffers()[k], accSlot, on,
         lb.getI32IntegerAttr(ctaGroup));
     mmaPart(last);
     dot.getResult().replaceAllUsesWith(loop.getRegionIterArgs()[accIdx[k]]);
@@ -444,7 +444,7 @@ LogicalResult KernelChannels::halveB() {
     if (llvm::any_of(mmas, [&](const MMA &x) { return x.a == m.b; }))
       return m.dot.emitError() << "a CTA pair's B is also an A";
     auto type = cast<RankedTensorType>(o.load.getType());
-    o.pairDim = type.getRank() - (o.transposed ? 2 : 1);
+    o.pairDim = type.getRank() - (m.bT ? 2 : 1);
     o.pairHalf = type.getShape()[o.pairDim] / 2;
     FailureOr<tgpu::TMASlot> slot = tgpu::planHalfSlot(type, o.pairDim);
     if (failed(slot))

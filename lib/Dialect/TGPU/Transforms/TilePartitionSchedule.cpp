@@ -294,6 +294,18 @@ struct TilePartitionSchedule
     return false;
   }
 
+  /// Whether an op of `loop`'s body loads from `view`.
+  static bool loadsView(scf::ForOp loop, Value view) {
+    bool found = false;
+    loop.getBody()->walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        found |= load.getTensor() == view;
+      else if (auto gather = dyn_cast<GatherOp>(op))
+        found |= gather.getTensor() == view;
+    });
+    return found;
+  }
+
   /// Why the partitions `parts` of `loop` cannot be built yet ("" if they
   /// can): every dot on wgmma, each shared-memory operand a TMA copy in the
   /// loop (or once before it), the compute partition the dots and
@@ -341,6 +353,11 @@ struct TilePartitionSchedule
       // that need one).
       if (isMemoryEffectFree(&op) &&
           (op.getNumRegions() == 0 || isa<scf::IfOp>(op)))
+        continue;
+      // A reduction into a view the loop never loads (attention backward's
+      // dQ += dS K): the compute partition issues it and waits for nothing.
+      if (auto rmw = dyn_cast<AtomicRMWOp>(op);
+          rmw && rmw->use_empty() && !loadsView(loop, rmw.getTensor()))
         continue;
       return "the compute partition accesses memory ('" +
              op.getName().getStringRef().str() + "')";
