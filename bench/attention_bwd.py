@@ -91,6 +91,15 @@ def sdpa(backend, scale, causal, gqa):
 def flex(scale, causal, gqa, s):
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
+    import torch._dynamo
+
+    # One compile a shape and mask, twelve in a run: past dynamo's default
+    # limit of 8 it would fall back to eager (unfused, and slow).
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 64)
+    # The backward is run again on a retained graph (timed repeatedly).
+    torch._functorch.config.donated_buffer = False
     compiled = torch.compile(flex_attention)
     mask = None
     if causal:

@@ -150,15 +150,28 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
     A scalar value (the view's element type) is written at `offsets`
     where that lies inside the view; it takes no mask (tile-scalar-memory
     makes it a store of a one-element tile).
+
+    `reduce add` adds the tile into the view instead of writing it: each
+    element atomically (relaxed, at GPU scope), once however many threads
+    hold a copy of it, as PTX `red` (vectors of up to four f32 on sm_90).
+    f32 only. Canonicalization makes one of a `tile.atomic_rmw add` whose
+    result is unused and whose index tiles address a box (each an offset
+    plus, at most, an iota along one tile dim, in the view's dim order).
+
+    ```mlir
+    tile.store %dq, %acc[%b, %h, %m0, %c0] reduce add
+        : !tile.tile<1x1x64x128xf32>, !tile.tensor<?x?x?x128xf32>
+    ```
   }];
   let arguments = (ins AnyTypeOf<[Tile_Tile, AnySignlessInteger, AnyFloat]>:$value,
                        Tile_TensorViewType:$tensor,
                        Variadic<I32>:$offsets,
                        Optional<Tile_Tile>:$mask,
-                       UnitAttr:$in_bounds);
+                       UnitAttr:$in_bounds,
+                       OptionalAttr<Tile_AtomicKindAttr>:$reduce);
   let assemblyFormat = [{
     $value `,` $tensor `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)?
-    attr-dict `:` type($value) `,` qualified(type($tensor))
+    (`reduce` $reduce^)? attr-dict `:` type($value) `,` qualified(type($tensor))
   }];
   let hasVerifier = 1;
 }
@@ -256,6 +269,7 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>
     attr-dict `:` type($value) `,` qualified(type($tensor)) `,` type($indices)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>,

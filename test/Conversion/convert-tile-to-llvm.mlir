@@ -618,3 +618,25 @@ func.func @blocks(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %i: i32)
   tile.store %sum, %y[%i, %i] : !tile.tile<32x64xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// A reducing store adds each element once with red.global.add: 16-byte
+// vectors under the uniform check, one element at a time otherwise; a
+// value held in copies (a splat) is added by its owners alone.
+// CHECK-LABEL: func.func @store_reduce
+// CHECK: scf.if
+// CHECK-COUNT-2: red.relaxed.gpu.global.add.v4.f32
+// CHECK: } else {
+// CHECK-COUNT-8: red.relaxed.gpu.global.add.f32
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: red.relaxed.gpu.global.add.v4.f32
+func.func @store_reduce(%t: !tile.tensor<?x?xf32>, %s: f32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %v = tile.load %t[%c0, %c0] : !tile.tensor<?x?xf32> -> !tile.tile<16x64xf32>
+  tile.store %v, %t[%c0, %c0] reduce add : !tile.tile<16x64xf32>, !tile.tensor<?x?xf32>
+  %b = tile.splat %s : f32 -> !tile.tile<4x4xf32>
+  tile.store %b, %t[%c0, %c0] reduce add : !tile.tile<4x4xf32>, !tile.tensor<?x?xf32>
+  return
+}

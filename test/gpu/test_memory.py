@@ -270,3 +270,19 @@ def test_rand(mem, n):
         mem["rand"](u2, torch.empty_like(z), 5, 1235, -99)
         torch.cuda.synchronize()
         assert (u2 == u).double().mean().item() < 1e-3
+
+
+# Rows and columns off the block grid; columns 300 (rows 16-byte aligned:
+# vector reductions) and 301 (not: one element at a time).
+@pytest.mark.parametrize("m,n", [(64, 64), (200, 300), (130, 301)])
+def test_reduce_box(mem, m, n):
+    a = torch.randn(m, n, device=DEV)
+    c0 = torch.randn(m, n, device=DEV)
+    c = c0.clone()
+    s = 0.75
+    mem["reduce_box"](a, c, s)
+    torch.cuda.synchronize()
+    ref = c0.double() + a.double()
+    programs = (m + 63) // 64
+    ref[:4, :4] += s * programs
+    assert torch.allclose(c.double(), ref, atol=1e-5, rtol=1e-5)

@@ -253,6 +253,23 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
   }
 };
 
+/// `red.global.add` of f32 elements (one, or a vector of 2 or 4) at
+/// `addr` where `pred` (i32, null: always) is set.
+void predicatedReduceAdd(Emitter &e, Value addr, Value pred,
+                         ValueRange elements) {
+  int n = elements.size();
+  std::string instr = "red.relaxed.gpu.global.add" +
+                      std::string(n > 1 ? ".v" + std::to_string(n) : "") +
+                      ".f32 [$1], " + regList(2, n) + ";";
+  std::string constraints = "r,l";
+  for (int i = 0; i < n; ++i)
+    constraints += ",f";
+  SmallVector<Value> operands{pred ? pred : e.i32(1), addr};
+  operands.append(elements.begin(), elements.end());
+  e.ptx("{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p " + instr + "\n}",
+        constraints, {}, operands, /*sideEffects=*/true);
+}
+
 struct StoreOpLowering : public OpConversionPattern<StoreOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -268,13 +285,26 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
                             op.getInBounds());
     ValueRange values = adaptor.getValue();
     int64_t numRegs = acc.layout.getNumRegisters();
+    // A reducing store adds each element once: only the thread and the
+    // register that own it (a broadcast layout holds copies).
+    std::optional<Owners> owners;
+    if (op.getReduce())
+      owners.emplace(e, acc.layout);
 
     auto emitPath = [&](int64_t vec) {
       ThreadCoords coords(e, acc.layout);
       Addresses at(acc, coords, vec);
       for (int64_t r = 0; r < numRegs; r += vec) {
+        if (owners && owners->first[r] != r)
+          continue;
         auto [addr, pred] = at.element(r);
-        predicatedStore(e, addr, pred, values.slice(r, vec));
+        if (!owners) {
+          predicatedStore(e, addr, pred, values.slice(r, vec));
+          continue;
+        }
+        if (owners->thread)
+          pred = owners->restrict(e, pred ? pred : e.i32(1));
+        predicatedReduceAdd(e, addr, pred, values.slice(r, vec));
       }
       return SmallVector<Value>();
     };

@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -249,6 +250,16 @@ LogicalResult StoreOp::verify() {
     return failure();
   if (getInBounds() && getMask())
     return emitOpError() << "is in_bounds and has a mask";
+  if (std::optional<AtomicKind> kind = getReduce()) {
+    if (*kind != AtomicKind::Add)
+      return emitOpError() << "reduces with '" << stringifyAtomicKind(*kind)
+                           << "'; a store reduces with 'add' only";
+    if (!isa<RankedTensorType>(getValue().getType()) ||
+        !getTensor().getType().getElementType().isF32())
+      return emitOpError() << "reduces a value of "
+                           << getTensor().getType().getElementType()
+                           << "; a reducing store adds an f32 tile";
+  }
   return verifyMask(*this, getValue(), getMask());
 }
 
@@ -1067,6 +1078,142 @@ struct LoadBlocksSeparately : OpRewritePattern<ExtractSliceOp> {
   }
 };
 } // namespace
+
+namespace {
+/// An i32 index tile as `Σ scalars + constant`, plus an iota along tile
+/// dim `dim` (-1: the same index everywhere).
+struct BoxIndex {
+  int dim = -1;
+  SmallVector<Value> scalars;
+  int64_t constant = 0;
+};
+
+/// `v` as a BoxIndex, seen through splats, iotas, constants, additions,
+/// expand_dims and broadcasts (none: not one).
+static std::optional<BoxIndex> matchBoxIndex(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    BoxIndex r;
+    r.scalars.push_back(splat.getValue());
+    return r;
+  }
+  if (isa<IotaOp>(def)) {
+    BoxIndex r;
+    r.dim = 0;
+    return r;
+  }
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<SplatElementsAttr>(c.getValue());
+    if (!dense || !dense.getElementType().isInteger(32))
+      return std::nullopt;
+    BoxIndex r;
+    r.constant = dense.getSplatValue<APInt>().getSExtValue();
+    return r;
+  }
+  if (auto add = dyn_cast<arith::AddIOp>(def)) {
+    auto a = matchBoxIndex(add.getLhs()), b = matchBoxIndex(add.getRhs());
+    if (!a || !b || (a->dim >= 0 && b->dim >= 0))
+      return std::nullopt;
+    a->dim = std::max(a->dim, b->dim);
+    a->scalars.append(b->scalars);
+    a->constant += b->constant;
+    return a;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    auto r = matchBoxIndex(expand.getSrc());
+    if (r && r->dim >= int(expand.getAxis()))
+      ++r->dim;
+    return r;
+  }
+  if (auto bcast = dyn_cast<BroadcastOp>(def)) {
+    auto r = matchBoxIndex(bcast.getSrc());
+    if (r && r->dim >= 0 &&
+        cast<RankedTensorType>(bcast.getSrc().getType()).getShape()[r->dim] !=
+            cast<RankedTensorType>(bcast.getType()).getShape()[r->dim])
+      return std::nullopt;
+    return r;
+  }
+  return std::nullopt;
+}
+
+/// A relaxed, GPU-scope f32 `atomic_rmw add` whose result nobody reads and
+/// whose index tiles address a box (one view dim a tile dim, in order;
+/// the other view dims one index) is a reducing store of that box: no
+/// index tiles to compute and hold, and vector reductions (split-K's
+/// partial products, attention backward's dQ).
+struct AtomicAddOfBoxIsReducingStore : public OpRewritePattern<AtomicRMWOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AtomicRMWOp op,
+                                PatternRewriter &rewriter) const override {
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    if (!op->use_empty() || op.getKind() != AtomicKind::Add ||
+        op.getSem() != MemSemantics::Relaxed ||
+        op.getScope() != MemScope::GPU || !vt.getElementType().isF32() ||
+        vt.getEncoding())
+      return failure();
+    SmallVector<BoxIndex> index;
+    for (Value i : op.getIndices()) {
+      auto m = matchBoxIndex(i);
+      if (!m)
+        return failure();
+      index.push_back(*m);
+    }
+    // Each tile dim of more than one element along exactly one view dim,
+    // in the view's order.
+    ArrayRef<int64_t> shape = vt.getShape();
+    SmallVector<int64_t> box;
+    int lastDim = -1;
+    for (const BoxIndex &b : index) {
+      if (b.dim < 0) {
+        box.push_back(1);
+        continue;
+      }
+      if (b.dim <= lastDim)
+        return failure();
+      lastDim = b.dim;
+      box.push_back(shape[b.dim]);
+    }
+    for (auto [d, n] : llvm::enumerate(shape))
+      if (n > 1 && llvm::none_of(index, [&, d = d](const BoxIndex &b) {
+            return b.dim == int(d);
+          }))
+        return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> offsets;
+    for (const BoxIndex &b : index) {
+      Value sum;
+      if (b.constant || b.scalars.empty())
+        sum = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                           b.constant);
+      for (Value s : b.scalars)
+        sum = sum ? Value(arith::AddIOp::create(rewriter, loc, sum, s)) : s;
+      offsets.push_back(sum);
+    }
+    auto boxType = RankedTensorType::get(box, vt.getElementType());
+    Value value = op.getValue(), mask = op.getMask();
+    if (box != shape) {
+      value = ReshapeOp::create(rewriter, loc, boxType, value);
+      if (mask)
+        mask = ReshapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get(box, rewriter.getI1Type()), mask);
+    }
+    StoreOp::create(rewriter, loc, value, op.getTensor(), offsets, mask,
+                    /*in_bounds=*/false,
+                    AtomicKindAttr::get(rewriter.getContext(), AtomicKind::Add));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void AtomicRMWOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<AtomicAddOfBoxIsReducingStore>(context);
+}
 
 void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                  MLIRContext *context) {

@@ -90,3 +90,59 @@ func.func @load_read_whole(%x: !tile.tensor<?x?xbf16>, %i: i32)
   %a = tile.extract_slice %t [0, 64] : !tile.tile<64x128xbf16> -> !tile.tile<64x64xbf16>
   return %t, %a : !tile.tile<64x128xbf16>, !tile.tile<64x64xbf16>
 }
+
+// -----
+
+// An f32 atomic add nobody reads whose index tiles address a box (an
+// offset along each view dim, an iota along one tile dim each, in order)
+// is a reducing store of the box: attention backward's dQ rows.
+// CHECK-LABEL: func.func @atomic_add_box
+// CHECK-SAME: (%[[ACC:.*]]: !tile.tensor<?x?x?x64xf32>, %[[V:.*]]: tensor<32x64xf32>, %[[B:.*]]: i32, %[[M0:.*]]: i32)
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: %[[R:.*]] = tile.reshape %[[V]] : tensor<32x64xf32> -> tensor<1x1x32x64xf32>
+// CHECK: tile.store %[[R]], %[[ACC]][%[[B]], %[[C0]], %[[M0]], %[[C0]]] reduce add
+// CHECK-NOT: tile.atomic_rmw
+func.func @atomic_add_box(%acc: !tile.tensor<?x?x?x64xf32>, %v: !tile.tile<32x64xf32>,
+                          %b: i32, %m0: i32) {
+  %z = arith.constant dense<0> : !tile.tile<32x64xi32>
+  %bt = tile.splat %b : i32 -> !tile.tile<32x64xi32>
+  %ri = tile.iota : !tile.tile<32xi32>
+  %m0t = tile.splat %m0 : i32 -> !tile.tile<32xi32>
+  %r = arith.addi %ri, %m0t : !tile.tile<32xi32>
+  %r2 = tile.expand_dims %r axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %r2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %ci = tile.iota : !tile.tile<64xi32>
+  %c2 = tile.expand_dims %ci axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cols = tile.broadcast %c2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %old = tile.atomic_rmw add %v, %acc[%bt, %z, %rows, %cols] sem relaxed
+      : !tile.tile<32x64xf32>, !tile.tensor<?x?x?x64xf32>, !tile.tile<32x64xi32>,
+        !tile.tile<32x64xi32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32>
+  return
+}
+
+// -----
+
+// Not a box, or not a plain reduction: kept as atomics. Columns in the
+// other order (a transposed box), 2 * iota, an old value that is read,
+// the default acq_rel ordering.
+// CHECK-LABEL: func.func @atomic_add_not_box
+// CHECK-COUNT-4: tile.atomic_rmw
+// CHECK-NOT: reduce add
+func.func @atomic_add_not_box(%acc: !tile.tensor<?x?xf32>, %v: !tile.tile<32x32xf32>)
+    -> !tile.tile<32x32xf32> {
+  %i = tile.iota : !tile.tile<32xi32>
+  %i0 = tile.expand_dims %i axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %i0 : !tile.tile<32x1xi32> -> !tile.tile<32x32xi32>
+  %i1 = tile.expand_dims %i axis 0 : !tile.tile<32xi32> -> !tile.tile<1x32xi32>
+  %cols = tile.broadcast %i1 : !tile.tile<1x32xi32> -> !tile.tile<32x32xi32>
+  %a = tile.atomic_rmw add %v, %acc[%cols, %rows] sem relaxed
+      : !tile.tile<32x32xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32>
+  %two = arith.addi %cols, %cols : !tile.tile<32x32xi32>
+  %b = tile.atomic_rmw add %v, %acc[%rows, %two] sem relaxed
+      : !tile.tile<32x32xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32>
+  %c = tile.atomic_rmw add %v, %acc[%rows, %cols]
+      : !tile.tile<32x32xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32>
+  %d = tile.atomic_rmw add %v, %acc[%rows, %cols] sem relaxed
+      : !tile.tile<32x32xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32>
+  return %d : !tile.tile<32x32xf32>
+}

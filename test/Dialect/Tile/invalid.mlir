@@ -969,3 +969,21 @@ func.func @concat_dim(%a: !tile.tile<16x64xf32>) {
   %c = tile.concat %a, %a dim 2 : !tile.tile<16x64xf32>, !tile.tile<16x64xf32> -> !tile.tile<32x64xf32>
   return
 }
+
+// -----
+
+func.func @store_reduce_max(%t: !tile.tensor<?x?xf32>, %v: !tile.tile<16x16xf32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{reduces with 'max'; a store reduces with 'add' only}}
+  tile.store %v, %t[%c0, %c0] reduce max : !tile.tile<16x16xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @store_reduce_bf16(%t: !tile.tensor<?x?xbf16>, %v: !tile.tile<16x16xbf16>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{reduces a value of 'bf16'; a reducing store adds an f32 tile}}
+  tile.store %v, %t[%c0, %c0] reduce add : !tile.tile<16x16xbf16>, !tile.tensor<?x?xbf16>
+  return
+}

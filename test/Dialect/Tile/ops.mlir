@@ -123,6 +123,8 @@ func.func @masked(%t: !tile.tensor<?x?xf32>, %m: !tile.tile<16x16xi1>, %i: i32) 
   %x = tile.load %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) {padding = 3.0 : f32} : !tile.tensor<?x?xf32> -> !tile.tile<16x16xf32>
   // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<16x16xi1>) : tensor<16x16xf32>, !tile.tensor<?x?xf32>
   tile.store %x, %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) : !tile.tile<16x16xf32>, !tile.tensor<?x?xf32>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<16x16xi1>) reduce add : tensor<16x16xf32>, !tile.tensor<?x?xf32>
+  tile.store %x, %t[%i, %i] mask(%m : !tile.tile<16x16xi1>) reduce add : !tile.tile<16x16xf32>, !tile.tensor<?x?xf32>
   return
 }
 

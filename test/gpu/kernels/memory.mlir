@@ -298,3 +298,42 @@ func.func @rand(%u: !tile.tensor<?xf32>, %z: !tile.tensor<?xf32>, %base: i32,
   tile.store %nr, %z[%off] : !tile.tile<1024xf32>, !tile.tensor<?xf32>
   return
 }
+
+// Split-K by atomics written as a user writes them: each program adds its
+// 64x64 block of A (at its row block, every column block in turn) into C
+// with an atomic add of a box of rows and columns, which canonicalization
+// makes a reducing store (red.global.add, f32 vectors), plus a splat of s
+// into C's 4x4 corner (a layout of copies: each element is added once).
+func.func @reduce_box(%a: !tile.tensor<?x?xf32>, %c: !tile.tensor<?x?xf32>, %s: f32)
+    attributes {tile.kernel, tile.num_warps = 4,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 64)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pm = tile.program_id x
+  %m0 = arith.muli %pm, %c64 : i32
+  %n = tile.dim %a, 1 : !tile.tensor<?x?xf32>
+  %ri = tile.iota : !tile.tile<64xi32>
+  %m0t = tile.splat %m0 : i32 -> !tile.tile<64xi32>
+  %r = arith.addi %ri, %m0t : !tile.tile<64xi32>
+  %r2 = tile.expand_dims %r axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
+  %rows = tile.broadcast %r2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
+  scf.for %n0 = %c0 to %n step %c64 : i32 {
+    %t = tile.load %a[%m0, %n0] : !tile.tensor<?x?xf32> -> !tile.tile<64x64xf32>
+    %n0t = tile.splat %n0 : i32 -> !tile.tile<64xi32>
+    %col = arith.addi %ri, %n0t : !tile.tile<64xi32>
+    %c2 = tile.expand_dims %col axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+    %cols = tile.broadcast %c2 : !tile.tile<1x64xi32> -> !tile.tile<64x64xi32>
+    %old = tile.atomic_rmw add %t, %c[%rows, %cols] sem relaxed
+        : !tile.tile<64x64xf32>, !tile.tensor<?x?xf32>, !tile.tile<64x64xi32>, !tile.tile<64x64xi32>
+  }
+  %st = tile.splat %s : f32 -> !tile.tile<4x4xf32>
+  %z = arith.constant dense<0> : !tile.tile<4x4xi32>
+  %i4 = tile.iota : !tile.tile<4xi32>
+  %i40 = tile.expand_dims %i4 axis 1 : !tile.tile<4xi32> -> !tile.tile<4x1xi32>
+  %r4 = tile.broadcast %i40 : !tile.tile<4x1xi32> -> !tile.tile<4x4xi32>
+  %i41 = tile.expand_dims %i4 axis 0 : !tile.tile<4xi32> -> !tile.tile<1x4xi32>
+  %c4 = tile.broadcast %i41 : !tile.tile<1x4xi32> -> !tile.tile<4x4xi32>
+  %old2 = tile.atomic_rmw add %st, %c[%r4, %c4] sem relaxed
+      : !tile.tile<4x4xf32>, !tile.tensor<?x?xf32>, !tile.tile<4x4xi32>, !tile.tile<4x4xi32>
+  return
+}

@@ -359,6 +359,9 @@ struct TilePartitionSchedule
       if (auto rmw = dyn_cast<AtomicRMWOp>(op);
           rmw && rmw->use_empty() && !loadsView(loop, rmw.getTensor()))
         continue;
+      if (auto store = dyn_cast<StoreOp>(op);
+          store && store.getReduce() && !loadsView(loop, store.getTensor()))
+        continue;
       return "the compute partition accesses memory ('" +
              op.getName().getStringRef().str() + "')";
     }

@@ -71,6 +71,10 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     why = "the store has a mask (TMA writes whole boxes)";
     return std::nullopt;
   }
+  if (store.getReduce()) {
+    why = "the store reduces (red.global, not a TMA store)";
+    return std::nullopt;
+  }
   if (llvm::any_of(view.getUsers(),
                    [&](Operation *u) { return u != store.getOperation() &&
                                               !isa<DimOp>(u); })) {

@@ -313,7 +313,10 @@ private:
       LinearLayout current = getLayout(t);
       // (An in_bounds store, the compiler's own scratch, is read back by
       // in_bounds loads in the same layout: no conversion either way.)
-      if (!store.getInBounds() &&
+      // (A reducing store keeps its value's layout: its reductions are
+      // 8-byte vectors from an accumulator, where a conversion would cost
+      // shared memory and a barrier each time, in a loop.)
+      if (!store.getInBounds() && !store.getReduce() &&
           current.getContiguity(cd) < coalesced.getContiguity(cd))
         require(op, 0, coalesced);
       if (store.getMask())

@@ -81,7 +81,7 @@ struct TileScalarMemory
       TensorViewType view = store.getTensor().getType();
       Value t = SplatOp::create(b, loc, oneElement(view), store.getValue());
       StoreOp::create(b, loc, t, store.getTensor(), store.getOffsets(),
-                      Value(), store.getInBounds());
+                      Value(), store.getInBounds(), AtomicKindAttr());
       store.erase();
     }
   }

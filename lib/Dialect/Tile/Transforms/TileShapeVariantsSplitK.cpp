@@ -144,7 +144,7 @@ LogicalResult shape_variants::splitK(func::FuncOp func, const KLoop &k, Split sp
                     ValueRange{rowOf(ob, arith::AddIOp::create(ob, loc, first,
                                                                unit)),
                                cst(ob, 0)},
-                    Value(), /*in_bounds=*/true);
+                    Value(), /*in_bounds=*/true, AtomicKindAttr());
     // acq_rel: the partial is written before the count (release), and the
     // last unit reads the others' partials after it (acquire).
     Value old = AtomicRMWOp::create(
@@ -158,7 +158,7 @@ LogicalResult shape_variants::splitK(func::FuncOp func, const KLoop &k, Split sp
   // The last unit: resets the counter and sums the partials in order.
   auto sumPartials = [&](OpBuilder &ob) -> Value {
     StoreOp::create(ob, loc, splat(ob, 0), counters, ValueRange{slot}, Value(),
-                    /*in_bounds=*/true);
+                    /*in_bounds=*/true, AtomicKindAttr());
     auto load = [&](OpBuilder &lb, Value u) {
       return LoadOp::create(lb, loc, accType, partials,
                             ValueRange{rowOf(lb, u), cst(lb, 0)}, Value(),
