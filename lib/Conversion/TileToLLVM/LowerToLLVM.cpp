@@ -277,6 +277,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
     // Kernels that run one block an SM, said to ptxas (minctasm 1): the
     // warp-specialized ones (setmaxnreg), and the ones below.
     llvm::StringSet<> oneBlockPerSM;
+    llvm::StringMap<int> blocksPerSM;
     // Kernels that run in clusters along x (tile.cluster): the shape is
     // stated in the PTX (.reqnctapercluster), so the CTA's cluster rank
     // and its ctaid.x modulo the cluster, which the kernel mixes, agree by
@@ -294,6 +295,9 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
         if (op->hasAttr(kThreadRangeAttr))
           oneBlockPerSM.insert(func.getSymName());
       });
+      // tile.blocks_per_sm: that many an SM (its budgets are planned so).
+      if (int blocks = tile::getBlocksPerSM(func); blocks > 1)
+        blocksPerSM[func.getSymName()] = blocks;
       // A kernel whose shared memory leaves room for no second block an
       // SM runs one a SM anyway: said to ptxas (minctasm 1), it may use the
       // registers that residency allows instead of a cap for occupancy the
@@ -419,7 +423,10 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
                     b.getDenseI32ArrayAttr({it->second, 1, 1}));
       // setmaxnreg needs a register cap at entry: one block an SM (also
       // said of kernels whose shared memory allows no more, above).
-      if (oneBlockPerSM.contains(func.getSymName()))
+      if (int blocks = blocksPerSM.lookup(func.getSymName()))
+        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      b.getI32IntegerAttr(blocks));
+      else if (oneBlockPerSM.contains(func.getSymName()))
         func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                       b.getI32IntegerAttr(1));
       if (int32_t n = clusterX.lookup(func.getSymName()))

@@ -30,7 +30,9 @@ void tilec::lowerWarpSpecialize(func::FuncOp func) {
     // With one block an SM (LowerToLLVM sets minctasm 1) a thread starts
     // with the block's even share of the register file; a group whose
     // budget is below it gives registers back, one above it takes them.
-    int32_t share = TargetInfo::of(func).registerShare(launchThreads);
+    // (tile.blocks_per_sm blocks: that share of it.)
+    int32_t share = TargetInfo::of(func).registerShare(
+        launchThreads, tile::getBlocksPerSM(func));
 
     // The groups of warps, in order: each copy of each region. Copy c of
     // a region is a clone of it with tgpu.consumer_index c and the c-th

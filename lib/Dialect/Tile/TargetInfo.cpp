@@ -56,6 +56,10 @@ std::string TargetInfo::supportedArchs() {
   return list;
 }
 
-int TargetInfo::registerShare(int threads) const {
-  return std::min(256, registersPerSM / threads) / 8 * 8;
+int64_t TargetInfo::sharedMemoryPerBlock(Operation *op) const {
+  return sharedMemoryPerBlock(tile::getBlocksPerSM(op));
+}
+
+int TargetInfo::registerShare(int threads, int blocks) const {
+  return std::min(256, registersPerSM / (threads * blocks)) / 8 * 8;
 }

@@ -613,6 +613,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
         "1, 2, 4, 8 or 16");
   if (name == kNumStagesAttr)
     return checkInt([](int64_t v) { return v >= 2 && v <= 8; }, "2..8");
+  if (name == kBlocksPerSMAttr)
+    return checkInt([](int64_t v) { return v >= 1 && v <= 4; }, "1..4");
   if (name == kScheduleAttr) {
     if (!func || !isa<ScheduleAttr>(attr.getValue()))
       return op->emitError() << "'tile.schedule' must be "
@@ -746,4 +748,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return op->emitError() << "unknown tile attribute '" << name << "'";
+}
+
+int tilec::tile::getBlocksPerSM(Operation *op) {
+  auto func = isa<func::FuncOp>(op) ? cast<func::FuncOp>(op)
+                                    : op->getParentOfType<func::FuncOp>();
+  auto a = func ? func->getAttrOfType<IntegerAttr>(kBlocksPerSMAttr)
+                : IntegerAttr();
+  return a ? a.getInt() : 1;
 }

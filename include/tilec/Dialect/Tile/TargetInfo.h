@@ -42,11 +42,13 @@ struct TargetInfo {
   /// resident block.
   int64_t sharedMemoryPerSM;
   int64_t reservedSharedMemoryPerBlock;
-  /// The dynamic shared memory one block may use: what passes that size
-  /// rings plan against.
-  int64_t sharedMemoryPerBlock() const {
-    return sharedMemoryPerSM - reservedSharedMemoryPerBlock;
+  /// The dynamic shared memory one block may use when `blocks` blocks
+  /// share an SM: what passes that size rings plan against.
+  int64_t sharedMemoryPerBlock(int blocks = 1) const {
+    return sharedMemoryPerSM / blocks - reservedSharedMemoryPerBlock;
   }
+  /// The same for the kernel holding `op` (its tile.blocks_per_sm).
+  int64_t sharedMemoryPerBlock(mlir::Operation *op) const;
   /// The alignment the module states for the dynamic shared-memory base
   /// (tilec_smem): sm_100a's 1024-byte swizzle atoms need it stated;
   /// sm_90a's bundles keep 16, which its base has always exceeded.
@@ -57,10 +59,11 @@ struct TargetInfo {
   int registersPerSM;
   int warpSize;
   int warpgroupWarps;
-  /// A thread's even share of the register file when `threads` threads
-  /// run one block an SM, in setmaxnreg's steps of 8 (at most 256): what
-  /// each thread starts with and what setmaxnreg moves registers within.
-  int registerShare(int threads) const;
+  /// A thread's even share of the register file when `blocks` blocks of
+  /// `threads` threads share an SM, in setmaxnreg's steps of 8 (at most
+  /// 256): what each thread starts with and what setmaxnreg moves
+  /// registers within.
+  int registerShare(int threads, int blocks = 1) const;
 
   /// The target of the module holding `op` (sm_90a where it names none).
   static const TargetInfo &of(mlir::Operation *op);

@@ -64,6 +64,14 @@ constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
 constexpr llvm::StringLiteral kSharedMemoryAttr = "tile.shared_memory";
 /// Ring slots of the warp-specialized main loop (tunable; chosen if absent).
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+/// Blocks of the kernel each SM runs at once (tunable, 1 by default, up
+/// to 4): the kernel plans against that share of the SM's shared memory
+/// and registers, and a persistent grid has as many programs an SM. Two
+/// blocks of one consumer warpgroup each overlap one another's waits
+/// where one warpgroup alone cannot (attention backward).
+constexpr llvm::StringLiteral kBlocksPerSMAttr = "tile.blocks_per_sm";
+/// The kernel's tile.blocks_per_sm (1 where it has none).
+int getBlocksPerSM(mlir::Operation *op);
 /// How the consumers of a warp-specialized main loop share the tiles
 /// (tunable, a ScheduleAttr): cooperative (the kernel's warps on one tile,
 /// the default) or pingpong (copies of the kernel's warps on alternate tiles, taking

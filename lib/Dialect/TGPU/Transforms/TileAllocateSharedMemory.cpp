@@ -107,7 +107,7 @@ struct TileAllocateSharedMemory
       func->setAttr(tgpu::kScratchOffsetAttr,
                     b.getI64IntegerAttr(*layout.scratchStart));
 
-    int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+    int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
     if (layout.bytes > most)
       return func.emitError() << "needs " << layout.bytes
                               << " bytes of shared memory, more than the "

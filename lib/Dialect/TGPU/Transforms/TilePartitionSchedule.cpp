@@ -84,7 +84,7 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
     });
   int64_t bytes =
       twoStageSharedBytes(func, loop, loads, copies, storeConversions);
-  int64_t most = target.sharedMemoryPerBlock();
+  int64_t most = target.sharedMemoryPerBlock(func);
   if (bytes <= most)
     return "";
   return "two stages of its ring and the rest of the kernel (its "

@@ -106,6 +106,7 @@ struct Persistent {
   int cluster = 1;     // programs a cluster (along x)
   int64_t streamK = 0; // stream-K: the most units a tile is split into
   bool launchControl = false; // a block a tile, taken over by try_cancel
+  int blocksPerSM = 1;         // programs an SM (tile.blocks_per_sm)
 
   /// gx * gy tiles of the original grid, times gz.
   GridExprAttr times(GridExprAttr e) const {
@@ -118,6 +119,8 @@ struct Persistent {
     auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
     auto call = GridExprAttr::call;
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
+    if (blocksPerSM > 1)
+      sms = call(GridOp::Mul, sms, lit(blocksPerSM));
     if (launchControl && cluster == 1) {
       // A block a tile; running blocks cancel the launch of later ones.
       x = times(call(GridOp::Mul, gx, gy));
@@ -523,6 +526,7 @@ struct TilePersistentTiles
       pers.cluster = std::max<int64_t>(1, cl.getInt());
     if (auto sk = func->getAttrOfType<IntegerAttr>(kStreamKAttr))
       pers.streamK = sk.getInt();
+    pers.blocksPerSM = tile::getBlocksPerSM(func);
     if (auto sched =
             func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr))
       pers.launchControl = sched.getValue() == TileScheduler::LaunchControl;

@@ -192,7 +192,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         if (!ch.getDepth())
           openStride += ch.getUseStride();
       std::optional<int64_t> depth = asked;
-      int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+      int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
       if (openStride && !depth) {
         // The deepest ring the kernel fits with (SharedMemoryPlan: the
         // layout tile-allocate-shared-memory will make).

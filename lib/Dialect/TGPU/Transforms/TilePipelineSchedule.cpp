@@ -60,7 +60,7 @@ int64_t tilec::pipelineStagesThatFit(func::FuncOp func, scf::ForOp loop,
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
     return mma && mma.isAsync();
   });
-  int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+  int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
   auto fits = [&](int64_t stages) {
     // What tile-pipeline makes of a stages-deep ring: a buffer of that
     // many slots a load, first in the kernel, and a full and an empty

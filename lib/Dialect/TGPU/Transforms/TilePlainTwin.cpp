@@ -379,7 +379,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     auto fits = [&] {
       return twoStageSharedBytes(twin, loop, loads,
                                  tgpu::getComputeCopies(loop)) <=
-             TargetInfo::of(func).sharedMemoryPerBlock();
+             TargetInfo::of(func).sharedMemoryPerBlock(func);
     };
     if (!fits() && (!storeUnconverted(twin) || !fits())) {
       twin.erase();

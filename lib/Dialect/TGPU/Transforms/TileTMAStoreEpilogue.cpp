@@ -198,7 +198,7 @@ struct TileTMAStoreEpilogue
       // in scratch the kernel has already.
       if (e && !loads.empty()) {
         int64_t bytes = copies * e->bufferType.getTotalBytes();
-        int64_t most = TargetInfo::of(func).sharedMemoryPerBlock();
+        int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
         int64_t rest = twoStageSharedBytes(func, loop, loads, copies, gone);
         if (rest <= most && rest + staged + bytes > most) {
           why = "its " + std::to_string(bytes) +

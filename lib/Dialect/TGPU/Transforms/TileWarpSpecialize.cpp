@@ -196,7 +196,8 @@ struct TileWarpSpecialize
     auto pool = [&](int warps) {
       int threads =
           target.warpSize * int(llvm::alignTo(warps, target.warpgroupWarps));
-      return target.registerShare(threads) * threads;
+      return target.registerShare(threads, tile::getBlocksPerSM(func)) *
+             threads;
     };
     // The consumers' budget: the pool less a producer warpgroup's, shared
     // by the consumer warps (at most 240 a thread).
