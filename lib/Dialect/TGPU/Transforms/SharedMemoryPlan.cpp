@@ -200,7 +200,9 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
   });
   for (auto [k, operand] : llvm::enumerate(loads)) {
     LoadOp load = operand.first;
-    if (llvm::is_contained(ArrayRef(loads).take_front(k), operand))
+    // One slot a load, however many dots read it and either way round.
+    if (llvm::any_of(ArrayRef(loads).take_front(k),
+                     [&](auto &l) { return l.first == load; }))
       continue;
     std::string why;
     FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
