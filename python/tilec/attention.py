@@ -83,11 +83,14 @@ def _check(q, k, v):
     def bad(what):
         return TilecError("tilec.ops.attention: " + what, INVALID_ARGUMENT)
 
-    for name, t in (("q", q), ("k", k), ("v", v)):
+    named = (("q", q), ("k", k), ("v", v))
+    for name, t in named:
         if t.dim() != 4:
             raise bad("%s must be 4-d (B, H, S, D), got %d dims" % (name, t.dim()))
+    for name, t in named:
         if t.dtype != torch.bfloat16:
             raise bad("%s must be bfloat16, got %s" % (name, t.dtype))
+    for name, t in named:
         if t.device.type != "cuda":
             raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
     b, hq, _, d = q.shape
