@@ -143,8 +143,13 @@ def _backward(q, k, v, o, lse, do, causal, scale):
         return dq, dk, dv
     bwd = _bundle("attention_bwd", q.device)
     q, k, v, o, do = (_unit_last(t) for t in (q, k, v, o, do))
-    delta = torch.empty_like(lse)
-    lse2 = torch.empty_like(lse)
+    # Rows of S f32 values 16-byte aligned (S padded to a multiple of 4):
+    # the main kernel's TMA copies of LSE and Delta need it, else the
+    # runtime launches its plain twin.
+    s = lse.shape[-1]
+    padded = (s + 3) // 4 * 4
+    delta = torch.empty(*lse.shape[:-1], padded, device=lse.device)[..., :s]
+    lse2 = torch.empty(*lse.shape[:-1], padded, device=lse.device)[..., :s]
     dqacc = torch.empty(q.shape, device=q.device, dtype=torch.float32)
     bwd["attention_bwd_pre_d%d" % d](o, do, lse, delta, lse2, dqacc)
     bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv, scale, int(causal))

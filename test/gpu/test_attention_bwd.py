@@ -170,3 +170,30 @@ def test_op_cuda_graph():
         torch.cuda.synchronize()
         check((static[0].grad, static[1].grad, static[2].grad),
               reference_grads(*fresh, do, 1 / math.sqrt(128), True))
+
+
+@pytest.mark.parametrize("s", [77, 1000])
+def test_op_takes_the_tma_kernel_at_ragged_lengths(bwd, s):
+    # LSE and Delta rows of S f32 are not 16-byte aligned when S is not a
+    # multiple of 4, and TMA copies them: the operator pads the rows (the
+    # kernel sees a view of S), so the main kernel is the TMA one, not its
+    # plain twin. Unpadded rows take the twin (test_backward runs both).
+    import tilec.attention as ta
+
+    q = make(1, 2, s, 64, "bhsd")
+    k, v, do = q.clone(), q.clone(), q.clone()
+    o, lse = ta._forward(q, k, v, False, 0.125)
+    main = bwd["attention_bwd_d64"]
+    padded = (s + 3) // 4 * 4
+    delta = torch.empty(1, 2, padded, device=DEV)[..., :s]
+    lse2 = torch.empty(1, 2, padded, device=DEV)[..., :s]
+    dqacc = torch.empty(q.shape, device=DEV)
+    args = (q, k, v, do, lse2, delta, dqacc, torch.empty_like(k), torch.empty_like(v), 0.125, 0)
+    assert main.choose(*args) == "attention_bwd_d64"
+    flat = (q, k, v, do, torch.empty(1, 2, s, device=DEV), torch.empty(1, 2, s, device=DEV),
+            dqacc, torch.empty_like(k), torch.empty_like(v), 0.125, 0)
+    expected = "attention_bwd_d64" if s % 4 == 0 else "attention_bwd_d64__plain"
+    assert main.choose(*flat) == expected
+    # And the operator's own result is right there.
+    dq, dk, dv = ta._backward(q, k, v, o, lse, do, False, 0.125)
+    check((dq, dk, dv), reference_grads(q, k, v, do, 0.125, False))
