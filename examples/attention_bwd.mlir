@@ -137,8 +137,10 @@ func.func @attention_bwd_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?
     %l = tile.reshape %l3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
     %d3 = tile.load %delta[%b, %h, %m0] : !tile.tensor<?x?x?xf32> -> !tile.tile<1x1x64xf32>
     %dl = tile.reshape %d3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
-    // S = Q Kᵀ, masked only on the blocks that need it.
+    // S = Q Kᵀ and dP = dO Vᵀ, issued together (neither waits for the other);
+    // S masked only on the blocks that need it.
     %s = tile.dot %qt, %ktt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+    %dp = tile.dot %dot_, %vtt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
     %diag = arith.cmpi slt, %m0, %last_key : i32
     %cdiag = arith.andi %is_causal, %diag : i1
     %partial = arith.ori %cdiag, %ragged : i1
@@ -167,8 +169,7 @@ func.func @attention_bwd_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?
     // dV += Pᵀ dO
     %pt = tile.transpose %pb [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
     %dv_n = tile.dot %pt, %dot_, %dv_i : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
-    // dP = dO Vᵀ; dS = P (dP - Delta)
-    %dp = tile.dot %dot_, %vtt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+    // dS = P (dP - Delta)
     %de = tile.expand_dims %dl axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
     %db = tile.broadcast %de : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
     %dpd = arith.subf %dp, %db : !tile.tile<64x64xf32>

@@ -608,6 +608,23 @@ void KernelChannels::insertConsumer() {
   }
 
   OpBuilder lb(mmas.front().dot);
+  // A loop of three or more dots whose math reads their results (attention
+  // backward) waits for each MMA only where its result is first read, so
+  // independent MMAs (S and dP) are in flight together and math overlaps
+  // the MMAs issued before it: where the dots' accumulators take at most
+  // kDeferredAccRegs registers a compute thread, since results in flight
+  // hold theirs longer (attention backward at D 128, 256 a thread, ran at
+  // 195 TFLOP/s deferred and 246 waiting after each; D 64, 160 a thread,
+  // gained). Loops of one or two dots keep the wait after each
+  // (tile-mma-pipeline reorders the forward's two).
+  constexpr int64_t kDeferredAccRegs = 192;
+  int64_t accRegs = 0;
+  for (MMA &m : mmas)
+    accRegs += cast<RankedTensorType>(m.dot.getType()).getNumElements() /
+               (32 * getNumWarps(loop->getParentOfType<func::FuncOp>()));
+  bool deferWaits =
+      usesResultsInLoop && mmas.size() >= 3 && accRegs <= kDeferredAccRegs;
+  SmallVector<std::pair<tgpu::WGMMAOp, int>> issued;
   SmallVector<Value> slots(chans.size());
   SmallVector<int> lastReader(chans.size(), -1);
   for (auto [m, mma] : llvm::enumerate(mmas))
@@ -640,7 +657,7 @@ void KernelChannels::insertConsumer() {
                                        dot.getAcc());
     compute(wgmma);
     Value d = wgmma;
-    if (usesResultsInLoop) {
+    if (usesResultsInLoop && !deferWaits) {
       // The math after it reads the result: wait for this MMA now; the
       // channels it was the last to read are free.
       auto w = tgpu::WGMMAWaitOp::create(lb, dot.getLoc(), ValueRange{d}, 0);
@@ -650,9 +667,13 @@ void KernelChannels::insertConsumer() {
         if (lastReader[k] == int(m))
           compute(tgpu::ChannelReleaseOp::create(lb, loc, ch, i));
     }
+    if (deferWaits)
+      issued.push_back({wgmma, int(m)});
     dot.getResult().replaceAllUsesWith(d);
     dot.erase();
   }
+  if (deferWaits)
+    insertDeferredWaits(issued, lastReader, i);
   lb.setInsertionPoint(yield);
   if (!usesResultsInLoop)
     compute(tgpu::WGMMAWaitOp::create(lb, loc, ValueRange{}, 1));
@@ -678,6 +699,64 @@ void KernelChannels::insertConsumer() {
   }
   if (onceCh)
     compute(tgpu::ChannelReleaseOp::create(b, loc, onceCh, onceTile));
+}
+
+void KernelChannels::insertDeferredWaits(
+    ArrayRef<std::pair<tgpu::WGMMAOp, int>> issued, ArrayRef<int> lastReader,
+    Value i) {
+  Block *body = loop.getBody();
+  Location loc = loop.getLoc();
+  // MMAs complete in the order they were issued: waiting for one with
+  // `pendings` = the MMAs issued after it waits for all before it too.
+  SmallVector<std::pair<Value, int>> inFlight; // (result, mma index)
+  DenseSet<Operation *> waitedFor;
+  auto isWGMMA = [&](Operation *op) {
+    return llvm::any_of(issued, [&](auto &e) { return e.first == op; });
+  };
+  SmallVector<Operation *> ops;
+  for (Operation &op : *body)
+    ops.push_back(&op);
+  for (Operation *op : ops) {
+    // The latest in-flight MMA whose result `op` (or an op nested in it)
+    // reads.
+    int latest = -1;
+    auto reads = [&](Value v) {
+      for (auto [k, e] : llvm::enumerate(inFlight))
+        if (e.first == v)
+          latest = std::max(latest, int(k));
+    };
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        reads(v);
+    });
+    if (latest >= 0) {
+      OpBuilder b(op);
+      SmallVector<Value> values;
+      for (int k = 0; k <= latest; ++k)
+        values.push_back(inFlight[k].first);
+      auto w = tgpu::WGMMAWaitOp::create(
+          b, op->getLoc(), values, int(inFlight.size()) - 1 - latest);
+      tag(w, {tgpu::kComputePartition});
+      for (auto [v, done] : llvm::zip(values, w.getResults()))
+        v.replaceUsesWithIf(done, [&](OpOperand &use) {
+          Operation *user = use.getOwner();
+          return user != w && !isWGMMA(user) &&
+                 (w->isBeforeInBlock(body->findAncestorOpInBlock(*user)));
+        });
+      // Channels whose last reader is done are free.
+      for (int k = 0; k <= latest; ++k)
+        for (auto [c, ch] : llvm::enumerate(chans))
+          if (lastReader[c] == inFlight[k].second)
+            tag(tgpu::ChannelReleaseOp::create(b, loc, ch, i),
+                {tgpu::kComputePartition});
+      inFlight.erase(inFlight.begin(), inFlight.begin() + latest + 1);
+    }
+    if (auto wg = dyn_cast<tgpu::WGMMAOp>(op); wg && isWGMMA(op))
+      for (auto &e : issued)
+        if (e.first == wg)
+          inFlight.push_back({wg.getResult(), e.second});
+  }
+  assert(inFlight.empty() && "an MMA whose result nothing reads");
 }
 
 void KernelChannels::eraseUnused(Operation *op) {
