@@ -77,13 +77,25 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
     return "";
   // At least: the conversions only the epilogue's stores read may go with
   // TMA stores (tile-tma-store-epilogue, which then checks its staging).
+  // Each store then takes the staging buffer or its conversions' scratch,
+  // whichever tile-tma-store-epilogue keeps: at least the smaller (a 64x128
+  // bf16 tile's staging is as large as its conversion: dropping both
+  // admitted attention backward at D128 with two blocks an SM, whose ring
+  // then did not fit).
   SmallVector<Operation *> storeConversions;
+  int64_t staging = 0;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
     op->walk([&](StoreOp store) {
-      llvm::append_range(storeConversions, storedConversions(store));
+      if (std::optional<int64_t> b = tmaStoreStagingBytes(store)) {
+        llvm::append_range(storeConversions, storedConversions(store));
+        staging += copies * *b;
+      }
     });
   int64_t bytes =
       twoStageSharedBytes(func, loop, loads, copies, storeConversions);
+  if (bytes != std::numeric_limits<int64_t>::max() && staging)
+    bytes += std::min(staging,
+                      twoStageSharedBytes(func, loop, loads, copies) - bytes);
   int64_t most = target.sharedMemoryPerBlock(func);
   if (bytes <= most)
     return "";

@@ -233,3 +233,11 @@ struct TileTMAStoreEpilogue
 };
 
 } // namespace
+
+std::optional<int64_t> tilec::tmaStoreStagingBytes(StoreOp store) {
+  std::string why;
+  std::optional<EpilogueStore> e = planStore(store, why);
+  if (!e)
+    return std::nullopt;
+  return e->bufferType.getTotalBytes();
+}

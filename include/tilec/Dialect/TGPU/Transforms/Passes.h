@@ -55,6 +55,11 @@ int64_t twoStageSharedBytes(
 /// stores first: what goes with the store when it becomes a TMA store.
 llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
 
+/// The bytes of the staging buffer `store` takes as a TMA store, one
+/// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot
+/// be one.
+std::optional<int64_t> tmaStoreStagingBytes(tile::StoreOp store);
+
 /// The deepest ring tile.num_stages allows, and so the most slots a ring
 /// of open depth gets (tile-pipeline).
 constexpr int64_t kMaxPipelineStages = 8;
