@@ -618,10 +618,12 @@ void KernelChannels::insertConsumer() {
   // gained). Loops of one or two dots keep the wait after each
   // (tile-mma-pipeline reorders the forward's two).
   constexpr int64_t kDeferredAccRegs = 192;
+  int64_t computeThreads =
+      32 * getNumWarps(loop->getParentOfType<func::FuncOp>());
   int64_t accRegs = 0;
   for (MMA &m : mmas)
     accRegs += cast<RankedTensorType>(m.dot.getType()).getNumElements() /
-               (32 * getNumWarps(loop->getParentOfType<func::FuncOp>()));
+               computeThreads;
   bool deferWaits =
       usesResultsInLoop && mmas.size() >= 3 && accRegs <= kDeferredAccRegs;
   SmallVector<std::pair<tgpu::WGMMAOp, int>> issued;
@@ -709,10 +711,6 @@ void KernelChannels::insertDeferredWaits(
   // MMAs complete in the order they were issued: waiting for one with
   // `pendings` = the MMAs issued after it waits for all before it too.
   SmallVector<std::pair<Value, int>> inFlight; // (result, mma index)
-  DenseSet<Operation *> waitedFor;
-  auto isWGMMA = [&](Operation *op) {
-    return llvm::any_of(issued, [&](auto &e) { return e.first == op; });
-  };
   SmallVector<Operation *> ops;
   for (Operation &op : *body)
     ops.push_back(&op);
@@ -739,9 +737,8 @@ void KernelChannels::insertDeferredWaits(
       tag(w, {tgpu::kComputePartition});
       for (auto [v, done] : llvm::zip(values, w.getResults()))
         v.replaceUsesWithIf(done, [&](OpOperand &use) {
-          Operation *user = use.getOwner();
-          return user != w && !isWGMMA(user) &&
-                 (w->isBeforeInBlock(body->findAncestorOpInBlock(*user)));
+          Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+          return w->isBeforeInBlock(user);
         });
       // Channels whose last reader is done are free.
       for (int k = 0; k <= latest; ++k)
@@ -751,10 +748,9 @@ void KernelChannels::insertDeferredWaits(
                 {tgpu::kComputePartition});
       inFlight.erase(inFlight.begin(), inFlight.begin() + latest + 1);
     }
-    if (auto wg = dyn_cast<tgpu::WGMMAOp>(op); wg && isWGMMA(op))
-      for (auto &e : issued)
-        if (e.first == wg)
-          inFlight.push_back({wg.getResult(), e.second});
+    auto it = llvm::find_if(issued, [&](auto &e) { return e.first == op; });
+    if (it != issued.end())
+      inFlight.push_back({op->getResult(0), it->second});
   }
   assert(inFlight.empty() && "an MMA whose result nothing reads");
 }

@@ -366,13 +366,15 @@ struct TilePartitionSchedule
       if (isMemoryEffectFree(&op) &&
           (op.getNumRegions() == 0 || isa<scf::IfOp>(op)))
         continue;
-      // A reduction into a view the loop never loads (attention backward's
-      // dQ += dS K): the compute partition issues it and waits for nothing.
-      if (auto rmw = dyn_cast<AtomicRMWOp>(op);
-          rmw && rmw->use_empty() && !loadsView(loop, rmw.getTensor()))
-        continue;
-      if (auto store = dyn_cast<StoreOp>(op);
-          store && store.getReduce() && !loadsView(loop, store.getTensor()))
+      // A reduction into a view the loop never loads (an atomic whose old
+      // values nobody reads, a reducing store: attention backward's dQ +=
+      // dS K): the compute partition issues it and waits for nothing.
+      Value reduced;
+      if (auto rmw = dyn_cast<AtomicRMWOp>(op); rmw && rmw->use_empty())
+        reduced = rmw.getTensor();
+      if (auto store = dyn_cast<StoreOp>(op); store && store.getReduce())
+        reduced = store.getTensor();
+      if (reduced && !loadsView(loop, reduced))
         continue;
       return "the compute partition accesses memory ('" +
              op.getName().getStringRef().str() + "')";
