@@ -34,6 +34,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import tilec.ops  # noqa: E402
+from attention_table import print_table  # noqa: E402
 from timing import interleaved  # noqa: E402
 
 SHAPES = [  # B, Hq, Hkv, S, D
@@ -162,16 +163,7 @@ def main():
             del runs, makers
             torch.cuda.empty_cache()
 
-    def fmt(x):
-        return "n/a" if x is None else f"{x:.0f}"
-
-    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6} | "
-          f"{'tilec':>6} {'cuDNN':>6} {'FA2':>6} {'Flex':>6} | {'tilec/cuDNN':>11}")
-    for (b, hq, hkv, s, d, causal), r in rows:
-        ratio = (f"{r['tilec'] / r['cudnn']:.2f}" if r["tilec"] and r["cudnn"] else "n/a")
-        print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {d:>4} {str(causal):>6} | "
-              f"{fmt(r['tilec']):>6} {fmt(r['cudnn']):>6} {fmt(r['fa2']):>6} "
-              f"{fmt(r['flex']):>6} | {ratio:>11}")
+    print_table(rows, ["tilec", "cudnn", "fa2", "flex"])
 
 
 if __name__ == "__main__":
