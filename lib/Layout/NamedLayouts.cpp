@@ -186,24 +186,61 @@ LinearLayout LinearLayout::mmaOperand(int opIdx,
   return b.finish({0, 1});
 }
 
+std::optional<std::pair<int, int>>
+LinearLayout::wgmmaWarpGroups(int64_t m, int64_t n, int numWarps) {
+  // Warpgroups stack along M while M has 64 rows for each; the others split
+  // N into equal chunks, each a multiple of 8 (a 64-row dot on two
+  // warpgroups is two m64n(N/2) MMAs reading the same A).
+  if (numWarps % 4 || m % 64 || n % 8 || n > 256)
+    return std::nullopt;
+  int groups = numWarps / 4, wgM = 1;
+  while (wgM < groups && m % (128 * wgM) == 0)
+    wgM *= 2;
+  int wgN = groups / wgM;
+  if (n % (8 * wgN))
+    return std::nullopt;
+  return std::pair<int, int>{wgM, wgN};
+}
+
 LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
-                                            int warpGroups) {
-  // A warp holds a 16xN slice as mma.sync's m16n8 fragments along N; the four
-  // warps of a warpgroup stack along M.
+                                            int warpGroupsM, int warpGroupsN) {
+  // A warp holds a 16x(N / warpGroupsN) slice as mma.sync's m16n8 fragments
+  // along N; the four warps of a warpgroup stack along M, then the
+  // warpgroups along M, then along N (each its chunk of N).
   BasisBuilder b(shape);
   b.addMmaFragment();
-  b.addN(InDim::Register, 1, shape[1] / 8);
-  b.addN(InDim::Warp, 0, 4 * warpGroups);
+  b.addN(InDim::Register, 1, shape[1] / 8 / warpGroupsN);
+  b.addN(InDim::Warp, 0, 4 * warpGroupsM);
+  b.addN(InDim::Warp, 1, warpGroupsN);
   return b.finish({1, 0});
 }
 
 LinearLayout LinearLayout::wgmmaOperandA(const std::vector<int64_t> &shape,
-                                         int warpGroups) {
+                                         int warpGroupsM, int warpGroupsN) {
+  // Warpgroups that split N read the same A: their warp bits are zero.
   BasisBuilder b(shape);
   b.addMmaFragment();
   b.add(InDim::Register, 1);
-  b.addN(InDim::Warp, 0, 4 * warpGroups);
+  b.addN(InDim::Warp, 0, 4 * warpGroupsM);
+  b.addZero(InDim::Warp, warpGroupsN);
   return b.finish({1, 0});
+}
+
+LinearLayout LinearLayout::wgmmaOperandB(const std::vector<int64_t> &shape,
+                                         unsigned elementBits, int warpGroupsM,
+                                         int warpGroupsN) {
+  if (warpGroupsN == 1)
+    return mmaOperand(1, shape, elementBits, 4 * warpGroupsM, 1);
+  // mma.sync's B fragments, a warpgroup's chunk of N in its registers.
+  BasisBuilder b(shape);
+  b.addN(InDim::Register, 0, 32 / elementBits);
+  b.addN(InDim::Lane, 0, 4);
+  b.addN(InDim::Lane, 1, 8);
+  b.add(InDim::Register, 0);
+  b.addN(InDim::Register, 1, shape[1] / 8 / warpGroupsN);
+  b.addZero(InDim::Warp, 4 * warpGroupsM);
+  b.addN(InDim::Warp, 1, warpGroupsN);
+  return b.finish({0, 1});
 }
 
 static Coords eraseDim(const Coords &c, int dim) {

@@ -344,3 +344,30 @@ func.func @wgmma_i8_tf32(%i: i32, %acc: tensor<128x128xi32, #acc>,
         tensor<128x128xf32, #acc>
   return
 }
+
+// -----
+
+// tgpu.wgmma of 64 rows on two warpgroups that split N (8 warps: the third
+// warp bit moves 128 columns): each warpgroup issues m64n128k16 on the
+// same A, its B descriptor starting at its columns (warpgroup index bit 0
+// times the byte offset of column 128 of B's slot, 16384).
+// CHECK-LABEL: func.func @wgmma_split_n
+// CHECK: %[[SH:.*]] = arith.shrui %{{.*}}, %c0_i32
+// CHECK: %[[BIT:.*]] = arith.andi %[[SH]], %c1_i32
+// CHECK: %[[OFF:.*]] = arith.muli %[[BIT]], %c16384_i32
+// CHECK: arith.xori %{{.*}}, %[[OFF]]
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, da, db, 1, 1, 1, 0, 1;
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 128]]>
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+func.func @wgmma_split_n(%i: i32, %acc: tensor<64x256xf32, #acc>) {
+  %ra = tgpu.alloc : !tgpu.smem<2x64x64xbf16, #sa>
+  %rb = tgpu.alloc : !tgpu.smem<2x64x256xbf16, #sb>
+  %d = tgpu.wgmma %ra[%i], %rb[%i], %acc
+      : !tgpu.smem<2x64x64xbf16, #sa>, !tgpu.smem<2x64x256xbf16, #sb>,
+        tensor<64x256xf32, #acc>
+  return
+}

@@ -250,6 +250,36 @@ TEST(NamedLayouts, WgmmaAccumulatorFeedsRegisterA) {
   }
 }
 
+TEST(NamedLayouts, WgmmaWarpGroupsSplitN) {
+  // Warpgroups stack along M while M has 64 rows for each, then split N.
+  using Split = std::optional<std::pair<int, int>>;
+  EXPECT_EQ(LL::wgmmaWarpGroups(128, 256, 8), Split({2, 1}));
+  EXPECT_EQ(LL::wgmmaWarpGroups(64, 256, 8), Split({1, 2}));
+  EXPECT_EQ(LL::wgmmaWarpGroups(128, 64, 16), Split({2, 2}));
+  EXPECT_EQ(LL::wgmmaWarpGroups(192, 64, 8), Split({1, 2}));
+  EXPECT_EQ(LL::wgmmaWarpGroups(64, 8, 8), std::nullopt); // 4 columns each
+  EXPECT_EQ(LL::wgmmaWarpGroups(32, 64, 4), std::nullopt);
+  EXPECT_EQ(LL::wgmmaWarpGroups(64, 64, 6), std::nullopt);
+  // Warpgroup g of a 64x128 tile split in two holds columns 64g..64g+63 in
+  // the registers warpgroup 0 holds columns 0..63 in: d[i] of its m64n64.
+  LL acc = LL::wgmmaAccumulator({64, 128}, 1, 2);
+  ASSERT_EQ(acc.getNumRegisters(), 32);
+  EXPECT_TRUE(acc.isSurjective());
+  for (int64_t w = 0; w < 8; ++w)
+    for (int64_t lane = 0; lane < 32; lane += 3)
+      for (int64_t i = 0; i < 32; ++i) {
+        int64_t g = lane / 4, t = lane % 4;
+        EXPECT_EQ(acc.apply(i, lane, w),
+                  (Coords{16 * (w % 4) + g + 8 * ((i >> 1) & 1),
+                          64 * (w / 4) + 8 * (i >> 2) + 2 * t + (i & 1)}));
+      }
+  // Both warpgroups hold all of A (their warp bit is zero).
+  LL a = LL::wgmmaOperandA({64, 32}, 1, 2);
+  for (int64_t lane = 0; lane < 32; lane += 7)
+    for (int64_t r = 0; r < a.getNumRegisters(); ++r)
+      EXPECT_EQ(a.apply(r, lane, 1), a.apply(r, lane, 5));
+}
+
 TEST(NamedLayouts, TensorMemory32x32b) {
   // Warp w, lane l reads TMEM lane 32 w + l; register r is column r.
   LL l = LL::tmem32x32b({128, 64}, 4);

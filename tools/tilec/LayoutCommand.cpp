@@ -128,8 +128,8 @@ LL parseConstructor(StringRef spec) {
       {"mma_acc", {"shape", "warps"}},
       {"mma_a", {"shape", "warps", "bits"}},
       {"mma_b", {"shape", "warps", "bits"}},
-      {"wgmma_acc", {"shape", "groups"}},
-      {"wgmma_a", {"shape", "groups"}},
+      {"wgmma_acc", {"shape", "groups", "groups_n"}},
+      {"wgmma_a", {"shape", "groups", "groups_n"}},
       {"tmem32x32b", {"shape", "warps"}},
       {"tmem16x64b", {"shape", "warps"}},
       {"tmem16x128b", {"shape", "warps"}},
@@ -214,9 +214,9 @@ LL parseConstructor(StringRef spec) {
                           one("bits", 16, {8, 16}), w[0], w[1]);
   }
   if (name == "wgmma_acc")
-    return LL::wgmmaAccumulator(shape, one("groups", 1));
+    return LL::wgmmaAccumulator(shape, one("groups", 1), one("groups_n", 1));
   if (name == "wgmma_a")
-    return LL::wgmmaOperandA(shape, one("groups", 1));
+    return LL::wgmmaOperandA(shape, one("groups", 1), one("groups_n", 1));
   if (name == "tmem32x32b")
     return LL::tmem32x32b(shape, one("warps", 4, {4, 8, 16}));
   if (name == "tmem16x64b")

@@ -184,13 +184,28 @@ public:
   /// with `alongM` (for results reduced along rows or fed to another dot).
   static std::pair<int, int> mmaWarpSplit(int64_t m, int64_t n, int numWarps,
                                           bool alongM = false);
+  /// How wgmma spreads an MxN accumulator over `numWarps` warps: warpgroups
+  /// along M (64 rows each) as far as M allows, the rest splitting N into
+  /// equal chunks (a multiple of 8 each); none where no split fits (M not
+  /// a multiple of 64, N not a multiple of 8 up to 256, or whole
+  /// warpgroups).
+  static std::optional<std::pair<int, int>>
+  wgmmaWarpGroups(int64_t m, int64_t n, int numWarps);
   /// wgmma m64nNk16 accumulator layout of an MxN tile (a warpgroup of four
-  /// warps holds 64 rows; `warpGroups` groups stack along M).
+  /// warps holds 64 rows; `warpGroupsM` groups stack along M, then
+  /// `warpGroupsN` groups take N / warpGroupsN columns each).
   static LinearLayout wgmmaAccumulator(const std::vector<int64_t> &shape,
-                                       int warpGroups);
-  /// wgmma's register-A operand (MxK, 16-bit elements).
+                                       int warpGroupsM, int warpGroupsN = 1);
+  /// wgmma's register-A operand (MxK, 16-bit elements); warpgroups that
+  /// split N hold the same A.
   static LinearLayout wgmmaOperandA(const std::vector<int64_t> &shape,
-                                    int warpGroups);
+                                    int warpGroupsM, int warpGroupsN = 1);
+  /// mma.sync's B fragments (KxN) for a dot laid out as
+  /// wgmmaAccumulator(warpGroupsM, warpGroupsN): each warpgroup holds its
+  /// chunk of N (what mma.sync computes when wgmma does not run).
+  static LinearLayout wgmmaOperandB(const std::vector<int64_t> &shape,
+                                    unsigned elementBits, int warpGroupsM,
+                                    int warpGroupsN);
 
   /// The layout of a reduction along `dim`: that dim is removed; register
   /// bases along it are dropped and lane/warp bases along it become zero.

@@ -63,6 +63,18 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
                 lb == LinearLayout::mmaOperand(1, lb.getShape(), bits, wm, wn) &&
                 lc == LinearLayout::mmaAccumulator(lc.getShape(), wm, wn);
     }
+    // A wgmma layout whose warpgroups split N (each warpgroup a chunk of N),
+    // run as mma.sync.
+    auto split = LinearLayout::wgmmaWarpGroups(lc.getShape()[0],
+                                               lc.getShape()[1], numWarps);
+    if (!matched && split && split->second > 1) {
+      auto [wgM, wgN] = *split;
+      matched =
+          la == LinearLayout::mmaOperand(0, la.getShape(), bits, 4 * wgM,
+                                         wgN) &&
+          lb == LinearLayout::wgmmaOperandB(lb.getShape(), bits, wgM, wgN) &&
+          lc == LinearLayout::wgmmaAccumulator(lc.getShape(), wgM, wgN);
+    }
     if (!matched)
       return op.emitOpError() << "operands must be in mma.sync layouts; run "
                                  "tile-assign-layouts first";

@@ -62,7 +62,14 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     int numWarps = acc.getNumWarps();
     if (numWarps % 4 != 0)
       return op.emitOpError() << "needs whole warpgroups";
-    int64_t rowsPerRep = 16 * numWarps;
+    // The warpgroups' places in the accumulator: warp bits past the first
+    // two (a warpgroup's four warps stack along M) move 64 rows or a chunk
+    // of N each.
+    const LinearLayout::Bases &warpBases = acc.getBases(InDim::Warp);
+    int64_t groupsM = 1, groupsN = 1;
+    for (size_t j = 2; j < warpBases.size(); ++j)
+      (warpBases[j][0] ? groupsM : groupsN) *= 2;
+    int64_t rowsPerRep = 64 * groupsM, instrN = n / groupsN;
 
     // A descriptor's low word is the start address (bits 4..17 of the
     // shared address) and the leading byte offset; its high word the
@@ -85,24 +92,33 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
                                   e.i32(int32_t(descWords(d).first)));
     };
 
+    // This warpgroup's rows of A and columns of B, as offsets in their
+    // layouts (linear maps, so the bits of the warpgroup index add by XOR).
+    auto groupOffset = [&](SharedBufferType t, int dim) {
+      Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
+      Value offset = e.i32(0);
+      for (size_t j = 2; j < warpBases.size(); ++j) {
+        if (!warpBases[j][dim])
+          continue;
+        Value on = e.andI(
+            arith::ShRUIOp::create(rewriter, e.loc, wg, e.i32(int32_t(j - 2))),
+            e.i32(1));
+        SmallVector<int64_t> at(2, 0);
+        at[dim] = warpBases[j][dim];
+        offset = e.xorI(offset, e.mul(on, e.i32(slotByteOffset(t, at))));
+      }
+      return offset;
+    };
     Value aBase, wgOffset;
     if (aT) {
       aBase = slotAddress(e, aT, adaptor.getA().front(),
                           adaptor.getASlot().front());
-      // This warpgroup's rows: 64 * (warp / 4), as offsets in A's layout (a
-      // linear map, so the bits of the warpgroup index add by XOR).
-      Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
-      wgOffset = e.i32(0);
-      for (int64_t bit = 1; 64 * bit < rowsPerRep; bit *= 2) {
-        Value on = e.andI(arith::ShRUIOp::create(rewriter, e.loc, wg,
-                                                 e.i32(llvm::Log2_64(bit))),
-                          e.i32(1));
-        wgOffset = e.xorI(wgOffset,
-                          e.mul(on, e.i32(slotByteOffset(aT, {64 * bit, 0}))));
-      }
+      wgOffset = groupOffset(aT, 0);
     }
     Value bBase = slotAddress(e, bT, adaptor.getB().front(),
                               adaptor.getBSlot().front());
+    if (groupsN > 1)
+      bBase = e.add(bBase, groupOffset(bT, 1));
     // A register A: per k-step the four 32-bit words of mma.sync's A
     // fragment (rows +0/+8, columns +0/+8 of lane 0's), found by their
     // coordinates in A's layout.
@@ -122,9 +138,10 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     };
 
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
-    int64_t perInstr = n / 2; // accumulator registers a thread of one m64nN
+    int64_t perInstr = instrN / 2; // accumulator registers a thread of one
     bool integer = elt.isInteger(8); // s32 accumulators, no input scales
-    std::string shape = "m64n" + std::to_string(n) + "k" + std::to_string(kStep);
+    std::string shape =
+        "m64n" + std::to_string(instrN) + "k" + std::to_string(kStep);
     std::string tname = ptxTypeName(elt);
     std::string asmInstr = "wgmma.mma_async.sync.aligned." + shape +
                            (integer ? ".s32." : ".f32.") + tname + "." +

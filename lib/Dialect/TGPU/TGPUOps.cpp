@@ -259,9 +259,10 @@ LogicalResult WGMMAOp::verify() {
     if (!accLayout || !aLayout)
       return emitOpError() << "register operands need layouts";
     int warps = tile::getLayout(acc).getNumWarps();
-    if (warps % 4 ||
+    auto split = LinearLayout::wgmmaWarpGroups(m, n, warps);
+    if (!split ||
         tile::getLayout(aRegs) !=
-            LinearLayout::wgmmaOperandA({m, k}, warps / 4))
+            LinearLayout::wgmmaOperandA({m, k}, split->first, split->second))
       return emitOpError() << "a register A must be in the wgmma register-A "
                               "layout of the accumulator's warpgroups";
   }

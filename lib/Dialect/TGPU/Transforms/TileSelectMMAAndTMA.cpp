@@ -117,7 +117,15 @@ LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
     return failure();
   }
   std::vector<int64_t> shape(a.getShape().begin(), a.getShape().end());
-  LinearLayout want = LinearLayout::wgmmaOperandA(shape, numWarps / 4);
+  auto acc = cast<RankedTensorType>(dot.getType());
+  auto split = LinearLayout::wgmmaWarpGroups(acc.getShape()[0],
+                                             acc.getShape()[1], numWarps);
+  if (!split) {
+    why = "the dot is not a wgmma shape";
+    return failure();
+  }
+  LinearLayout want =
+      LinearLayout::wgmmaOperandA(shape, split->first, split->second);
   if (!getLayoutAttr(a) || getLayout(a) != want) {
     why = "A is not in the wgmma register-A layout";
     return failure();
@@ -220,20 +228,21 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
   // the warpgroups' rows is laid out as their accumulator all the same,
   // broadcast, and then failed the op's verifier).
   int64_t k = cast<RankedTensorType>(dot.getA().getType()).getShape()[1];
+  auto split = LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps);
   if (numWarps % 4 == 0 &&
-      (shape[0] % (64 * (numWarps / 4)) || shape[1] % 8 || shape[1] > 256 ||
-       k % tgpu::wgmmaK(getElementTypeOrSelf(dot.getA().getType())))) {
+      (!split || k % tgpu::wgmmaK(getElementTypeOrSelf(dot.getA().getType())))) {
     why = "the dot is " + std::to_string(shape[0]) + "x" +
           std::to_string(shape[1]) + "x" + std::to_string(k) +
-          ", not a wgmma shape (M a multiple of 64 a warpgroup, N a multiple "
-          "of 8 up to 256, K a multiple of " +
+          ", not a wgmma shape (M a multiple of 64; N a multiple of 8 up to "
+          "256, and of 8 per warpgroup splitting it; K a multiple of " +
           std::to_string(
               tgpu::wgmmaK(getElementTypeOrSelf(dot.getA().getType()))) +
           ")";
     return mmaSync;
   }
   if (numWarps % 4 || !getLayoutAttr(acc) ||
-      getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, numWarps / 4)) {
+      getLayout(acc) != LinearLayout::wgmmaAccumulator(shape, split->first,
+                                                       split->second)) {
     why = "the accumulator is not in a wgmma layout";
     return mmaSync;
   }

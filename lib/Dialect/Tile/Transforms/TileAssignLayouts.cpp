@@ -215,10 +215,18 @@ private:
     // loaded as NxK and transposed (tile-select-mma-and-tma says so in a remark
     // when they are not; their accumulator keeps the mma.sync layout).
     bool anyMajor = bits == 16;
-    return hopper && numWarps % 4 == 0 && shape[0] % (16 * numWarps) == 0 &&
-           shape[1] % 8 == 0 && shape[1] <= 256 && asyncMMATypes(dot) &&
+    return hopper &&
+           LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps) &&
+           asyncMMATypes(dot) &&
            isLoaded(dot.getB()) &&
            (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
+  }
+
+  /// The wgmma accumulator of an MxN dot of a candidate.
+  LinearLayout wgmmaAccumulator(const std::vector<int64_t> &shape) {
+    auto [wgM, wgN] =
+        *LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps);
+    return LinearLayout::wgmmaAccumulator(shape, wgM, wgN);
   }
 
   /// A tile loaded whole (no mask, zero padding) from a view, possibly
@@ -390,20 +398,21 @@ private:
         return success();
       }
       if (isWgmmaCandidate(dot)) {
-        // The wgmma accumulator (warps along M); the operands in the
-        // matching mma.sync fragments, which tile-warp-specialize replaces
-        // with shared-memory slots (mma.sync computes the same if it
-        // does not). A's fragments are also wgmma's register-A layout
-        // (LinearLayout::wgmmaOperandA).
+        // The wgmma accumulator (warpgroups along M, then splitting N);
+        // the operands in the matching mma.sync fragments, which
+        // tile-warp-specialize replaces with shared-memory slots (mma.sync
+        // computes the same if it does not). A's fragments are also
+        // wgmma's register-A layout (LinearLayout::wgmmaOperandA).
         unsigned bits = bitsOf(dot.getA().getType());
+        auto [wgM, wgN] =
+            *LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps);
         require(op, 0,
                 LinearLayout::mmaOperand(0, shapeOf(dot.getA().getType()),
-                                         bits, numWarps, 1));
+                                         bits, 4 * wgM, wgN));
         require(op, 1,
-                LinearLayout::mmaOperand(1, shapeOf(dot.getB().getType()),
-                                         bits, numWarps, 1));
-        LinearLayout acc =
-            LinearLayout::wgmmaAccumulator(shape, numWarps / 4);
+                LinearLayout::wgmmaOperandB(shapeOf(dot.getB().getType()),
+                                            bits, wgM, wgN));
+        LinearLayout acc = LinearLayout::wgmmaAccumulator(shape, wgM, wgN);
         require(op, 2, acc);
         setLayout(dot.getResult(), acc);
         return success();
@@ -587,9 +596,7 @@ private:
           require(op, init,
                   LinearLayout::tmem32x32b(shapeOf(dot.getType()), numWarps));
         else if (isWgmmaCandidate(dot))
-          require(op, init,
-                  LinearLayout::wgmmaAccumulator(shapeOf(dot.getType()),
-                                                 numWarps / 4));
+          require(op, init, wgmmaAccumulator(shapeOf(dot.getType())));
       }
       for (auto [init, arg, res] :
            llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),

@@ -96,6 +96,28 @@ func.func @sm90_dot(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: 
 
 // -----
 
+// A dot of 64 rows in eight warps: the two warpgroups split N, each holding
+// 128 of the 256 columns (the third warp bit), and both hold all of A
+// (its operand layout's third warp bit is zero); B's fragments keep each
+// warpgroup's columns in its registers.
+// CHECK-DAG: #[[WGN:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0], [0, 128]]>
+// CHECK-DAG: #[[AN:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0], [0, 0]]>
+// CHECK-DAG: #[[BN:linear[0-9]*]] = #tile.linear<register = {{\[\[}}1, 0], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [16, 0], [32, 0]], lane = {{\[\[}}2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[\[}}0, 0], [0, 0], [0, 128]]>
+// CHECK-LABEL: func.func @sm90_dot_split_n
+// CHECK: tile.dot {{.*}} : tensor<64x64xbf16, #[[AN]]>, tensor<64x256xbf16, #[[BN]]> -> tensor<64x256xf32, #[[WGN]]>
+func.func @sm90_dot_split_n(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %i = arith.constant 0 : i32
+  %ta = tile.load %a[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x64xbf16>
+  %tb = tile.load %b[%i, %i] : !tile.tensor<?x?xbf16> -> !tile.tile<64x256xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x256xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+  tile.store %d, %c[%i, %i] : !tile.tile<64x256xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// -----
+
 // On sm_100a (no wgmma) the same dot gets mma.sync fragments with the warps
 // split between M and N.
 // CHECK-DAG: #[[MMA:linear[0-9]*]] = #tile.linear<register = {{\[\[}}0, 1], [8, 0], [0, 32], [0, 64], [0, 128], [32, 0], [64, 0]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [0, 8], [0, 16]]>
