@@ -181,6 +181,37 @@ SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
   return ops;
 }
 
+bool tilec::storeUnconverted(StoreOp store) {
+  if (store.getMask())
+    return false;
+  SmallVector<Operation *> chain; // from the store up
+  Value v = store.getValue();
+  while (Operation *def = v.getDefiningOp()) {
+    if (!def->hasOneUse() || !isa<ConvertLayoutOp, ReshapeOp>(def))
+      break;
+    chain.push_back(def);
+    v = def->getOperand(0);
+  }
+  if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
+    return false;
+  OpBuilder b(store);
+  for (Operation *op : llvm::reverse(chain))
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      auto again = ReshapeOp::create(
+          b, op->getLoc(),
+          withLayout(reshape.getType(),
+                     shapeOpLayout(op, getLayout(v.getType()))),
+          v);
+      // (Its partition tags, where it stands in a scheduled loop.)
+      again->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+      v = again;
+    }
+  store.getValueMutable().assign(v);
+  for (Operation *op : chain)
+    op->erase();
+  return true;
+}
+
 int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                    ArrayRef<std::pair<LoadOp, bool>> loads,
                                    int64_t copies,

@@ -64,14 +64,37 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The stores after `loop` (its epilogue's) and the layout conversions
+/// only they read (storedConversions), which make their writes wider.
+std::pair<SmallVector<StoreOp>, SmallVector<Operation *>>
+epilogueStoreConversions(scf::ForOp loop) {
+  SmallVector<StoreOp> stores;
+  SmallVector<Operation *> conversions;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    op->walk([&](StoreOp store) {
+      if (store.getMask())
+        return;
+      SmallVector<Operation *> chain = storedConversions(store);
+      if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
+        return;
+      stores.push_back(store);
+      llvm::append_range(conversions, chain);
+    });
+  return {stores, conversions};
+}
+
 /// Why `loop` cannot be warp-specialized for want of shared memory, or
 /// empty: two stages of its ring (the least a pipeline overlaps with) must
 /// fit beside the rest of the kernel, the scratch of its epilogue included
 /// (SharedMemoryPlan; a random-number epilogue converts 128 KiB), at the
-/// least it can take. The kernel then keeps its plain loop, whose
-/// epilogue's scratch takes the ring's bytes once the loop is done.
+/// least it can take. Where they fit only if the epilogue's stores write
+/// their values as they are (narrower writes, once a program), `asIs`
+/// gets those stores' conversions to drop. Otherwise the kernel keeps its
+/// plain loop, whose epilogue's scratch takes the ring's bytes once the
+/// loop is done.
 std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
-                           const TargetInfo &target) {
+                           const TargetInfo &target,
+                           SmallVector<StoreOp> &asIs) {
   SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
   if (loads.empty())
     return "";
@@ -99,6 +122,12 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
   int64_t most = target.sharedMemoryPerBlock(func);
   if (bytes <= most)
     return "";
+  auto [epilogue, conversions] = epilogueStoreConversions(loop);
+  if (!epilogue.empty() &&
+      twoStageSharedBytes(func, loop, loads, copies, conversions) <= most) {
+    asIs = epilogue;
+    return "";
+  }
   return "two stages of its ring and the rest of the kernel (its "
          "epilogue's scratch included) take " +
          (bytes == std::numeric_limits<int64_t>::max()
@@ -138,12 +167,14 @@ struct TilePartitionSchedule
         std::string why = unschedulable(loop, parts);
         bool pers = false;
         int copies = 1;
+        SmallVector<StoreOp> asIs;
         if (why.empty()) {
           pers = persistent && canWalkTilesPersistently(func);
           copies = usePingPong(func, loop, pers, target) ? 2 : 1;
-          why = ringDoesNotFit(func, loop, copies, target);
+          why = ringDoesNotFit(func, loop, copies, target, asIs);
         }
         if (why.empty()) {
+          storeAsIs(func, asIs);
           if (pers)
             func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
           if (useCtaPair(func, loop, pers, target))
@@ -180,6 +211,31 @@ struct TilePartitionSchedule
       // Side loads are TMA copies of the load partition in the scheduled
       // loop only.
       dropSideCopies(func, scheduled);
+    }
+  }
+
+  /// Stores the values of the epilogue's `stores` as they are
+  /// (storeUnconverted), and says so.
+  static void storeAsIs(func::FuncOp func, ArrayRef<StoreOp> stores) {
+    for (StoreOp store : stores) {
+      int64_t scratch = 0;
+      for (Operation *op : storedConversions(store))
+        scratch = std::max(scratch, getScratchBytes(op));
+      storeUnconverted(store);
+      auto type = cast<RankedTensorType>(store.getValue().getType());
+      int cd = store.getTensor().getType().getContiguousDim();
+      if (cd < 0)
+        cd = type.getRank() - 1;
+      int64_t bytes = getLayout(type).getContiguity(cd) *
+                      type.getElementTypeBitWidth() / 8;
+      mlir::emitRemark(store.getLoc())
+          << variantPrefix(func)
+          << "epilogue store writes its value in the layout it has (" << bytes
+          << " contiguous bytes a thread): converting it for wider writes "
+             "takes "
+          << scratch
+          << " bytes of shared memory, which two stages of the main loop's "
+             "ring leave no room for";
     }
   }
 

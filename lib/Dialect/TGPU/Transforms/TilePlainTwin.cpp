@@ -132,41 +132,10 @@ bool keepsPartitions(func::FuncOp func) {
 }
 
 /// Stores each tile `func` stores without a mask in the layout it is
-/// computed in: the layout conversions (through shared memory) between
-/// it and its tile.store go, the reshapes between them take its layout
-/// along. Returns whether any went.
+/// computed in (storeUnconverted). Returns whether any conversion went.
 bool storeUnconverted(func::FuncOp func) {
   bool changed = false;
-  func.walk([&](StoreOp store) {
-    if (store.getMask())
-      return;
-    SmallVector<Operation *> chain; // from the store up
-    Value v = store.getValue();
-    while (Operation *def = v.getDefiningOp()) {
-      if (!def->hasOneUse() || !isa<ConvertLayoutOp, ReshapeOp>(def))
-        break;
-      chain.push_back(def);
-      v = def->getOperand(0);
-    }
-    if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
-      return;
-    OpBuilder b(store);
-    for (Operation *op : llvm::reverse(chain))
-      if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-        auto again = ReshapeOp::create(
-            b, op->getLoc(),
-            withLayout(reshape.getType(),
-                       shapeOpLayout(op, getLayout(v.getType()))),
-            v);
-        // (Its partition tags, where it stands in a scheduled loop.)
-        again->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-        v = again;
-      }
-    store.getValueMutable().assign(v);
-    for (Operation *op : chain)
-      op->erase();
-    changed = true;
-  });
+  func.walk([&](StoreOp store) { changed |= tilec::storeUnconverted(store); });
   return changed;
 }
 

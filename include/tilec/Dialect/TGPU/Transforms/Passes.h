@@ -55,6 +55,12 @@ int64_t twoStageSharedBytes(
 /// stores first: what goes with the store when it becomes a TMA store.
 llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
 
+/// Stores the tile an unmasked `store` stores in the layout it is computed
+/// in: the layout conversions (through shared memory) between it and the
+/// store go, the reshapes between them take its layout along. Returns
+/// whether any went.
+bool storeUnconverted(tile::StoreOp store);
+
 /// The bytes of the staging buffer `store` takes as a TMA store, one
 /// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot
 /// be one.
