@@ -8,6 +8,8 @@
 #include "tilec/Layout/BankConflicts.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Regex.h"
 
@@ -70,6 +72,100 @@ int64_t tilec::reportBankConflicts(ModuleOp module, llvm::raw_ostream &os) {
   return excess;
 }
 
+static std::vector<std::pair<Location, std::string>>
+describeMainLoop(func::FuncOp func) {
+  std::vector<std::pair<Location, std::string>> out;
+  auto shape = [](ArrayRef<int64_t> dims) {
+    std::string t;
+    for (auto [i, d] : llvm::enumerate(dims))
+      t += (i ? "x" : "") + std::to_string(d);
+    return t;
+  };
+  // Loads: the TMA copies of one tile (one op a box) and thread copies, in
+  // program order, one line a tile.
+  llvm::MapVector<Location, std::string> loads;
+  func.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<tgpu::TMALoadOp>(op)) {
+      auto view = copy.getDesc().getType();
+      auto buf = cast<tgpu::SharedBufferType>(copy.getDst().getType());
+      // Each iteration where it is in the innermost loop (the main loop;
+      // a persistent kernel's tile loop holds it and the copies made once
+      // a tile).
+      auto loop = op->getParentOfType<scf::ForOp>();
+      bool inLoop =
+          loop && !loop->walk([&](scf::ForOp inner) {
+                         return inner == loop ? WalkResult::advance()
+                                              : WalkResult::interrupt();
+                       }).wasInterrupted();
+      std::string swz = view.getTmaSwizzle()
+                            ? std::to_string(view.getTmaSwizzle()) +
+                                  "-byte swizzle"
+                            : "no swizzle";
+      loads[op->getLoc()] = "load: TMA, a " + shape(buf.getSlotShape()) +
+                     " slot in boxes of " + shape(view.getTmaBox()) + " (" +
+                     swz + "), " +
+                     (buf.getNumSlots() == 1
+                          ? std::string("one slot")
+                          : std::to_string(buf.getNumSlots()) + " in a ring") +
+                     (inLoop ? ", each iteration" : ", once before the main loop");
+    } else if (auto copy = dyn_cast<tgpu::ThreadCopyOp>(op)) {
+      auto buf = cast<tgpu::SharedBufferType>(copy.getBuffer().getType());
+      loads[op->getLoc()] = "load: copied by the load partition's threads into " +
+                     std::to_string(buf.getNumSlots()) + " slots";
+    }
+  });
+  for (auto &[loc, entry] : loads)
+    out.push_back({loc, entry});
+  // MMAs: the instruction and its warpgroups from the accumulator's
+  // layout (as the lowering reads it), the operands' sources and
+  // majorness, the wait that reads its result.
+  func.walk([&](tgpu::WGMMAOp mma) {
+    auto acc = cast<RankedTensorType>(mma.getType());
+    LinearLayout layout = getLayout(acc);
+    const LinearLayout::Bases &warps = layout.getBases(InDim::Warp);
+    int64_t groupsM = 1, groupsN = 1;
+    for (size_t j = 2; j < warps.size(); ++j)
+      (warps[j][0] ? groupsM : groupsN) *= 2;
+    auto b = mma.getB().getType();
+    Type elt = b.getElementType();
+    int64_t m = acc.getShape()[0], n = acc.getShape()[1],
+            k = b.getSlotShape()[0], kStep = tgpu::wgmmaK(elt);
+    auto major = [&](tgpu::SharedBufferType t, int operand) {
+      auto d = tgpu::getOperandDescriptor(t, operand);
+      return std::string(d && d->kMajor ? "K-major" : "MN-major");
+    };
+    std::string text = "dot: wgmma m64n" + std::to_string(n / groupsN) +
+                       "k" + std::to_string(kStep) + " x" +
+                       std::to_string(m / (64 * groupsM) * (k / kStep)) +
+                       " a warpgroup";
+    if (groupsM * groupsN > 1)
+      text += ", " + std::to_string(groupsM * groupsN) + " warpgroups" +
+              (groupsN > 1 ? " splitting N" : " splitting M");
+    if (auto a = dyn_cast<tgpu::SharedBufferType>(mma.getA().getType()))
+      text += "; A from shared memory (" + major(a, 0) + ")";
+    else
+      text += std::string("; A from registers") +
+              (mma.getA().getDefiningOp<ConvertLayoutOp>()
+                   ? " (converted through shared memory)"
+                   : "");
+    text += ", B from shared memory (" + major(b, 1) + ")";
+    std::string waited = "; left in flight into the next iteration";
+    for (Operation *user : mma->getUsers())
+      if (auto wait = dyn_cast<tgpu::WGMMAWaitOp>(user)) {
+        waited = wait.getPendings() == 0
+                     ? "; waited for before the next MMA"
+                     : "; waited for with " +
+                           std::to_string(wait.getPendings()) +
+                           " later MMA group(s) in flight";
+        break;
+      }
+    std::pair<Location, std::string> line{mma.getLoc(), text + waited};
+    if (!llvm::is_contained(out, line))
+      out.push_back(line);
+  });
+  return out;
+}
+
 std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
   std::vector<KernelPath> paths;
   bool asyncTarget = TargetInfo::of(module).hasAsyncMMA();
@@ -123,6 +219,8 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
       d += ", dots on mma.sync";
     p.missedFastPath = mmaSync && asyncTarget && !p.isTwin;
     p.description = d;
+    if (ws)
+      p.mainLoop = describeMainLoop(func);
     paths.push_back(std::move(p));
   }
   return paths;

@@ -31,6 +31,13 @@ struct KernelPath {
   /// tilec's own copy: a shape variant or the plain twin of a kernel.
   bool generated = false;
   bool isTwin = false;
+  /// What the compiler made of each load and dot of the kernel's
+  /// warp-specialized main loop, at the op's location: a load's transport
+  /// (TMA boxes into a ring of N slots, once or each iteration; or the
+  /// load partition's threads), a dot's MMA (the instruction, the
+  /// warpgroups and how they split it, where A and B come from, where it
+  /// is waited for). Read from the IR the PTX is made of.
+  std::vector<std::pair<mlir::Location, std::string>> mainLoop;
 };
 std::vector<KernelPath> describeKernelPaths(mlir::ModuleOp module);
 

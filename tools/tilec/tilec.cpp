@@ -244,6 +244,12 @@ void summarize(SourceMgrDiagnosticHandler &diagnostics,
     }
     if (!remarks && p.generated)
       continue;
+    // With --remarks, each load and dot of a kernel's main loop: what it
+    // became (not repeated for shape variants and twins).
+    if (remarks && !p.generated)
+      for (auto &[loc, text] : p.mainLoop)
+        diagnostics.emitDiagnostic(loc, text, DiagnosticSeverity::Remark,
+                                   /*displaySourceLine=*/false);
     std::string hint = !remarks && p.missedFastPath
                            ? " (--remarks says why dots miss wgmma)"
                            : "";
