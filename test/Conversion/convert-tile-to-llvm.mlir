@@ -623,10 +623,18 @@ func.func @blocks(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %i: i32)
 
 // A reducing store adds each element once with red.global.add: 16-byte
 // vectors under the uniform check, one element at a time otherwise; a
-// value held in copies (a splat) is added by its owners alone.
+// value held in copies (a splat) is added by its owners alone. A tile
+// wholly inside the view (a uniform check first) adds with no element
+// checks (predicate 1), else each element under its bounds check.
 // CHECK-LABEL: func.func @store_reduce
 // CHECK: scf.if
-// CHECK-COUNT-2: red.relaxed.gpu.global.add.v4.f32
+// CHECK: scf.if
+// CHECK-COUNT-2: red.relaxed.gpu.global.add.v4.f32 [$1], {$2, $3, $4, $5};\0A}", "r,l,f,f,f,f" %c1_i32
+// CHECK: } else {
+// CHECK-COUNT-8: red.relaxed.gpu.global.add.f32 [$1], $2;\0A}", "r,l,f" %c1_i32
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-2: red.relaxed.gpu.global.add.v4.f32 [$1], {$2, $3, $4, $5};\0A}", "r,l,f,f,f,f" %{{[0-9]+}}
 // CHECK: } else {
 // CHECK-COUNT-8: red.relaxed.gpu.global.add.f32
 // CHECK: nvvm.read.ptx.sreg.tid.x

@@ -309,7 +309,39 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
       return SmallVector<Value>();
     };
 
-    emitAccess(rewriter, acc, TypeRange{}, emitPath);
+    if (!owners || acc.inBounds || op.getMask()) {
+      emitAccess(rewriter, acc, TypeRange{}, emitPath);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // A reduction of a tile wholly inside the view (in a loop over blocks,
+    // every block but the last) adds with no per-element checks: uniform
+    // checks pick that path.
+    auto shape = cast<RankedTensorType>(op.getValue().getType()).getShape();
+    // Per dim: offset + extent <= size, offset >= 0 (compared unsigned,
+    // as the element checks are: a negative offset is out).
+    Value inside;
+    for (auto [d, extent] : llvm::enumerate(shape)) {
+      Value size = acc.view.sizes[d];
+      Value last = e.add(acc.offsets[d], e.i64(extent - 1));
+      Value in = e.andI(e.ult(last, size),
+                        e.ult(acc.offsets[d], size));
+      inside = inside ? e.andI(inside, in) : in;
+    }
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      acc.inBounds = true;
+      int64_t vec = acc.maxVector();
+      emitVectorOrScalar(rewriter, loc, vec,
+                         vec > 1 ? acc.vectorOk(vec) : Value(), TypeRange{},
+                         emitPath);
+      acc.inBounds = false;
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      emitAccess(rewriter, acc, TypeRange{}, emitPath);
+    }
     rewriter.eraseOp(op);
     return success();
   }
