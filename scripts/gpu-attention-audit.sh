@@ -5,7 +5,8 @@
 # and bulk tensor copies (UTMALDG, UTMASTG) and no local memory (LDL/STL:
 # spills); compute-sanitizer's memcheck, racecheck and synccheck must report
 # no error on each kernel (scripts/attention_check.py: two lengths, causal
-# and not, GQA, both layouts).
+# and not, GQA, both layouts), and on the backward's main kernels
+# (scripts/attention_bwd_check.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
@@ -29,6 +30,18 @@ for tool in memcheck racecheck synccheck; do
     python3 scripts/attention_check.py > "$log" 2>&1
   r=$?
   printf "%-10s exit %d  %d PASS, %d FAIL  %s\n" "$tool" "$r" \
+    "$(grep -c ' PASS$' "$log")" "$(grep -c ' FAIL$' "$log")" \
+    "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
+  [ $r -eq 0 ] || rc=1
+done
+# The backward (scripts/attention_bwd_check.py): its main kernels under the
+# same three tools.
+for tool in memcheck racecheck synccheck; do
+  log="$OUT/sanitize-$tool-attention-bwd.log"
+  "$SAN" --tool "$tool" --kernel-name kns=attention_bwd_d --error-exitcode 9 \
+    python3 scripts/attention_bwd_check.py > "$log" 2>&1
+  r=$?
+  printf "%-10s exit %d  %d PASS, %d FAIL  %s (backward)\n" "$tool" "$r" \
     "$(grep -c ' PASS$' "$log")" "$(grep -c ' FAIL$' "$log")" \
     "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
   [ $r -eq 0 ] || rc=1
