@@ -191,9 +191,9 @@ LinearLayout::wgmmaWarpGroups(int64_t m, int64_t n, int numWarps) {
   // Warpgroups stack along M while M has 64 rows for each; the others split
   // N into equal chunks, each a multiple of 8 (a 64-row dot on two
   // warpgroups is two m64n(N/2) MMAs reading the same A).
-  if (numWarps % 4 || m % 64 || n % 8 || n > 256)
-    return std::nullopt;
   int groups = numWarps / 4, wgM = 1;
+  if (numWarps % 4 || (groups & (groups - 1)) || m % 64 || n % 8 || n > 256)
+    return std::nullopt;
   while (wgM < groups && m % (128 * wgM) == 0)
     wgM *= 2;
   int wgN = groups / wgM;

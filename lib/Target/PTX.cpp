@@ -351,8 +351,18 @@ FailureOr<std::string> tilec::assemblePTX(StringRef ptx, StringRef arch,
     errors = "ptxas failed";
     if (!execError.empty())
       errors += ": " + execError;
-    if (buf)
-      errors += ":\n" + (*buf)->getBuffer().str();
+    if (buf) {
+      StringRef text = (*buf)->getBuffer();
+      errors += ":\n" + text.str();
+      // A warp-specialized kernel's partitions run under the register
+      // budgets tile-warp-specialize gave them (setmaxnreg).
+      if (text.contains("Insufficient registers"))
+        errors += "(a warp-specialized kernel's warps run under fixed "
+                  "register budgets, set by tile.num_warps and "
+                  "tile.blocks_per_sm; this instruction needs more than its "
+                  "partition has: ask fewer blocks an SM, more warps or "
+                  "smaller tiles)";
+    }
   } else if (auto buf = llvm::MemoryBuffer::getFile(out, /*IsText=*/false)) {
     result = (*buf)->getBuffer().str();
     if (info)
