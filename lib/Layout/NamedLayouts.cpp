@@ -202,6 +202,14 @@ LinearLayout::wgmmaWarpGroups(int64_t m, int64_t n, int numWarps) {
   return std::pair<int, int>{wgM, wgN};
 }
 
+std::pair<int, int> LinearLayout::wgmmaWarpGroupsOf() const {
+  const Bases &warps = getBases(InDim::Warp);
+  int groupsM = 1, groupsN = 1;
+  for (size_t j = 2; j < warps.size(); ++j)
+    (warps[j][0] ? groupsM : groupsN) *= 2;
+  return {groupsM, groupsN};
+}
+
 LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
                                             int warpGroupsM, int warpGroupsN) {
   // A warp holds a 16x(N / warpGroupsN) slice as mma.sync's m16n8 fragments

@@ -92,26 +92,28 @@ describeMainLoop(func::FuncOp func) {
       // a persistent kernel's tile loop holds it and the copies made once
       // a tile).
       auto loop = op->getParentOfType<scf::ForOp>();
-      bool inLoop =
-          loop && !loop->walk([&](scf::ForOp inner) {
-                         return inner == loop ? WalkResult::advance()
+      bool inLoop = loop && !loop->walk([&](scf::ForOp inner) {
+                                   return inner == loop
+                                              ? WalkResult::advance()
                                               : WalkResult::interrupt();
-                       }).wasInterrupted();
-      std::string swz = view.getTmaSwizzle()
-                            ? std::to_string(view.getTmaSwizzle()) +
-                                  "-byte swizzle"
-                            : "no swizzle";
-      loads[op->getLoc()] = "load: TMA, a " + shape(buf.getSlotShape()) +
-                     " slot in boxes of " + shape(view.getTmaBox()) + " (" +
-                     swz + "), " +
-                     (buf.getNumSlots() == 1
-                          ? std::string("one slot")
-                          : std::to_string(buf.getNumSlots()) + " in a ring") +
-                     (inLoop ? ", each iteration" : ", once before the main loop");
+                                 })
+                                 .wasInterrupted();
+      std::string swz =
+          view.getTmaSwizzle()
+              ? std::to_string(view.getTmaSwizzle()) + "-byte swizzle"
+              : "no swizzle";
+      loads[op->getLoc()] =
+          "load: TMA, a " + shape(buf.getSlotShape()) + " slot in boxes of " +
+          shape(view.getTmaBox()) + " (" + swz + "), " +
+          (buf.getNumSlots() == 1
+               ? std::string("one slot")
+               : std::to_string(buf.getNumSlots()) + " in a ring") +
+          (inLoop ? ", each iteration" : ", once before the main loop");
     } else if (auto copy = dyn_cast<tgpu::ThreadCopyOp>(op)) {
       auto buf = cast<tgpu::SharedBufferType>(copy.getBuffer().getType());
-      loads[op->getLoc()] = "load: copied by the load partition's threads into " +
-                     std::to_string(buf.getNumSlots()) + " slots";
+      loads[op->getLoc()] =
+          "load: copied by the load partition's threads into " +
+          std::to_string(buf.getNumSlots()) + " slots";
     }
   });
   for (auto &[loc, entry] : loads)
@@ -121,11 +123,7 @@ describeMainLoop(func::FuncOp func) {
   // majorness, the wait that reads its result.
   func.walk([&](tgpu::WGMMAOp mma) {
     auto acc = cast<RankedTensorType>(mma.getType());
-    LinearLayout layout = getLayout(acc);
-    const LinearLayout::Bases &warps = layout.getBases(InDim::Warp);
-    int64_t groupsM = 1, groupsN = 1;
-    for (size_t j = 2; j < warps.size(); ++j)
-      (warps[j][0] ? groupsM : groupsN) *= 2;
+    auto [groupsM, groupsN] = getLayout(acc).wgmmaWarpGroupsOf();
     auto b = mma.getB().getType();
     Type elt = b.getElementType();
     int64_t m = acc.getShape()[0], n = acc.getShape()[1],
@@ -134,8 +132,8 @@ describeMainLoop(func::FuncOp func) {
       auto d = tgpu::getOperandDescriptor(t, operand);
       return std::string(d && d->kMajor ? "K-major" : "MN-major");
     };
-    std::string text = "dot: wgmma m64n" + std::to_string(n / groupsN) +
-                       "k" + std::to_string(kStep) + " x" +
+    std::string text = "dot: wgmma m64n" + std::to_string(n / groupsN) + "k" +
+                       std::to_string(kStep) + " x" +
                        std::to_string(m / (64 * groupsM) * (k / kStep)) +
                        " a warpgroup";
     if (groupsM * groupsN > 1)

@@ -191,6 +191,9 @@ public:
   /// warpgroups).
   static std::optional<std::pair<int, int>>
   wgmmaWarpGroups(int64_t m, int64_t n, int numWarps);
+  /// The warpgroups (along M, along N) of this wgmma accumulator layout:
+  /// its warp bits past a warpgroup's four move 64 rows or a chunk of N.
+  std::pair<int, int> wgmmaWarpGroupsOf() const;
   /// wgmma m64nNk16 accumulator layout of an MxN tile (a warpgroup of four
   /// warps holds 64 rows; `warpGroupsM` groups stack along M, then
   /// `warpGroupsN` groups take N / warpGroupsN columns each).

@@ -66,9 +66,7 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     // two (a warpgroup's four warps stack along M) move 64 rows or a chunk
     // of N each.
     const LinearLayout::Bases &warpBases = acc.getBases(InDim::Warp);
-    int64_t groupsM = 1, groupsN = 1;
-    for (size_t j = 2; j < warpBases.size(); ++j)
-      (warpBases[j][0] ? groupsM : groupsN) *= 2;
+    auto [groupsM, groupsN] = acc.wgmmaWarpGroupsOf();
     int64_t rowsPerRep = 64 * groupsM, instrN = n / groupsN;
 
     // A descriptor's low word is the start address (bits 4..17 of the
@@ -94,8 +92,10 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
 
     // This warpgroup's rows of A and columns of B, as offsets in their
     // layouts (linear maps, so the bits of the warpgroup index add by XOR).
+    Value wg; // the warpgroup index, made at its first use
     auto groupOffset = [&](SharedBufferType t, int dim) {
-      Value wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
+      if (!wg)
+        wg = arith::ShRUIOp::create(rewriter, e.loc, e.warpId(), e.i32(2));
       Value offset = e.i32(0);
       for (size_t j = 2; j < warpBases.size(); ++j) {
         if (!warpBases[j][dim])

@@ -184,16 +184,10 @@ SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
 bool tilec::storeUnconverted(StoreOp store) {
   if (store.getMask())
     return false;
-  SmallVector<Operation *> chain; // from the store up
-  Value v = store.getValue();
-  while (Operation *def = v.getDefiningOp()) {
-    if (!def->hasOneUse() || !isa<ConvertLayoutOp, ReshapeOp>(def))
-      break;
-    chain.push_back(def);
-    v = def->getOperand(0);
-  }
+  SmallVector<Operation *> chain = storedConversions(store); // store up
   if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
     return false;
+  Value v = chain.back()->getOperand(0);
   OpBuilder b(store);
   for (Operation *op : llvm::reverse(chain))
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {

@@ -204,14 +204,14 @@ struct KernelChannels {
   /// them (conversions of a tile nobody reads any more).
   static void eraseUnused(Operation *op);
 
-  /// The ring as the dot reads it (transposed slots where the dot
-  /// transposes the loaded tile), next to the ring's allocation.
   /// Waits for the MMAs `issued` (in order, each with its index in
   /// `mmas`) right before the first op that reads each result, releasing
   /// the channels whose last reader is done.
   void insertDeferredWaits(
       llvm::ArrayRef<std::pair<tgpu::WGMMAOp, int>> issued,
       llvm::ArrayRef<int> lastReader, Value i);
+  /// The ring as the dot reads it (transposed slots where the dot
+  /// transposes the loaded tile), next to the ring's allocation.
   static Value mmaOperand(const Operand &o);
   static Value mmaOperand(const Operand &o, bool transposed);
 
