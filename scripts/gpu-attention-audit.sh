@@ -24,26 +24,21 @@ for fn in $(awk '/Function : /{print $NF}' "$OUT/attention.sass" | grep -v '__pl
                    END {exit !(g && !sp)}' "$OUT/attention.sass" || { echo "FAIL: $fn"; rc=1; }
 done
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for tool in memcheck racecheck synccheck; do
-  log="$OUT/sanitize-$tool-attention.log"
-  "$SAN" --tool "$tool" --kernel-name kns=attention --error-exitcode 9 \
-    python3 scripts/attention_check.py > "$log" 2>&1
-  r=$?
-  printf "%-10s exit %d  %d PASS, %d FAIL  %s\n" "$tool" "$r" \
-    "$(grep -c ' PASS$' "$log")" "$(grep -c ' FAIL$' "$log")" \
-    "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
-  [ $r -eq 0 ] || rc=1
-done
-# The backward (scripts/attention_bwd_check.py): its main kernels under the
-# same three tools.
-for tool in memcheck racecheck synccheck; do
-  log="$OUT/sanitize-$tool-attention-bwd.log"
-  "$SAN" --tool "$tool" --kernel-name kns=attention_bwd_d --error-exitcode 9 \
-    python3 scripts/attention_bwd_check.py > "$log" 2>&1
-  r=$?
-  printf "%-10s exit %d  %d PASS, %d FAIL  %s (backward)\n" "$tool" "$r" \
-    "$(grep -c ' PASS$' "$log")" "$(grep -c ' FAIL$' "$log")" \
-    "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
-  [ $r -eq 0 ] || rc=1
-done
+# sanitize LOG KERNELS SCRIPT SUFFIX: SCRIPT's launches of the kernels whose
+# names contain KERNELS under each tool, a line a tool.
+sanitize() {
+  for tool in memcheck racecheck synccheck; do
+    log="$OUT/sanitize-$tool-$1.log"
+    "$SAN" --tool "$tool" --kernel-name kns="$2" --error-exitcode 9 \
+      python3 "$3" > "$log" 2>&1
+    r=$?
+    printf "%-10s exit %d  %d PASS, %d FAIL  %s%s\n" "$tool" "$r" \
+      "$(grep -c ' PASS$' "$log")" "$(grep -c ' FAIL$' "$log")" \
+      "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)" "$4"
+    [ $r -eq 0 ] || rc=1
+  done
+}
+sanitize attention attention scripts/attention_check.py ""
+# The backward's main kernels (scripts/attention_bwd_check.py).
+sanitize attention-bwd attention_bwd_d scripts/attention_bwd_check.py " (backward)"
 exit $rc
