@@ -30,7 +30,8 @@ def TGPU_OperandSource : I32EnumAttr<"OperandSource",
     "where an MMA reads an operand from", [
     I32EnumAttrCase<"Registers", 0, "regs">,
     I32EnumAttrCase<"Shared", 1, "smem">,
-    I32EnumAttrCase<"TensorMemory", 2, "tmem">]> {
+    I32EnumAttrCase<"TensorMemory", 2, "tmem">,
+    I32EnumAttrCase<"Staged", 3, "staged">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -39,9 +40,14 @@ def TGPU_MMAAttr : TGPU_Attr<"MMA", "mma"> {
   let summary = "the MMA a tile.dot was selected for";
   let description = [{
     On a `tile.dot` as `tgpu.mma`: the instruction (`mma_sync`, `wgmma`,
-    `tcgen05`) and where it reads A and B (`regs`, `smem` or `tmem`).
-    mma.sync reads both from registers; wgmma reads B from shared memory and
-    A from shared memory or registers; tcgen05 reads B from shared memory
+    `tcgen05`) and where it reads A and B (`regs`, `smem`, `tmem` or
+    `staged`). mma.sync reads both from registers; wgmma reads B from shared
+    memory and A from shared memory (a copy's slot), registers or a
+    `staged` A: a tile the loop computes in a layout that reaches the
+    register-A layout only through shared memory (attention backward's Pᵀ
+    and dSᵀ), which its warps write into shared memory once
+    (`tgpu.local_stage`) for the MMA to read by descriptor instead of
+    loading it back; tcgen05 reads B from shared memory
     and A from shared memory or tensor memory (the compute partition
     writes it there: attention's P). Set by tile-select-mma-and-tma; a pass that cannot lower the
     selection where it stands selects again (mma.sync) and says why.

@@ -476,6 +476,33 @@ def TGPU_LocalStoreOp : TGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def TGPU_LocalStageOp : TGPU_Op<"local_stage", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile into scratch for an asynchronous MMA to read";
+  let description = [{
+    Writes `value` (from registers) into the executing warps' scratch in
+    shared memory, in the NVMMA layout of the result (a one-slot buffer),
+    for wgmma to read in place as its A operand by descriptor (directly, or
+    through a `tgpu.transpose`). The warps synchronize before (earlier
+    readers of scratch are done), write (stmatrix where the layouts allow),
+    fence the writes for the async proxy and synchronize again. The result
+    stays valid until the next op of those warps that uses scratch
+    (tile-allocate-shared-memory checks that none stands between it and its
+    readers); the MMAs reading it are waited for before then.
+
+    ```mlir
+    %ds = tgpu.local_stage %dsb : tensor<64x128xbf16, #acc>
+        -> !tgpu.smem<1x64x128xbf16, #nvmma>
+    %dst = tgpu.transpose %ds : !tgpu.smem<1x64x128xbf16, #nvmma>
+        -> !tgpu.smem<1x128x64xbf16, #nvmma_t>
+    %dk = tgpu.wgmma %dst[%c0], %q[%s], %acc : ...
+    ```
+  }];
+  let arguments = (ins TGPU_Tile:$value);
+  let results = (outs TGPU_SharedBufferType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // wgmma
 //===----------------------------------------------------------------------===//

@@ -243,6 +243,38 @@ func.func @local_store(%i: i32)
 
 // -----
 
+// tgpu.local_stage: a tile computed in registers written into scratch for
+// wgmma to read by descriptor: the warps synchronize, store (stmatrix),
+// fence the writes for the async proxy, synchronize again. Scratch starts
+// on 1024 bytes (the swizzle's period) past the barriers; the wgmma reads
+// the transposed view MN-major (its A transpose immediate 1).
+#acc64 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#sw = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#swt = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+// CHECK-LABEL: func.func @local_stage
+// CHECK: %[[AT:.*]] = arith.constant 9216 : i32
+// CHECK-NEXT: llvm.getelementptr %{{.*}}[%[[AT]]]
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.stmatrix
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}} da, db, 1, 1, 1, 1, 1;
+func.func @local_stage()
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %p = arith.constant dense<1.0> : tensor<64x64xbf16, #acc64>
+  %b = tgpu.alloc : !tgpu.smem<1x64x64xbf16, #sw>
+  %bars = tgpu.barriers arrive_count 1 : <1>
+  %c0 = arith.constant 0 : i32
+  %s = tgpu.local_stage %p : tensor<64x64xbf16, #acc64> -> !tgpu.smem<1x64x64xbf16, #sw>
+  %t = tgpu.transpose %s : !tgpu.smem<1x64x64xbf16, #sw> -> !tgpu.smem<1x64x64xbf16, #swt>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32, #acc64>
+  %d = tgpu.wgmma %t[%c0], %b[%c0], %acc : !tgpu.smem<1x64x64xbf16, #swt>, !tgpu.smem<1x64x64xbf16, #sw>, tensor<64x64xf32, #acc64>
+  %w = tgpu.wgmma_wait %d : tensor<64x64xf32, #acc64> {pendings = 0 : i32}
+  return
+}
+
+// -----
+
 // tgpu.thread_copy: the threads' copy of a view's tile into a channel's
 // slot (a view TMA cannot read). Uniform run-time checks of the view pick
 // the path, each a run-time loop (kept rolled: llvm.loop_annotation) over

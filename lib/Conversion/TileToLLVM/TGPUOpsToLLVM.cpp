@@ -156,6 +156,31 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
   }
 };
 
+/// Scratch in the result's layout: barrier (earlier readers of scratch are
+/// done), stores, a proxy fence (wgmma reads it through the async proxy),
+/// barrier.
+struct LocalStageLowering : public OpConversionPattern<LocalStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalStageOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    auto access =
+        analyzeSharedAccess(getLayout(vt), op.getType().getSlotLayout(),
+                            vt.getElementType().getIntOrFloatBitWidth());
+    if (!access)
+      return op.emitOpError() << "the buffer's layout cannot hold the tile";
+    Value base = e.sharedBase(op);
+    e.barrier();
+    storeToShared(e, adaptor.getValue(), vt.getElementType(), *access, base);
+    fenceProxyAsyncShared(e);
+    e.barrier();
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
 /// An encoded CUtensorMap is not all zero in its first 16 bytes (they hold
 /// the global address).
 struct TMAReadyLowering : public OpConversionPattern<TMAReadyOp> {
@@ -564,7 +589,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, ClusterSyncLowering,
                LocalLoadLowering,
-               LocalStoreLowering,
+               LocalStoreLowering, LocalStageLowering,
                TMAReadyLowering, WarpgroupIndexLowering, ClusterRankLowering,
                TryCancelLowering,
                QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,

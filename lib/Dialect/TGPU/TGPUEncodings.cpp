@@ -10,6 +10,7 @@
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
 
 #include "TGPUUtils.h"
+#include "tilec/Layout/BankConflicts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -223,6 +224,32 @@ TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
   t.type = SharedBufferType::get(ctx, one, tile.getElementType(),
                                  tile::SharedLayoutAttr::get(ctx, slot));
   return t;
+}
+
+std::optional<StagedA> tgpu::stagedA(tile::DotOp dot) {
+  auto cvt = dot.getA().getDefiningOp<tile::ConvertLayoutOp>();
+  if (!cvt)
+    return std::nullopt;
+  StagedA s;
+  s.tile = cvt.getSrc();
+  if (auto tr = s.tile.getDefiningOp<tile::TransposeOp>()) {
+    s.tile = tr.getSrc();
+    s.transposed = true;
+  }
+  auto t = cast<RankedTensorType>(s.tile.getType());
+  if (t.getRank() != 2 || !tile::getLayoutAttr(t) ||
+      bitsOf(t.getElementType()) != 16)
+    return std::nullopt;
+  int64_t rowBytes = t.getShape()[1] * 2;
+  int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  if (rowBytes < 32 || rowBytes % swizzle || t.getShape()[0] < 8)
+    return std::nullopt;
+  s.type = slotOfSwizzle(t, swizzle).type;
+  if (!analyzeSharedAccess(tile::getLayout(t), s.type.getSlotLayout(), 16) ||
+      !getOperandDescriptor(s.transposed ? transposedSlots(s.type) : s.type,
+                            0))
+    return std::nullopt;
+  return s;
 }
 
 std::optional<TMASlot> tgpu::getTMASlot(tile::LoadOp load, bool squeeze) {

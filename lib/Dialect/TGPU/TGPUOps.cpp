@@ -29,8 +29,7 @@ void TGPUDialect::registerOps() {
 // Ops
 //===----------------------------------------------------------------------===//
 
-/// `t` with its 2-d slots transposed: the offset bases' coordinates swap.
-static SharedBufferType transposedSlots(SharedBufferType t) {
+SharedBufferType tgpu::transposedSlots(SharedBufferType t) {
   SmallVector<int64_t> shape(t.getShape());
   std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
   SmallVector<int64_t> bases(t.getLayout().getOffsetBases());
@@ -195,6 +194,13 @@ LogicalResult LocalStoreOp::verify() {
     return emitOpError() << "needs a buffer of known depth";
   return verifySlotTile(*this, getBuffer().getType(), getValue().getType(),
                         "value");
+}
+
+LogicalResult LocalStageOp::verify() {
+  SharedBufferType buf = getResult().getType();
+  if (buf.getNumSlots() != 1)
+    return emitOpError() << "stages into a one-slot buffer";
+  return verifySlotTile(*this, buf, getValue().getType(), "value");
 }
 
 LogicalResult ThreadCopyOp::verify() {

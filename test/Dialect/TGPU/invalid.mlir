@@ -780,6 +780,28 @@ func.func @local_store_shape(%v: tensor<128x64xbf16, #l>, %i: i32) {
 // -----
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#l = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+
+func.func @local_stage_slots(%v: tensor<128x64xbf16, #l>) {
+  // expected-error @+1 {{stages into a one-slot buffer}}
+  %s = tgpu.local_stage %v : tensor<128x64xbf16, #l> -> !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#l = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+
+func.func @local_stage_shape(%v: tensor<128x64xbf16, #l>) {
+  // expected-error @+1 {{value must be a slot of the buffer}}
+  %s = tgpu.local_stage %v : tensor<128x64xbf16, #l> -> !tgpu.smem<1x128x64xf16, #sa>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
 
 func.func @thread_copy_not_a_slot(%a: !tile.tensor<?x?xbf16>, %i: i32) {

@@ -192,6 +192,21 @@ mlir::LogicalResult checkTMAView(tile::TensorViewType view, std::string &why);
 /// unswizzled box of the whole tile (planRegisterSlot's).
 TMASlot slotOfSwizzle(mlir::RankedTensorType tile, int64_t swizzle,
                       bool squeeze = false);
+/// A staged wgmma A (OperandSource::Staged): the tile the dot's A is
+/// converted from (to the register-A layout), before a 2-d transpose the
+/// dot reads it through (`transposed`), and the one-slot buffer
+/// tgpu.local_stage writes it into: NVMMA-swizzled along its last dim
+/// (128, 64 or 32 bytes, the widest its rows fill), which the lowering can
+/// store the tile's layout into. Fails (nullopt) where there is none.
+/// `t` with its 2-d slots transposed (tgpu.transpose's result type): the
+/// offset bases' coordinates swap.
+SharedBufferType transposedSlots(SharedBufferType t);
+struct StagedA {
+  mlir::Value tile;
+  bool transposed = false;
+  SharedBufferType type;
+};
+std::optional<StagedA> stagedA(tile::DotOp dot);
 /// The slot of `load`'s TMA copy as its `tgpu.tma` records it (the
 /// decision tile-select-mma-and-tma made, read, not planned again);
 /// nullopt for a load without one.

@@ -99,7 +99,9 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
     out.tensorMemoryWord = end;
     end += 8;
   }
-  auto scratchOf = [&](Operation *op) {
+  auto scratchOf = [&](Operation *op) -> int64_t {
+    if (auto stage = dyn_cast<tgpu::LocalStageOp>(op))
+      return stage.getType().getSlotBytes();
     return dropped.contains(op) ? 0 : tile::getScratchBytes(op);
   };
 
@@ -110,11 +112,21 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
   if (specialized) {
     // One area: as much as the most any op needs, once a compute group
     // (those run at once; the code outside the regions uses the first).
-    int64_t scratch = 0;
-    func.walk([&](Operation *op) { scratch = std::max(scratch, scratchOf(op)); });
+    // A staged MMA operand (tgpu.local_stage, or a dot's A selected to be
+    // one, as the passes that size rings see it) is read by descriptor:
+    // its swizzle repeats every 1024 bytes, so scratch starts on one.
+    int64_t scratch = 0, align = 128;
+    func.walk([&](Operation *op) {
+      scratch = std::max(scratch, scratchOf(op));
+      auto dot = dyn_cast<DotOp>(op);
+      if (isa<tgpu::LocalStageOp>(op) ||
+          (dot && tgpu::getMMA(dot) &&
+           tgpu::getMMA(dot).getA() == tgpu::OperandSource::Staged))
+        align = 1024;
+    });
     int64_t groups = computeGroups.value_or(tgpu::getComputeGroups(func));
-    out.groupScratch = llvm::alignTo(scratch, 128);
-    int64_t start = end ? llvm::alignTo(end, 128) : 0;
+    out.groupScratch = llvm::alignTo(scratch, align);
+    int64_t start = end ? llvm::alignTo(end, align) : 0;
     if (end)
       out.scratchStart = start;
     out.bytes = start + (groups > 1 ? out.groupScratch * groups : scratch);
@@ -136,11 +148,11 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
       if (!item.barriers && item.lastUse >= live.position(op))
         busy.push_back({at[i], at[i] + item.bytes});
     llvm::sort(busy);
-    int64_t place = 0;
+    int64_t place = 0, align = isa<tgpu::LocalStageOp>(op) ? 1024 : 128;
     for (auto [from, to] : busy) {
       if (place + bytes <= from)
         break;
-      place = std::max(place, int64_t(llvm::alignTo(to, 128)));
+      place = std::max(place, int64_t(llvm::alignTo(to, align)));
     }
     out.scratch[op] = place;
     out.bytes = std::max(out.bytes, place + bytes);

@@ -69,10 +69,49 @@ struct TileAllocateSharedMemory
         return signalPassFailure();
   }
 
+  /// A staged tile (tgpu.local_stage) lives in scratch until the next op
+  /// that writes scratch: none may stand between it and its readers.
+  static LogicalResult checkStages(func::FuncOp func) {
+    auto writesScratch = [](Operation *op) {
+      return op->walk([](Operation *inner) {
+                 return isa<tgpu::LocalStageOp>(inner) ||
+                                tile::getScratchBytes(inner)
+                            ? WalkResult::interrupt()
+                            : WalkResult::advance();
+               })
+          .wasInterrupted();
+    };
+    WalkResult r = func.walk([&](tgpu::LocalStageOp stage) {
+      SmallVector<Value> views = {stage.getResult()};
+      while (!views.empty())
+        for (Operation *user : views.pop_back_val().getUsers()) {
+          if (isa<tgpu::TransposeOp>(user))
+            views.push_back(user->getResult(0));
+          Operation *at = stage->getBlock()->findAncestorOpInBlock(*user);
+          if (!at || !stage->isBeforeInBlock(at)) {
+            user->emitError() << "reads a staged tile outside the block "
+                                 "after its stage";
+            return WalkResult::interrupt();
+          }
+          for (Operation *op = stage->getNextNode(); op != at;
+               op = op->getNextNode())
+            if (writesScratch(op)) {
+              op->emitError() << "writes scratch while a staged tile in it "
+                                 "is still to be read";
+              return WalkResult::interrupt();
+            }
+        }
+      return WalkResult::advance();
+    });
+    return failure(r.wasInterrupted());
+  }
+
   /// Records SharedMemoryPlan's layout of `func`; more than a block can
   /// have is an error.
   LogicalResult allocate(func::FuncOp func) {
     MLIRContext *ctx = &getContext();
+    if (failed(checkStages(func)))
+      return failure();
     SharedMemoryPlan::Layout layout = SharedMemoryPlan(func).layout();
     for (auto &[op, places] : layout.offsets) {
       if (auto alloc = dyn_cast<tgpu::AllocOp>(op))

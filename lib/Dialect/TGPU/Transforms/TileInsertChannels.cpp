@@ -143,7 +143,8 @@ LogicalResult KernelChannels::collect() {
         usesResultsInLoop = true; // (math of the loop, written for it)
         continue;
       }
-      if (idx == 0 && mma.getA() == tgpu::OperandSource::Registers) {
+      if (idx == 0 && (mma.getA() == tgpu::OperandSource::Registers ||
+                       mma.getA() == tgpu::OperandSource::Staged)) {
         // A register A is math of the compute partition (or computed
         // before the loop), read where the dot stands.
         usesResultsInLoop |= bool(dot.getA().getDefiningOp()) &&
@@ -400,21 +401,51 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
   auto wait = tgpu::ChannelWaitOp::create(rb, loc, sideCh, i);
   tag(wait, {tgpu::kComputePartition});
   Operation *lastRead = wait;
+  SmallVector<Operation *> unread; // reshapes the reads replace
   for (SideLoad &s : sides) {
-    // A tile read only in another layout is read from the slot in that
-    // one (the slot is shared memory either way: no second round trip).
+    // A tile read only in another layout, as it is or reshaped (a 1x1xN
+    // row read as N), is read from the slot in that one (the slot is
+    // shared memory either way: no second round trip).
     Value tile = s.load.getResult();
-    auto cvt = tile.hasOneUse()
-                   ? dyn_cast<ConvertLayoutOp>(*tile.getUsers().begin())
+    SmallVector<ReshapeOp> reshapes;
+    Value v = tile;
+    while (v.hasOneUse())
+      if (auto r = dyn_cast<ReshapeOp>(*v.getUsers().begin())) {
+        reshapes.push_back(r);
+        v = r.getResult();
+      } else {
+        break;
+      }
+    auto cvt = v.hasOneUse()
+                   ? dyn_cast<ConvertLayoutOp>(*v.getUsers().begin())
                    : ConvertLayoutOp();
-    Type type = cvt ? cvt.getType() : tile.getType();
+    Type type = tile.getType();
+    if (cvt) {
+      auto shape = cast<RankedTensorType>(type).getShape();
+      type = withLayout(type, getLayout(cvt.getType()).reshape(
+                                  std::vector<int64_t>(shape.begin(),
+                                                       shape.end())));
+    }
     auto read = tgpu::LocalLoadOp::create(rb, s.load.getLoc(), type, s.ring,
                                           wait);
     tag(read, {tgpu::kComputePartition});
     lastRead = read;
     if (cvt) {
-      cvt.getResult().replaceAllUsesWith(read.getResult());
+      // The reshapes again, in the layouts the read gives them.
+      Value r = read.getResult();
+      for (ReshapeOp reshape : reshapes) {
+        auto again = ReshapeOp::create(
+            rb, reshape.getLoc(),
+            withLayout(reshape.getType(),
+                       shapeOpLayout(reshape, getLayout(r.getType()))),
+            r);
+        again->setDiscardableAttrs(reshape->getDiscardableAttrDictionary());
+        r = again;
+      }
+      cvt.getResult().replaceAllUsesWith(r);
       cvt->erase();
+      for (ReshapeOp reshape : llvm::reverse(reshapes))
+        unread.push_back(reshape);
     } else {
       tile.replaceAllUsesWith(read.getResult());
     }
@@ -422,6 +453,8 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
   rb.setInsertionPointAfter(lastRead);
   tag(tgpu::ChannelReleaseOp::create(rb, loc, sideCh, i),
       {tgpu::kComputePartition});
+  for (Operation *op : unread)
+    op->erase();
   for (SideLoad &s : sides)
     s.load->erase();
 }
@@ -627,6 +660,8 @@ void KernelChannels::insertConsumer() {
   bool deferWaits =
       usesResultsInLoop && mmas.size() >= 3 && accRegs <= kDeferredAccRegs;
   SmallVector<std::pair<tgpu::WGMMAOp, int>> issued;
+  DenseMap<Value, Value> stages;      // a staged tile -> its buffer
+  llvm::SetVector<Operation *> unstaged; // conversions stages replace
   SmallVector<Value> slots(chans.size());
   SmallVector<int> lastReader(chans.size(), -1);
   for (auto [m, mma] : llvm::enumerate(mmas))
@@ -651,6 +686,27 @@ void KernelChannels::insertConsumer() {
     if (mma.a >= 0) {
       a = mmaOperand(operands[mma.a], mma.aT);
       aSlot = slotOf(operands[mma.a]);
+    } else if (std::optional<tgpu::StagedA> s;
+               tgpu::getMMA(dot).getA() == tgpu::OperandSource::Staged &&
+               (s = tgpu::stagedA(dot))) {
+      // A staged A: written into scratch in wgmma's layout before the
+      // first dot reading it (attention backward's dS once, for dSᵀ·Q and
+      // dS·K), read by descriptor, its conversion left unused. (Without a
+      // stage layout, as selection found one, it stays a register A.)
+      Value &buf = stages[s->tile];
+      if (!buf) {
+        buf = tgpu::LocalStageOp::create(lb, dot.getLoc(), s->type, s->tile);
+        compute(buf.getDefiningOp());
+      }
+      a = buf;
+      if (s->transposed) {
+        a = tgpu::TransposeOp::create(lb, dot.getLoc(), buf);
+        compute(a.getDefiningOp());
+      }
+      auto zero = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(), 0);
+      compute(zero);
+      aSlot = zero;
+      unstaged.insert(dot.getA().getDefiningOp());
     }
     const Operand &bo = operands[mma.b];
     Value bSlot = slotOf(bo);
@@ -674,6 +730,17 @@ void KernelChannels::insertConsumer() {
     dot.getResult().replaceAllUsesWith(d);
     dot.erase();
   }
+  // The conversions the stages replace, then the transposes before them.
+  llvm::SetVector<Operation *> transposes;
+  for (Operation *cvt : unstaged) {
+    if (auto tr = cvt->getOperand(0).getDefiningOp<TransposeOp>())
+      transposes.insert(tr);
+    if (cvt->use_empty())
+      cvt->erase();
+  }
+  for (Operation *tr : transposes)
+    if (tr->use_empty())
+      tr->erase();
   if (deferWaits)
     insertDeferredWaits(issued, lastReader, i);
   lb.setInsertionPoint(yield);
@@ -703,6 +770,15 @@ void KernelChannels::insertConsumer() {
     compute(tgpu::ChannelReleaseOp::create(b, loc, onceCh, onceTile));
 }
 
+/// Whether `mma` reads its A from a tgpu.local_stage (directly or
+/// transposed).
+static bool readsStage(tgpu::WGMMAOp mma) {
+  Value a = mma.getA();
+  if (auto tr = a.getDefiningOp<tgpu::TransposeOp>())
+    a = tr.getSrc();
+  return a.getDefiningOp<tgpu::LocalStageOp>() != nullptr;
+}
+
 void KernelChannels::insertDeferredWaits(
     ArrayRef<std::pair<tgpu::WGMMAOp, int>> issued, ArrayRef<int> lastReader,
     Value i) {
@@ -723,10 +799,19 @@ void KernelChannels::insertDeferredWaits(
         if (e.first == v)
           latest = std::max(latest, int(k));
     };
+    // An op that writes scratch (a conversion, a reduction across warps,
+    // another stage) overwrites a staged A: the MMAs reading one are
+    // done first.
+    bool scratch = false;
     op->walk([&](Operation *inner) {
       for (Value v : inner->getOperands())
         reads(v);
+      scratch |= isa<tgpu::LocalStageOp>(inner) || getScratchBytes(inner);
     });
+    if (scratch)
+      for (auto [k, e] : llvm::enumerate(inFlight))
+        if (readsStage(cast<tgpu::WGMMAOp>(e.first.getDefiningOp())))
+          latest = std::max(latest, int(k));
     if (latest >= 0) {
       OpBuilder b(op);
       SmallVector<Value> values;

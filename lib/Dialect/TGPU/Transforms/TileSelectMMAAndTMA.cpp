@@ -107,10 +107,12 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
 /// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the
 /// wgmma register-A layout. Where A arrives through a layout conversion,
 /// the layout algebra decides what the conversion costs: a permutation of
-/// each thread's registers is free (nothing to say); one that moves data
-/// between threads goes through shared memory, said in a remark where the
-/// conversion runs in a loop (once per iteration).
-LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
+/// each thread's registers is free; one that moves data between threads
+/// goes through shared memory (`throughShared`), where wgmma can read it
+/// by descriptor instead of loading it back.
+LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why,
+                             bool &throughShared) {
+  throughShared = false;
   auto a = cast<RankedTensorType>(dot.getA().getType());
   if (a.getElementType().getIntOrFloatBitWidth() != 16) {
     why = "a register A has 16-bit elements";
@@ -150,11 +152,7 @@ LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why) {
           permutation = false;
     }
   }
-  if (!permutation && isa<scf::ForOp>(cv->getParentOp()))
-    mlir::emitRemark(cv.getLoc())
-        << "A reaches the wgmma register-A layout through shared memory ("
-        << a.getNumElements() * 2 << " bytes a conversion): the layout it "
-        << "comes in moves elements between threads";
+  throughShared = !permutation;
   return success();
 }
 
@@ -253,9 +251,16 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
     if (!load || !tgpu::getTMACopy(load)) {
       if (idx == 0) {
         // wgmma reads A from registers in its register-A layout.
+        // One that reaches that layout only through shared memory (in a
+        // loop, once an iteration) is written there in wgmma's layout
+        // instead, and read by descriptor: staged.
         std::string whyNot;
-        if (succeeded(checkRegisterA(dot, numWarps, whyNot))) {
-          aSource = tgpu::OperandSource::Registers;
+        bool throughShared;
+        if (succeeded(checkRegisterA(dot, numWarps, whyNot, throughShared))) {
+          aSource = throughShared && isa<scf::ForOp>(dot->getParentOp()) &&
+                            tgpu::stagedA(dot)
+                        ? tgpu::OperandSource::Staged
+                        : tgpu::OperandSource::Registers;
           continue;
         }
         why = "A is not a load TMA copies, and not in registers: " + whyNot;

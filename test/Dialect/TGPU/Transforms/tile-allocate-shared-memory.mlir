@@ -161,3 +161,26 @@ func.func @too_much_smem() attributes {tile.kernel, tile.num_warps = 4, tile.gri
   %r = tgpu.alloc : !tgpu.smem<2x256x256xbf16, #big>
   return
 }
+
+// -----
+
+// A staged tile lives in scratch until the next op that writes scratch: a
+// layout conversion between the stage and the wgmma reading it would
+// overwrite it, an error at the op.
+#acc64 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#row = #tile.linear<register = [[1], [2], [4], [8], [16], [32]], lane = [[0], [0], [0], [0], [0]], warp = [[0], [0]]>
+#row2 = #tile.linear<register = [[8]], lane = [[0], [0], [1], [2], [4]], warp = [[16], [32]]>
+#sw = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+func.func @stage_overwritten()
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %r = arith.constant dense<1.0> : tensor<64xf32, #row>
+  %p = arith.constant dense<1.0> : tensor<64x64xbf16, #acc64>
+  %b = tgpu.alloc : !tgpu.smem<1x64x64xbf16, #sw>
+  %c0 = arith.constant 0 : i32
+  %s = tgpu.local_stage %p : tensor<64x64xbf16, #acc64> -> !tgpu.smem<1x64x64xbf16, #sw>
+  // expected-error @+1 {{writes scratch while a staged tile in it is still to be read}}
+  %c = tile.convert_layout %r : tensor<64xf32, #row> -> tensor<64xf32, #row2>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32, #acc64>
+  %d = tgpu.wgmma %s[%c0], %b[%c0], %acc : !tgpu.smem<1x64x64xbf16, #sw>, !tgpu.smem<1x64x64xbf16, #sw>, tensor<64x64xf32, #acc64>
+  return
+}

@@ -972,3 +972,58 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// A staged A (attention backward's Pᵀ): the dot reads a tile the loop
+// computes, transposed, through a conversion to the register-A layout
+// that moves elements between threads. The compute partition writes the
+// tile once into scratch in wgmma's 128-byte swizzle (tgpu.local_stage)
+// and the MMA reads it by descriptor, MN-major through a tgpu.transpose;
+// the conversion and the transpose are gone.
+// CHECK-LABEL: func.func @staged_a
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tgpu.wgmma
+// CHECK: %[[SW:.*]] = tgpu.wgmma_wait %[[S]]
+// CHECK: %[[P:.*]] = arith.truncf %[[SW]]
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[ST:.*]] = tgpu.local_stage %[[P]] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #{{.*}}> -> <1x64x64xbf16, #[[SW128:.*]]>
+// CHECK-NEXT: %[[PT:.*]] = tgpu.transpose %[[ST]] {tgpu.partition = array<i32: 1>} : <1x64x64xbf16, #[[SW128]]> -> <1x64x64xbf16, #{{.*}}>
+// CHECK-NEXT: %[[Z:.*]] = arith.constant {tgpu.partition = array<i32: 1>} 0 : i32
+// CHECK: tgpu.wgmma %[[PT]][%[[Z]]], %{{.*}}, %{{.*}} : !tgpu.smem<1x64x64xbf16
+// CHECK-NOT: tile.transpose
+// CHECK: scf.yield
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear3 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @staged_a(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @staged_a__plain} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %1 = tile.dim %arg0, 0 : !tile.tensor<?x?xbf16>
+    %2 = tile.load %arg1[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %3 = tile.transpose %2 [1, 0] : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared1} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear3>
+    %5 = tile.convert_layout %2 {shared = #shared2} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear3>
+    %6 = scf.for %arg3 = %c0_i32 to %1 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+      %8 = tile.convert_layout %7 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear>
+      %9 = tile.dot %8, %4, %cst {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear3> -> tensor<64x64xf32, #linear>
+      %10 = arith.truncf %9 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear> to tensor<64x64xbf16, #linear>
+      %11 = tile.transpose %10 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear> -> tensor<64x64xbf16, #linear5>
+      %12 = tile.convert_layout %11 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear>
+      %13 = tile.dot %12, %5, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear3> -> tensor<64x64xf32, #linear>
+      scf.yield %13 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %6, %arg2[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x?xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}

@@ -343,7 +343,6 @@ module {
       %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
         %3 = tile.load %arg0[%c0_i32, %arg3] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
         %4 = tile.load %arg1[%arg3, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
-        // expected-remark @+1 {{A reaches the wgmma register-A layout through shared memory}}
         %5 = tile.convert_layout %3 {shared = #shared} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
         %6 = tile.convert_layout %4 {shared = #shared1} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
         // expected-remark @+1 {{dot runs on mma.sync: B is not a load TMA copies (its loop is nested in an 'scf.if': TMA copies are planned for loops at the kernel's top level)}}
@@ -446,16 +445,16 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 // -----
 
 // As @chain, but Q is scaled before the loop, so it is no copy: both dots
-// run on wgmma with A in registers. Q is converted to the
-// wgmma register-A layout inside the loop here, which moves elements
-// between threads, so the remark says it costs a trip through shared
-// memory each iteration; P is the first dot's accumulator, exp'd and cast
-// to bf16, and that layout is already the register-A layout (no
-// conversion at all).
+// run on wgmma with A computed in registers. Q reaches the wgmma
+// register-A layout only through shared memory (the conversion moves
+// elements between threads, once an iteration), so it is staged: written
+// into shared memory in wgmma's layout and read by descriptor. P is the
+// first dot's accumulator, exp'd and cast to bf16, and that layout is
+// already the register-A layout (no conversion at all): registers.
 // CHECK-LABEL: func.func @chain_scaled
 // CHECK-NOT: tgpu.tma_copy<box = [64, 64]
 // CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [1, 32, 64], swizzle = 128>}
-// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>}
 // CHECK: tile.load {{.*}} {tgpu.tma = #tgpu.tma_copy<box = [32, 64], swizzle = 128>}
 // CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = smem>}
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
@@ -485,7 +484,6 @@ module attributes {tile.target = #tile.target<sm_90a>} {
       %5 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xbf16> -> tensor<1x32x64xbf16, #linear3>
       %6 = tile.reshape %5 : tensor<1x32x64xbf16, #linear3> -> tensor<32x64xbf16, #linear4>
       %7 = tile.transpose %6 [1, 0] : tensor<32x64xbf16, #linear4> -> tensor<64x32xbf16, #linear5>
-      // expected-remark @below {{A reaches the wgmma register-A layout through shared memory (8192 bytes a conversion): the layout it comes in moves elements between threads}}
       %8 = tile.convert_layout %qs {shared = #shared} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear>
       %9 = tile.convert_layout %7 {shared = #shared1} : tensor<64x32xbf16, #linear5> -> tensor<64x32xbf16, #linear6>
       %10 = tile.dot %8, %9, %cst_0 : tensor<64x64xbf16, #linear>, tensor<64x32xbf16, #linear6> -> tensor<64x32xf32, #linear1>
