@@ -15,6 +15,7 @@
 //   wait#B       any other tgpu.wait (data in a slot)
 //   mma          a tgpu.wgmma's issue
 //   mma_wait     a tgpu.wgmma_wait
+//   stage        a tgpu.local_stage (its barriers, stores and fence)
 //   epilogue     what follows an outermost instrumented loop (or the op
 //                that holds it) in a block outside load partitions
 //
@@ -46,7 +47,8 @@ namespace {
 
 /// Ops whose time the profiler shows (and whose loops are iterations).
 bool isAsyncStep(Operation *op) {
-  return isa<tgpu::WaitOp, tgpu::WGMMAOp, tgpu::WGMMAWaitOp>(op);
+  return isa<tgpu::WaitOp, tgpu::WGMMAOp, tgpu::WGMMAWaitOp,
+             tgpu::LocalStageOp>(op);
 }
 
 /// Whether `op` runs in a load partition's region.
@@ -171,7 +173,9 @@ struct Instrumenter {
             (inLoadRegion(op) ? "acquire#" : "wait#") + std::to_string(b);
         around(op, StringAttr::get(op->getContext(), name).getValue());
       } else {
-        around(op, isa<tgpu::WGMMAOp>(op) ? "mma" : "mma_wait");
+        around(op, isa<tgpu::WGMMAOp>(op)         ? "mma"
+                   : isa<tgpu::LocalStageOp>(op) ? "stage"
+                                                 : "mma_wait");
       }
     }
     for (scf::ForOp loop : loops) {

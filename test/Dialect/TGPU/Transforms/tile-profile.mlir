@@ -177,6 +177,30 @@ func.func @pipelined(%m: i32, %x: i32) attributes {tile.kernel, tile.profile, ti
 
 // -----
 
+// A staged MMA operand's write (tgpu.local_stage: its barriers, stores
+// and fence) is a `stage` scope; its loop is an iteration (no epilogue:
+// nothing follows the loop).
+// CHECK-LABEL: func.func @staged
+// CHECK-SAME: tile.profile_scopes = ["kernel", "stage", "iteration"]
+// CHECK: tile.profile_begin "iteration"
+// CHECK-NEXT: tile.profile_begin "stage"
+// CHECK-NEXT: tgpu.local_stage
+// CHECK-NEXT: tile.profile_end "stage"
+// CHECK-NEXT: tile.profile_end "iteration"
+#acc64 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#sw = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+func.func @staged(%n: i32) attributes {tile.kernel, tile.profile, tile.num_warps = 4 : i64, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %p = arith.constant dense<1.0> : tensor<64x64xbf16, #acc64>
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %s = tgpu.local_stage %p : tensor<64x64xbf16, #acc64> -> !tgpu.smem<1x64x64xbf16, #sw>
+  }
+  return
+}
+
+// -----
+
 // A frame has at most 16 slots: the 17th record separated from the one
 // before it by an op starts the next frame (the kernel's begin shares the
 // first slot with "s0"'s).
