@@ -622,6 +622,36 @@ void KernelChannels::addCounter() {
   loop = cast<scf::ForOp>(grown->getOperation());
 }
 
+/// Whether an op after `from` and before `to` (in one block) writes
+/// scratch: a layout conversion, a reduction across warps, a stage (not a
+/// staged dot's conversion to the register-A layout: the stage replaces
+/// it).
+static bool writesScratchBetween(Operation *from, Operation *to) {
+  auto stagedA = [](Operation *op) {
+    return isa<ConvertLayoutOp>(op) &&
+           llvm::all_of(op->getUsers(), [&](Operation *user) {
+             auto dot = dyn_cast<DotOp>(user);
+             return dot && dot.getA() == op->getResult(0) &&
+                    tgpu::getMMA(dot) &&
+                    tgpu::getMMA(dot).getA() == tgpu::OperandSource::Staged;
+           });
+  };
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode()) {
+    bool writes = op->walk([&](Operation *inner) {
+                      return isa<tgpu::LocalStageOp>(inner) ||
+                                     (getScratchBytes(inner) &&
+                                      !stagedA(inner))
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                      .wasInterrupted();
+    if (writes)
+      return true;
+  }
+  return false;
+}
+
 void KernelChannels::insertConsumer() {
   Location loc = loop.getLoc();
   Block *body = loop.getBody();
@@ -691,9 +721,13 @@ void KernelChannels::insertConsumer() {
                (s = tgpu::stagedA(dot))) {
       // A staged A: written into scratch in wgmma's layout before the
       // first dot reading it (attention backward's dS once, for dSᵀ·Q and
-      // dS·K), read by descriptor, its conversion left unused. (Without a
-      // stage layout, as selection found one, it stays a register A.)
+      // dS·K), read by descriptor, its conversion left unused; written
+      // again where an op between writes scratch (a reduction across
+      // warps). (Without a stage layout, as selection found one, it stays
+      // a register A.)
       Value &buf = stages[s->tile];
+      if (buf && writesScratchBetween(buf.getDefiningOp(), dot))
+        buf = Value();
       if (!buf) {
         buf = tgpu::LocalStageOp::create(lb, dot.getLoc(), s->type, s->tile);
         compute(buf.getDefiningOp());

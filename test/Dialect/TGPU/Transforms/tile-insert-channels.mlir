@@ -1027,3 +1027,65 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// Two dots read one staged tile, and a conversion through shared memory
+// stands between them: it overwrites scratch, so the second dot's A is
+// staged again (attention backward's dS serves dK and dQ from one stage
+// when nothing stands between).
+// CHECK-LABEL: func.func @restaged
+// CHECK: scf.for
+// CHECK: tgpu.local_stage %[[P:[^ ]*]]
+// CHECK: tgpu.wgmma
+// CHECK: tile.convert_layout %{{.*}} {shared
+// CHECK: tgpu.local_stage %[[P]]
+// CHECK: tgpu.wgmma
+// CHECK-NOT: tgpu.local_stage
+// CHECK: scf.yield
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear2 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]>
+#linear3 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[1], [2], [4], [8], [16], [32]]>
+#row = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [0]], warp = [[0], [0]]>
+#row2 = #tile.linear<register = [[8]], lane = [[0], [0], [1], [2], [4]], warp = [[16], [32]]>
+#rowe = #tile.linear<register = [[8, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @restaged(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @restaged__plain} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %1 = tile.dim %arg0, 0 : !tile.tensor<?x?xbf16>
+    %2 = tile.load %arg1[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+    %3 = tile.transpose %2 [1, 0] : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear2>
+    %4 = tile.convert_layout %3 {shared = #shared1} : tensor<64x64xbf16, #linear2> -> tensor<64x64xbf16, #linear3>
+    %5 = tile.convert_layout %2 {shared = #shared2} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear3>
+    %6 = scf.for %arg3 = %c0_i32 to %1 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear1>
+      %8 = tile.convert_layout %7 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear>
+      %9 = tile.dot %8, %4, %cst {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear3> -> tensor<64x64xf32, #linear>
+      %10 = arith.truncf %9 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear> to tensor<64x64xbf16, #linear>
+      %11 = tile.transpose %10 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear> -> tensor<64x64xbf16, #linear5>
+      %12 = tile.convert_layout %11 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear>
+      %13 = tile.dot %12, %5, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear3> -> tensor<64x64xf32, #linear>
+      %r = arith.constant {tgpu.partition = array<i32: 1>} dense<1.0> : tensor<64xf32, #row>
+      %r2 = tile.convert_layout %r {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<64xf32, #row> -> tensor<64xf32, #row2>
+      %14 = tile.transpose %10 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear> -> tensor<64x64xbf16, #linear5>
+      %15 = tile.convert_layout %14 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear>
+      %16 = tile.dot %15, %5, %13 {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear3> -> tensor<64x64xf32, #linear>
+      %e = tile.expand_dims %r2 axis 1 {tgpu.partition = array<i32: 1>} : tensor<64xf32, #row2> -> tensor<64x1xf32, #rowe>
+      %b = tile.broadcast %e {tgpu.partition = array<i32: 1>} : tensor<64x1xf32, #rowe> -> tensor<64x64xf32, #linear>
+      %17 = arith.addf %16, %b {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear>
+      scf.yield %17 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %6, %arg2[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x?xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
