@@ -24,9 +24,9 @@
 // Delta are 0, so they add nothing), keys past Skv and above the diagonal
 // are masked, only on the blocks that need it.
 // Dots of 64 rows (S, dP and dQ at D = 128) run on both warpgroups, each
-// taking half of N (docs/LAYOUT.md); dots of 128 rows give each 64. At
-// D = 256 the loop's two stages and the epilogue's scratch do not fit the
-// SM's shared memory yet, and it runs plain (one program per 64 keys).
+// taking half of N (docs/LAYOUT.md); dots of 128 rows give each 64. Pᵀ,
+// dSᵀ and dS reach wgmma through shared memory, written once (staged,
+// docs/OPS.md). D = 256 takes 64 keys a program (dK, dV are 64x256 f32).
 
 // ---------------------------------------------------------------- D = 64
 
