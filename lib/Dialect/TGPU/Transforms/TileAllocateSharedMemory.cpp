@@ -72,15 +72,6 @@ struct TileAllocateSharedMemory
   /// A staged tile (tgpu.local_stage) lives in scratch until the next op
   /// that writes scratch: none may stand between it and its readers.
   static LogicalResult checkStages(func::FuncOp func) {
-    auto writesScratch = [](Operation *op) {
-      return op->walk([](Operation *inner) {
-                 return isa<tgpu::LocalStageOp>(inner) ||
-                                tile::getScratchBytes(inner)
-                            ? WalkResult::interrupt()
-                            : WalkResult::advance();
-               })
-          .wasInterrupted();
-    };
     WalkResult r = func.walk([&](tgpu::LocalStageOp stage) {
       SmallVector<Value> views = {stage.getResult()};
       while (!views.empty())

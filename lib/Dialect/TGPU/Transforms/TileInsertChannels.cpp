@@ -637,18 +637,9 @@ static bool writesScratchBetween(Operation *from, Operation *to) {
            });
   };
   for (Operation *op = from->getNextNode(); op && op != to;
-       op = op->getNextNode()) {
-    bool writes = op->walk([&](Operation *inner) {
-                      return isa<tgpu::LocalStageOp>(inner) ||
-                                     (getScratchBytes(inner) &&
-                                      !stagedA(inner))
-                                 ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-                    })
-                      .wasInterrupted();
-    if (writes)
+       op = op->getNextNode())
+    if (writesScratch(op, stagedA))
       return true;
-  }
   return false;
 }
 
@@ -836,13 +827,11 @@ void KernelChannels::insertDeferredWaits(
     // An op that writes scratch (a conversion, a reduction across warps,
     // another stage) overwrites a staged A: the MMAs reading one are
     // done first.
-    bool scratch = false;
     op->walk([&](Operation *inner) {
       for (Value v : inner->getOperands())
         reads(v);
-      scratch |= isa<tgpu::LocalStageOp>(inner) || getScratchBytes(inner);
     });
-    if (scratch)
+    if (writesScratch(op))
       for (auto [k, e] : llvm::enumerate(inFlight))
         if (readsStage(cast<tgpu::WGMMAOp>(e.first.getDefiningOp())))
           latest = std::max(latest, int(k));

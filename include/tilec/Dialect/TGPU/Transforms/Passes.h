@@ -60,6 +60,11 @@ llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
 /// store go, the reshapes between them take its layout along. Returns
 /// whether any went.
 bool storeUnconverted(tile::StoreOp store);
+/// Whether `op` or an op nested in it writes scratch (a layout conversion
+/// through shared memory, a reduction across warps, a tgpu.local_stage),
+/// not counting the ops `ignore` names.
+bool writesScratch(mlir::Operation *op,
+                   llvm::function_ref<bool(mlir::Operation *)> ignore = {});
 
 /// The bytes of the staging buffer `store` takes as a TMA store, one
 /// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot
