@@ -3,8 +3,9 @@ whose A is a transposed accumulator the loop computes (P = exp(Q Kᵀ ·
 scale), read as Pᵀ), written into shared memory in wgmma's layout and
 read by descriptor; on one warpgroup and on two (S split N), and staged
 again after a reduction across warps overwrites it. Fresh random inputs,
-outputs poisoned, lengths off the 64 grid (the plain twins run where rows
-are not 16-byte aligned), against float64; skipped without a GPU."""
+outputs poisoned, lengths off the 64 grid, against float64; inputs whose
+rows are 136 bytes apart (no TMA: the plain twins, whose load partition
+copies with threads) as well as contiguous ones; skipped without a GPU."""
 
 import math
 
@@ -21,26 +22,36 @@ def staged():
 LENGTHS = [(64, 64), (300, 130), (77, 1000), (1000, 5)]
 
 
-def inputs(sq, sk):
-    q, do = (torch.randn(sq, 64, device=DEV, dtype=torch.bfloat16) for _ in range(2))
-    k = torch.randn(sk, 64, device=DEV, dtype=torch.bfloat16)
+def rows(n, strided):
+    """A fresh random (n, 64) bf16 tile, its rows 136 bytes apart where
+    `strided` (a view of a wider tensor)."""
+    if strided:
+        return torch.randn(n, 68, device=DEV, dtype=torch.bfloat16)[:, :64]
+    return torch.randn(n, 64, device=DEV, dtype=torch.bfloat16)
+
+
+def inputs(sq, sk, strided=False):
+    q, do = (rows(sq, strided) for _ in range(2))
+    k = rows(sk, strided)
     scale = 1 / math.sqrt(64)
     p = torch.exp(q.double() @ k.double().T * scale)  # (sq, sk)
     return q, k, do, scale, p
 
 
+@pytest.mark.parametrize("strided", [False, True])
 @pytest.mark.parametrize("sq,sk", LENGTHS)
-def test_pt_do(staged, sq, sk):
-    q, k, do, scale, p = inputs(sq, sk)
+def test_pt_do(staged, sq, sk, strided):
+    q, k, do, scale, p = inputs(sq, sk, strided)
     dv = torch.full((sk, 64), float("nan"), device=DEV)
     staged["pt_do"](q, k, do, dv, scale)
     torch.cuda.synchronize()
     assert rel_err(dv, p.T @ do.double()) < 1e-2
 
 
+@pytest.mark.parametrize("strided", [False, True])
 @pytest.mark.parametrize("sq,sk", LENGTHS)
-def test_pt_two(staged, sq, sk):
-    q, k, do, scale, p = inputs(sq, sk)
+def test_pt_two(staged, sq, sk, strided):
+    q, k, do, scale, p = inputs(sq, sk, strided)
     dv, dk = (torch.full((sk, 64), float("nan"), device=DEV) for _ in range(2))
     cs = torch.full((sk,), float("nan"), device=DEV)
     staged["pt_two"](q, k, do, dv, dk, cs, scale)
