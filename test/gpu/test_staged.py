@@ -2,7 +2,9 @@
 whose A is a transposed accumulator the loop computes (P = exp(Q Kᵀ ·
 scale), read as Pᵀ), written into shared memory in wgmma's layout and
 read by descriptor; on one warpgroup and on two (S split N), and staged
-again after a reduction across warps overwrites it. Fresh random inputs,
+again after a reduction across warps overwrites it; with a reduction
+into global memory in a branch of the loop (kept warp-specialized).
+Fresh random inputs,
 outputs poisoned, lengths off the 64 grid, against float64; inputs whose
 rows are 136 bytes apart (no TMA: the plain twins, whose load partition
 copies with threads) as well as contiguous ones; skipped without a GPU."""
@@ -61,3 +63,20 @@ def test_pt_two(staged, sq, sk, strided):
     # Rows past the queries load as zeros: their P is exp(0) = 1.
     pad = (-sq) % 64
     assert rel_err(cs, p.sum(0) + pad) < 1e-3
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+@pytest.mark.parametrize("sq,sk", LENGTHS)
+def test_pt_do_rowsum(staged, sq, sk, flag):
+    # The row sums go in only when flag is set: a reduction in a branch of
+    # the warp-specialized loop.
+    q, k, do, scale, p = inputs(sq, sk)
+    dv = torch.full((sk, 64), float("nan"), device=DEV)
+    rs = torch.zeros(sq, device=DEV)
+    staged["pt_do_rowsum"](q, k, do, dv, rs, scale, flag)
+    torch.cuda.synchronize()
+    assert rel_err(dv, p.T @ do.double()) < 1e-2
+    if flag:
+        assert rel_err(rs, p.sum(1)) < 1e-4
+    else:
+        assert torch.count_nonzero(rs).item() == 0

@@ -374,11 +374,39 @@ struct TilePartitionSchedule
     return found;
   }
 
+  /// The first op of `op` (itself, or one in a branch of it) the compute
+  /// partition cannot run alone; null where it can all: math, branches
+  /// over such work (a mask applied only to the blocks that need one, a
+  /// reduction only some steps make), and reductions into a view the
+  /// loop never loads (an atomic whose old values nobody reads, a
+  /// reducing store: attention backward's dQ += dS K), which it issues
+  /// and waits for nothing.
+  static Operation *notComputeWork(scf::ForOp loop, Operation *op) {
+    if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+      return nullptr;
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      for (Region &r : ifOp->getRegions())
+        for (Operation &inner : r.getOps())
+          if (!isa<scf::YieldOp>(inner))
+            if (Operation *bad = notComputeWork(loop, &inner))
+              return bad;
+      return nullptr;
+    }
+    Value reduced;
+    if (auto rmw = dyn_cast<AtomicRMWOp>(op); rmw && rmw->use_empty())
+      reduced = rmw.getTensor();
+    if (auto store = dyn_cast<StoreOp>(op); store && store.getReduce())
+      reduced = store.getTensor();
+    if (reduced && !loadsView(loop, reduced))
+      return nullptr;
+    return op;
+  }
+
   /// Why the partitions `parts` of `loop` cannot be built yet ("" if they
   /// can): every dot on wgmma, each shared-memory operand a TMA copy in the
-  /// loop (or once before it), the compute partition the dots and
-  /// side-effect-free math, the copies read by nothing else, one box a
-  /// view.
+  /// loop (or once before it), the compute partition the dots and work
+  /// it can do alone (notComputeWork), the copies read by nothing else,
+  /// one box a view.
   static std::string unschedulable(scf::ForOp loop, Partitions &parts) {
     Block *body = loop.getBody();
     SmallVector<LoadOp> loads;
@@ -417,23 +445,9 @@ struct TilePartitionSchedule
             return isa<DotOp, ConvertLayoutOp, TransposeOp, ReshapeOp>(u);
           }))
         continue;
-      // Math, and branches over math (a mask applied only to the blocks
-      // that need one).
-      if (isMemoryEffectFree(&op) &&
-          (op.getNumRegions() == 0 || isa<scf::IfOp>(op)))
-        continue;
-      // A reduction into a view the loop never loads (an atomic whose old
-      // values nobody reads, a reducing store: attention backward's dQ +=
-      // dS K): the compute partition issues it and waits for nothing.
-      Value reduced;
-      if (auto rmw = dyn_cast<AtomicRMWOp>(op); rmw && rmw->use_empty())
-        reduced = rmw.getTensor();
-      if (auto store = dyn_cast<StoreOp>(op); store && store.getReduce())
-        reduced = store.getTensor();
-      if (reduced && !loadsView(loop, reduced))
-        continue;
-      return "the compute partition accesses memory ('" +
-             op.getName().getStringRef().str() + "')";
+      if (Operation *bad = notComputeWork(loop, &op))
+        return "the compute partition accesses memory ('" +
+               bad->getName().getStringRef().str() + "')";
     }
     for (LoadOp load : loads)
       for (Operation *user : load->getUsers())
