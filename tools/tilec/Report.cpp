@@ -139,11 +139,8 @@ describeMainLoop(func::FuncOp func) {
     if (groupsM * groupsN > 1)
       text += ", " + std::to_string(groupsM * groupsN) + " warpgroups" +
               (groupsN > 1 ? " splitting N" : " splitting M");
-    Value aView = mma.getA();
-    if (auto tr = aView.getDefiningOp<tgpu::TransposeOp>())
-      aView = tr.getSrc();
     if (auto a = dyn_cast<tgpu::SharedBufferType>(mma.getA().getType()))
-      text += std::string(aView.getDefiningOp<tgpu::LocalStageOp>()
+      text += std::string(tgpu::stageOf(mma.getA())
                               ? "; A staged in shared memory by the compute "
                                 "warps ("
                               : "; A from shared memory (") +

@@ -181,8 +181,11 @@ FailureOr<TMASlot> tgpu::planTMASlot(RankedTensorType tile, std::string &why,
     why = "the tile has an outer extent over 256 (the TMA box limit)";
     return failure();
   }
-  return slotOfSwizzle(tile, rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32,
-                       squeeze);
+  return slotOfSwizzle(tile, rowSwizzle(rowBytes), squeeze);
+}
+
+int64_t tgpu::rowSwizzle(int64_t rowBytes) {
+  return rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
 }
 
 FailureOr<TMASlot> tgpu::planRegisterSlot(RankedTensorType tile,
@@ -241,7 +244,7 @@ std::optional<StagedA> tgpu::stagedA(tile::DotOp dot) {
       bitsOf(t.getElementType()) != 16)
     return std::nullopt;
   int64_t rowBytes = t.getShape()[1] * 2;
-  int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  int64_t swizzle = rowSwizzle(rowBytes);
   if (rowBytes < 32 || rowBytes % swizzle || t.getShape()[0] < 8)
     return std::nullopt;
   s.type = slotOfSwizzle(t, swizzle).type;
@@ -250,6 +253,12 @@ std::optional<StagedA> tgpu::stagedA(tile::DotOp dot) {
                             0))
     return std::nullopt;
   return s;
+}
+
+LocalStageOp tgpu::stageOf(Value operand) {
+  if (auto tr = operand.getDefiningOp<TransposeOp>())
+    operand = tr.getSrc();
+  return operand.getDefiningOp<LocalStageOp>();
 }
 
 std::optional<TMASlot> tgpu::getTMASlot(tile::LoadOp load, bool squeeze) {

@@ -354,6 +354,16 @@ LinearLayout tile::shapeOpLayout(Operation *op, const LinearLayout &src) {
   return src.reshape(std::vector<int64_t>(s.begin(), s.end()));
 }
 
+ReshapeOp tile::reshapeAgain(OpBuilder &b, ReshapeOp reshape, Value src) {
+  auto again = ReshapeOp::create(
+      b, reshape.getLoc(),
+      withLayout(reshape.getType(),
+                 shapeOpLayout(reshape, getLayout(src.getType()))),
+      src);
+  again->setDiscardableAttrs(reshape->getDiscardableAttrDictionary());
+  return again;
+}
+
 void tile::setArgumentType(func::FuncOp func, BlockArgument arg, Type type) {
   arg.setType(type);
   SmallVector<Type> types(func.getArgumentTypes());

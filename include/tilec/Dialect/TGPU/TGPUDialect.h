@@ -187,6 +187,9 @@ mlir::FailureOr<TMASlot> planRegisterSlot(mlir::RankedTensorType tile,
 /// dynamic strides are checked at launch, where the runtime falls back to
 /// the plain loop).
 mlir::LogicalResult checkTMAView(tile::TensorViewType view, std::string &why);
+/// The widest NVMMA swizzle (128, 64 or 32 bytes) rows of `rowBytes`
+/// (at least 32) fill.
+int64_t rowSwizzle(int64_t rowBytes);
 /// The slot of a tile TMA fills in boxes of `swizzle` bytes (what
 /// planTMASlot builds once it chose the swizzle); swizzle 0 is one
 /// unswizzled box of the whole tile (planRegisterSlot's).
@@ -207,6 +210,9 @@ struct StagedA {
   SharedBufferType type;
 };
 std::optional<StagedA> stagedA(tile::DotOp dot);
+/// The tgpu.local_stage a shared operand is (directly or through a
+/// tgpu.transpose); null for any other buffer.
+LocalStageOp stageOf(mlir::Value operand);
 /// The slot of `load`'s TMA copy as its `tgpu.tma` records it (the
 /// decision tile-select-mma-and-tma made, read, not planned again);
 /// nullopt for a load without one.

@@ -241,6 +241,10 @@ int64_t getMaxScratchBytes(mlir::Operation *root);
 /// gives its result when its operand has layout `src`: every register
 /// stays, only the coordinates it holds change.
 LinearLayout shapeOpLayout(mlir::Operation *op, const LinearLayout &src);
+/// `reshape` again at `b`, of `src` (the same shape, another layout): its
+/// result in the layout shapeOpLayout gives, its discardable attributes
+/// (partition tags) kept.
+ReshapeOp reshapeAgain(mlir::OpBuilder &b, ReshapeOp reshape, mlir::Value src);
 
 } // namespace tilec::tile
 

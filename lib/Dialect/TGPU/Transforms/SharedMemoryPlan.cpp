@@ -214,16 +214,8 @@ bool tilec::storeUnconverted(StoreOp store) {
   Value v = chain.back()->getOperand(0);
   OpBuilder b(store);
   for (Operation *op : llvm::reverse(chain))
-    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-      auto again = ReshapeOp::create(
-          b, op->getLoc(),
-          withLayout(reshape.getType(),
-                     shapeOpLayout(op, getLayout(v.getType()))),
-          v);
-      // (Its partition tags, where it stands in a scheduled loop.)
-      again->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-      v = again;
-    }
+    if (auto reshape = dyn_cast<ReshapeOp>(op))
+      v = reshapeAgain(b, reshape, v); // (its partition tags kept)
   store.getValueMutable().assign(v);
   for (Operation *op : chain)
     op->erase();

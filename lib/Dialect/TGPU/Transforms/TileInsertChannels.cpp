@@ -433,15 +433,8 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
     if (cvt) {
       // The reshapes again, in the layouts the read gives them.
       Value r = read.getResult();
-      for (ReshapeOp reshape : reshapes) {
-        auto again = ReshapeOp::create(
-            rb, reshape.getLoc(),
-            withLayout(reshape.getType(),
-                       shapeOpLayout(reshape, getLayout(r.getType()))),
-            r);
-        again->setDiscardableAttrs(reshape->getDiscardableAttrDictionary());
-        r = again;
-      }
+      for (ReshapeOp reshape : reshapes)
+        r = reshapeAgain(rb, reshape, r);
       cvt.getResult().replaceAllUsesWith(r);
       cvt->erase();
       for (ReshapeOp reshape : llvm::reverse(reshapes))
@@ -795,15 +788,6 @@ void KernelChannels::insertConsumer() {
     compute(tgpu::ChannelReleaseOp::create(b, loc, onceCh, onceTile));
 }
 
-/// Whether `mma` reads its A from a tgpu.local_stage (directly or
-/// transposed).
-static bool readsStage(tgpu::WGMMAOp mma) {
-  Value a = mma.getA();
-  if (auto tr = a.getDefiningOp<tgpu::TransposeOp>())
-    a = tr.getSrc();
-  return a.getDefiningOp<tgpu::LocalStageOp>() != nullptr;
-}
-
 void KernelChannels::insertDeferredWaits(
     ArrayRef<std::pair<tgpu::WGMMAOp, int>> issued, ArrayRef<int> lastReader,
     Value i) {
@@ -833,7 +817,7 @@ void KernelChannels::insertDeferredWaits(
     });
     if (writesScratch(op))
       for (auto [k, e] : llvm::enumerate(inFlight))
-        if (readsStage(cast<tgpu::WGMMAOp>(e.first.getDefiningOp())))
+        if (tgpu::stageOf(e.first.getDefiningOp<tgpu::WGMMAOp>().getA()))
           latest = std::max(latest, int(k));
     if (latest >= 0) {
       OpBuilder b(op);
