@@ -476,6 +476,30 @@ def TGPU_LocalStoreOp : TGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def TGPU_SlotStoreOp : TGPU_Op<"slot_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "the load partition's threads write a tile into a channel's slot";
+  let description = [{
+    Stores `value` (from registers) into slot `slot` of `buffer`, a
+    channel's (`fill = arrive`), with no barrier: the producer acquired the
+    slot, and the channel's fill (each warp's arrival after its threads'
+    stores) hands it over. The load partition gathers a tile no TMA copy
+    can bring (a `tile.gather` of the loop, in the coalesced layout of the
+    partition's warps) and puts it in its slot so.
+
+    ```mlir
+    %g = tile.gather %scale[%rows] : ... -> tensor<64xf32, #copy>
+    tgpu.slot_store %g, %ring[%s] : tensor<64xf32, #copy>,
+        !tgpu.smem<?x64xf32, #shared>
+    ```
+  }];
+  let arguments = (ins TGPU_Tile:$value, TGPU_SharedBufferType:$buffer,
+                       I32:$slot);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $slot `]` attr-dict `:` type($value) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
 def TGPU_LocalStageOp : TGPU_Op<"local_stage", [MemoryEffects<[MemWrite]>]> {
   let summary = "write a tile into scratch for an asynchronous MMA to read";
   let description = [{

@@ -204,6 +204,7 @@ def Tile_GatherOp : Tile_Op<"gather", [MemoryEffects<[MemRead]>,
     `:` qualified(type($tensor)) `,` type($indices) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tile_ScatterOp : Tile_Op<"scatter", [MemoryEffects<[MemWrite]>,

@@ -114,6 +114,11 @@ describeMainLoop(func::FuncOp func) {
       loads[op->getLoc()] =
           "load: copied by the load partition's threads into " +
           std::to_string(buf.getNumSlots()) + " slots";
+    } else if (auto store = dyn_cast<tgpu::SlotStoreOp>(op)) {
+      loads[op->getLoc()] =
+          "gather: made by the load partition's threads into " +
+          std::to_string(store.getBuffer().getType().getNumSlots()) +
+          " slots, each iteration";
     }
   });
   for (auto &[loc, entry] : loads)

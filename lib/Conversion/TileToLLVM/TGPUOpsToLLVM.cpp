@@ -156,6 +156,24 @@ struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
   }
 };
 
+/// The slot's stores alone (the channel orders them).
+struct SlotStoreLowering : public OpConversionPattern<SlotStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SlotStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    auto at = slotAccess(op, e, vt, adaptor);
+    if (failed(at))
+      return failure();
+    storeToShared(e, adaptor.getValue(), vt.getElementType(), at->first,
+                  at->second);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Scratch in the result's layout: barrier (earlier readers of scratch are
 /// done), stores, a proxy fence (wgmma reads it through the async proxy),
 /// barrier.
@@ -589,7 +607,7 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                TransposeLowering, WaitLowering, ArriveLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering, ClusterSyncLowering,
                LocalLoadLowering,
-               LocalStoreLowering, LocalStageLowering,
+               LocalStoreLowering, SlotStoreLowering, LocalStageLowering,
                TMAReadyLowering, WarpgroupIndexLowering, ClusterRankLowering,
                TryCancelLowering,
                QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,

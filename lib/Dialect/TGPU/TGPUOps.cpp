@@ -196,6 +196,11 @@ LogicalResult LocalStoreOp::verify() {
                         "value");
 }
 
+LogicalResult SlotStoreOp::verify() {
+  return verifySlotTile(*this, getBuffer().getType(), getValue().getType(),
+                        "value");
+}
+
 LogicalResult LocalStageOp::verify() {
   SharedBufferType buf = getResult().getType();
   if (buf.getNumSlots() != 1)

@@ -1138,11 +1138,64 @@ static std::optional<BoxIndex> matchBoxIndex(Value v) {
   return std::nullopt;
 }
 
+/// Where the index tiles `indices` of a value of `shape` address a box of
+/// the view (each tile dim of more than one element along exactly one view
+/// dim, in the view's order; the other view dims one index): the box's
+/// shape (the view's rank) and its offsets, built at the rewriter's point.
+static std::optional<std::pair<SmallVector<int64_t>, SmallVector<Value>>>
+matchBox(PatternRewriter &rewriter, Location loc, ValueRange indices,
+         ArrayRef<int64_t> shape) {
+  SmallVector<BoxIndex> index;
+  for (Value i : indices) {
+    auto m = matchBoxIndex(i);
+    if (!m)
+      return std::nullopt;
+    index.push_back(*m);
+  }
+  SmallVector<int64_t> box;
+  int lastDim = -1;
+  for (const BoxIndex &b : index) {
+    if (b.dim < 0) {
+      box.push_back(1);
+      continue;
+    }
+    if (b.dim <= lastDim)
+      return std::nullopt;
+    lastDim = b.dim;
+    box.push_back(shape[b.dim]);
+  }
+  for (auto [d, n] : llvm::enumerate(shape))
+    if (n > 1 && llvm::none_of(index, [&, d = d](const BoxIndex &b) {
+          return b.dim == int(d);
+        }))
+      return std::nullopt;
+  SmallVector<Value> offsets;
+  for (const BoxIndex &b : index) {
+    Value sum;
+    if (b.constant || b.scalars.empty())
+      sum = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         b.constant);
+    for (Value s : b.scalars)
+      sum = sum ? Value(arith::AddIOp::create(rewriter, loc, sum, s)) : s;
+    offsets.push_back(sum);
+  }
+  return std::make_pair(box, offsets);
+}
+
+/// `v` (a value or mask of `shape`) reshaped to the box `box`.
+static Value toBox(PatternRewriter &rewriter, Location loc, Value v,
+                   ArrayRef<int64_t> box) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getShape() == box)
+    return v;
+  return ReshapeOp::create(rewriter, loc,
+                           RankedTensorType::get(box, t.getElementType()), v);
+}
+
 /// A relaxed, GPU-scope f32 `atomic_rmw add` whose result nobody reads and
-/// whose index tiles address a box (one view dim a tile dim, in order;
-/// the other view dims one index) is a reducing store of that box: no
-/// index tiles to compute and hold, and vector reductions (split-K's
-/// partial products, attention backward's dQ).
+/// whose index tiles address a box (matchBox) is a reducing store of that
+/// box: no index tiles to compute and hold, and vector reductions
+/// (split-K's partial products, attention backward's dQ).
 struct AtomicAddOfBoxIsReducingStore : public OpRewritePattern<AtomicRMWOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -1154,61 +1207,59 @@ struct AtomicAddOfBoxIsReducingStore : public OpRewritePattern<AtomicRMWOp> {
         op.getScope() != MemScope::GPU || !vt.getElementType().isF32() ||
         vt.getEncoding())
       return failure();
-    SmallVector<BoxIndex> index;
-    for (Value i : op.getIndices()) {
-      auto m = matchBoxIndex(i);
-      if (!m)
-        return failure();
-      index.push_back(*m);
-    }
-    // Each tile dim of more than one element along exactly one view dim,
-    // in the view's order.
-    ArrayRef<int64_t> shape = vt.getShape();
-    SmallVector<int64_t> box;
-    int lastDim = -1;
-    for (const BoxIndex &b : index) {
-      if (b.dim < 0) {
-        box.push_back(1);
-        continue;
-      }
-      if (b.dim <= lastDim)
-        return failure();
-      lastDim = b.dim;
-      box.push_back(shape[b.dim]);
-    }
-    for (auto [d, n] : llvm::enumerate(shape))
-      if (n > 1 && llvm::none_of(index, [&, d = d](const BoxIndex &b) {
-            return b.dim == int(d);
-          }))
-        return failure();
     Location loc = op.getLoc();
-    SmallVector<Value> offsets;
-    for (const BoxIndex &b : index) {
-      Value sum;
-      if (b.constant || b.scalars.empty())
-        sum = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
-                                           b.constant);
-      for (Value s : b.scalars)
-        sum = sum ? Value(arith::AddIOp::create(rewriter, loc, sum, s)) : s;
-      offsets.push_back(sum);
-    }
-    auto boxType = RankedTensorType::get(box, vt.getElementType());
-    Value value = op.getValue(), mask = op.getMask();
-    if (box != shape) {
-      value = ReshapeOp::create(rewriter, loc, boxType, value);
-      if (mask)
-        mask = ReshapeOp::create(
-            rewriter, loc,
-            RankedTensorType::get(box, rewriter.getI1Type()), mask);
-    }
-    StoreOp::create(rewriter, loc, value, op.getTensor(), offsets, mask,
+    auto box = matchBox(rewriter, loc, op.getIndices(), vt.getShape());
+    if (!box)
+      return failure();
+    auto &[shape, offsets] = *box;
+    Value mask = op.getMask();
+    StoreOp::create(rewriter, loc, toBox(rewriter, loc, op.getValue(), shape),
+                    op.getTensor(), offsets,
+                    mask ? toBox(rewriter, loc, mask, shape) : Value(),
                     /*in_bounds=*/false,
                     AtomicKindAttr::get(rewriter.getContext(), AtomicKind::Add));
     rewriter.eraseOp(op);
     return success();
   }
 };
+
+/// A gather whose index tiles address a box (matchBox) is a load of that
+/// box (the same elements, mask and padding: an element outside the view
+/// is not read either way): no index tiles, vector loads, and in a loop
+/// of dots a copy the load partition makes (a per-row vector gathered as
+/// `lse[b, h, m0 + iota]`). Before layouts.
+struct GatherOfBoxIsLoad : public OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto vt = cast<RankedTensorType>(op.getType());
+    if (vt.getEncoding())
+      return failure();
+    Location loc = op.getLoc();
+    auto box = matchBox(rewriter, loc, op.getIndices(), vt.getShape());
+    if (!box)
+      return failure();
+    auto &[shape, offsets] = *box;
+    Value mask = op.getMask();
+    auto load = LoadOp::create(
+        rewriter, loc, RankedTensorType::get(shape, vt.getElementType()),
+        op.getTensor(), offsets,
+        mask ? toBox(rewriter, loc, mask, shape) : Value(),
+        op.getPaddingAttr(), /*in_bounds=*/false);
+    Value v = load.getResult();
+    if (ArrayRef<int64_t>(shape) != vt.getShape())
+      v = ReshapeOp::create(rewriter, loc, vt, v);
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
 } // namespace
+
+void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<GatherOfBoxIsLoad>(context);
+}
 
 void AtomicRMWOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {

@@ -47,6 +47,52 @@ bool tile::isRematerializable(Value v) {
   return true;
 }
 
+Value tile::rematerialize(OpBuilder &b, Value v, const LinearLayout &layout,
+                          function_ref<void(Operation *)> made) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return v; // (scalars are uniform)
+  Operation *def = v.getDefiningOp();
+  assert(def && "rematerialize: not isRematerializable");
+  Type want = withLayout(type, layout);
+  Location loc = def->getLoc();
+  Operation *op = nullptr;
+  if (auto cv = dyn_cast<ConvertLayoutOp>(def))
+    return rematerialize(b, cv.getSrc(), layout, made);
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    op = SplatOp::create(b, loc, want, splat.getValue());
+  } else if (isa<IotaOp>(def)) {
+    op = IotaOp::create(b, loc, want);
+  } else if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    op = arith::ConstantOp::create(
+        b, loc, want,
+        cast<DenseElementsAttr>(c.getValue()).reshape(cast<ShapedType>(want)));
+  } else if (auto bc = dyn_cast<BroadcastOp>(def)) {
+    std::vector<int> dims;
+    auto src = cast<RankedTensorType>(bc.getSrc().getType());
+    for (int64_t d = 0; d < src.getRank(); ++d)
+      if (src.getDimSize(d) != type.getDimSize(d))
+        dims.push_back(d);
+    Value s = rematerialize(b, bc.getSrc(), layout.broadcastOperand(dims),
+                            made);
+    op = BroadcastOp::create(b, loc, want, s);
+  } else if (auto ed = dyn_cast<ExpandDimsOp>(def)) {
+    Value s = rematerialize(b, ed.getSrc(), layout.squeezeDim(ed.getAxis()),
+                            made);
+    op = ExpandDimsOp::create(b, loc, want, s, ed.getAxis());
+  } else {
+    assert(isElementwise(def) && def->getNumResults() == 1 &&
+           "rematerialize: not isRematerializable");
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(rematerialize(b, o, layout, made));
+    op = b.create(loc, def->getName().getIdentifier(), operands, {want},
+                  def->getAttrs());
+  }
+  made(op);
+  return op->getResult(0);
+}
+
 int tile::layoutWeight(Value v) {
   Operation *def = v.getDefiningOp();
   // A broadcast can produce any layout from a small conversion of its

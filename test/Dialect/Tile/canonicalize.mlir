@@ -146,3 +146,65 @@ func.func @atomic_add_not_box(%acc: !tile.tensor<?x?xf32>, %v: !tile.tile<32x32x
       : !tile.tile<32x32xf32>, !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32>
   return %d : !tile.tile<32x32xf32>
 }
+
+// -----
+
+// A gather whose index tiles address a box is a load of the box: LSE's
+// rows of one (batch, head) gathered as lse[b, h, m0 + iota] (a 1-d tile
+// of a 3-d view: loaded as 1x1x64 and reshaped), and a 2-d block with its
+// mask and padding kept.
+// CHECK-LABEL: func.func @gather_box
+// CHECK-SAME: (%[[LSE:.*]]: !tile.tensor<?x?x?xf32>, %[[T:.*]]: !tile.tensor<?x?xf32>, %[[B:.*]]: i32, %[[H:.*]]: i32, %[[M0:.*]]: i32, %[[OK:.*]]: tensor<32x64xi1>)
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: %[[L:.*]] = tile.load %[[LSE]][%[[B]], %[[H]], %[[M0]]] : !tile.tensor<?x?x?xf32> -> tensor<1x1x64xf32>
+// CHECK: %[[R:.*]] = tile.reshape %[[L]] : tensor<1x1x64xf32> -> tensor<64xf32>
+// CHECK: %[[K:.*]] = tile.load %[[T]][%[[C3]], %[[C0]]] mask(%[[OK]] : tensor<32x64xi1>) {padding = 1.000000e+00 : f32}
+// CHECK-NOT: tile.gather
+// CHECK: return %[[R]], %[[K]]
+func.func @gather_box(%lse: !tile.tensor<?x?x?xf32>, %t: !tile.tensor<?x?xf32>,
+                      %b: i32, %h: i32, %m0: i32, %ok: !tile.tile<32x64xi1>)
+    -> (!tile.tile<64xf32>, !tile.tile<32x64xf32>) {
+  %bt = tile.splat %b : i32 -> !tile.tile<64xi32>
+  %ht = tile.splat %h : i32 -> !tile.tile<64xi32>
+  %i = tile.iota : !tile.tile<64xi32>
+  %m0t = tile.splat %m0 : i32 -> !tile.tile<64xi32>
+  %rows = arith.addi %m0t, %i : !tile.tile<64xi32>
+  %l = tile.gather %lse[%bt, %ht, %rows]
+      : !tile.tensor<?x?x?xf32>, !tile.tile<64xi32>, !tile.tile<64xi32>, !tile.tile<64xi32>
+        -> !tile.tile<64xf32>
+  %three = arith.constant dense<3> : !tile.tile<32xi32>
+  %ri = tile.iota : !tile.tile<32xi32>
+  %r = arith.addi %ri, %three : !tile.tile<32xi32>
+  %r2 = tile.expand_dims %r axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rs = tile.broadcast %r2 : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %c2 = tile.expand_dims %i axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %cs = tile.broadcast %c2 : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %k = tile.gather %t[%rs, %cs] mask(%ok : !tile.tile<32x64xi1>) {padding = 1.0 : f32}
+      : !tile.tensor<?x?xf32>, !tile.tile<32x64xi32>, !tile.tile<32x64xi32> -> !tile.tile<32x64xf32>
+  return %l, %k : !tile.tile<64xf32>, !tile.tile<32x64xf32>
+}
+
+// -----
+
+// Not boxes: rows through a table (an index tile loaded), columns in the
+// other order, 2 * iota.
+// CHECK-LABEL: func.func @gather_not_box
+// CHECK-COUNT-3: tile.gather
+// CHECK-NOT: tile.load
+func.func @gather_not_box(%t: !tile.tensor<?x?xf32>, %ids: !tile.tile<32x32xi32>)
+    -> (!tile.tile<32x32xf32>, !tile.tile<32x32xf32>, !tile.tile<32x32xf32>) {
+  %i = tile.iota : !tile.tile<32xi32>
+  %i0 = tile.expand_dims %i axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %rows = tile.broadcast %i0 : !tile.tile<32x1xi32> -> !tile.tile<32x32xi32>
+  %i1 = tile.expand_dims %i axis 0 : !tile.tile<32xi32> -> !tile.tile<1x32xi32>
+  %cols = tile.broadcast %i1 : !tile.tile<1x32xi32> -> !tile.tile<32x32xi32>
+  %a = tile.gather %t[%ids, %cols]
+      : !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32> -> !tile.tile<32x32xf32>
+  %b = tile.gather %t[%cols, %rows]
+      : !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32> -> !tile.tile<32x32xf32>
+  %two = arith.addi %cols, %cols : !tile.tile<32x32xi32>
+  %c = tile.gather %t[%rows, %two]
+      : !tile.tensor<?x?xf32>, !tile.tile<32x32xi32>, !tile.tile<32x32xi32> -> !tile.tile<32x32xf32>
+  return %a, %b, %c : !tile.tile<32x32xf32>, !tile.tile<32x32xf32>, !tile.tile<32x32xf32>
+}

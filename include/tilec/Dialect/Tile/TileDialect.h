@@ -161,6 +161,14 @@ int getNumWarps(mlir::Operation *kernel);
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can
 /// be rebuilt in any layout at no cost but its own arithmetic.
 bool isRematerializable(mlir::Value v);
+/// `v` (isRematerializable) computed again at `b` in layout `layout` (axis
+/// aligned): its splats, iotas and constants built in the layouts their
+/// users take there, through its broadcasts, expand_dims and elementwise
+/// ops (conversions skipped); `made` sees each op built. The load
+/// partition computes a gather's index tiles so, in its own warps.
+mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value v,
+                          const LinearLayout &layout,
+                          llvm::function_ref<void(mlir::Operation *)> made);
 /// How much a value's layout is worth keeping when an elementwise op picks
 /// one layout for its operands: 3 if it comes from a dot, 2 if from memory
 /// or a reduction, 1 for a loop-carried value (the loop can carry another

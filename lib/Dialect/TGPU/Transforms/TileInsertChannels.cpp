@@ -229,6 +229,23 @@ LogicalResult KernelChannels::collect() {
                        !tgpu::getTMACopy(load)});
       continue;
     }
+    // A gather the partition's threads make (tile-partition-schedule
+    // checked producerGather), into an unswizzled slot of the whole tile.
+    if (auto gather = dyn_cast<GatherOp>(op); gather && computeOnly) {
+      sides.push_back(
+          {gather, cast<BlockArgument>(gather.getTensor()),
+           tgpu::slotOfSwizzle(cast<RankedTensorType>(gather.getType()), 0),
+           Value(), /*threads=*/true});
+      continue;
+    }
+    // (Index tiles of such a gather: computed again in its warps' layout.)
+    if (isMemoryEffectFree(&op) && op.getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getResult(0).getType()) &&
+        llvm::all_of(op.getUsers(), [&](Operation *user) {
+          Operation *u = body->findAncestorOpInBlock(*user);
+          return u && tgpu::inRole(u, loop, tgpu::PartitionRole::Load);
+        }))
+      continue;
     for (Operation *user : op.getUsers()) {
       Operation *u = body->findAncestorOpInBlock(*user);
       if (!u || !tgpu::inRole(u, loop, tgpu::PartitionRole::Compute))
@@ -242,12 +259,6 @@ LogicalResult KernelChannels::collect() {
              << op.getName().getStringRef() << "')";
     }
   }
-  if (!sides.empty() &&
-      llvm::any_of(sides, [&](const SideLoad &s) {
-        return s.threads != sides.front().threads;
-      }))
-    return loop.emitError() << "the loop's side loads are copied all by TMA "
-                               "or all by the load partition's threads";
   return success();
 }
 
@@ -336,13 +347,66 @@ LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
 }
 
 void KernelChannels::insertSideLoads(func::FuncOp func) {
-  if (sides.empty())
-    return;
+  // TMA's copies and the threads' fill their slots differently: a channel
+  // each.
+  auto mid = std::stable_partition(sides.begin(), sides.end(),
+                                   [](const SideLoad &s) { return !s.threads; });
+  size_t tma = mid - sides.begin();
+  MutableArrayRef<SideLoad> all(sides);
+  if (tma)
+    insertSideChannel(func, all.take_front(tma));
+  if (tma < sides.size())
+    insertSideChannel(func, all.drop_front(tma));
+  // The original index tiles of the gathers are the compute partition's,
+  // where it reads them too.
+  SmallVector<Operation *> indexOps;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+        op.getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getResult(0).getType()) &&
+        tgpu::inRole(&op, loop, tgpu::PartitionRole::Load) &&
+        !gatherCopies.contains(&op))
+      indexOps.push_back(&op);
+  for (Operation *op : llvm::reverse(indexOps)) {
+    if (op->use_empty()) {
+      op->erase();
+      continue;
+    }
+    tag(op, {tgpu::kComputePartition});
+  }
+}
+
+void KernelChannels::emitGather(OpBuilder &b, SideLoad &s, Value slot) {
+  auto gather = cast<GatherOp>(s.op);
+  auto type = cast<RankedTensorType>(gather.getType());
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  LinearLayout l = LinearLayout::coalesced(
+      shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
+      shape.size() - 1);
+  auto made = [&](Operation *op) {
+    tag(op, {tgpu::kLoadPartition});
+    gatherCopies.insert(op);
+  };
+  SmallVector<Value> indices;
+  for (Value idx : gather.getIndices())
+    indices.push_back(rematerialize(b, idx, l, made));
+  Value mask = gather.getMask() ? rematerialize(b, gather.getMask(), l, made)
+                                : Value();
+  auto copy = GatherOp::create(b, gather.getLoc(), withLayout(type, l),
+                               gather.getTensor(), indices, mask,
+                               gather.getPaddingAttr());
+  made(copy);
+  made(tgpu::SlotStoreOp::create(b, gather.getLoc(), copy.getResult(),
+                                 s.ring, slot));
+}
+
+void KernelChannels::insertSideChannel(func::FuncOp func,
+                                       MutableArrayRef<SideLoad> group) {
   Block *body = loop.getBody();
   Value i = loop.getRegionIterArgs().back();
-  bool threads = sides.front().threads;
+  bool threads = group.front().threads;
   SmallVector<Type> types;
-  for (SideLoad &s : sides) {
+  for (SideLoad &s : group) {
     auto vt = cast<TensorViewType>(s.view.getType());
     if (!threads)
       setArgumentType(func, s.view, vt.withTMA(s.slot.box, s.slot.swizzle));
@@ -352,46 +416,49 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
       func, types, getNumWarps(func), 0,
       threads ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA,
       tgpu::ReleaseKind::Arrive, threads ? copyWarps() : 0);
-  sideCh = ch.getChannel();
-  for (auto [s, ring] : llvm::zip(sides, ch.getBuffers()))
+  Value sideCh = ch.getChannel();
+  for (auto [s, ring] : llvm::zip(group, ch.getBuffers()))
     s.ring = ring;
   // The producer: the use acquired before the first copy, each copy where
   // its load stood.
-  LoadOp first = sides.front().load;
-  for (SideLoad &s : sides)
-    if (s.load->isBeforeInBlock(first))
-      first = s.load;
+  Operation *first = group.front().op;
+  for (SideLoad &s : group)
+    if (s.op->isBeforeInBlock(first))
+      first = s.op;
   OpBuilder b(first);
-  auto acq = tgpu::ChannelAcquireOp::create(b, first.getLoc(), sideCh, i);
+  auto acq = tgpu::ChannelAcquireOp::create(b, first->getLoc(), sideCh, i);
   tag(acq, {tgpu::kLoadPartition});
-  LoadOp last = first;
-  for (SideLoad &s : sides) {
-    OpBuilder cb(s.load);
-    if (threads) {
+  Operation *last = first;
+  for (SideLoad &s : group) {
+    OpBuilder cb(s.op);
+    if (isa<GatherOp>(s.op)) {
+      emitGather(cb, s, acq);
+    } else if (threads) {
       Operand o;
-      o.load = s.load;
+      o.load = cast<LoadOp>(s.op);
       o.ring = s.ring;
       emitThreadCopy(cb, o, acq);
     } else {
-      tag(tgpu::TMALoadOp::create(cb, s.load.getLoc(), s.view,
-                                  s.load.getOffsets(), s.ring, acq, sideCh,
+      auto load = cast<LoadOp>(s.op);
+      tag(tgpu::TMALoadOp::create(cb, load.getLoc(), s.view,
+                                  load.getOffsets(), s.ring, acq, sideCh,
                                   IntegerAttr()),
           {tgpu::kLoadPartition});
     }
-    if (last->isBeforeInBlock(s.load))
-      last = s.load;
+    if (last->isBeforeInBlock(s.op))
+      last = s.op;
   }
   // Threads' copies fill the use once the last is in its slot.
   if (threads) {
     OpBuilder fb(last);
-    tag(tgpu::ChannelFillOp::create(fb, last.getLoc(), sideCh, i),
+    tag(tgpu::ChannelFillOp::create(fb, last->getLoc(), sideCh, i),
         {tgpu::kLoadPartition});
   }
   // The consumer: waits before the first op that reads a side tile, reads
   // them all, releases the use.
   Operation *reader = nullptr;
-  for (SideLoad &s : sides)
-    for (Operation *user : s.load->getUsers()) {
+  for (SideLoad &s : group)
+    for (Operation *user : s.op->getUsers()) {
       Operation *u = body->findAncestorOpInBlock(*user);
       if (u && (!reader || u->isBeforeInBlock(reader)))
         reader = u;
@@ -402,11 +469,11 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
   tag(wait, {tgpu::kComputePartition});
   Operation *lastRead = wait;
   SmallVector<Operation *> unread; // reshapes the reads replace
-  for (SideLoad &s : sides) {
+  for (SideLoad &s : group) {
     // A tile read only in another layout, as it is or reshaped (a 1x1xN
     // row read as N), is read from the slot in that one (the slot is
     // shared memory either way: no second round trip).
-    Value tile = s.load.getResult();
+    Value tile = s.op->getResult(0);
     SmallVector<ReshapeOp> reshapes;
     Value v = tile;
     while (v.hasOneUse())
@@ -426,7 +493,7 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
                                   std::vector<int64_t>(shape.begin(),
                                                        shape.end())));
     }
-    auto read = tgpu::LocalLoadOp::create(rb, s.load.getLoc(), type, s.ring,
+    auto read = tgpu::LocalLoadOp::create(rb, s.op->getLoc(), type, s.ring,
                                           wait);
     tag(read, {tgpu::kComputePartition});
     lastRead = read;
@@ -448,8 +515,8 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
       {tgpu::kComputePartition});
   for (Operation *op : unread)
     op->erase();
-  for (SideLoad &s : sides)
-    s.load->erase();
+  for (SideLoad &s : group)
+    s.op->erase();
 }
 
 void KernelChannels::setTMAViews(func::FuncOp func) {

@@ -52,18 +52,18 @@ struct Operand {
   int64_t pairHalf = 0;
 };
 
-/// A tile of the loop that TMA brings in for the compute partition's
-/// registers, not for an MMA (a per-row vector, a side input of the
-/// loop's math): read from its slot with tgpu.local_load.
+/// A tile of the loop that the load partition brings in for the compute
+/// partition's registers, not for an MMA (a per-row vector, a side input
+/// of the loop's math): read from its slot with tgpu.local_load. `op` is
+/// the tile.load (a TMA copy, or the plain twin's threads' copy) or the
+/// tile.gather (the partition's threads gather it) it replaces.
 struct SideLoad {
-  LoadOp load;
+  Operation *op;
   BlockArgument view;
   tgpu::TMASlot slot;
   Value ring;
-  bool threads = false; // the load partition's threads copy it (no TMA:
-                        // the plain twin's loop)
+  bool threads = false; // the load partition's threads copy it (no TMA)
 };
-
 
 /// A dot of the loop and where its operands come from: indices into
 /// Channels::operands; A's is -1 where wgmma reads A from registers.
@@ -96,8 +96,8 @@ struct KernelChannels {
   bool usesResultsInLoop = false;
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
-  SmallVector<SideLoad> sides; // the loop's other TMA-copied tiles
-  Value sideCh;             // their channel, or null
+  SmallVector<SideLoad> sides; // the loop's other copied tiles
+  llvm::SmallPtrSet<Operation *, 16> gatherCopies; // what emitGather built
   bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
   bool threadFill = false;  // the load partition's threads copy the operands
   int32_t consumer = tgpu::kComputePartition; // the partition that reads
@@ -181,12 +181,20 @@ struct KernelChannels {
   /// before the loop, use %t0 of theirs).
   void insertProducer();
 
-  /// The side loads' channel (a use an iteration, the loop's counter):
-  /// the load partition acquires it and copies each tile where its load
-  /// stood; the compute partition waits before the first op that reads
-  /// one, reads each slot into registers (tgpu.local_load, the load's
-  /// layout) and releases the use at once.
+  /// The side loads' channels (one for TMA's copies, one for the
+  /// threads'; a use an iteration, the loop's counter): the load partition
+  /// acquires each and copies each tile where its load stood; the compute
+  /// partition waits before the first op that reads one, reads each slot
+  /// into registers (tgpu.local_load, the layout its reader needs) and
+  /// releases the use at once.
   void insertSideLoads(func::FuncOp func);
+  void insertSideChannel(func::FuncOp func, MutableArrayRef<SideLoad> group);
+
+  /// The load partition's gather of side tile `s` into `slot`, in place of
+  /// its tile.gather: the index tiles and mask computed again in the
+  /// coalesced layout of the partition's copy warps, the gather in it,
+  /// and tgpu.slot_store.
+  void emitGather(OpBuilder &b, SideLoad &s, Value slot);
 
   /// The use index of the tiles copied once (%t0), or null.
   Value onceTile;

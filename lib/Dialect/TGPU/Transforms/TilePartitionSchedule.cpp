@@ -491,6 +491,32 @@ struct TilePartitionSchedule
         p.insert(tgpu::kLoadPartition);
         continue;
       }
+      // A gather no TMA copy brings, which the load partition's threads
+      // can make (sm_90a: sm_100a's channels carry MMA operands only).
+      auto gather = dyn_cast<GatherOp>(op);
+      if (gather && !target.tcgen05 && producerGather(gather, loop)) {
+        p.insert(tgpu::kLoadPartition);
+        continue;
+      }
+      // The index tiles of such a gather: the load partition computes
+      // them too (tile-insert-channels lays its copy out for its warps).
+      if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+          op.getNumResults() == 1 &&
+          isa<RankedTensorType>(op.getResult(0).getType()) &&
+          isRematerializable(op.getResult(0)) &&
+          llvm::any_of(op.getUsers(), [&](Operation *user) {
+            Operation *u = body->findAncestorOpInBlock(*user);
+            return u && parts.count(u) && parts[u].count(tgpu::kLoadPartition);
+          })) {
+        for (Operation *user : op.getUsers()) {
+          Operation *u = body->findAncestorOpInBlock(*user);
+          if (u && !u->hasTrait<OpTrait::IsTerminator>() && parts.count(u))
+            p.insert(parts[u].begin(), parts[u].end());
+          else
+            p.insert(tgpu::kComputePartition);
+        }
+        continue;
+      }
       // A profiled scope runs in every partition that runs an op it
       // encloses (a scope around a copy and a dot: the producer records
       // its copy, the consumers their dot); the compute partition's if it
@@ -563,3 +589,44 @@ struct TilePartitionSchedule
 };
 
 } // namespace
+
+bool tilec::producerGather(GatherOp gather, scf::ForOp loop) {
+  auto view = dyn_cast<BlockArgument>(gather.getTensor());
+  if (gather->getBlock() != loop.getBody() || gather->use_empty() || !view ||
+      !isa<func::FuncOp>(view.getOwner()->getParentOp()))
+    return false;
+  // Its value reaches no dot as an operand (an MMA reads a swizzled slot).
+  SmallVector<Value> work = {gather.getResult()};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<DotOp>(user))
+        return false;
+      if (isa<ConvertLayoutOp, ReshapeOp, TransposeOp>(user))
+        work.push_back(user->getResult(0));
+    }
+  }
+  // Its index tiles and mask: splats of scalar indices, iotas, constants
+  // and the math between them.
+  SmallVector<Value> tiles(gather.getIndices());
+  if (gather.getMask())
+    tiles.push_back(gather.getMask());
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  for (Value t : tiles) {
+    if (!isRematerializable(t))
+      return false;
+    SmallVector<Value> slice = {t};
+    while (!slice.empty()) {
+      Value v = slice.pop_back_val();
+      if (!isa<RankedTensorType>(v.getType())) {
+        if (!isScalarIndex(v, loop))
+          return false;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (seen.insert(def).second)
+        llvm::append_range(slice, def->getOperands());
+    }
+  }
+  return true;
+}

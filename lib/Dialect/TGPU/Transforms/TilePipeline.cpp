@@ -248,7 +248,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           continue;
         }
         if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::Tcgen05MMAOp,
-                 tgpu::LocalLoadOp, tgpu::ThreadCopyOp, tgpu::TMemLoadOp,
+                 tgpu::LocalLoadOp, tgpu::ThreadCopyOp, tgpu::SlotStoreOp,
+                 tgpu::TMemLoadOp,
                  tgpu::TMemStoreOp>(user))
           return user->emitError() << "uses a channel's buffer in a way "
                                       "tile-pipeline cannot lower";

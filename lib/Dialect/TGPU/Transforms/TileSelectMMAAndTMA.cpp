@@ -41,27 +41,11 @@ using namespace tilec::tile;
 
 namespace {
 
-/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
-/// from the induction variable and values defined outside the loop.
-bool isScalarIndex(Value v, scf::ForOp loop) {
-  if (v == loop.getInductionVar())
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return !loop->isAncestor(v.getParentBlock()->getParentOp());
-  if (!loop->isAncestor(def))
-    return true;
-  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
-      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
-    return false;
-  return llvm::all_of(def->getOperands(),
-                      [&](Value o) { return isScalarIndex(o, loop); });
-}
-
 /// The TMA copy that can bring `load` into a slot ahead of its iteration
-/// of `loop`; says why there is none.
+/// of `loop` (`whole`: of its box, its mask left to registers); says why
+/// there is none.
 FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
-                                  std::string &why) {
+                                  std::string &why, bool whole = false) {
   auto view = dyn_cast<BlockArgument>(load.getTensor());
   TensorViewType vt = load.getTensor().getType();
   auto tt = cast<RankedTensorType>(load.getType());
@@ -75,7 +59,7 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
     why = "the padding is not zero";
     return failure();
   }
-  if (load.getMask()) {
+  if (load.getMask() && !whole) {
     why = "the load has a mask (TMA copies whole boxes)";
     return failure();
   }
@@ -313,6 +297,26 @@ struct TileSelectMMAAndTMA
     }
   }
 
+  /// `load` without its mask, and the mask applied to what it reads
+  /// (`arith.select mask, tile, 0`); returns the unmasked load.
+  static LoadOp maskInRegisters(LoadOp load) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto whole = LoadOp::create(b, loc, load.getType(), load.getTensor(),
+                                load.getOffsets(), Value(),
+                                load.getPaddingAttr(), load.getInBounds());
+    whole->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    auto type = cast<RankedTensorType>(load.getType());
+    auto zero = arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+    auto masked = arith::SelectOp::create(b, loc, load.getMask(),
+                                          whole.getResult(), zero);
+    load.getResult().replaceAllUsesWith(masked.getResult());
+    load->erase();
+    return whole;
+  }
+
   void planCopies(func::FuncOp func, scf::ForOp loop) {
     SmallVector<LoadOp> loads(loop.getBody()->getOps<LoadOp>());
     // A tile loaded before the loop that only the loop's dots read (Q of
@@ -321,9 +325,26 @@ struct TileSelectMMAAndTMA
       if (auto load = dyn_cast<LoadOp>(op))
         if (onlyDotsOf(load, loop))
           loads.push_back(load);
+    bool dots = !loop.getBody()->getOps<DotOp>().empty();
     for (LoadOp load : loads) {
       std::string why;
       FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
+      // A masked tile no dot reads, padded with zero, is copied whole and
+      // masked in registers (masked-off elements inside the view are read,
+      // then zeroed): the load partition copies it, not the compute
+      // partition element by element.
+      if (failed(slot) && dots && load.getMask() &&
+          load->getBlock() == loop.getBody() && load.padsWithZero() &&
+          !onlyDotsOf(load, loop)) {
+        std::string whyWhole;
+        slot = planCopy(load, loop, whyWhole, /*whole=*/true);
+        if (succeeded(slot)) {
+          load = maskInRegisters(load);
+          mlir::emitRemark(load.getLoc())
+              << variantPrefix(func)
+              << "masked load copied whole, its mask applied in registers";
+        }
+      }
       if (failed(slot)) {
         mlir::emitRemark(load.getLoc())
             << variantPrefix(func) << "load not copied with TMA: " << why;
@@ -337,3 +358,18 @@ struct TileSelectMMAAndTMA
 };
 
 } // namespace
+
+bool tilec::isScalarIndex(Value v, scf::ForOp loop) {
+  if (v == loop.getInductionVar())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(v.getParentBlock()->getParentOp());
+  if (!loop->isAncestor(def))
+    return true;
+  if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
+      def->getNumRegions() || isa<RankedTensorType>(v.getType()))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isScalarIndex(o, loop); });
+}

@@ -65,6 +65,16 @@ bool storeUnconverted(tile::StoreOp store);
 /// not counting the ops `ignore` names.
 bool writesScratch(mlir::Operation *op,
                    llvm::function_ref<bool(mlir::Operation *)> ignore = {});
+/// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
+/// from the induction variable and values defined outside the loop (what
+/// the load partition can compute on its own).
+bool isScalarIndex(mlir::Value v, mlir::scf::ForOp loop);
+/// Whether the load partition's threads can make `gather`, a tile.gather
+/// of `loop`'s body no TMA copy brings, into a slot the compute partition
+/// reads: its view is a kernel argument, its value reaches no dot, and
+/// its index tiles and mask are rematerializable from scalar indices
+/// (isScalarIndex), so that the partition computes them in its own warps.
+bool producerGather(tile::GatherOp gather, mlir::scf::ForOp loop);
 
 /// The bytes of the staging buffer `store` takes as a TMA store, one
 /// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot

@@ -1,0 +1,78 @@
+"""GPU tests of main loops whose other loads TMA cannot copy as written
+(test/gpu/kernels/producer_loads.mlir) and which stay warp-specialized: a
+gather with computed indices and a mask, which the load partition's threads
+make into a ring slot, and a masked load, which TMA copies whole for the
+compute partition to mask (each also in the plain twin, which the runtime
+launches where A's rows are not 16-byte aligned). Fresh random inputs,
+poisoned outputs, shapes off the tile grid, float64 references; skipped
+without a GPU."""
+
+import pytest
+
+from gpu_common import DEV, load, rel_err, torch
+
+
+@pytest.fixture(scope="module")
+def pl():
+    return load("producer_loads")
+
+
+def steps(k):
+    return (k + 63) // 64
+
+
+SHAPES = [(128, 128, 64), (200, 300, 520), (129, 130, 100), (64, 512, 1000)]
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_gather(pl, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    s = torch.randn(steps(k) + 2, n, device=DEV)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    pl["gemm_gather"](a, b, s, c)
+    torch.cuda.synchronize()
+    # Column j adds S[kr, n - 1 - j] where j % 3 != 0 (and the column exists).
+    j = torch.arange(n, device=DEV)
+    rev = s.double()[: steps(k)].flip(1).sum(0)
+    extra = torch.where(j % 3 != 0, rev, torch.zeros_like(rev))
+    assert rel_err(c, a.double() @ b.double() + extra) < 1e-4
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_masked(pl, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    s = torch.randn(steps(k) + 2, n, device=DEV)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    pl["gemm_masked"](a, b, s, c)
+    torch.cuda.synchronize()
+    j = torch.arange(n, device=DEV)
+    rows = s.double()[: steps(k)].sum(0)
+    extra = torch.where(j % 2 == 0, rows, torch.zeros_like(rows))
+    assert rel_err(c, a.double() @ b.double() + extra) < 1e-4
+
+
+@pytest.mark.parametrize("b,h,s", [(1, 2, 128), (2, 3, 300), (1, 1, 1000)])
+def test_attention_dkdv_gather(pl, b, h, s):
+    # dK, dV of softmax(Q Kᵀ scale) V (D = 64) against float64; the kernel
+    # gathers LSE at rows min(m0 + iota, S - 1) (the load partition's
+    # threads) and Delta at m0 + iota (a box: TMA). Rows past S read LSE's
+    # last row and add nothing (their Q and dO are zero).
+    d = 64
+    q, k, v, do = [torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(4)]
+    scale = d ** -0.5
+    sc = q.double() @ k.double().transpose(-1, -2) * scale
+    lse = torch.logsumexp(sc, -1)
+    p = torch.exp(sc - lse[..., None])
+    delta = (do.double() * (p @ v.double())).sum(-1)
+    dv_ref = p.transpose(-1, -2) @ do.double()
+    ds = p * (do.double() @ v.double().transpose(-1, -2) - delta[..., None])
+    dk_ref = ds.transpose(-1, -2) @ q.double() * scale
+    dk = torch.full_like(q, float("nan"))
+    dv = torch.full_like(q, float("nan"))
+    pl["dkdv_gather"](q, k, v, do, lse.float(), delta.float(), dk, dv, scale)
+    torch.cuda.synchronize()
+    assert rel_err(dk, dk_ref) < 2e-2
+    assert rel_err(dv, dv_ref) < 2e-2
+
