@@ -243,6 +243,25 @@ func.func @local_store(%i: i32)
 
 // -----
 
+// tgpu.slot_store: the same stores with no barrier before or after (the
+// channel that owns the slot orders them).
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#opa = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+// CHECK-LABEL: func.func @slot_store
+// CHECK-NOT: nvvm.barrier
+// CHECK-COUNT-4: nvvm.stmatrix
+// CHECK-NOT: nvvm.barrier
+// CHECK: return
+func.func @slot_store(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<1>} {
+  %q = arith.constant dense<1.0> : tensor<128x64xbf16, #opa>
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  tgpu.slot_store %q, %buf[%i] : tensor<128x64xbf16, #opa>, !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
 // tgpu.local_stage: a tile computed in registers written into scratch for
 // wgmma to read by descriptor: the warps synchronize, store (stmatrix),
 // fence the writes for the async proxy, synchronize again. Scratch starts

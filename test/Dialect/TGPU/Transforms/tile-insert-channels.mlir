@@ -1089,3 +1089,70 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+
+// -----
+
+// A gather of the load partition (tile-partition-schedule): a channel of
+// its own, filled by the partition's 4 copy warps; they compute the index
+// tiles again in their own layout (the iota, the splat of kr, the product
+// with 3), gather the row and store it into the slot; the compute
+// partition reads the slot in the layout the broadcast needs. The index
+// tiles of the kernel's layout are left to nobody.
+// CHECK-LABEL: func.func @gemm_gather
+// CHECK: %[[CH:.*]], %[[BUF:.*]] = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = arrive> : !tgpu.smem<?x1x128xf32,
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%{{.*}}] {tgpu.partition = array<i32: 0>}
+// CHECK: %[[ROW:.*]] = tile.splat %{{.*}} {tgpu.partition = array<i32: 0>} : i32 -> tensor<1x128xi32, #[[COPY:linear[0-9]*]]>
+// CHECK: tile.iota {tgpu.partition = array<i32: 0>}
+// CHECK: %[[COL:.*]] = arith.muli %{{.*}} {tgpu.partition = array<i32: 0>} : tensor<1x128xi32, #[[COPY]]>
+// CHECK: %[[G:.*]] = tile.gather %arg2[%[[ROW]], %[[COL]]] {tgpu.partition = array<i32: 0>} : {{.*}} -> tensor<1x128xf32, #[[COPY]]>
+// CHECK: tgpu.slot_store %[[G]], %[[BUF]][%[[S]]] {tgpu.partition = array<i32: 0>}
+// CHECK: tgpu.channel_fill %[[CH]]
+// CHECK: %[[W:.*]] = tgpu.channel_wait %[[CH]]{{.*}} {tgpu.partition = array<i32: 1>}
+// CHECK: %[[R:.*]] = tgpu.local_load %[[BUF]][%[[W]]] {tgpu.partition = array<i32: 1>}
+// CHECK: tgpu.channel_release %[[CH]]
+// CHECK: tile.broadcast %[[R]]
+// CHECK-NOT: tile.gather
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear2 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0], [0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @gemm_gather(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>, %arg3: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %cst_0 = arith.constant dense<3> : tensor<1x128xi32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = tile.iota : tensor<128xi32, #linear2>
+    %2 = tile.expand_dims %1 axis 0 : tensor<128xi32, #linear2> -> tensor<1x128xi32, #linear1>
+    %3 = arith.muli %2, %cst_0 : tensor<1x128xi32, #linear1>
+    %4 = scf.for %arg4 = %c0_i32 to %0 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %6 = tile.load %arg0[%c0_i32, %arg4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear3>
+      %7 = tile.load %arg1[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear4>
+      %8 = tile.convert_layout %6 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3> -> tensor<128x64xbf16, #linear5>
+      %9 = tile.convert_layout %7 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x128xbf16, #linear4> -> tensor<64x128xbf16, #linear6>
+      %10 = tile.dot %8, %9, %arg5 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear5>, tensor<64x128xbf16, #linear6> -> tensor<128x128xf32, #linear>
+      %11 = arith.divsi %arg4, %c64_i32 {tgpu.partition = array<i32: 0>} : i32
+      %12 = tile.splat %11 {tgpu.partition = array<i32: 0>} : i32 -> tensor<1x128xi32, #linear1>
+      %13 = tile.gather %arg2[%12, %3] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x?xf32>, tensor<1x128xi32, #linear1>, tensor<1x128xi32, #linear1> -> tensor<1x128xf32, #linear1>
+      %14 = tile.convert_layout %13 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<1x128xf32, #linear1> -> tensor<1x128xf32, #linear7>
+      %15 = tile.broadcast %14 {tgpu.partition = array<i32: 1>} : tensor<1x128xf32, #linear7> -> tensor<128x128xf32, #linear>
+      %16 = arith.addf %10, %15 {tgpu.partition = array<i32: 1>} : tensor<128x128xf32, #linear>
+      scf.yield %16 : tensor<128x128xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %5 = tile.convert_layout %4 {shared = #shared3} : tensor<128x128xf32, #linear> -> tensor<128x128xf32, #linear8>
+    tile.store %5, %arg3[%c0_i32, %c0_i32] : tensor<128x128xf32, #linear8>, !tile.tensor<?x?xf32>
+    return
+  }
+}

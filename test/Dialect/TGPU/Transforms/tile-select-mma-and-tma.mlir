@@ -664,3 +664,60 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+
+// -----
+
+// A masked tile no dot reads, padded with zero (a row of S where its
+// column is even): copied whole by TMA (an unswizzled 1x128 box) and
+// masked in registers, so that the load partition copies it.
+// CHECK-LABEL: func.func @side_masked
+// CHECK: %[[EVEN:.*]] = arith.cmpi eq
+// CHECK: scf.for
+// CHECK: %[[ROW:.*]] = tile.load %arg2[{{.*}}] {tgpu.tma = #tgpu.tma_copy<box = [1, 128], swizzle = 0>} :
+// CHECK-NOT: mask(
+// CHECK: arith.select %[[EVEN]], %[[ROW]], %{{.*}} : tensor<1x128xi1, {{.*}}>, tensor<1x128xf32
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear2 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0], [0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @side_masked(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>, %arg3: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %cst_0 = arith.constant dense<0> : tensor<1x128xi32, #linear1>
+    %cst_1 = arith.constant dense<2> : tensor<1x128xi32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = tile.iota : tensor<128xi32, #linear2>
+    %2 = tile.expand_dims %1 axis 0 : tensor<128xi32, #linear2> -> tensor<1x128xi32, #linear1>
+    %3 = arith.remsi %2, %cst_1 : tensor<1x128xi32, #linear1>
+    %4 = arith.cmpi eq, %3, %cst_0 : tensor<1x128xi32, #linear1>
+    %5 = scf.for %arg4 = %c0_i32 to %0 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %7 = tile.load %arg0[%c0_i32, %arg4] : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear3>
+      %8 = tile.load %arg1[%arg4, %c0_i32] : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear4>
+      %9 = tile.convert_layout %7 {shared = #shared} : tensor<128x64xbf16, #linear3> -> tensor<128x64xbf16, #linear5>
+      %10 = tile.convert_layout %8 {shared = #shared1} : tensor<64x128xbf16, #linear4> -> tensor<64x128xbf16, #linear6>
+      %11 = tile.dot %9, %10, %arg5 : tensor<128x64xbf16, #linear5>, tensor<64x128xbf16, #linear6> -> tensor<128x128xf32, #linear>
+      %12 = arith.divsi %arg4, %c64_i32 : i32
+      // expected-remark@+1 {{masked load copied whole, its mask applied in registers}}
+      %13 = tile.load %arg2[%12, %c0_i32] mask(%4 : tensor<1x128xi1, #linear1>) : !tile.tensor<?x?xf32> -> tensor<1x128xf32, #linear1>
+      %14 = tile.convert_layout %13 {shared = #shared2} : tensor<1x128xf32, #linear1> -> tensor<1x128xf32, #linear7>
+      %15 = tile.broadcast %14 : tensor<1x128xf32, #linear7> -> tensor<128x128xf32, #linear>
+      %16 = arith.addf %11, %15 : tensor<128x128xf32, #linear>
+      scf.yield %16 : tensor<128x128xf32, #linear>
+    }
+    %6 = tile.convert_layout %5 {shared = #shared3} : tensor<128x128xf32, #linear> -> tensor<128x128xf32, #linear8>
+    tile.store %6, %arg3[%c0_i32, %c0_i32] : tensor<128x128xf32, #linear8>, !tile.tensor<?x?xf32>
+    return
+  }
+}
