@@ -1,7 +1,7 @@
 """GPU tests of main loops whose other loads TMA cannot copy as written
 (test/gpu/kernels/producer_loads.mlir) and which stay warp-specialized: a
-gather with computed indices and a mask, which the load partition's threads
-make into a ring slot, and a masked load, which TMA copies whole for the
+gather with computed indices and a mask, and one through an index table
+read in the loop, which the load partition's threads make into a ring slot, and a masked load, which TMA copies whole for the
 compute partition to mask (each also in the plain twin, which the runtime
 launches where A's rows are not 16-byte aligned). Fresh random inputs,
 poisoned outputs, shapes off the tile grid, float64 references; skipped
@@ -36,6 +36,22 @@ def test_gemm_gather(pl, m, n, k):
     j = torch.arange(n, device=DEV)
     rev = s.double()[: steps(k)].flip(1).sum(0)
     extra = torch.where(j % 3 != 0, rev, torch.zeros_like(rev))
+    assert rel_err(c, a.double() @ b.double() + extra) < 1e-4
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_table(pl, m, n, k):
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    s = torch.randn(steps(k), n + 5, device=DEV)
+    # Column ids at random, some out of range (-3 .. n + 7: not read, zero).
+    ids = torch.randint(-3, n + 8, (steps(k), n), device=DEV, dtype=torch.int32)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    pl["gemm_table"](a, b, s, ids, c)
+    torch.cuda.synchronize()
+    ok = (ids >= 0) & (ids < s.shape[1])
+    picked = torch.gather(s.double(), 1, ids.clamp(0, s.shape[1] - 1).long())
+    extra = torch.where(ok, picked, torch.zeros_like(picked)).sum(0)
     assert rel_err(c, a.double() @ b.double() + extra) < 1e-4
 
 

@@ -76,6 +76,10 @@ Value tile::rematerialize(OpBuilder &b, Value v, const LinearLayout &layout,
     Value s = rematerialize(b, bc.getSrc(), layout.broadcastOperand(dims),
                             made);
     op = BroadcastOp::create(b, loc, want, s);
+  } else if (auto load = dyn_cast<LoadOp>(def)) {
+    assert(!load.getMask() && "rematerialize: a masked load");
+    op = LoadOp::create(b, loc, want, load.getTensor(), load.getOffsets(),
+                        Value(), load.getPaddingAttr(), load.getInBounds());
   } else if (auto ed = dyn_cast<ExpandDimsOp>(def)) {
     Value s = rematerialize(b, ed.getSrc(), layout.squeezeDim(ed.getAxis()),
                             made);

@@ -1,8 +1,9 @@
 // Kernels of test/gpu/test_producer_loads.py: main loops whose other loads
 // TMA cannot copy as written, which stay warp-specialized: a gather whose
-// index tiles are math on scalars (the load partition's threads compute
-// them in their own layout and gather into a slot), and a masked load (TMA
-// copies the box whole; the compute partition applies the mask).
+// index tiles are math on scalars or read from an index table (the load
+// partition's threads compute them in their own layout and gather into a
+// slot), and a masked load (TMA copies the box whole; the compute
+// partition applies the mask).
 
 // A GEMM loop that adds, each K step, row kr of S read right to left
 // (column n - 1 - j, j = n0 + iota: negative past the left edge, not
@@ -41,6 +42,40 @@ func.func @gemm_gather(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
     %jm = arith.remsi %j, %three : !tile.tile<1x128xi32>
     %keep = arith.cmpi ne, %jm, %zero3 : !tile.tile<1x128xi32>
     %sv = tile.gather %s[%row, %col] mask(%keep : !tile.tile<1x128xi1>)
+        : !tile.tensor<?x?xf32>, !tile.tile<1x128xi32>, !tile.tile<1x128xi32> -> !tile.tile<1x128xf32>
+    %rb = tile.broadcast %sv : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
+    %e = arith.addf %d, %rb : !tile.tile<128x128xf32>
+    scf.yield %e : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
+// A GEMM loop that adds, each K step, S[kr, ids[kr, n0 + j]]: a gather
+// through an index table read in the loop (ids out of range read zero).
+func.func @gemm_table(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                      %s: !tile.tensor<?x?xf32>, %ids: !tile.tensor<?x?xi32>,
+                      %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %kr = arith.divsi %k0, %c64 : i32
+    %col = tile.load %ids[%kr, %n0] : !tile.tensor<?x?xi32> -> !tile.tile<1x128xi32>
+    %row = tile.splat %kr : i32 -> !tile.tile<1x128xi32>
+    %sv = tile.gather %s[%row, %col]
         : !tile.tensor<?x?xf32>, !tile.tile<1x128xi32>, !tile.tile<1x128xi32> -> !tile.tile<1x128xf32>
     %rb = tile.broadcast %sv : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
     %e = arith.addf %d, %rb : !tile.tile<128x128xf32>

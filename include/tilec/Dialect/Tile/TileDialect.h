@@ -161,11 +161,12 @@ int getNumWarps(mlir::Operation *kernel);
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can
 /// be rebuilt in any layout at no cost but its own arithmetic.
 bool isRematerializable(mlir::Value v);
-/// `v` (isRematerializable) computed again at `b` in layout `layout` (axis
-/// aligned): its splats, iotas and constants built in the layouts their
-/// users take there, through its broadcasts, expand_dims and elementwise
-/// ops (conversions skipped); `made` sees each op built. The load
-/// partition computes a gather's index tiles so, in its own warps.
+/// `v` (isRematerializable, or reading unmasked tile.loads besides)
+/// computed again at `b` in layout `layout` (axis aligned): its splats,
+/// iotas and constants built, and its loads read again, in the layouts
+/// their users take there, through its broadcasts, expand_dims and
+/// elementwise ops (conversions skipped); `made` sees each op built. The
+/// load partition computes a gather's index tiles so, in its own warps.
 mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value v,
                           const LinearLayout &layout,
                           llvm::function_ref<void(mlir::Operation *)> made);

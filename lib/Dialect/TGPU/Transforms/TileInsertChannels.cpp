@@ -357,22 +357,29 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
     insertSideChannel(func, all.take_front(tma));
   if (tma < sides.size())
     insertSideChannel(func, all.drop_front(tma));
-  // The original index tiles of the gathers are the compute partition's,
-  // where it reads them too.
+  // The original index tiles of the gathers go where nothing reads them,
+  // and are the compute partition's where it reads them too; so do the
+  // index tables they read (which only the load partition reads).
   SmallVector<Operation *> indexOps;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto load = dyn_cast<LoadOp>(op);
+    bool indexTable = load &&
+                      llvm::none_of(operands, [&](const Operand &o) {
+                        return o.load == load;
+                      });
+    if ((indexTable ||
+         (isMemoryEffectFree(&op) && op.getNumRegions() == 0)) &&
         op.getNumResults() == 1 &&
         isa<RankedTensorType>(op.getResult(0).getType()) &&
         tgpu::inRole(&op, loop, tgpu::PartitionRole::Load) &&
         !gatherCopies.contains(&op))
       indexOps.push_back(&op);
+  }
   for (Operation *op : llvm::reverse(indexOps)) {
-    if (op->use_empty()) {
+    if (op->use_empty())
       op->erase();
-      continue;
-    }
-    tag(op, {tgpu::kComputePartition});
+    else if (isMemoryEffectFree(op))
+      tag(op, {tgpu::kComputePartition});
   }
 }
 

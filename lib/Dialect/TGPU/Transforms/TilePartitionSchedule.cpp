@@ -46,6 +46,7 @@
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 
@@ -498,12 +499,17 @@ struct TilePartitionSchedule
         p.insert(tgpu::kLoadPartition);
         continue;
       }
-      // The index tiles of such a gather: the load partition computes
-      // them too (tile-insert-channels lays its copy out for its warps).
-      if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+      // The index tiles of such a gather (math, and tiles of an index
+      // table): the load partition computes them too
+      // (tile-insert-channels lays its copy out for its warps).
+      bool indexLoad = load && !load.getMask() &&
+                       isa<RankedTensorType>(load.getType());
+      if ((indexLoad || (isMemoryEffectFree(&op) && op.getNumRegions() == 0)) &&
           op.getNumResults() == 1 &&
           isa<RankedTensorType>(op.getResult(0).getType()) &&
-          isRematerializable(op.getResult(0)) &&
+          (indexLoad || isRematerializable(op.getResult(0)) ||
+           isa<ConvertLayoutOp, BroadcastOp, ExpandDimsOp>(op) ||
+           isa<arith::ArithDialect, math::MathDialect>(op.getDialect())) &&
           llvm::any_of(op.getUsers(), [&](Operation *user) {
             Operation *u = body->findAncestorOpInBlock(*user);
             return u && parts.count(u) && parts[u].count(tgpu::kLoadPartition);
@@ -606,27 +612,43 @@ bool tilec::producerGather(GatherOp gather, scf::ForOp loop) {
         work.push_back(user->getResult(0));
     }
   }
-  // Its index tiles and mask: splats of scalar indices, iotas, constants
+  // Its index tiles and mask: splats of scalar indices, iotas, constants,
+  // unmasked tiles loaded at scalar indices (an index table, which the
+  // partition's threads then read instead of a TMA copy planned for it)
   // and the math between them.
-  SmallVector<Value> tiles(gather.getIndices());
+  SmallVector<Value> slice(gather.getIndices());
   if (gather.getMask())
-    tiles.push_back(gather.getMask());
+    slice.push_back(gather.getMask());
   llvm::SmallPtrSet<Operation *, 16> seen;
-  for (Value t : tiles) {
-    if (!isRematerializable(t))
-      return false;
-    SmallVector<Value> slice = {t};
-    while (!slice.empty()) {
-      Value v = slice.pop_back_val();
-      if (!isa<RankedTensorType>(v.getType())) {
-        if (!isScalarIndex(v, loop))
-          return false;
-        continue;
-      }
-      Operation *def = v.getDefiningOp();
-      if (seen.insert(def).second)
-        llvm::append_range(slice, def->getOperands());
+  while (!slice.empty()) {
+    Value v = slice.pop_back_val();
+    if (!isa<RankedTensorType>(v.getType())) {
+      if (!isScalarIndex(v, loop))
+        return false;
+      continue;
     }
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (seen.size() > 64)
+      return false;
+    auto load = dyn_cast<LoadOp>(def);
+    if (load && (load.getMask() || !isa<BlockArgument>(load.getTensor())))
+      return false;
+    if (!load && !isa<SplatOp, IotaOp, arith::ConstantOp, BroadcastOp,
+                      ExpandDimsOp, ConvertLayoutOp>(def) &&
+        !(isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
+          def->getNumResults() == 1 &&
+          isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
+      return false;
+    llvm::append_range(slice, def->getOperands());
   }
+  // An index table only the gather reads (else the compute partition
+  // would read it too).
+  for (Operation *op : seen)
+    if (isa<LoadOp>(op) && llvm::any_of(op->getUsers(), [&](Operation *u) {
+          return u != gather.getOperation() && !seen.contains(u);
+        }))
+      return false;
   return true;
 }
