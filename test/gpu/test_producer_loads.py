@@ -1,7 +1,9 @@
 """GPU tests of main loops whose other loads TMA cannot copy as written
 (test/gpu/kernels/producer_loads.mlir) and which stay warp-specialized: a
 gather with computed indices and a mask, and one through an index table
-read in the loop, which the load partition's threads make into a ring slot, and a masked load, which TMA copies whole for the
+read in the loop, and loads TMA cannot box (a mask with a non-zero padding,
+a column of a row-major matrix, a scalar), which the load partition's
+threads make into a ring slot, and a masked load, which TMA copies whole for the
 compute partition to mask (each also in the plain twin, which the runtime
 launches where A's rows are not 16-byte aligned). Fresh random inputs,
 poisoned outputs, shapes off the tile grid, float64 references; skipped
@@ -67,6 +69,29 @@ def test_gemm_masked(pl, m, n, k):
     rows = s.double()[: steps(k)].sum(0)
     extra = torch.where(j % 2 == 0, rows, torch.zeros_like(rows))
     assert rel_err(c, a.double() @ b.double() + extra) < 1e-4
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_padded(pl, m, n, k):
+    # Each step adds scale[kr] * (S[kr, j] where j is even and in S, else
+    # -1) to every row, and T[i, kr] to row i: a masked load padded with
+    # -1, a scalar load and a column of T (no TMA box for either).
+    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    ns = n - 3  # S narrower than C: its last columns are padding
+    s = torch.randn(steps(k) + 2, ns, device=DEV)
+    t = torch.randn(m, steps(k) + 1, device=DEV)
+    scale = torch.randn(steps(k) + 1, device=DEV)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    pl["gemm_padded"](a, b, s, t, scale, c)
+    torch.cuda.synchronize()
+    j = torch.arange(n, device=DEV)
+    sp = torch.cat([s.double(), torch.full((s.shape[0], 3), -1.0, device=DEV, dtype=torch.float64)], 1)
+    rows = torch.where(j % 2 == 0, sp, torch.full_like(sp, -1.0))[: steps(k)]
+    extra = (scale.double()[: steps(k), None] * rows).sum(0)
+    col = t.double()[:, : steps(k)].sum(1)
+    ref = a.double() @ b.double() + extra + col[:, None]
+    assert rel_err(c, ref) < 1e-4
 
 
 @pytest.mark.parametrize("b,h,s", [(1, 2, 128), (2, 3, 300), (1, 1, 1000)])

@@ -115,8 +115,10 @@ describeMainLoop(func::FuncOp func) {
           "load: copied by the load partition's threads into " +
           std::to_string(buf.getNumSlots()) + " slots";
     } else if (auto store = dyn_cast<tgpu::SlotStoreOp>(op)) {
+      bool gather = store.getValue().getDefiningOp<GatherOp>() != nullptr;
       loads[op->getLoc()] =
-          "gather: made by the load partition's threads into " +
+          std::string(gather ? "gather: made" : "load: read") +
+          " by the load partition's threads into " +
           std::to_string(store.getBuffer().getType().getNumSlots()) +
           " slots, each iteration";
     }

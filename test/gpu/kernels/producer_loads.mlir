@@ -124,6 +124,54 @@ func.func @gemm_masked(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
   return
 }
 
+// A GEMM loop that adds, each K step, scale[kr] times a row of S padded
+// with -1 where its column is odd or past the view (a masked load with a
+// non-zero padding), and a column of T (64 rows of a row-major matrix,
+// 4 bytes a row: no TMA box).
+func.func @gemm_padded(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                       %s: !tile.tensor<?x?xf32>, %t: !tile.tensor<?x?xf32>,
+                       %scale: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %two = arith.constant dense<2> : !tile.tile<1x128xi32>
+  %zero2 = arith.constant dense<0> : !tile.tile<1x128xi32>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %kr = arith.divsi %k0, %c64 : i32
+    %io = tile.iota : !tile.tile<128xi32>
+    %io2 = tile.expand_dims %io axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %n0s = tile.splat %n0 : i32 -> !tile.tile<1x128xi32>
+    %j = arith.addi %io2, %n0s : !tile.tile<1x128xi32>
+    %jm = arith.remsi %j, %two : !tile.tile<1x128xi32>
+    %even = arith.cmpi eq, %jm, %zero2 : !tile.tile<1x128xi32>
+    %sv = tile.load %s[%kr, %n0] mask(%even : !tile.tile<1x128xi1>) {padding = -1.0 : f32}
+        : !tile.tensor<?x?xf32> -> !tile.tile<1x128xf32>
+    %f = tile.load %scale[%kr] : !tile.tensor<?xf32> -> f32
+    %ft = tile.splat %f : f32 -> !tile.tile<1x128xf32>
+    %svf = arith.mulf %sv, %ft : !tile.tile<1x128xf32>
+    %rb = tile.broadcast %svf : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
+    %tc = tile.load %t[%m0, %kr] : !tile.tensor<?x?xf32> -> !tile.tile<128x1xf32>
+    %cb = tile.broadcast %tc : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
+    %e0 = arith.addf %d, %rb : !tile.tile<128x128xf32>
+    %e = arith.addf %e0, %cb : !tile.tile<128x128xf32>
+    scf.yield %e : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
+
 // dK and dV of attention (D = 64) as side_loads.mlir's @dkdv, with LSE
 // gathered at rows min(m0 + iota, S - 1) (the load partition's threads)
 // and Delta gathered at m0 + iota (a box: a TMA copy).

@@ -223,14 +223,13 @@ LogicalResult KernelChannels::collect() {
       return u && tgpu::inRole(u, loop, tgpu::PartitionRole::Compute) &&
              !tgpu::inRole(u, loop, tgpu::PartitionRole::Load);
     });
-    if (load && !operand && view && !load.getMask() && computeOnly &&
-        !load->use_empty()) {
+    if (load && !operand && view && computeOnly && !load->use_empty()) {
       sides.push_back({load, view, tgpu::getSideSlot(load), Value(),
                        !tgpu::getTMACopy(load)});
       continue;
     }
     // A gather the partition's threads make (tile-partition-schedule
-    // checked producerGather), into an unswizzled slot of the whole tile.
+    // checked producerCopy), into an unswizzled slot of the whole tile.
     if (auto gather = dyn_cast<GatherOp>(op); gather && computeOnly) {
       sides.push_back(
           {gather, cast<BlockArgument>(gather.getTensor()),
@@ -384,8 +383,7 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
 }
 
 void KernelChannels::emitGather(OpBuilder &b, SideLoad &s, Value slot) {
-  auto gather = cast<GatherOp>(s.op);
-  auto type = cast<RankedTensorType>(gather.getType());
+  auto type = cast<RankedTensorType>(s.op->getResult(0).getType());
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
   LinearLayout l = LinearLayout::coalesced(
       shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
@@ -394,17 +392,27 @@ void KernelChannels::emitGather(OpBuilder &b, SideLoad &s, Value slot) {
     tag(op, {tgpu::kLoadPartition});
     gatherCopies.insert(op);
   };
-  SmallVector<Value> indices;
-  for (Value idx : gather.getIndices())
-    indices.push_back(rematerialize(b, idx, l, made));
-  Value mask = gather.getMask() ? rematerialize(b, gather.getMask(), l, made)
-                                : Value();
-  auto copy = GatherOp::create(b, gather.getLoc(), withLayout(type, l),
-                               gather.getTensor(), indices, mask,
-                               gather.getPaddingAttr());
+  Location loc = s.op->getLoc();
+  Operation *copy;
+  if (auto gather = dyn_cast<GatherOp>(s.op)) {
+    SmallVector<Value> indices;
+    for (Value idx : gather.getIndices())
+      indices.push_back(rematerialize(b, idx, l, made));
+    Value mask = gather.getMask()
+                     ? rematerialize(b, gather.getMask(), l, made)
+                     : Value();
+    copy = GatherOp::create(b, loc, withLayout(type, l), gather.getTensor(),
+                            indices, mask, gather.getPaddingAttr());
+  } else {
+    auto load = cast<LoadOp>(s.op);
+    Value mask =
+        load.getMask() ? rematerialize(b, load.getMask(), l, made) : Value();
+    copy = LoadOp::create(b, loc, withLayout(type, l), load.getTensor(),
+                          load.getOffsets(), mask, load.getPaddingAttr(),
+                          load.getInBounds());
+  }
   made(copy);
-  made(tgpu::SlotStoreOp::create(b, gather.getLoc(), copy.getResult(),
-                                 s.ring, slot));
+  made(tgpu::SlotStoreOp::create(b, loc, copy->getResult(0), s.ring, slot));
 }
 
 void KernelChannels::insertSideChannel(func::FuncOp func,
@@ -438,7 +446,8 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
   Operation *last = first;
   for (SideLoad &s : group) {
     OpBuilder cb(s.op);
-    if (isa<GatherOp>(s.op)) {
+    auto load = dyn_cast<LoadOp>(s.op);
+    if (!load || (threads && (load.getMask() || !load.padsWithZero()))) {
       emitGather(cb, s, acq);
     } else if (threads) {
       Operand o;
@@ -446,7 +455,6 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
       o.ring = s.ring;
       emitThreadCopy(cb, o, acq);
     } else {
-      auto load = cast<LoadOp>(s.op);
       tag(tgpu::TMALoadOp::create(cb, load.getLoc(), s.view,
                                   load.getOffsets(), s.ring, acq, sideCh,
                                   IntegerAttr()),

@@ -190,10 +190,10 @@ struct KernelChannels {
   void insertSideLoads(func::FuncOp func);
   void insertSideChannel(func::FuncOp func, MutableArrayRef<SideLoad> group);
 
-  /// The load partition's gather of side tile `s` into `slot`, in place of
-  /// its tile.gather: the index tiles and mask computed again in the
-  /// coalesced layout of the partition's copy warps, the gather in it,
-  /// and tgpu.slot_store.
+  /// The load partition's gather (or masked load, or load with a non-zero
+  /// padding) of side tile `s` into `slot`, in its place: the index tiles
+  /// and mask computed again in the coalesced layout of the partition's
+  /// copy warps, the gather (load) in it, and tgpu.slot_store.
   void emitGather(OpBuilder &b, SideLoad &s, Value slot);
 
   /// The use index of the tiles copied once (%t0), or null.

@@ -492,10 +492,11 @@ struct TilePartitionSchedule
         p.insert(tgpu::kLoadPartition);
         continue;
       }
-      // A gather no TMA copy brings, which the load partition's threads
-      // can make (sm_90a: sm_100a's channels carry MMA operands only).
-      auto gather = dyn_cast<GatherOp>(op);
-      if (gather && !target.tcgen05 && producerGather(gather, loop)) {
+      // A gather, or a load no TMA copy brings, which the load
+      // partition's threads can make (sm_90a: sm_100a's channels carry
+      // MMA operands only).
+      if ((isa<GatherOp>(op) || load) &&
+          !target.tcgen05 && producerCopy(&op, loop)) {
         p.insert(tgpu::kLoadPartition);
         continue;
       }
@@ -596,13 +597,26 @@ struct TilePartitionSchedule
 
 } // namespace
 
-bool tilec::producerGather(GatherOp gather, scf::ForOp loop) {
-  auto view = dyn_cast<BlockArgument>(gather.getTensor());
-  if (gather->getBlock() != loop.getBody() || gather->use_empty() || !view ||
-      !isa<func::FuncOp>(view.getOwner()->getParentOp()))
+bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
+  auto gather = dyn_cast<GatherOp>(op);
+  auto load = dyn_cast<LoadOp>(op);
+  if ((!gather && !load) || (load && tgpu::getTMACopy(load)))
+    return false;
+  Value tensor = gather ? gather.getTensor() : load.getTensor();
+  auto view = dyn_cast<BlockArgument>(tensor);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  // (Its threads hold the whole tile and its indices: at most 32 elements
+  // a thread of the partition's warpgroup.)
+  if (op->getBlock() != loop.getBody() || op->use_empty() || !view || !type ||
+      !isa<func::FuncOp>(view.getOwner()->getParentOp()) ||
+      type.getNumElements() > 32 * 128)
+    return false;
+  if (load && !llvm::all_of(load.getOffsets(), [&](Value o) {
+        return isScalarIndex(o, loop);
+      }))
     return false;
   // Its value reaches no dot as an operand (an MMA reads a swizzled slot).
-  SmallVector<Value> work = {gather.getResult()};
+  SmallVector<Value> work = {op->getResult(0)};
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
@@ -616,9 +630,11 @@ bool tilec::producerGather(GatherOp gather, scf::ForOp loop) {
   // unmasked tiles loaded at scalar indices (an index table, which the
   // partition's threads then read instead of a TMA copy planned for it)
   // and the math between them.
-  SmallVector<Value> slice(gather.getIndices());
-  if (gather.getMask())
-    slice.push_back(gather.getMask());
+  SmallVector<Value> slice;
+  if (gather)
+    llvm::append_range(slice, gather.getIndices());
+  if (Value mask = gather ? gather.getMask() : load.getMask())
+    slice.push_back(mask);
   llvm::SmallPtrSet<Operation *, 16> seen;
   while (!slice.empty()) {
     Value v = slice.pop_back_val();
@@ -645,9 +661,10 @@ bool tilec::producerGather(GatherOp gather, scf::ForOp loop) {
   }
   // An index table only the gather reads (else the compute partition
   // would read it too).
-  for (Operation *op : seen)
-    if (isa<LoadOp>(op) && llvm::any_of(op->getUsers(), [&](Operation *u) {
-          return u != gather.getOperation() && !seen.contains(u);
+  for (Operation *table : seen)
+    if (isa<LoadOp>(table) &&
+        llvm::any_of(table->getUsers(), [&](Operation *u) {
+          return u != op && !seen.contains(u);
         }))
       return false;
   return true;

@@ -69,12 +69,14 @@ bool writesScratch(mlir::Operation *op,
 /// from the induction variable and values defined outside the loop (what
 /// the load partition can compute on its own).
 bool isScalarIndex(mlir::Value v, mlir::scf::ForOp loop);
-/// Whether the load partition's threads can make `gather`, a tile.gather
-/// of `loop`'s body no TMA copy brings, into a slot the compute partition
-/// reads: its view is a kernel argument, its value reaches no dot, and
-/// its index tiles and mask are rematerializable from scalar indices
-/// (isScalarIndex), so that the partition computes them in its own warps.
-bool producerGather(tile::GatherOp gather, mlir::scf::ForOp loop);
+/// Whether the load partition's threads can make `op` into a slot the
+/// compute partition reads: a tile.gather of `loop`'s body, or a tile.load
+/// of it no TMA copy brings (a mask, a non-zero padding, rows TMA cannot
+/// box), whose view is a kernel argument and whose value reaches no dot,
+/// its offsets scalar indices (isScalarIndex) and its index tiles and mask
+/// rematerializable from them and from tiles of index tables, so that the
+/// partition computes them in its own warps.
+bool producerCopy(mlir::Operation *op, mlir::scf::ForOp loop);
 
 /// The bytes of the staging buffer `store` takes as a TMA store, one
 /// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot
