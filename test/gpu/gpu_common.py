@@ -49,6 +49,28 @@ def attention_reference(q, k, v, scale, causal):
     return torch.softmax(sc, dim=-1) @ vd, torch.logsumexp(sc, dim=-1)
 
 
+def dkdv_case(kernel, b, h, s, d=64):
+    """Runs `kernel` (q, k, v, do, lse, delta, dk, dv, scale), the dK and dV
+    of softmax(Q Kᵀ scale) V for a key block loop, on fresh (b, h, s, d)
+    inputs with LSE and Delta from the float64 forward and NaN-poisoned
+    outputs; returns dK, dV and their float64 references."""
+    q, k, v, do = [torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16)
+                   for _ in range(4)]
+    scale = d ** -0.5
+    sc = q.double() @ k.double().transpose(-1, -2) * scale
+    lse = torch.logsumexp(sc, -1)
+    p = torch.exp(sc - lse[..., None])
+    delta = (do.double() * (p @ v.double())).sum(-1)
+    dv_ref = p.transpose(-1, -2) @ do.double()
+    ds = p * (do.double() @ v.double().transpose(-1, -2) - delta[..., None])
+    dk_ref = ds.transpose(-1, -2) @ q.double() * scale
+    dk = torch.full_like(q, float("nan"))
+    dv = torch.full_like(q, float("nan"))
+    kernel(q, k, v, do, lse.float(), delta.float(), dk, dv, scale)
+    torch.cuda.synchronize()
+    return dk, dv, dk_ref, dv_ref
+
+
 def attention_twin_case(bundle, d, causal, unaligned):
     """`bundle`'s attention_d{d} on views TMA cannot read: rows d + 1
     elements apart (not a multiple of 16 bytes) for K and V

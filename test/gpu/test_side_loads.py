@@ -8,7 +8,7 @@ skipped without a GPU."""
 
 import pytest
 
-from gpu_common import DEV, load, rel_err, torch
+from gpu_common import DEV, dkdv_case, load, rel_err, torch
 
 
 @pytest.fixture(scope="module")
@@ -62,19 +62,6 @@ def test_attention_dkdv(side, b, h, s):
     # dK and dV of softmax(Q Kᵀ scale) V for D = 64 against float64, with
     # LSE and Delta from the float64 forward (the kernel loads them as
     # per-row vectors each step).
-    d = 64
-    q, k, v, do = [torch.randn(b, h, s, d, device=DEV, dtype=torch.bfloat16) for _ in range(4)]
-    scale = d ** -0.5
-    sc = q.double() @ k.double().transpose(-1, -2) * scale
-    lse = torch.logsumexp(sc, -1)
-    p = torch.exp(sc - lse[..., None])
-    delta = (do.double() * (p @ v.double())).sum(-1)
-    dv_ref = p.transpose(-1, -2) @ do.double()
-    ds = p * (do.double() @ v.double().transpose(-1, -2) - delta[..., None])
-    dk_ref = ds.transpose(-1, -2) @ q.double() * scale
-    dk = torch.full_like(q, float("nan"))
-    dv = torch.full_like(q, float("nan"))
-    side["dkdv"](q, k, v, do, lse.float(), delta.float(), dk, dv, scale)
-    torch.cuda.synchronize()
+    dk, dv, dk_ref, dv_ref = dkdv_case(side["dkdv"], b, h, s)
     assert rel_err(dk, dk_ref) < 2e-2
     assert rel_err(dv, dv_ref) < 2e-2

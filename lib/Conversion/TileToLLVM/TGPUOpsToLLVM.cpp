@@ -137,42 +137,33 @@ struct LocalLoadLowering : public OpConversionPattern<LocalLoadOp> {
   }
 };
 
-struct LocalStoreLowering : public OpConversionPattern<LocalStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A tile into a slot: tgpu.local_store between barriers of the executing
+/// warps, tgpu.slot_store alone (the channel that owns the slot orders
+/// it).
+template <typename OpT, bool synchronized>
+struct SlotWriteLowering : public OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::template GenericAdaptor<
+                              ArrayRef<ValueRange>> adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
     auto vt = cast<RankedTensorType>(op.getValue().getType());
     auto at = slotAccess(op, e, vt, adaptor);
     if (failed(at))
       return failure();
-    e.barrier();
+    if (synchronized)
+      e.barrier();
     storeToShared(e, adaptor.getValue(), vt.getElementType(), at->first,
                   at->second);
-    e.barrier();
+    if (synchronized)
+      e.barrier();
     rewriter.eraseOp(op);
     return success();
   }
 };
-
-/// The slot's stores alone (the channel orders them).
-struct SlotStoreLowering : public OpConversionPattern<SlotStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SlotStoreOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Emitter e{rewriter, op.getLoc()};
-    auto vt = cast<RankedTensorType>(op.getValue().getType());
-    auto at = slotAccess(op, e, vt, adaptor);
-    if (failed(at))
-      return failure();
-    storeToShared(e, adaptor.getValue(), vt.getElementType(), at->first,
-                  at->second);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+using LocalStoreLowering = SlotWriteLowering<LocalStoreOp, true>;
+using SlotStoreLowering = SlotWriteLowering<SlotStoreOp, false>;
 
 /// Scratch in the result's layout: barrier (earlier readers of scratch are
 /// done), stores, a proxy fence (wgmma reads it through the async proxy),

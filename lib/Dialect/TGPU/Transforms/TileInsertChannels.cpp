@@ -237,14 +237,6 @@ LogicalResult KernelChannels::collect() {
            Value(), /*threads=*/true});
       continue;
     }
-    // (Index tiles of such a gather: computed again in its warps' layout.)
-    if (isMemoryEffectFree(&op) && op.getNumResults() == 1 &&
-        isa<RankedTensorType>(op.getResult(0).getType()) &&
-        llvm::all_of(op.getUsers(), [&](Operation *user) {
-          Operation *u = body->findAncestorOpInBlock(*user);
-          return u && tgpu::inRole(u, loop, tgpu::PartitionRole::Load);
-        }))
-      continue;
     for (Operation *user : op.getUsers()) {
       Operation *u = body->findAncestorOpInBlock(*user);
       if (!u || !tgpu::inRole(u, loop, tgpu::PartitionRole::Compute))
@@ -371,7 +363,7 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
         op.getNumResults() == 1 &&
         isa<RankedTensorType>(op.getResult(0).getType()) &&
         tgpu::inRole(&op, loop, tgpu::PartitionRole::Load) &&
-        !gatherCopies.contains(&op))
+        !registerCopies.contains(&op))
       indexOps.push_back(&op);
   }
   for (Operation *op : llvm::reverse(indexOps)) {
@@ -382,7 +374,7 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
   }
 }
 
-void KernelChannels::emitGather(OpBuilder &b, SideLoad &s, Value slot) {
+void KernelChannels::emitCopyThroughRegisters(OpBuilder &b, SideLoad &s, Value slot) {
   auto type = cast<RankedTensorType>(s.op->getResult(0).getType());
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
   LinearLayout l = LinearLayout::coalesced(
@@ -390,7 +382,7 @@ void KernelChannels::emitGather(OpBuilder &b, SideLoad &s, Value slot) {
       shape.size() - 1);
   auto made = [&](Operation *op) {
     tag(op, {tgpu::kLoadPartition});
-    gatherCopies.insert(op);
+    registerCopies.insert(op);
   };
   Location loc = s.op->getLoc();
   Operation *copy;
@@ -448,7 +440,7 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
     OpBuilder cb(s.op);
     auto load = dyn_cast<LoadOp>(s.op);
     if (!load || (threads && (load.getMask() || !load.padsWithZero()))) {
-      emitGather(cb, s, acq);
+      emitCopyThroughRegisters(cb, s, acq);
     } else if (threads) {
       Operand o;
       o.load = cast<LoadOp>(s.op);

@@ -97,7 +97,8 @@ struct KernelChannels {
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
   SmallVector<SideLoad> sides; // the loop's other copied tiles
-  llvm::SmallPtrSet<Operation *, 16> gatherCopies; // what emitGather built
+  // What emitCopyThroughRegisters built.
+  llvm::SmallPtrSet<Operation *, 16> registerCopies;
   bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
   bool threadFill = false;  // the load partition's threads copy the operands
   int32_t consumer = tgpu::kComputePartition; // the partition that reads
@@ -194,7 +195,7 @@ struct KernelChannels {
   /// padding) of side tile `s` into `slot`, in its place: the index tiles
   /// and mask computed again in the coalesced layout of the partition's
   /// copy warps, the gather (load) in it, and tgpu.slot_store.
-  void emitGather(OpBuilder &b, SideLoad &s, Value slot);
+  void emitCopyThroughRegisters(OpBuilder &b, SideLoad &s, Value slot);
 
   /// The use index of the tiles copied once (%t0), or null.
   Value onceTile;

@@ -65,6 +65,23 @@ using namespace tilec::tile;
 
 namespace {
 
+/// Whether the load partition may compute an index tile or a mask of its
+/// copies with `op`: an unmasked tile load of a kernel argument (an index
+/// table), a splat, iota, constant, broadcast, expand_dims or conversion,
+/// or elementwise arith and math, of one tile result.
+bool isIndexTileOp(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (auto load = dyn_cast<LoadOp>(op))
+    return !load.getMask() && isa<BlockArgument>(load.getTensor());
+  if (isa<SplatOp, IotaOp, arith::ConstantOp, BroadcastOp, ExpandDimsOp,
+          ConvertLayoutOp>(op))
+    return true;
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+         isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
 /// The stores after `loop` (its epilogue's) and the layout conversions
 /// only they read (storedConversions), which make their writes wider.
 std::pair<SmallVector<StoreOp>, SmallVector<Operation *>>
@@ -500,17 +517,10 @@ struct TilePartitionSchedule
         p.insert(tgpu::kLoadPartition);
         continue;
       }
-      // The index tiles of such a gather (math, and tiles of an index
-      // table): the load partition computes them too
+      // The index tiles and masks of such copies (math, and tiles of an
+      // index table): the load partition computes them too
       // (tile-insert-channels lays its copy out for its warps).
-      bool indexLoad = load && !load.getMask() &&
-                       isa<RankedTensorType>(load.getType());
-      if ((indexLoad || (isMemoryEffectFree(&op) && op.getNumRegions() == 0)) &&
-          op.getNumResults() == 1 &&
-          isa<RankedTensorType>(op.getResult(0).getType()) &&
-          (indexLoad || isRematerializable(op.getResult(0)) ||
-           isa<ConvertLayoutOp, BroadcastOp, ExpandDimsOp>(op) ||
-           isa<arith::ArithDialect, math::MathDialect>(op.getDialect())) &&
+      if (isIndexTileOp(&op) &&
           llvm::any_of(op.getUsers(), [&](Operation *user) {
             Operation *u = body->findAncestorOpInBlock(*user);
             return u && parts.count(u) && parts[u].count(tgpu::kLoadPartition);
@@ -648,19 +658,12 @@ bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
       continue;
     if (seen.size() > 64)
       return false;
-    auto load = dyn_cast<LoadOp>(def);
-    if (load && (load.getMask() || !isa<BlockArgument>(load.getTensor())))
-      return false;
-    if (!load && !isa<SplatOp, IotaOp, arith::ConstantOp, BroadcastOp,
-                      ExpandDimsOp, ConvertLayoutOp>(def) &&
-        !(isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
-          def->getNumResults() == 1 &&
-          isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
+    if (!isIndexTileOp(def))
       return false;
     llvm::append_range(slice, def->getOperands());
   }
-  // An index table only the gather reads (else the compute partition
-  // would read it too).
+  // An index table only the copy reads (else the compute partition would
+  // read it too).
   for (Operation *table : seen)
     if (isa<LoadOp>(table) &&
         llvm::any_of(table->getUsers(), [&](Operation *u) {
