@@ -653,8 +653,12 @@ bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
         return false;
       continue;
     }
+    // (A tile the loop carries, or a kernel argument, the load partition
+    // cannot compute.)
     Operation *def = v.getDefiningOp();
-    if (!def || !seen.insert(def).second)
+    if (!def)
+      return false;
+    if (!seen.insert(def).second)
       continue;
     if (seen.size() > 64)
       return false;
