@@ -7,6 +7,7 @@ include "TGPUDialect.td"
 include "TGPUTypes.td"
 include "TGPUAttrs.td"
 include "TileTypes.td"
+include "TileAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -356,17 +357,23 @@ def TGPU_TMAReadyOp : TGPU_Op<"tma_ready", [Pure]> {
 }
 
 def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
-  let summary = "store a 2-d tile through shared memory with TMA";
+  let summary = "store (or add) a 2-d tile through shared memory with TMA";
   let description = [{
-    Writes `value` (registers in any layout whose columns beyond a box
-    width are picked by register bits alone) to the tensor at `coords`:
-    the tile goes out in column chunks of the descriptor's box, chunk j
-    through slot j % S of `buffer` (whose slots are the box, in the
-    descriptor's swizzle). For each chunk the executing warps wait until
-    that slot's previous copy has read it, write the chunk, fence the
-    writes for the async proxy and synchronize; then one thread issues
-    the bulk tensor copy and commits it as a bulk group. The copies clip
-    at the tensor's bounds. Nothing waits for the last S copies: a
+    Writes `value` to the tensor at `coords`: the tile goes out in column
+    chunks of the descriptor's box. A chunk is picked by register bits and
+    warp bits of the value's layout (no lane holds columns of two chunks):
+    the chunks that differ in warp bits alone (a tile split by columns
+    across warpgroups) go out together, a round, each warp's chunk in a
+    slot of its own; the register bits number the rounds. Round r uses
+    slots (r % D) * W to (r % D) * W + W - 1 of `buffer` (W chunks a
+    round, D = slots / W rounds in flight; the slots are the box, in the
+    descriptor's swizzle). For each round the executing warps wait until
+    its slots' previous copies have read them, write the chunks, fence the
+    writes for the async proxy and synchronize; then one thread issues a
+    bulk tensor copy a chunk and commits them as one bulk group. The copies
+    clip at the tensor's bounds. With `reduce add` each copy adds into the
+    tensor (`cp.reduce.async.bulk.tensor .add`: f32, f16, bf16, i32)
+    instead of writing it. Nothing waits for the last D rounds: a
     `tgpu.tma_store_wait` must come before the buffer is reused otherwise
     or the kernel ends. A view of more dims than 2 has a box with leading
     1s (the tile is a 2-d slice of it).
@@ -375,12 +382,17 @@ def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
     tgpu.tma_store %v, %c[%m0, %n0] via %buf
         : tensor<128x256xbf16, #acc>, !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
           !tgpu.smem<2x128x64xbf16, #shared>
+    tgpu.tma_store %dq, %acc[%b, %h, %m0, %c0] via %dqbuf reduce add
+        : tensor<64x128xf32, #acc_split_n>,
+          !tile.tensor<?x?x?x128xf32, tma = 1x1x64x32, swizzle = 128>,
+          !tgpu.smem<2x64x32xf32, #shared>
     ```
   }];
   let arguments = (ins TGPU_Tile:$value, Tile_TensorViewType:$desc,
-                       Variadic<I32>:$coords, TGPU_SharedBufferType:$buffer);
+                       Variadic<I32>:$coords, TGPU_SharedBufferType:$buffer,
+                       OptionalAttr<Tile_AtomicKindAttr>:$reduce);
   let assemblyFormat = [{
-    $value `,` $desc `[` $coords `]` `via` $buffer attr-dict
+    $value `,` $desc `[` $coords `]` `via` $buffer (`reduce` $reduce^)? attr-dict
     `:` type($value) `,` type($desc) `,` type($buffer)
   }];
   let hasVerifier = 1;

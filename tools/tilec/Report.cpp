@@ -84,20 +84,22 @@ describeMainLoop(func::FuncOp func) {
   // Loads: the TMA copies of one tile (one op a box) and thread copies, in
   // program order, one line a tile.
   llvm::MapVector<Location, std::string> loads;
+  // Whether `op` runs each iteration of the innermost loop (the main loop;
+  // a persistent kernel's tile loop holds it and the copies made once a
+  // tile, and the epilogue).
+  auto inMainLoop = [](Operation *op) {
+    auto loop = op->getParentOfType<scf::ForOp>();
+    return loop && !loop->walk([&](scf::ForOp inner) {
+                           return inner == loop ? WalkResult::advance()
+                                                : WalkResult::interrupt();
+                         })
+                         .wasInterrupted();
+  };
   func.walk([&](Operation *op) {
     if (auto copy = dyn_cast<tgpu::TMALoadOp>(op)) {
       auto view = copy.getDesc().getType();
       auto buf = cast<tgpu::SharedBufferType>(copy.getDst().getType());
-      // Each iteration where it is in the innermost loop (the main loop;
-      // a persistent kernel's tile loop holds it and the copies made once
-      // a tile).
-      auto loop = op->getParentOfType<scf::ForOp>();
-      bool inLoop = loop && !loop->walk([&](scf::ForOp inner) {
-                                   return inner == loop
-                                              ? WalkResult::advance()
-                                              : WalkResult::interrupt();
-                                 })
-                                 .wasInterrupted();
+      bool inLoop = inMainLoop(op);
       std::string swz =
           view.getTmaSwizzle()
               ? std::to_string(view.getTmaSwizzle()) + "-byte swizzle"
@@ -114,6 +116,16 @@ describeMainLoop(func::FuncOp func) {
       loads[op->getLoc()] =
           "load: copied by the load partition's threads into " +
           std::to_string(buf.getNumSlots()) + " slots";
+    } else if (auto store = dyn_cast<tgpu::TMAStoreOp>(op);
+               store && store.getReduce() && inMainLoop(op)) {
+      // A reducing store of the main loop (an epilogue's has no line).
+      auto view = store.getDesc().getType();
+      auto buf = store.getBuffer().getType();
+      loads[op->getLoc()] =
+          "store: TMA reduce-add (cp.reduce.async.bulk.tensor) in boxes of " +
+          shape(view.getTmaBox()) + " (" +
+          std::to_string(view.getTmaSwizzle()) + "-byte swizzle) through " +
+          std::to_string(buf.getNumSlots()) + " slots, each iteration";
     } else if (auto store = dyn_cast<tgpu::SlotStoreOp>(op)) {
       bool gather = store.getValue().getDefiningOp<GatherOp>() != nullptr;
       loads[op->getLoc()] =

@@ -496,19 +496,29 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
     LinearLayout from = getLayout(vt);
     SharedBufferType buf = op.getBuffer().getType();
     ArrayRef<int64_t> box = op.getDesc().getType().getTmaBox().take_back(2);
-    int64_t chunks = vt.getShape()[1] / box[1];
-    int64_t slots = buf.getNumSlots();
-    SmallVector<unsigned> select = *chunkSelectBits(from, box[1]);
-    // One chunk's registers: the layout without the selecting bits.
+    ChunkSelect sel = *chunkSelectBits(from, box[1]);
+    SmallVector<unsigned> regChunkBits = sel.chunkBits(InDim::Register);
+    SmallVector<unsigned> warpChunkBits = sel.chunkBits(InDim::Warp);
+    int64_t perRound = sel.perRound();
+    int64_t rounds = (vt.getShape()[1] / box[1]) / perRound;
+    int64_t inFlight = buf.getNumSlots() / perRound;
+    // One chunk's registers: the layout without the selecting register
+    // bits; the selecting warp bits move nothing in a slot (each warp's
+    // chunk has a slot of its own).
     LinearLayout::Bases low;
     SmallVector<unsigned> lowBits;
     for (auto [i, c] : llvm::enumerate(from.getBases(InDim::Register)))
-      if (!llvm::is_contained(select, i)) {
+      if (!llvm::any_of(sel.bits, [&, i = i](auto &b) {
+            return b == std::make_pair(InDim::Register, unsigned(i));
+          })) {
         low.push_back(c);
         lowBits.push_back(i);
       }
+    LinearLayout::Bases warps = from.getBases(InDim::Warp);
+    for (unsigned k : warpChunkBits)
+      warps[sel.bits[k].second] = {0, 0};
     LinearLayout chunk({box[0], box[1]}, low, from.getBases(InDim::Lane),
-                       from.getBases(InDim::Warp));
+                       warps);
     Type elt = vt.getElementType();
     auto access = analyzeSharedAccess(chunk, buf.getSlotLayout(),
                                       elt.getIntOrFloatBitWidth());
@@ -519,38 +529,88 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
     Value desc = adaptor.getDesc().front();
     Value bufBase = adaptor.getBuffer().front();
     Value tid = e.threadId();
-    for (int64_t j = 0; j < chunks; ++j) {
-      int64_t s = j % slots;
-      // The copy that used this slot `slots` chunks ago has read it.
-      waitBulkReads(e, slots - 1);
+    // A warp's slot in a round: its selecting warp bits.
+    Value warpSlot;
+    for (auto [k, bit] : llvm::enumerate(warpChunkBits)) {
+      Value w = e.andI(arith::ShRUIOp::create(rewriter, e.loc, e.warpId(),
+                                              e.i32(sel.bits[bit].second)),
+                       e.i32(1));
+      if (k)
+        w = arith::ShLIOp::create(rewriter, e.loc, w, e.i32(k));
+      warpSlot = warpSlot ? e.add(warpSlot, w) : w;
+    }
+    // The chunk a round's bits and a warp's bits pick.
+    auto chunkOf = [&](int64_t r, int64_t w) {
+      int64_t j = 0;
+      for (auto [k, bit] : llvm::enumerate(regChunkBits))
+        j |= ((r >> k) & 1) << bit;
+      for (auto [k, bit] : llvm::enumerate(warpChunkBits))
+        j |= ((w >> k) & 1) << bit;
+      return j;
+    };
+    for (int64_t r = 0; r < rounds; ++r) {
+      int64_t first = (r % inFlight) * perRound;
+      // The copies that used these slots `inFlight` rounds ago have read
+      // them.
+      waitBulkReads(e, inFlight - 1);
       e.barrier();
       SmallVector<Value> regs;
       for (int64_t i = 0; i < (int64_t(1) << lowBits.size()); ++i) {
-        int64_t r = 0;
+        int64_t reg = 0;
         for (auto [k, bit] : llvm::enumerate(lowBits))
-          r |= ((i >> k) & 1) << bit;
-        for (auto [k, bit] : llvm::enumerate(select))
-          r |= ((j >> k) & 1) << bit;
-        regs.push_back(values[r]);
+          reg |= ((i >> k) & 1) << bit;
+        for (auto [k, bit] : llvm::enumerate(regChunkBits))
+          reg |= ((r >> k) & 1) << sel.bits[bit].second;
+        regs.push_back(values[reg]);
       }
-      Value slotPtr = slotPointer(e, buf, bufBase, e.i32(s));
-      storeToShared(e, regs, elt, *access, slotPtr);
+      Value slot = e.i32(first);
+      if (warpSlot)
+        slot = e.add(slot, warpSlot);
+      storeToShared(e, regs, elt, *access,
+                    slotPointer(e, buf, bufBase, slot));
       // Generic-proxy writes become visible to the bulk copy.
       fenceProxyAsyncShared(e);
       e.barrier();
-      // The chunk's column offset on the innermost coordinate.
-      SmallVector<Value> coords =
-          tensorCoords(e, adaptor.getCoords(), j * box[1]);
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rewriter, e.loc, desc, slotPtr, coords, /*l2CacheHint=*/Value(),
-          NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
-                                      NVVM::TMAStoreMode::TILE),
-          firstThread(e, tid));
+      for (int64_t w = 0; w < perRound; ++w) {
+        Value slotPtr = slotPointer(e, buf, bufBase, e.i32(first + w));
+        // The chunk's column offset on the innermost coordinate.
+        SmallVector<Value> coords =
+            tensorCoords(e, adaptor.getCoords(), chunkOf(r, w) * box[1]);
+        if (op.getReduce())
+          bulkReduceAdd(e, desc, slotPtr, coords, firstThread(e, tid));
+        else
+          NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+              rewriter, e.loc, desc, slotPtr, coords, /*l2CacheHint=*/Value(),
+              NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
+                                          NVVM::TMAStoreMode::TILE),
+              firstThread(e, tid));
+      }
       // Every thread commits (the others an empty group).
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, e.loc);
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// `cp.reduce.async.bulk.tensor .add` of the box at `coords` from `src`,
+  /// issued where `pred` holds (NVVM's op takes no predicate).
+  static void bulkReduceAdd(Emitter &e, Value desc, Value src,
+                            ArrayRef<Value> coords, Value pred) {
+    std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p "
+                         "cp.reduce.async.bulk.tensor." +
+                         std::to_string(coords.size()) +
+                         "d.global.shared::cta.add.tile.bulk_group [$1, {";
+    std::string constraints = "r,l,r"; // pred, desc, src
+    for (size_t c = 0; c < coords.size(); ++c) {
+      asmStr += (c ? ", $" : "$") + std::to_string(3 + c);
+      constraints += ",r";
+    }
+    asmStr += "}], [$2];\n}";
+    SmallVector<Value> operands = {
+        arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), pred), desc,
+        sharedAddress(e, src)};
+    operands.append(coords.begin(), coords.end());
+    e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
   }
 };
 

@@ -287,27 +287,36 @@ FailureOr<TMASlot> tgpu::planHalfSlot(RankedTensorType tile, int dim) {
   return slot;
 }
 
-std::optional<SmallVector<unsigned>>
+SmallVector<unsigned> tgpu::ChunkSelect::chunkBits(InDim d) const {
+  SmallVector<unsigned> out;
+  for (auto [i, b] : llvm::enumerate(bits))
+    if (b.first == d)
+      out.push_back(i);
+  return out;
+}
+
+std::optional<tgpu::ChunkSelect>
 tgpu::chunkSelectBits(const LinearLayout &layout, int64_t cols) {
   if (layout.getRank() != 2 || layout.getShape()[1] % cols != 0)
     return std::nullopt;
   int64_t chunks = layout.getShape()[1] / cols;
-  SmallVector<unsigned> bits(llvm::Log2_64(chunks), ~0u);
+  ChunkSelect sel;
+  sel.bits.assign(llvm::Log2_64(chunks), {InDim::Lane, ~0u});
   for (InDim d : {InDim::Register, InDim::Lane, InDim::Warp})
     for (auto [i, c] : llvm::enumerate(layout.getBases(d))) {
       if (c[1] < cols)
         continue;
-      if (d != InDim::Register || c[0] != 0 || c[1] % cols ||
+      if (d == InDim::Lane || c[0] != 0 || c[1] % cols ||
           !llvm::isPowerOf2_64(c[1] / cols))
         return std::nullopt;
       unsigned k = llvm::Log2_64(c[1] / cols);
-      if (bits[k] != ~0u)
+      if (sel.bits[k].second != ~0u)
         return std::nullopt;
-      bits[k] = i;
+      sel.bits[k] = {d, unsigned(i)};
     }
-  if (llvm::is_contained(bits, ~0u))
+  if (llvm::any_of(sel.bits, [](auto &b) { return b.second == ~0u; }))
     return std::nullopt;
-  return bits;
+  return sel;
 }
 
 std::optional<TMemAccess> tgpu::matchTMemAccess(RankedTensorType tile) {

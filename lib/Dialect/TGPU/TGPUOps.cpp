@@ -159,15 +159,25 @@ LogicalResult TMAStoreOp::verify() {
     return emitOpError() << "a " << vt.getShape()[0] << "x" << vt.getShape()[1]
                          << " tile is not whole " << box[0] << "x" << box[1]
                          << " boxes side by side";
-  int64_t chunks = vt.getShape()[1] / box[1];
-  if (chunks % buf.getNumSlots())
-    return emitOpError() << chunks << " chunks do not cycle through "
-                         << buf.getNumSlots() << " slots evenly";
   if (!tile::getLayoutAttr(vt))
     return emitOpError() << "needs a value with a layout";
-  if (!chunkSelectBits(tile::getLayout(vt), box[1]))
+  std::optional<ChunkSelect> sel =
+      chunkSelectBits(tile::getLayout(vt), box[1]);
+  if (!sel)
     return emitOpError() << "the value's layout does not split into "
-                         << box[1] << "-column chunks by register";
+                         << box[1] << "-column chunks by register and warp";
+  int64_t rounds = vt.getShape()[1] / box[1] / sel->perRound();
+  int64_t slots = buf.getNumSlots();
+  if (slots % sel->perRound() || rounds % (slots / sel->perRound()))
+    return emitOpError() << rounds << " rounds of " << sel->perRound()
+                         << " chunks do not cycle through " << slots
+                         << " slots evenly";
+  if (std::optional<tile::AtomicKind> kind = getReduce()) {
+    Type elt = vt.getElementType();
+    if (*kind != tile::AtomicKind::Add ||
+        !(elt.isF32() || elt.isF16() || elt.isBF16() || elt.isInteger(32)))
+      return emitOpError() << "reduces by add only, of f32, f16, bf16 or i32";
+  }
   return success();
 }
 

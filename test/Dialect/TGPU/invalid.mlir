@@ -241,14 +241,15 @@ func.func @store_box_4d(%c: !tile.tensor<?x?x?x?xf32, tma = 2x1x128x32, swizzle 
 
 // -----
 
-// Warps along the columns: a 32-column chunk is not a register subset.
-#split = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [0, 64], [0, 128]]>
+// A lane along the columns: a 32-column chunk is not picked by registers
+// and warps.
+#split = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 64], [0, 128], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [0, 32]], warp = [[4, 0], [16, 0], [32, 0]]>
 #sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 func.func @store_chunks(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
                         %i: i32, %acc: tensor<128x256xf32, #split>) {
   %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sc>
-  // expected-error @+1 {{the value's layout does not split into 32-column chunks by register}}
+  // expected-error @+1 {{the value's layout does not split into 32-column chunks by register and warp}}
   tgpu.tma_store %acc, %c[%i, %i] via %buf
       : tensor<128x256xf32, #split>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
         !tgpu.smem<2x128x32xf32, #sc>
@@ -838,5 +839,38 @@ func.func @thread_copy_offsets(%a: !tile.tensor<?x?xbf16>, %i: i32) {
 
 // expected-error @+1 {{'tgpu.num_stages' is a function's i32 number of ring slots (2..8)}}
 func.func @num_stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tgpu.num_stages = 1 : i32, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// Warps along the columns: each round is the four warps' chunks at once,
+// which two slots cannot hold.
+#split = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [0, 64], [0, 128]]>
+#sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @store_rounds(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+                        %i: i32, %acc: tensor<128x256xf32, #split>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sc>
+  // expected-error @+1 {{1 rounds of 8 chunks do not cycle through 2 slots evenly}}
+  tgpu.tma_store %acc, %c[%i, %i] via %buf
+      : tensor<128x256xf32, #split>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+        !tgpu.smem<2x128x32xf32, #sc>
+  return
+}
+
+// -----
+
+// TMA reduces by add only.
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#sc = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+
+func.func @store_reduce_max(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+                            %i: i32, %acc: tensor<128x256xf32, #acc>) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x32xf32, #sc>
+  // expected-error @+1 {{reduces by add only, of f32, f16, bf16 or i32}}
+  tgpu.tma_store %acc, %c[%i, %i] via %buf reduce max
+      : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
+        !tgpu.smem<2x128x32xf32, #sc>
   return
 }

@@ -233,13 +233,27 @@ mlir::Value ringSlot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
 mlir::Value ringPhase(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
                       int64_t slots);
 
-/// The register bits of a 2-d distributed `layout` that pick its column
-/// chunks of width `cols`: entry i is the register bit whose basis is
-/// (0, cols * 2^i). Fails if the bits do not cover every chunk or if any
-/// other basis reaches a column >= `cols` (a chunk is then not a register
-/// subset of each thread).
-std::optional<llvm::SmallVector<unsigned>>
-chunkSelectBits(const LinearLayout &layout, int64_t cols);
+/// How a 2-d distributed layout splits into column chunks of a width:
+/// bit i of a chunk's number is set by the basis (0, width * 2^i), a
+/// register's or a warp's. Chunks that differ in warp bits alone are held
+/// by different warps at once (a tile split by columns across warpgroups);
+/// the register bits pick, in each thread, the chunk it holds of those.
+struct ChunkSelect {
+  /// Per bit of the chunk number: the register or warp basis setting it.
+  llvm::SmallVector<std::pair<InDim, unsigned>> bits;
+
+  /// The chunk-number bits the warps set, and those the registers set, in
+  /// increasing order.
+  llvm::SmallVector<unsigned> chunkBits(InDim d) const;
+  /// Chunks the warps hold at once.
+  int64_t perRound() const { return int64_t(1) << chunkBits(InDim::Warp).size(); }
+};
+
+/// The chunks of a 2-d distributed `layout` of width `cols`. Fails if
+/// some chunk bit has no register or warp basis, or if any other basis
+/// reaches a column >= `cols` (a lane's, or one that also moves rows).
+std::optional<ChunkSelect> chunkSelectBits(const LinearLayout &layout,
+                                           int64_t cols);
 
 } // namespace tilec::tgpu
 

@@ -16,9 +16,14 @@
 // C becomes a TMA view whose box is the tile's rows by one swizzle span;
 // the tile keeps its (wgmma) layout, the conversion the store asked for
 // goes, and the tile leaves in box-wide column chunks through the buffer's
-// slots (two; one for a tile one box wide). Stores that cannot get a
-// remark saying why. The wait ends the kernel: the copies read shared
-// memory until then. tile-warp-specialize moves the buffers and the wait
+// slots (two rounds of them; one for a tile of one round: the chunks that
+// warps hold at once, a tile split by columns across warpgroups, are a
+// round). A reducing store (`reduce add`) adds with TMA
+// (`cp.reduce.async.bulk.tensor`); one of the main loop's (attention
+// backward's dQ, each iteration) goes the same way, in the compute
+// partition, its buffer one round where two leave the loop fewer than two
+// stages. Stores that cannot get a remark saying why. The wait ends the
+// kernel: the copies read shared memory until then. tile-warp-specialize moves the buffers and the wait
 // into its consumer region (the wait after the persistent tile loop).
 //
 //===----------------------------------------------------------------------===//
@@ -51,14 +56,17 @@ struct EpilogueStore {
   BlockArgument view;
   tgpu::TMASlot whole; // the whole tile's box and swizzle
   tgpu::SharedBufferType bufferType;
+  int64_t perRound = 1; // chunks the warps hold at once
+  int64_t rounds = 1;   // chunks one after another
 };
 
-/// Two slots of the box (the tile's rows, one swizzle span of columns):
-/// chunk j of the tile goes through slot j % 2 (tile widths and boxes are
-/// powers of two: one chunk, or an even number).
-constexpr int64_t kStoreSlots = 2;
+/// Two rounds of slots of the box (the tile's rows, one swizzle span of
+/// columns): round r of the tile goes through the slots of r % 2 (tile
+/// widths and boxes are powers of two: one round, or an even number).
+constexpr int64_t kStoreRounds = 2;
 
-std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
+std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
+                                       bool inLoop = false) {
   auto view = dyn_cast<BlockArgument>(store.getTensor());
   TensorViewType vt = store.getTensor().getType();
   if (!view || vt.getRank() < 2 || vt.isTMA()) {
@@ -71,8 +79,11 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     why = "the store has a mask (TMA writes whole boxes)";
     return std::nullopt;
   }
-  if (store.getReduce()) {
-    why = "the store reduces (red.global, not a TMA store)";
+  // (A reducing store adds an f32 tile, as TMA can.)
+  if (inLoop && !store.getReduce()) {
+    // (Stores of one iteration and the next may reach the same elements:
+    // bulk copies in flight are not ordered; adds need not be.)
+    why = "only reducing stores of the loop go through TMA";
     return std::nullopt;
   }
   if (llvm::any_of(view.getUsers(),
@@ -102,15 +113,8 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   e.store = store;
   e.view = view;
   e.whole = *whole;
-  // Slots of one box each: the box-shaped tile's TMA slot. A tile one box
-  // wide uses one slot (chunk 0 of every tile would otherwise always land
-  // in slot 0 while its last copy may still read it).
   ArrayRef<int64_t> box = ArrayRef<int64_t>(e.whole.box).take_back(2);
   int64_t chunks = shape.back() / box[1];
-  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
-                                                         tt.getElementType()),
-                                   unused)
-                     ->type.withNumSlots(std::min(chunks, kStoreSlots));
   // The 2-d values the stored one comes from (through conversions the
   // store asked for and reshapes adding unit dims), earliest first: the
   // first that splits into chunks is stored, skipping the conversions.
@@ -121,11 +125,12 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
   for (Value v : llvm::reverse(chain))
     if (cast<RankedTensorType>(v.getType()).getRank() == 2)
       candidates.push_back(v);
+  std::optional<tgpu::ChunkSelect> sel;
   for (Value v : candidates) {
     if (!getLayoutAttr(v.getType()))
       continue;
-    LinearLayout l = getLayout(v.getType());
-    if (!tgpu::chunkSelectBits(l, box[1]))
+    sel = tgpu::chunkSelectBits(getLayout(v.getType()), box[1]);
+    if (!sel)
       continue;
     // A chunk is the layout without the selecting bits; it must fit the
     // slot (any distributed layout does; the check is the lowering's).
@@ -133,9 +138,21 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why) {
     break;
   }
   if (!e.value) {
-    why = "the tile's layout does not split into box-wide chunks by register";
+    why = "the tile's layout does not split into box-wide chunks by "
+          "register and warp";
     return std::nullopt;
   }
+  // Slots of one box each: the box-shaped tile's TMA slot, a round's
+  // chunks (those the warps hold at once) in flight twice. A tile of one
+  // round uses one round of slots (its chunks would otherwise always land
+  // in the first slots while their last copies may still read them).
+  e.perRound = sel->perRound();
+  e.rounds = chunks / e.perRound;
+  e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
+                                                         tt.getElementType()),
+                                   unused)
+                     ->type.withNumSlots(e.perRound *
+                                         std::min(e.rounds, kStoreRounds));
   return e;
 }
 
@@ -164,7 +181,13 @@ struct TileTMAStoreEpilogue
   static bool useTMAStores(func::FuncOp func, scf::ForOp loop) {
     Block &entry = func.getBody().front();
     bool any = false;
-    SmallVector<StoreOp> stores;
+    // The main loop's reducing stores first (dQ's adds in attention
+    // backward, each iteration: the buffer's bytes are better spent there
+    // than on an epilogue's), then the epilogue's.
+    SmallVector<std::pair<StoreOp, bool>> stores;
+    for (auto store : loop.getBody()->getOps<StoreOp>())
+      if (store.getReduce())
+        stores.push_back({store, true});
     // (A split-K member's partial tile goes to the workspace, which has no
     // TMA descriptor: not an epilogue store, no remark.) Stores in an
     // scf.if count: its condition is a scalar, the same in every thread of
@@ -173,16 +196,16 @@ struct TileTMAStoreEpilogue
       op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
         if (auto store = dyn_cast<StoreOp>(inner))
           if (!store.getTensor().getDefiningOp<WorkspaceOp>())
-            stores.push_back(store);
+            stores.push_back({store, false});
         return isa<scf::IfOp>(inner) ? WalkResult::advance()
                                      : WalkResult::skip();
       });
     SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
     int64_t copies = tgpu::getComputeCopies(loop);
     int64_t staged = 0;
-    for (StoreOp store : stores) {
+    for (auto [store, inLoop] : stores) {
       std::string why;
-      std::optional<EpilogueStore> e = planStore(store, why);
+      std::optional<EpilogueStore> e = planStore(store, why, inLoop);
       // The conversions only the store reads, down to the value the TMA
       // store takes, go with it.
       SmallVector<Operation *> gone;
@@ -195,23 +218,35 @@ struct TileTMAStoreEpilogue
       // The staging buffers (one a compute copy) must leave the loop its
       // two stages (SharedMemoryPlan; an epilogue that converts much, as a
       // random-number one does, may not): without them the store converts
-      // in scratch the kernel has already.
+      // in scratch the kernel has already. A store of the loop takes one
+      // round of slots where two do not fit.
       if (e && !loads.empty()) {
-        int64_t bytes = copies * e->bufferType.getTotalBytes();
         int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
         int64_t rest = twoStageSharedBytes(func, loop, loads, copies, gone);
-        if (rest <= most && rest + staged + bytes > most) {
-          why = "its " + std::to_string(bytes) +
+        auto fits = [&] {
+          return rest > most ||
+                 rest + staged + copies * e->bufferType.getTotalBytes() <=
+                     most;
+        };
+        if (!fits() && inLoop && e->bufferType.getNumSlots() > e->perRound)
+          e->bufferType = e->bufferType.withNumSlots(e->perRound);
+        if (fits()) {
+          staged += copies * e->bufferType.getTotalBytes();
+        } else {
+          why = "its " +
+                std::to_string(copies * e->bufferType.getTotalBytes()) +
                 "-byte staging buffer would leave the main loop fewer than "
                 "two pipeline stages";
           e.reset();
-        } else {
-          staged += bytes;
         }
       }
       if (!e) {
         mlir::emitRemark(store.getLoc())
-            << variantPrefix(func) << "epilogue store not through TMA: " << why;
+            << variantPrefix(func)
+            << (inLoop ? "reducing store of the main loop not through TMA "
+                         "(red.global): "
+                       : "epilogue store not through TMA: ")
+            << why;
         continue;
       }
       setArgumentType(func, e->view,
@@ -221,8 +256,11 @@ struct TileTMAStoreEpilogue
       Value buf = tgpu::AllocOp::create(b, store.getLoc(), e->bufferType);
       any = true;
       b.setInsertionPoint(store);
-      tgpu::TMAStoreOp::create(b, store.getLoc(), e->value, e->view,
-                               store.getOffsets(), buf);
+      auto tmaStore = tgpu::TMAStoreOp::create(
+          b, store.getLoc(), e->value, e->view, store.getOffsets(), buf,
+          store.getReduceAttr());
+      // (In the loop: its partition, the compute one.)
+      tmaStore->setDiscardableAttrs(store->getDiscardableAttrDictionary());
       // The store and the conversions and reshapes only it read.
       store.erase();
       for (Operation *op : gone)
