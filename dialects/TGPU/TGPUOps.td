@@ -370,8 +370,10 @@ def TGPU_TMAStoreOp : TGPU_Op<"tma_store"> {
     descriptor's swizzle). For each round the executing warps wait until
     its slots' previous copies have read them, write the chunks, fence the
     writes for the async proxy and synchronize; then one thread issues a
-    bulk tensor copy a chunk and commits them as one bulk group. The copies
-    clip at the tensor's bounds. With `reduce add` each copy adds into the
+    bulk tensor copy a chunk and commits them as one bulk group. A reducing
+    store whose slots hold every chunk (D = the rounds) is one batch: one
+    wait, the writes of every round, one bulk group. The copies clip at
+    the tensor's bounds. With `reduce add` each copy adds into the
     tensor (`cp.reduce.async.bulk.tensor .add`: f32, f16, bf16, i32)
     instead of writing it. Nothing waits for the last D rounds: a
     `tgpu.tma_store_wait` must come before the buffer is reused otherwise

@@ -428,26 +428,25 @@ func.func @wgmma_split_n(%i: i32, %acc: tensor<64x256xf32, #acc>) {
 // A reducing TMA store of a tile split by columns across two warpgroups
 // (the main loop's dQ in attention backward): each round every warp writes
 // its warpgroup's chunk into a slot of its own (slot = round's first +
-// warp bit 2), then one thread adds both chunks with
-// cp.reduce.async.bulk.tensor (inline PTX: NVVM's op takes no predicate)
-// and commits them as one group; two rounds in flight over four slots.
+// warp bit 2); the four slots hold both rounds, so the tile is one batch:
+// one wait for the last tile's copies, both rounds written, then one
+// thread adds the four chunks with cp.reduce.async.bulk.tensor (inline
+// PTX: NVVM's op takes no predicate) and commits them as one group.
 #split_n = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 64]]>
 #sd = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
 // CHECK-LABEL: func.func @store_reduce
 // CHECK: %[[WARP:.*]] = arith.shrui %{{.*}}, %c5_i32 : i32
 // CHECK-NEXT: %[[BIT2:.*]] = arith.shrui %[[WARP]], %c2_i32 : i32
 // CHECK-NEXT: %[[WG:.*]] = arith.andi %[[BIT2]], %c1_i32 : i32
-// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: arith.addi %{{.*}}, %[[WG]] : i32
 // CHECK: arith.addi %{{.*}}, %[[WG]] : i32
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
 // CHECK-NOT: nvvm.cp.async.bulk.commit.group
-// CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
-// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
-// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
-// CHECK-COUNT-2: cp.reduce.async.bulk.tensor.2d
+// CHECK-COUNT-4: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NOT: cp.reduce.async.bulk.tensor
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group
 func.func @store_reduce(%c: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>,
                         %i: i32, %dq: tensor<64x128xf32, #split_n>) {
   %buf = tgpu.alloc : !tgpu.smem<4x64x32xf32, #sd>

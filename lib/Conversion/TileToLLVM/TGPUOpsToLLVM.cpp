@@ -548,43 +548,53 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
         j |= ((w >> k) & 1) << bit;
       return j;
     };
-    for (int64_t r = 0; r < rounds; ++r) {
-      int64_t first = (r % inFlight) * perRound;
-      // The copies that used these slots `inFlight` rounds ago have read
-      // them.
-      waitBulkReads(e, inFlight - 1);
+    // A reducing store (the main loop's, whose slots are written again an
+    // iteration later) whose slots hold every chunk goes out as one batch:
+    // one wait (for the last tile's copies), two barriers and one bulk
+    // group a tile. Otherwise a batch is a round (an epilogue's chunk j + 1
+    // is written while chunk j's copy reads, as the GEMM benches measured).
+    int64_t batch = op.getReduce() && inFlight == rounds ? rounds : 1;
+    for (int64_t r0 = 0; r0 < rounds; r0 += batch) {
+      // The copies that used these slots have read them: `inFlight`
+      // rounds ago, or the last batch.
+      waitBulkReads(e, batch == rounds ? 0 : inFlight - 1);
       e.barrier();
-      SmallVector<Value> regs;
-      for (int64_t i = 0; i < (int64_t(1) << lowBits.size()); ++i) {
-        int64_t reg = 0;
-        for (auto [k, bit] : llvm::enumerate(lowBits))
-          reg |= ((i >> k) & 1) << bit;
-        for (auto [k, bit] : llvm::enumerate(regChunkBits))
-          reg |= ((r >> k) & 1) << sel.bits[bit].second;
-        regs.push_back(values[reg]);
+      for (int64_t r = r0; r < r0 + batch; ++r) {
+        SmallVector<Value> regs;
+        for (int64_t i = 0; i < (int64_t(1) << lowBits.size()); ++i) {
+          int64_t reg = 0;
+          for (auto [k, bit] : llvm::enumerate(lowBits))
+            reg |= ((i >> k) & 1) << bit;
+          for (auto [k, bit] : llvm::enumerate(regChunkBits))
+            reg |= ((r >> k) & 1) << sel.bits[bit].second;
+          regs.push_back(values[reg]);
+        }
+        Value slot = e.i32((r % inFlight) * perRound);
+        if (warpSlot)
+          slot = e.add(slot, warpSlot);
+        storeToShared(e, regs, elt, *access,
+                      slotPointer(e, buf, bufBase, slot));
       }
-      Value slot = e.i32(first);
-      if (warpSlot)
-        slot = e.add(slot, warpSlot);
-      storeToShared(e, regs, elt, *access,
-                    slotPointer(e, buf, bufBase, slot));
       // Generic-proxy writes become visible to the bulk copy.
       fenceProxyAsyncShared(e);
       e.barrier();
-      for (int64_t w = 0; w < perRound; ++w) {
-        Value slotPtr = slotPointer(e, buf, bufBase, e.i32(first + w));
-        // The chunk's column offset on the innermost coordinate.
-        SmallVector<Value> coords =
-            tensorCoords(e, adaptor.getCoords(), chunkOf(r, w) * box[1]);
-        if (op.getReduce())
-          bulkReduceAdd(e, desc, slotPtr, coords, firstThread(e, tid));
-        else
-          NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-              rewriter, e.loc, desc, slotPtr, coords, /*l2CacheHint=*/Value(),
-              NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
-                                          NVVM::TMAStoreMode::TILE),
-              firstThread(e, tid));
-      }
+      for (int64_t r = r0; r < r0 + batch; ++r)
+        for (int64_t w = 0; w < perRound; ++w) {
+          Value slotPtr = slotPointer(
+              e, buf, bufBase, e.i32((r % inFlight) * perRound + w));
+          // The chunk's column offset on the innermost coordinate.
+          SmallVector<Value> coords =
+              tensorCoords(e, adaptor.getCoords(), chunkOf(r, w) * box[1]);
+          if (op.getReduce())
+            bulkReduceAdd(e, desc, slotPtr, coords, firstThread(e, tid));
+          else
+            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                rewriter, e.loc, desc, slotPtr, coords,
+                /*l2CacheHint=*/Value(),
+                NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
+                                            NVVM::TMAStoreMode::TILE),
+                firstThread(e, tid));
+        }
       // Every thread commits (the others an empty group).
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, e.loc);
     }
