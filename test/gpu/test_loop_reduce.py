@@ -22,12 +22,18 @@ SHAPES = [(128, 128, 64), (200, 300, 520), (129, 130, 100), (64, 512, 1000),
           (1, 8, 8)]
 
 
-@pytest.mark.parametrize("m,n,k", SHAPES)
-def test_gemm_partials(lr, m, n, k):
+def operands(m, n, k):
+    """Random bf16 A (m x k) and B (k x n), C's random start and the C the
+    kernel adds into (a copy of it)."""
     a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
     c0 = torch.randn(m, n, device=DEV)
-    c = c0.clone()
+    return a, b, c0, c0.clone()
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_partials(lr, m, n, k):
+    a, b, c0, c = operands(m, n, k)
     lr["gemm_partials"](a, b, c)
     torch.cuda.synchronize()
     assert rel_err(c.double() - c0.double(), a.double() @ b.double()) < 1e-4
@@ -35,10 +41,7 @@ def test_gemm_partials(lr, m, n, k):
 
 @pytest.mark.parametrize("m,n,k", SHAPES)
 def test_gemm_partials_split_n(lr, m, n, k):
-    a = torch.randn(m, k, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
-    c0 = torch.randn(m, n, device=DEV)
-    c = c0.clone()
+    a, b, c0, c = operands(m, n, k)
     e = torch.full((m, n), float("nan"), device=DEV, dtype=torch.bfloat16)
     lr["gemm_partials_split_n"](a, b, c, e)
     torch.cuda.synchronize()

@@ -23,8 +23,9 @@
 // backward's dQ, each iteration) goes the same way, in the compute
 // partition, its buffer one round where two leave the loop fewer than two
 // stages. Stores that cannot get a remark saying why. The wait ends the
-// kernel: the copies read shared memory until then. tile-warp-specialize moves the buffers and the wait
-// into its consumer region (the wait after the persistent tile loop).
+// kernel: the copies read shared memory until then. tile-warp-specialize
+// moves the buffers and the wait into its consumer region (the wait after
+// the persistent tile loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +58,6 @@ struct EpilogueStore {
   tgpu::TMASlot whole; // the whole tile's box and swizzle
   tgpu::SharedBufferType bufferType;
   int64_t perRound = 1; // chunks the warps hold at once
-  int64_t rounds = 1;   // chunks one after another
 };
 
 /// Two rounds of slots of the box (the tile's rows, one swizzle span of
@@ -147,12 +147,12 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
   // round uses one round of slots (its chunks would otherwise always land
   // in the first slots while their last copies may still read them).
   e.perRound = sel->perRound();
-  e.rounds = chunks / e.perRound;
+  int64_t rounds = chunks / e.perRound;
   e.bufferType = tgpu::planTMASlot(RankedTensorType::get(box,
                                                          tt.getElementType()),
                                    unused)
                      ->type.withNumSlots(e.perRound *
-                                         std::min(e.rounds, kStoreRounds));
+                                         std::min(rounds, kStoreRounds));
   return e;
 }
 
