@@ -23,10 +23,15 @@
 // lengths: rows past the end load as zeros (their P is 1 but their dO and
 // Delta are 0, so they add nothing), keys past Skv and above the diagonal
 // are masked, only on the blocks that need it.
-// Dots of 64 rows (S, dP and dQ at D = 128) run on both warpgroups, each
-// taking half of N (docs/LAYOUT.md); dots of 128 rows give each 64. Pᵀ,
-// dSᵀ and dS reach wgmma through shared memory, written once (staged,
-// docs/OPS.md). D = 256 takes 64 keys a program (dK, dV are 64x256 f32).
+// The loop computes Sᵀ = K Qᵀ and dPᵀ = V dOᵀ (keys x queries): with 128
+// keys a program each warpgroup's accumulator holds 64 keys' rows, which
+// is wgmma's register-A layout of Pᵀ and dSᵀ for dV += Pᵀ dO and dK +=
+// dSᵀ Q (no data moves); only dS = (dSᵀ)ᵀ, which dQ = dS K reads across
+// both warpgroups' keys, goes through shared memory, written once
+// (staged, docs/OPS.md). Dots of 64 rows (dQ at D = 128; everything at
+// D = 256) run on both warpgroups, each taking half of N (docs/LAYOUT.md).
+// D = 256 takes 64 keys a program (dK, dV are 64x256 f32); its dots split
+// N, so Pᵀ and dSᵀ are staged as well.
 
 // ---------------------------------------------------------------- D = 64
 
@@ -89,13 +94,11 @@ func.func @attention_bwd_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?
   %kt = tile.reshape %k4 : !tile.tile<1x1x128x64xbf16> -> !tile.tile<128x64xbf16>
   %v4 = tile.load %v[%b, %hkr, %n0, %c0] : !tile.tensor<?x?x?x64xbf16> -> !tile.tile<1x1x128x64xbf16>
   %vt = tile.reshape %v4 : !tile.tile<1x1x128x64xbf16> -> !tile.tile<128x64xbf16>
-  %ktt = tile.transpose %kt [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
-  %vtt = tile.transpose %vt [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
   // Scores in log2 units: P = exp2(S · scale · log2 e - LSE · log2 e).
   %log2e = arith.constant 1.44269504 : f32
   %scale2 = arith.mulf %scale, %log2e : f32
   %scale_t = tile.splat %scale2 : f32 -> !tile.tile<128x128xf32>
-  %zs = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %zst = arith.constant dense<0.0> : !tile.tile<128x128xf32>
   %z = arith.constant dense<0.0> : !tile.tile<128x64xf32>
   %zq = arith.constant dense<0.0> : !tile.tile<128x64xf32>
   %neg = arith.constant dense<0xFF800000> : !tile.tile<128x128xf32>
@@ -107,12 +110,12 @@ func.func @attention_bwd_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?
   %nmine = arith.subi %nm, %mfirst : i32
   %nmine0 = arith.maxsi %nmine, %c0 : i32
   %steps = arith.muli %nmine0, %group : i32
-  // Key (column) and query (row) indices of the masks.
+  // Key (row) and query (column) indices of the masks.
   %kiota = tile.iota : !tile.tile<128xi32>
   %n0t = tile.splat %n0 : i32 -> !tile.tile<128xi32>
   %cols = arith.addi %kiota, %n0t : !tile.tile<128xi32>
-  %cols2 = tile.expand_dims %cols axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
-  %colsb = tile.broadcast %cols2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+  %cols2 = tile.expand_dims %cols axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %colsb = tile.broadcast %cols2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
   %skvt = tile.splat %skv : i32 -> !tile.tile<128x128xi32>
   %inkv = arith.cmpi slt, %colsb, %skvt : !tile.tile<128x128xi32>
   %qiota = tile.iota : !tile.tile<128xi32>
@@ -139,48 +142,51 @@ func.func @attention_bwd_d64(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?
     %l = tile.reshape %l3 : !tile.tile<1x1x128xf32> -> !tile.tile<128xf32>
     %d3 = tile.load %delta[%b, %h, %m0] : !tile.tensor<?x?x?xf32> -> !tile.tile<1x1x128xf32>
     %dl = tile.reshape %d3 : !tile.tile<1x1x128xf32> -> !tile.tile<128xf32>
-    // S = Q Kᵀ, masked only on the blocks that need it.
-    %s = tile.dot %qt, %ktt, %zs : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    // Scores transposed (keys x queries, as Triton's tutorial writes them):
+    // Pᵀ and dSᵀ are then the A operands of dV and dK as they are.
+    %qtt = tile.transpose %qt [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+    %dott = tile.transpose %dot_ [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+    // Sᵀ = K Qᵀ (keys x queries), masked only on the blocks that need it.
+    %st = tile.dot %kt, %qtt, %zst : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
     %diag = arith.cmpi slt, %m0, %last_key : i32
     %cdiag = arith.andi %is_causal, %diag : i1
     %partial = arith.ori %cdiag, %ragged : i1
     %sm = scf.if %partial -> (!tile.tile<128x128xf32>) {
       %m0t = tile.splat %m0 : i32 -> !tile.tile<128xi32>
       %rows = arith.addi %qiota, %m0t : !tile.tile<128xi32>
-      %rows2 = tile.expand_dims %rows axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
-      %rowsb = tile.broadcast %rows2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
+      %rows2 = tile.expand_dims %rows axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+      %rowsb = tile.broadcast %rows2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
       %below = arith.cmpi sle, %colsb, %rowsb : !tile.tile<128x128xi32>
       %notc = arith.constant dense<true> : !tile.tile<128x128xi1>
       %ctile = tile.splat %is_causal : i1 -> !tile.tile<128x128xi1>
       %free = arith.xori %ctile, %notc : !tile.tile<128x128xi1>
       %cok = arith.ori %below, %free : !tile.tile<128x128xi1>
       %keep = arith.andi %cok, %inkv : !tile.tile<128x128xi1>
-      %masked = arith.select %keep, %s, %neg : !tile.tile<128x128xi1>, !tile.tile<128x128xf32>
+      %masked = arith.select %keep, %st, %neg : !tile.tile<128x128xi1>, !tile.tile<128x128xf32>
       scf.yield %masked : !tile.tile<128x128xf32>
     } else {
-      scf.yield %s : !tile.tile<128x128xf32>
+      scf.yield %st : !tile.tile<128x128xf32>
     }
     %ss = arith.mulf %sm, %scale_t : !tile.tile<128x128xf32>
-    %le = tile.expand_dims %l axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
-    %lb = tile.broadcast %le : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
+    %le = tile.expand_dims %l axis 0 : !tile.tile<128xf32> -> !tile.tile<1x128xf32>
+    %lb = tile.broadcast %le : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
     %sl = arith.subf %ss, %lb : !tile.tile<128x128xf32>
-    %p = math.exp2 %sl : !tile.tile<128x128xf32>
-    %pb = arith.truncf %p : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+    %pt = math.exp2 %sl : !tile.tile<128x128xf32>
+    %ptb = arith.truncf %pt : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
     // dV += Pᵀ dO
-    %pt = tile.transpose %pb [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
-    %dv_n = tile.dot %pt, %dot_, %dv_i : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
-    // dP = dO Vᵀ; dS = P (dP - Delta)
-    %dp = tile.dot %dot_, %vtt, %zs : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
-    %de = tile.expand_dims %dl axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
-    %db = tile.broadcast %de : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
-    %dpd = arith.subf %dp, %db : !tile.tile<128x128xf32>
-    %ds = arith.mulf %p, %dpd : !tile.tile<128x128xf32>
-    %dsb = arith.truncf %ds : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+    %dv_n = tile.dot %ptb, %dot_, %dv_i : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
+    // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - Delta)
+    %dpt = tile.dot %vt, %dott, %zst : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %de = tile.expand_dims %dl axis 0 : !tile.tile<128xf32> -> !tile.tile<1x128xf32>
+    %db = tile.broadcast %de : !tile.tile<1x128xf32> -> !tile.tile<128x128xf32>
+    %dpd = arith.subf %dpt, %db : !tile.tile<128x128xf32>
+    %dst = arith.mulf %pt, %dpd : !tile.tile<128x128xf32>
+    %dstb = arith.truncf %dst : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
     // dK += dSᵀ Q
-    %dst = tile.transpose %dsb [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
-    %dk_n = tile.dot %dst, %qt, %dk_i : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
+    %dk_n = tile.dot %dstb, %qt, %dk_i : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
     // dQ[rows] += dS K in f32, rows past S not accessed: an atomic add of a
     // box, which the compiler makes a reducing store (docs/OPS.md)
+    %dsb = tile.transpose %dstb [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
     %dq = tile.dot %dsb, %kt, %zq : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
     %ht = tile.splat %h : i32 -> !tile.tile<128x64xi32>
     %m0q = tile.splat %m0 : i32 -> !tile.tile<128xi32>
@@ -284,16 +290,14 @@ func.func @attention_bwd_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor
   %kt = tile.reshape %k4 : !tile.tile<1x1x128x128xbf16> -> !tile.tile<128x128xbf16>
   %v4 = tile.load %v[%b, %hkr, %n0, %c0] : !tile.tensor<?x?x?x128xbf16> -> !tile.tile<1x1x128x128xbf16>
   %vt = tile.reshape %v4 : !tile.tile<1x1x128x128xbf16> -> !tile.tile<128x128xbf16>
-  %ktt = tile.transpose %kt [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
-  %vtt = tile.transpose %vt [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
   // Scores in log2 units: P = exp2(S · scale · log2 e - LSE · log2 e).
   %log2e = arith.constant 1.44269504 : f32
   %scale2 = arith.mulf %scale, %log2e : f32
-  %scale_t = tile.splat %scale2 : f32 -> !tile.tile<64x128xf32>
-  %zs = arith.constant dense<0.0> : !tile.tile<64x128xf32>
+  %scale_t = tile.splat %scale2 : f32 -> !tile.tile<128x64xf32>
+  %zst = arith.constant dense<0.0> : !tile.tile<128x64xf32>
   %z = arith.constant dense<0.0> : !tile.tile<128x128xf32>
   %zq = arith.constant dense<0.0> : !tile.tile<64x128xf32>
-  %neg = arith.constant dense<0xFF800000> : !tile.tile<64x128xf32>
+  %neg = arith.constant dense<0xFF800000> : !tile.tile<128x64xf32>
   // Causal: the first query block that sees key n0 (blocks of 64 queries).
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %mstart = arith.select %is_causal, %n0, %c0 : i32
@@ -302,14 +306,14 @@ func.func @attention_bwd_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor
   %nmine = arith.subi %nm, %mfirst : i32
   %nmine0 = arith.maxsi %nmine, %c0 : i32
   %steps = arith.muli %nmine0, %group : i32
-  // Key (column) and query (row) indices of the masks.
+  // Key (row) and query (column) indices of the masks.
   %kiota = tile.iota : !tile.tile<128xi32>
   %n0t = tile.splat %n0 : i32 -> !tile.tile<128xi32>
   %cols = arith.addi %kiota, %n0t : !tile.tile<128xi32>
-  %cols2 = tile.expand_dims %cols axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
-  %colsb = tile.broadcast %cols2 : !tile.tile<1x128xi32> -> !tile.tile<64x128xi32>
-  %skvt = tile.splat %skv : i32 -> !tile.tile<64x128xi32>
-  %inkv = arith.cmpi slt, %colsb, %skvt : !tile.tile<64x128xi32>
+  %cols2 = tile.expand_dims %cols axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %colsb = tile.broadcast %cols2 : !tile.tile<128x1xi32> -> !tile.tile<128x64xi32>
+  %skvt = tile.splat %skv : i32 -> !tile.tile<128x64xi32>
+  %inkv = arith.cmpi slt, %colsb, %skvt : !tile.tile<128x64xi32>
   %qiota = tile.iota : !tile.tile<64xi32>
   %dcols = tile.iota : !tile.tile<128xi32>
   %dcols2 = tile.expand_dims %dcols axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
@@ -334,48 +338,51 @@ func.func @attention_bwd_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor
     %l = tile.reshape %l3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
     %d3 = tile.load %delta[%b, %h, %m0] : !tile.tensor<?x?x?xf32> -> !tile.tile<1x1x64xf32>
     %dl = tile.reshape %d3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
-    // S = Q Kᵀ, masked only on the blocks that need it.
-    %s = tile.dot %qt, %ktt, %zs : !tile.tile<64x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<64x128xf32>
+    // Scores transposed (keys x queries, as Triton's tutorial writes them):
+    // Pᵀ and dSᵀ are then the A operands of dV and dK as they are.
+    %qtt = tile.transpose %qt [1, 0] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
+    %dott = tile.transpose %dot_ [1, 0] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
+    // Sᵀ = K Qᵀ (keys x queries), masked only on the blocks that need it.
+    %st = tile.dot %kt, %qtt, %zst : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
     %diag = arith.cmpi slt, %m0, %last_key : i32
     %cdiag = arith.andi %is_causal, %diag : i1
     %partial = arith.ori %cdiag, %ragged : i1
-    %sm = scf.if %partial -> (!tile.tile<64x128xf32>) {
+    %sm = scf.if %partial -> (!tile.tile<128x64xf32>) {
       %m0t = tile.splat %m0 : i32 -> !tile.tile<64xi32>
       %rows = arith.addi %qiota, %m0t : !tile.tile<64xi32>
-      %rows2 = tile.expand_dims %rows axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
-      %rowsb = tile.broadcast %rows2 : !tile.tile<64x1xi32> -> !tile.tile<64x128xi32>
-      %below = arith.cmpi sle, %colsb, %rowsb : !tile.tile<64x128xi32>
-      %notc = arith.constant dense<true> : !tile.tile<64x128xi1>
-      %ctile = tile.splat %is_causal : i1 -> !tile.tile<64x128xi1>
-      %free = arith.xori %ctile, %notc : !tile.tile<64x128xi1>
-      %cok = arith.ori %below, %free : !tile.tile<64x128xi1>
-      %keep = arith.andi %cok, %inkv : !tile.tile<64x128xi1>
-      %masked = arith.select %keep, %s, %neg : !tile.tile<64x128xi1>, !tile.tile<64x128xf32>
-      scf.yield %masked : !tile.tile<64x128xf32>
+      %rows2 = tile.expand_dims %rows axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+      %rowsb = tile.broadcast %rows2 : !tile.tile<1x64xi32> -> !tile.tile<128x64xi32>
+      %below = arith.cmpi sle, %colsb, %rowsb : !tile.tile<128x64xi32>
+      %notc = arith.constant dense<true> : !tile.tile<128x64xi1>
+      %ctile = tile.splat %is_causal : i1 -> !tile.tile<128x64xi1>
+      %free = arith.xori %ctile, %notc : !tile.tile<128x64xi1>
+      %cok = arith.ori %below, %free : !tile.tile<128x64xi1>
+      %keep = arith.andi %cok, %inkv : !tile.tile<128x64xi1>
+      %masked = arith.select %keep, %st, %neg : !tile.tile<128x64xi1>, !tile.tile<128x64xf32>
+      scf.yield %masked : !tile.tile<128x64xf32>
     } else {
-      scf.yield %s : !tile.tile<64x128xf32>
+      scf.yield %st : !tile.tile<128x64xf32>
     }
-    %ss = arith.mulf %sm, %scale_t : !tile.tile<64x128xf32>
-    %le = tile.expand_dims %l axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %lb = tile.broadcast %le : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-    %sl = arith.subf %ss, %lb : !tile.tile<64x128xf32>
-    %p = math.exp2 %sl : !tile.tile<64x128xf32>
-    %pb = arith.truncf %p : !tile.tile<64x128xf32> to !tile.tile<64x128xbf16>
+    %ss = arith.mulf %sm, %scale_t : !tile.tile<128x64xf32>
+    %le = tile.expand_dims %l axis 0 : !tile.tile<64xf32> -> !tile.tile<1x64xf32>
+    %lb = tile.broadcast %le : !tile.tile<1x64xf32> -> !tile.tile<128x64xf32>
+    %sl = arith.subf %ss, %lb : !tile.tile<128x64xf32>
+    %pt = math.exp2 %sl : !tile.tile<128x64xf32>
+    %ptb = arith.truncf %pt : !tile.tile<128x64xf32> to !tile.tile<128x64xbf16>
     // dV += Pᵀ dO
-    %pt = tile.transpose %pb [1, 0] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
-    %dv_n = tile.dot %pt, %dot_, %dv_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
-    // dP = dO Vᵀ; dS = P (dP - Delta)
-    %dp = tile.dot %dot_, %vtt, %zs : !tile.tile<64x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<64x128xf32>
-    %de = tile.expand_dims %dl axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %db = tile.broadcast %de : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-    %dpd = arith.subf %dp, %db : !tile.tile<64x128xf32>
-    %ds = arith.mulf %p, %dpd : !tile.tile<64x128xf32>
-    %dsb = arith.truncf %ds : !tile.tile<64x128xf32> to !tile.tile<64x128xbf16>
+    %dv_n = tile.dot %ptb, %dot_, %dv_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - Delta)
+    %dpt = tile.dot %vt, %dott, %zst : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
+    %de = tile.expand_dims %dl axis 0 : !tile.tile<64xf32> -> !tile.tile<1x64xf32>
+    %db = tile.broadcast %de : !tile.tile<1x64xf32> -> !tile.tile<128x64xf32>
+    %dpd = arith.subf %dpt, %db : !tile.tile<128x64xf32>
+    %dst = arith.mulf %pt, %dpd : !tile.tile<128x64xf32>
+    %dstb = arith.truncf %dst : !tile.tile<128x64xf32> to !tile.tile<128x64xbf16>
     // dK += dSᵀ Q
-    %dst = tile.transpose %dsb [1, 0] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
-    %dk_n = tile.dot %dst, %qt, %dk_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    %dk_n = tile.dot %dstb, %qt, %dk_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
     // dQ[rows] += dS K in f32, rows past S not accessed: an atomic add of a
     // box, which the compiler makes a reducing store (docs/OPS.md)
+    %dsb = tile.transpose %dstb [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
     %dq = tile.dot %dsb, %kt, %zq : !tile.tile<64x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<64x128xf32>
     %ht = tile.splat %h : i32 -> !tile.tile<64x128xi32>
     %m0q = tile.splat %m0 : i32 -> !tile.tile<64xi32>
@@ -462,7 +469,7 @@ func.func @attention_bwd_d256(%q: !tile.tensor<?x?x?x256xbf16>, %k: !tile.tensor
                 tile.grid = #tile.grid<cdiv(dim(1, 2), 64), mul(dim(1, 0), dim(1, 1))>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %c64 = arith.constant 64 : i32
+  %cm = arith.constant 64 : i32
   %cn = arith.constant 64 : i32
   %pn = tile.program_id x
   %bh = tile.program_id y
@@ -479,30 +486,28 @@ func.func @attention_bwd_d256(%q: !tile.tensor<?x?x?x256xbf16>, %k: !tile.tensor
   %kt = tile.reshape %k4 : !tile.tile<1x1x64x256xbf16> -> !tile.tile<64x256xbf16>
   %v4 = tile.load %v[%b, %hkr, %n0, %c0] : !tile.tensor<?x?x?x256xbf16> -> !tile.tile<1x1x64x256xbf16>
   %vt = tile.reshape %v4 : !tile.tile<1x1x64x256xbf16> -> !tile.tile<64x256xbf16>
-  %ktt = tile.transpose %kt [1, 0] : !tile.tile<64x256xbf16> -> !tile.tile<256x64xbf16>
-  %vtt = tile.transpose %vt [1, 0] : !tile.tile<64x256xbf16> -> !tile.tile<256x64xbf16>
   // Scores in log2 units: P = exp2(S · scale · log2 e - LSE · log2 e).
   %log2e = arith.constant 1.44269504 : f32
   %scale2 = arith.mulf %scale, %log2e : f32
   %scale_t = tile.splat %scale2 : f32 -> !tile.tile<64x64xf32>
-  %zs = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %zst = arith.constant dense<0.0> : !tile.tile<64x64xf32>
   %z = arith.constant dense<0.0> : !tile.tile<64x256xf32>
   %zq = arith.constant dense<0.0> : !tile.tile<64x256xf32>
   %neg = arith.constant dense<0xFF800000> : !tile.tile<64x64xf32>
   // Causal: the first query block that sees key n0 (blocks of 64 queries).
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %mstart = arith.select %is_causal, %n0, %c0 : i32
-  %nm = arith.ceildivsi %sq, %c64 : i32
-  %mfirst = arith.divsi %mstart, %c64 : i32
+  %nm = arith.ceildivsi %sq, %cm : i32
+  %mfirst = arith.divsi %mstart, %cm : i32
   %nmine = arith.subi %nm, %mfirst : i32
   %nmine0 = arith.maxsi %nmine, %c0 : i32
   %steps = arith.muli %nmine0, %group : i32
-  // Key (column) and query (row) indices of the masks.
+  // Key (row) and query (column) indices of the masks.
   %kiota = tile.iota : !tile.tile<64xi32>
   %n0t = tile.splat %n0 : i32 -> !tile.tile<64xi32>
   %cols = arith.addi %kiota, %n0t : !tile.tile<64xi32>
-  %cols2 = tile.expand_dims %cols axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
-  %colsb = tile.broadcast %cols2 : !tile.tile<1x64xi32> -> !tile.tile<64x64xi32>
+  %cols2 = tile.expand_dims %cols axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
+  %colsb = tile.broadcast %cols2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
   %skvt = tile.splat %skv : i32 -> !tile.tile<64x64xi32>
   %inkv = arith.cmpi slt, %colsb, %skvt : !tile.tile<64x64xi32>
   %qiota = tile.iota : !tile.tile<64xi32>
@@ -520,7 +525,7 @@ func.func @attention_bwd_d256(%q: !tile.tensor<?x?x?x256xbf16>, %k: !tile.tensor
     %h = arith.addi %h0, %hi : i32
     %mi = arith.remui %i, %nmine0 : i32
     %mb = arith.addi %mfirst, %mi : i32
-    %m0 = arith.muli %mb, %c64 : i32
+    %m0 = arith.muli %mb, %cm : i32
     %q4 = tile.load %q[%b, %h, %m0, %c0] : !tile.tensor<?x?x?x256xbf16> -> !tile.tile<1x1x64x256xbf16>
     %qt = tile.reshape %q4 : !tile.tile<1x1x64x256xbf16> -> !tile.tile<64x256xbf16>
     %do4 = tile.load %do[%b, %h, %m0, %c0] : !tile.tensor<?x?x?x256xbf16> -> !tile.tile<1x1x64x256xbf16>
@@ -529,48 +534,51 @@ func.func @attention_bwd_d256(%q: !tile.tensor<?x?x?x256xbf16>, %k: !tile.tensor
     %l = tile.reshape %l3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
     %d3 = tile.load %delta[%b, %h, %m0] : !tile.tensor<?x?x?xf32> -> !tile.tile<1x1x64xf32>
     %dl = tile.reshape %d3 : !tile.tile<1x1x64xf32> -> !tile.tile<64xf32>
-    // S = Q Kᵀ, masked only on the blocks that need it.
-    %s = tile.dot %qt, %ktt, %zs : !tile.tile<64x256xbf16>, !tile.tile<256x64xbf16> -> !tile.tile<64x64xf32>
+    // Scores transposed (keys x queries, as Triton's tutorial writes them):
+    // Pᵀ and dSᵀ are then the A operands of dV and dK as they are.
+    %qtt = tile.transpose %qt [1, 0] : !tile.tile<64x256xbf16> -> !tile.tile<256x64xbf16>
+    %dott = tile.transpose %dot_ [1, 0] : !tile.tile<64x256xbf16> -> !tile.tile<256x64xbf16>
+    // Sᵀ = K Qᵀ (keys x queries), masked only on the blocks that need it.
+    %st = tile.dot %kt, %qtt, %zst : !tile.tile<64x256xbf16>, !tile.tile<256x64xbf16> -> !tile.tile<64x64xf32>
     %diag = arith.cmpi slt, %m0, %last_key : i32
     %cdiag = arith.andi %is_causal, %diag : i1
     %partial = arith.ori %cdiag, %ragged : i1
     %sm = scf.if %partial -> (!tile.tile<64x64xf32>) {
       %m0t = tile.splat %m0 : i32 -> !tile.tile<64xi32>
       %rows = arith.addi %qiota, %m0t : !tile.tile<64xi32>
-      %rows2 = tile.expand_dims %rows axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
-      %rowsb = tile.broadcast %rows2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
+      %rows2 = tile.expand_dims %rows axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+      %rowsb = tile.broadcast %rows2 : !tile.tile<1x64xi32> -> !tile.tile<64x64xi32>
       %below = arith.cmpi sle, %colsb, %rowsb : !tile.tile<64x64xi32>
       %notc = arith.constant dense<true> : !tile.tile<64x64xi1>
       %ctile = tile.splat %is_causal : i1 -> !tile.tile<64x64xi1>
       %free = arith.xori %ctile, %notc : !tile.tile<64x64xi1>
       %cok = arith.ori %below, %free : !tile.tile<64x64xi1>
       %keep = arith.andi %cok, %inkv : !tile.tile<64x64xi1>
-      %masked = arith.select %keep, %s, %neg : !tile.tile<64x64xi1>, !tile.tile<64x64xf32>
+      %masked = arith.select %keep, %st, %neg : !tile.tile<64x64xi1>, !tile.tile<64x64xf32>
       scf.yield %masked : !tile.tile<64x64xf32>
     } else {
-      scf.yield %s : !tile.tile<64x64xf32>
+      scf.yield %st : !tile.tile<64x64xf32>
     }
     %ss = arith.mulf %sm, %scale_t : !tile.tile<64x64xf32>
-    %le = tile.expand_dims %l axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %lb = tile.broadcast %le : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
+    %le = tile.expand_dims %l axis 0 : !tile.tile<64xf32> -> !tile.tile<1x64xf32>
+    %lb = tile.broadcast %le : !tile.tile<1x64xf32> -> !tile.tile<64x64xf32>
     %sl = arith.subf %ss, %lb : !tile.tile<64x64xf32>
-    %p = math.exp2 %sl : !tile.tile<64x64xf32>
-    %pb = arith.truncf %p : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
+    %pt = math.exp2 %sl : !tile.tile<64x64xf32>
+    %ptb = arith.truncf %pt : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
     // dV += Pᵀ dO
-    %pt = tile.transpose %pb [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
-    %dv_n = tile.dot %pt, %dot_, %dv_i : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
-    // dP = dO Vᵀ; dS = P (dP - Delta)
-    %dp = tile.dot %dot_, %vtt, %zs : !tile.tile<64x256xbf16>, !tile.tile<256x64xbf16> -> !tile.tile<64x64xf32>
-    %de = tile.expand_dims %dl axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %db = tile.broadcast %de : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
-    %dpd = arith.subf %dp, %db : !tile.tile<64x64xf32>
-    %ds = arith.mulf %p, %dpd : !tile.tile<64x64xf32>
-    %dsb = arith.truncf %ds : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
+    %dv_n = tile.dot %ptb, %dot_, %dv_i : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+    // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - Delta)
+    %dpt = tile.dot %vt, %dott, %zst : !tile.tile<64x256xbf16>, !tile.tile<256x64xbf16> -> !tile.tile<64x64xf32>
+    %de = tile.expand_dims %dl axis 0 : !tile.tile<64xf32> -> !tile.tile<1x64xf32>
+    %db = tile.broadcast %de : !tile.tile<1x64xf32> -> !tile.tile<64x64xf32>
+    %dpd = arith.subf %dpt, %db : !tile.tile<64x64xf32>
+    %dst = arith.mulf %pt, %dpd : !tile.tile<64x64xf32>
+    %dstb = arith.truncf %dst : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
     // dK += dSᵀ Q
-    %dst = tile.transpose %dsb [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
-    %dk_n = tile.dot %dst, %qt, %dk_i : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+    %dk_n = tile.dot %dstb, %qt, %dk_i : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
     // dQ[rows] += dS K in f32, rows past S not accessed: an atomic add of a
     // box, which the compiler makes a reducing store (docs/OPS.md)
+    %dsb = tile.transpose %dstb [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
     %dq = tile.dot %dsb, %kt, %zq : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
     %ht = tile.splat %h : i32 -> !tile.tile<64x256xi32>
     %m0q = tile.splat %m0 : i32 -> !tile.tile<64xi32>
