@@ -14,6 +14,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/IR/Module.h"
@@ -134,6 +136,75 @@ void tilec::registerTranslations(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
+
+/// Undoes what loop-invariant code motion costs in registers across a
+/// hot loop, on values it hoisted into a loop's preheader:
+/// - variants of one shared-memory address (a swizzled base xor'd, or'd
+///   or offset by a constant, the base's GEP: a stage's or a store
+///   buffer's chunks) move back next to their uses in the loop, one or
+///   two instructions where used instead of a register across the loop;
+/// - any cheap integer or address arithmetic used only in the loop's own
+///   blocks outside its inner loops (an epilogue's row addresses and
+///   bounds after the main loop, inside a loop around both) moves back
+///   there, out of the inner loops' live ranges.
+static void sinkHoistedValues(llvm::Function &f) {
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  auto computedOperands = [](llvm::Instruction &inst) {
+    int computed = 0;
+    for (llvm::Value *v : inst.operands())
+      if (!llvm::isa<llvm::Constant>(v))
+        ++computed;
+    return computed;
+  };
+  // One operand computed (the base), the rest constants; a GEP may take
+  // a computed base and index.
+  auto addressVariant = [&](llvm::Instruction &inst) {
+    if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst))
+      return gep->getAddressSpace() == 3 && computedOperands(inst) <= 2;
+    return llvm::is_contained({llvm::Instruction::Xor, llvm::Instruction::Or,
+                               llvm::Instruction::Add},
+                              inst.getOpcode()) &&
+           computedOperands(inst) == 1;
+  };
+  auto cheap = [](llvm::Instruction &inst) {
+    if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+      return !bin->isIntDivRem() && !bin->getType()->isFPOrFPVectorTy();
+    return llvm::isa<llvm::GetElementPtrInst, llvm::ICmpInst, llvm::CastInst>(
+        inst);
+  };
+  for (llvm::Loop *loop : li.getLoopsInPreorder()) {
+    llvm::BasicBlock *pre = loop->getLoopPreheader();
+    if (!pre)
+      continue;
+    llvm::SmallVector<llvm::Instruction *> insts;
+    for (llvm::Instruction &inst : *pre)
+      insts.push_back(&inst);
+    for (llvm::Instruction *inst : llvm::reverse(insts)) {
+      if (inst->use_empty() || !cheap(*inst))
+        continue;
+      bool variant = addressVariant(*inst);
+      if (!llvm::all_of(inst->users(), [&](llvm::User *u) {
+            auto *ui = llvm::dyn_cast<llvm::Instruction>(u);
+            return ui && !llvm::isa<llvm::PHINode>(ui) &&
+                   loop->contains(ui->getParent()) &&
+                   (variant || li.getLoopFor(ui->getParent()) == loop);
+          }))
+        continue;
+      llvm::SmallVector<llvm::Use *> uses;
+      for (llvm::Use &u : inst->uses())
+        uses.push_back(&u);
+      for (llvm::Use *u : uses) {
+        llvm::Instruction *copy = inst->clone();
+        copy->insertBefore(
+            llvm::cast<llvm::Instruction>(u->getUser())->getIterator());
+        u->set(copy);
+      }
+      inst->eraseFromParent();
+    }
+  }
+}
+
 FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
                                       int optLevel, std::string *llvmIR) {
   static bool initialized = [] {
@@ -196,6 +267,12 @@ FailureOr<std::string> tilec::emitPTX(ModuleOp module, StringRef arch,
                                                  : llvm::OptimizationLevel::O3;
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(ol);
     mpm.run(*llvmModule, mam);
+    // After the optimizer: it hoists without regard to registers, and
+    // ptxas then spills what lives across the main loop (attention
+    // backward: 120 bytes at D = 64 and 128, none after).
+    for (llvm::Function &f : *llvmModule)
+      if (!f.isDeclaration())
+        sinkHoistedValues(f);
   }
   if (llvmIR) {
     llvmIR->clear();
