@@ -13,6 +13,16 @@ import triton.testing
 ROUNDS = 5
 
 
+def _elapsed_ms(fn):
+    """Milliseconds between two events around fn() (what fn queues)."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop)
+
+
 class FlushedGraph:
     """The GPU time of `fn` with a cold L2 and no host in the way: a CUDA
     graph of `reps` pairs (an L2 flush, fn) replayed, minus a graph of the
@@ -26,14 +36,9 @@ class FlushedGraph:
         self.flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
         fn()  # outside the capture: module loads, attribute setting
         torch.cuda.synchronize()
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        self.flush.zero_()
-        fn()
-        stop.record()
-        stop.synchronize()
+        pair_ms = _elapsed_ms(lambda: (self.flush.zero_(), fn()))
         # About graph_ms of work a replay, 3 to 50 pairs.
-        reps = int(min(50, max(3, graph_ms / max(start.elapsed_time(stop), 1e-3))))
+        reps = int(min(50, max(3, graph_ms / max(pair_ms, 1e-3))))
         self.both, self.alone = torch.cuda.CUDAGraph(), torch.cuda.CUDAGraph()
         with torch.cuda.graph(self.both):
             for _ in range(reps):
@@ -45,13 +50,8 @@ class FlushedGraph:
         self.reps = reps
 
     def _replay_ms(self, graph):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         graph.replay()  # warm
-        start.record()
-        graph.replay()
-        stop.record()
-        stop.synchronize()
-        return start.elapsed_time(stop)
+        return _elapsed_ms(graph.replay)
 
     def __call__(self):
         """Milliseconds of one launch of fn (median of 5 replays of each graph)."""
@@ -69,18 +69,12 @@ def back_to_back_ms(fn, run_ms=50.0):
     are several times L2, as attention's)."""
     fn()
     torch.cuda.synchronize()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    stop.record()
-    stop.synchronize()
-    reps = int(min(200, max(3, run_ms / max(start.elapsed_time(stop), 1e-3))))
-    start.record()
-    for _ in range(reps):
-        fn()
-    stop.record()
-    stop.synchronize()
-    return start.elapsed_time(stop) / reps
+    reps = int(min(200, max(3, run_ms / max(_elapsed_ms(fn), 1e-3))))
+
+    def queue():
+        for _ in range(reps):
+            fn()  # (each result freed before the next launch)
+    return _elapsed_ms(queue) / reps
 
 
 def interleaved(runs, rounds=ROUNDS, rep_ms=60, graphs=False, back_to_back=False):

@@ -16,6 +16,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/IR/Module.h"
@@ -136,7 +137,6 @@ void tilec::registerTranslations(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-
 /// Undoes what loop-invariant code motion costs in registers across a
 /// hot loop, on values it hoisted into a loop's preheader:
 /// - variants of one shared-memory address (a swizzled base xor'd, or'd
@@ -191,14 +191,22 @@ static void sinkHoistedValues(llvm::Function &f) {
                    (variant || li.getLoopFor(ui->getParent()) == loop);
           }))
         continue;
-      llvm::SmallVector<llvm::Use *> uses;
-      for (llvm::Use &u : inst->uses())
-        uses.push_back(&u);
-      for (llvm::Use *u : uses) {
+      // One copy a block, before its first user there (a copy a use
+      // would multiply along shared chains of sunk values).
+      llvm::SetVector<llvm::BasicBlock *> blocks;
+      for (llvm::User *u : inst->users())
+        blocks.insert(llvm::cast<llvm::Instruction>(u)->getParent());
+      for (llvm::BasicBlock *block : blocks) {
+        llvm::Instruction *first =
+            &*llvm::find_if(*block, [&](llvm::Instruction &i) {
+              return llvm::is_contained(i.operand_values(), inst);
+            });
         llvm::Instruction *copy = inst->clone();
-        copy->insertBefore(
-            llvm::cast<llvm::Instruction>(u->getUser())->getIterator());
-        u->set(copy);
+        copy->insertBefore(first->getIterator());
+        inst->replaceUsesWithIf(copy, [&](llvm::Use &u) {
+          return llvm::cast<llvm::Instruction>(u.getUser())->getParent() ==
+                 block;
+        });
       }
       inst->eraseFromParent();
     }
