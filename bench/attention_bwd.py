@@ -119,12 +119,12 @@ def flex(scale, causal, gqa, s):
     return forward
 
 
-def tilec_runner(q, k, v, do, scale, causal):
+def tilec_runner(q, k, v, do, scale, causal, deterministic=False):
     o, lse = tilec.ops.attention(q, k, v, causal=causal, scale=scale, return_lse=True)
     bwd = torch.ops.tilec.attention_bwd
 
     def run():
-        return bwd(q, k, v, o, lse, do, causal, scale)
+        return bwd(q, k, v, o, lse, do, causal, scale, deterministic)
     return run
 
 
@@ -154,6 +154,7 @@ def main():
                     sdpa(SDPBackend.FLASH_ATTENTION, scale, causal, gqa), q, k, v, do)),
                 ("flex", lambda: autograd_runner(flex(scale, causal, gqa, s), q, k, v, do)),
                 ("tilec", lambda: tilec_runner(q, k, v, do, scale, causal)),
+                ("det", lambda: tilec_runner(q, k, v, do, scale, causal, True)),
             )
             for name, make in makers:
                 result[name] = None
@@ -172,7 +173,7 @@ def main():
             del runs, makers
             torch.cuda.empty_cache()
 
-    print_table(rows, ["tilec", "cudnn", "fa2", "flex"])
+    print_table(rows, ["tilec", "cudnn", "fa2", "flex", "det"])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The three kernels of tilec's attention backward timed one by one (CUDA
 events, mean of 5 after a warm-up), for reading where the time goes:
 
-    python3 bench/attention_bwd_kernels.py B H S D [causal]
+    python3 bench/attention_bwd_kernels.py B H S D [causal [deterministic]]
 
 prints the milliseconds of attention_bwd_pre_dD, attention_bwd_dD (with
 its TFLOP/s, 2.5x the forward's FLOPs) and attention_bwd_post_dD on fresh
@@ -23,6 +23,7 @@ BUNDLES = os.environ.get("TILEC_BUNDLE_DIR", os.path.join(ROOT, "build", "exampl
 def main():
     b, h, s, d = (int(x) for x in sys.argv[1:5])
     causal = len(sys.argv) > 5 and sys.argv[5] not in ("0", "false", "False")
+    det = len(sys.argv) > 6 and sys.argv[6] not in ("0", "false", "False")
     fwd = tilec.load(os.path.join(BUNDLES, "attention.tlc"))
     bwd = tilec.load(os.path.join(BUNDLES, "attention_bwd.tlc"))
     q, k, v, do = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)
@@ -33,10 +34,15 @@ def main():
     delta, lse2 = torch.empty_like(lse), torch.empty_like(lse)
     dqacc = torch.empty(q.shape, device="cuda")
     dq, dk, dv = map(torch.empty_like, (q, k, v))
+    # The deterministic kernel's counters (it leaves them zero).
+    sem = torch.zeros(b, h, (s + 63) // 64, device="cuda", dtype=torch.int32)
+    main = (lambda: bwd["attention_bwd_det_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv,
+                                                     scale, int(causal), sem)) if det else \
+        (lambda: bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv,
+                                             scale, int(causal)))
     kernels = [
         ("pre", lambda: bwd["attention_bwd_pre_d%d" % d](o, do, lse, delta, lse2, dqacc)),
-        ("main", lambda: bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv,
-                                                     scale, int(causal))),
+        ("main", main),
         ("post", lambda: bwd["attention_bwd_post_d%d" % d](dqacc, dq, scale)),
     ]
     for _, f in kernels:
@@ -52,7 +58,8 @@ def main():
         stop.synchronize()
         ms = start.elapsed_time(stop) / 5
         extra = f"  {flops / ms / 1e9:.0f} TFLOP/s" if name == "main" else ""
-        print(f"({b}, {h}, {s}, {d}) causal={causal} {name}: {ms:.3f} ms{extra}")
+        print(f"({b}, {h}, {s}, {d}) causal={causal}{' deterministic' if det else ''} "
+              f"{name}: {ms:.3f} ms{extra}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ dK and dV against float64 autograd (test/gpu/test_attention_bwd.py's
 run_backward and reference). scripts/gpu-attention-audit.sh runs it under
 compute-sanitizer on the GPU machine, so the shapes are small: lengths off
 the blocks whose LSE rows are 16-byte aligned (the warp-specialized TMA
-kernels run, not the plain twins), causal and not, GQA, both layouts."""
+kernels run, not the plain twins), causal and not, GQA, both layouts, and
+the deterministic mode (its spin-waits and ordered adds) at one shape."""
 
 import math
 import os
@@ -16,11 +17,13 @@ sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 from gpu_common import load, rel_err, torch  # noqa: E402
 from test_attention_bwd import make, reference_grads, run_backward  # noqa: E402
 
-# (D, B, Hq, Hkv, S, causal, layout)
+# (D, B, Hq, Hkv, S, causal, layout, deterministic)
 CASES = [
-    (d, b, hq, hkv, s, causal, layout)
+    (d, b, hq, hkv, s, causal, layout, det)
     for d in (64, 128, 256)
-    for (b, hq, hkv, s, layout) in ((1, 2, 2, 64, "bhsd"), (1, 4, 2, 300, "bshd"))
+    for (b, hq, hkv, s, layout, det) in ((1, 2, 2, 64, "bhsd", False),
+                                         (1, 4, 2, 300, "bshd", False),
+                                         (1, 4, 2, 300, "bshd", True))
     for causal in (False, True)
 ]
 
@@ -28,17 +31,17 @@ CASES = [
 def main():
     fwd, bwd = load("attention"), load("attention_bwd")
     ok = True
-    for d, b, hq, hkv, s, causal, layout in CASES:
+    for d, b, hq, hkv, s, causal, layout, det in CASES:
         q = make(b, hq, s, d, layout)
         k, v = make(b, hkv, s, d, layout), make(b, hkv, s, d, layout)
         do = make(b, hq, s, d, layout)
         scale = 1 / math.sqrt(d)
-        grads = run_backward(fwd, bwd, q, k, v, do, scale, causal)
+        grads = run_backward(fwd, bwd, q, k, v, do, scale, causal, det)
         refs = reference_grads(q, k, v, do, scale, causal)
         errs = [rel_err(g, r) for g, r in zip(grads, refs)]
         passed = all(e < 2e-2 for e in errs)  # NaN fails
         ok &= passed
-        print(f"attention_bwd_d{d} {b}x{hq}/{hkv}x{s} causal={int(causal)} {layout}: "
+        print(f"attention_bwd_d{d} {b}x{hq}/{hkv}x{s} causal={int(causal)} {layout}{' det' if det else ''}: "
               f"rel err dq {errs[0]:.2e} dk {errs[1]:.2e} dv {errs[2]:.2e} "
               f"{'PASS' if passed else 'FAIL'}")
     sys.exit(0 if ok else 1)

@@ -405,13 +405,19 @@ def TGPU_TMAStoreWaitOp : TGPU_Op<"tma_store_wait"> {
   let description = [{
     The thread that issued the executing warps' `tgpu.tma_store` copies
     waits until at most `pendings` of them still read shared memory
-    (`cp.async.bulk.wait_group.read`).
+    (`cp.async.bulk.wait_group.read`). With `writes`, until their writes
+    are done (`cp.async.bulk.wait_group`, then a proxy fence for global
+    memory and the executing warps' barrier): a release that follows
+    (an atomic's, tile-tma-store-epilogue puts one before each) then
+    orders them, whichever thread issued them.
 
     ```mlir
     tgpu.tma_store_wait {pendings = 0}
+    tgpu.tma_store_wait {pendings = 0, writes}
     ```
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pendings,
+                       UnitAttr:$writes);
   let assemblyFormat = "attr-dict";
 }
 

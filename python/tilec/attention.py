@@ -129,7 +129,7 @@ def _forward(q, k, v, causal, scale):
     return o, lse
 
 
-def _backward(q, k, v, o, lse, do, causal, scale):
+def _backward(q, k, v, o, lse, do, causal, scale, deterministic=False):
     import torch
 
     d = q.shape[-1]
@@ -152,7 +152,16 @@ def _backward(q, k, v, o, lse, do, causal, scale):
     lse2 = torch.empty(*lse.shape[:-1], padded, device=lse.device)[..., :s]
     dqacc = torch.empty(q.shape, device=q.device, dtype=torch.float32)
     bwd["attention_bwd_pre_d%d" % d](o, do, lse, delta, lse2, dqacc)
-    bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv, scale, int(causal))
+    if deterministic:
+        # A counter a (batch, head, block of 64 queries), zero at launch,
+        # orders the dQ adds (docs/ATTENTION.md); the kernel leaves it zero.
+        sem = torch.zeros(q.shape[0], q.shape[1], (s + 63) // 64, device=q.device,
+                          dtype=torch.int32)
+        bwd["attention_bwd_det_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv, scale,
+                                         int(causal), sem)
+    else:
+        bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv, scale,
+                                     int(causal))
     bwd["attention_bwd_post_d%d" % d](dqacc, dq, scale)
     return dq, dk, dv
 
@@ -169,48 +178,53 @@ def _register():
 
     @torch.library.custom_op("tilec::attention_fwd", mutates_args=(), device_types="cuda")
     def attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                      scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+                      scale: float, deterministic: bool) -> tuple[torch.Tensor, torch.Tensor]:
+        # (deterministic is the backward's: the forward is either way.)
         return _forward(q, k, v, causal, scale)
 
     @attention_fwd.register_fake
-    def _(q, k, v, causal, scale):
+    def _(q, k, v, causal, scale, deterministic):
         return torch.empty_like(q), q.new_empty(q.shape[:3], dtype=torch.float32)
 
     @torch.library.custom_op("tilec::attention_bwd", mutates_args=(), device_types="cuda")
     def attention_bwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,
-                      lse: torch.Tensor, do: torch.Tensor, causal: bool,
-                      scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        return _backward(q, k, v, o, lse, do, causal, scale)
+                      lse: torch.Tensor, do: torch.Tensor, causal: bool, scale: float,
+                      deterministic: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return _backward(q, k, v, o, lse, do, causal, scale, deterministic)
 
     @attention_bwd.register_fake
-    def _(q, k, v, o, lse, do, causal, scale):
+    def _(q, k, v, o, lse, do, causal, scale, deterministic):
         return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
     def setup_context(ctx, inputs, output):
-        q, k, v, causal, scale = inputs
+        q, k, v, causal, scale, deterministic = inputs
         o, lse = output
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = causal
         ctx.scale = scale
+        ctx.deterministic = deterministic
         ctx.mark_non_differentiable(lse)
 
     def backward(ctx, do, dlse):
         q, k, v, o, lse = ctx.saved_tensors
-        dq, dk, dv = attention_bwd(q, k, v, o, lse, do, ctx.causal, ctx.scale)
-        return dq, dk, dv, None, None
+        dq, dk, dv = attention_bwd(q, k, v, o, lse, do, ctx.causal, ctx.scale,
+                                   ctx.deterministic)
+        return dq, dk, dv, None, None, None
 
     attention_fwd.register_autograd(backward, setup_context=setup_context)
     _ops = (attention_fwd, attention_bwd)
     return _ops
 
 
-def attention(q, k, v, causal=False, scale=None, return_lse=False):
+def attention(q, k, v, causal=False, scale=None, return_lse=False, deterministic=False):
     """softmax(q kᵀ · scale [+ causal mask]) v, differentiable in q, k, v.
     Returns o (B, Hq, S, D) bf16, and with return_lse=True also the row
-    log-sum-exp (B, Hq, S) f32 (natural log)."""
+    log-sum-exp (B, Hq, S) f32 (natural log). With deterministic=True the
+    backward adds each block of dQ in a fixed order (bit-identical
+    gradients from run to run, a little slower)."""
     _check(q, k, v)
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
     fwd, _ = _register()
-    o, lse = fwd(q, k, v, bool(causal), float(scale))
+    o, lse = fwd(q, k, v, bool(causal), float(scale), bool(deterministic))
     return (o, lse) if return_lse else o

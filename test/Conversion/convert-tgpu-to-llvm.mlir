@@ -180,6 +180,11 @@ func.func @three() attributes {tile.kernel, tile.grid = #tile.grid<1>} {
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // tgpu.tma_store_wait 0.
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// tgpu.tma_store_wait 0 with writes: the writes done, a proxy fence for
+// global memory, the executing warps' barrier.
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+// CHECK-NEXT: nvvm.barrier
 // tgpu.cluster_sync.
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
@@ -193,6 +198,7 @@ func.func @store(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
       : tensor<128x256xf32, #acc>, !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>,
         !tgpu.smem<2x128x32xf32, #sc>
   tgpu.tma_store_wait {pendings = 0 : i32}
+  tgpu.tma_store_wait {pendings = 0 : i32, writes}
   tgpu.cluster_sync
   return
 }

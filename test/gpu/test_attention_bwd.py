@@ -3,8 +3,9 @@ tilec.ops.attention, the differentiable operator built on it: dQ, dK and
 dV against float64 autograd on fresh random inputs at lengths off the tile
 grid, every head dim, causal and not, GQA/MQA, (B, H, S, D) and
 (B, S, H, D) strides, every output and scratch buffer NaN-poisoned before
-the kernels run; the operator under torch.compile(fullgraph=True) and in a
-CUDA graph. Skipped without a GPU."""
+the kernels run; the deterministic kernels bit-identical from run to run;
+the operator under torch.compile(fullgraph=True) and in a CUDA graph.
+Skipped without a GPU."""
 
 import math
 
@@ -45,19 +46,29 @@ def poisoned(t, dtype=None):
     return torch.full_like(t, float("nan"), dtype=dtype or t.dtype)
 
 
-def run_backward(fwd, bwd, q, k, v, do, scale, causal):
-    """The three kernels by hand, every buffer they write poisoned."""
+def run_backward(fwd, bwd, q, k, v, do, scale, causal, deterministic=False, o=None, lse=None):
+    """The three kernels by hand, every buffer they write poisoned (the
+    forward's o and lse computed here unless given)."""
     d = q.shape[-1]
-    o = poisoned(q)
-    lse = torch.full(q.shape[:3], float("nan"), device=DEV)
-    fwd["attention_d%d" % d](q, k, v, o, lse, scale, int(causal))
+    if o is None:
+        o = poisoned(q)
+        lse = torch.full(q.shape[:3], float("nan"), device=DEV)
+        fwd["attention_d%d" % d](q, k, v, o, lse, scale, int(causal))
     delta, lse2 = poisoned(lse), poisoned(lse)
     dqacc = torch.full(q.shape, float("nan"), device=DEV)
     dq, dk, dv = poisoned(q), poisoned(k), poisoned(v)
     bwd["attention_bwd_pre_d%d" % d](o, do, lse, delta, lse2, dqacc)
-    bwd["attention_bwd_d%d" % d](q, k, v, do, lse2, delta, dqacc, dk, dv, scale, int(causal))
+    args = (q, k, v, do, lse2, delta, dqacc, dk, dv, scale, int(causal))
+    if deterministic:  # its counters, one a block of 64 queries, zero
+        sem = torch.zeros(q.shape[0], q.shape[1], (q.shape[2] + 63) // 64, device=DEV,
+                          dtype=torch.int32)
+        bwd["attention_bwd_det_d%d" % d](*args, sem)
+    else:
+        bwd["attention_bwd_d%d" % d](*args)
     bwd["attention_bwd_post_d%d" % d](dqacc, dq, scale)
     torch.cuda.synchronize()
+    if deterministic:  # (the last add of each block of dQ sets its counter back to zero)
+        assert not sem.any(), "deterministic counters left non-zero"
     return dq, dk, dv
 
 
@@ -97,6 +108,30 @@ def test_backward_lengths_differ(fwd, bwd, d, causal, sq, skv):
     check(grads, reference_grads(q, k, v, do, scale, causal))
 
 
+@pytest.mark.parametrize("s", [77, 1000, 4097])
+@pytest.mark.parametrize("heads", [(4, 4), (4, 1)], ids=["mha", "mqa"])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_deterministic(fwd, bwd, d, causal, heads, s):
+    # dQ's adds in a fixed order: right, and bit-identical over 10 runs on
+    # the same inputs (every buffer poisoned each run).
+    hq, hkv = heads
+    b = 2 if s < 4097 else 1
+    q = make(b, hq, s, d, "bshd")
+    k, v = make(b, hkv, s, d, "bshd"), make(b, hkv, s, d, "bshd")
+    do = make(b, hq, s, d, "bshd")
+    scale = 1.0 / math.sqrt(d)
+    o = torch.empty_like(q)
+    lse = torch.empty(q.shape[:3], device=DEV)
+    fwd["attention_d%d" % d](q, k, v, o, lse, scale, int(causal))
+    first = run_backward(fwd, bwd, q, k, v, do, scale, causal, True, o, lse)
+    check(first, reference_grads(q, k, v, do, scale, causal))
+    for run in range(9):
+        again = run_backward(fwd, bwd, q, k, v, do, scale, causal, True, o, lse)
+        for name, a, g in zip(("dq", "dk", "dv"), first, again):
+            assert torch.equal(a, g), "%s differs in run %d" % (name, run + 2)
+
+
 @pytest.mark.parametrize("d,causal", [(64, False), (128, True), (256, False)])
 def test_op_autograd(d, causal):
     q = make(2, 4, 333, d, "bshd").requires_grad_()
@@ -110,6 +145,24 @@ def test_op_autograd(d, causal):
     o.backward(do)
     check((q.grad, k.grad, v.grad),
           reference_grads(q, k, v, do, 1 / math.sqrt(d), causal))
+
+
+def test_op_deterministic():
+    # tilec.ops.attention(deterministic=True): the same gradients, bit for
+    # bit, from every backward on the same inputs, and right.
+    q = make(2, 4, 333, 128, "bshd").requires_grad_()
+    k = make(2, 2, 333, 128, "bshd").requires_grad_()
+    v = make(2, 2, 333, 128, "bshd").requires_grad_()
+    do = make(2, 4, 333, 128, "bhsd")
+    runs = []
+    for _ in range(3):
+        tilec.ops.attention(q, k, v, causal=True, deterministic=True).backward(do)
+        runs.append((q.grad, k.grad, v.grad))
+        q.grad = k.grad = v.grad = None
+    for again in runs[1:]:
+        for a, g in zip(runs[0], again):
+            assert torch.equal(a, g)
+    check(runs[0], reference_grads(q, k, v, do, 1 / math.sqrt(128), True))
 
 
 def test_op_errors():

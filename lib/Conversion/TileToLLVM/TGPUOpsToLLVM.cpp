@@ -653,7 +653,19 @@ struct TMAStoreWaitLowering : public OpConversionPattern<TMAStoreWaitOp> {
   matchAndRewrite(TMAStoreWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    waitBulkReads(e, op.getPendings());
+    if (!op.getWrites()) {
+      waitBulkReads(e, op.getPendings());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        e.b, e.loc, e.b.getI32IntegerAttr(op.getPendings()), UnitAttr());
+    NVVM::FenceProxyOp::create(
+        e.b, e.loc,
+        NVVM::ProxyKindAttr::get(e.b.getContext(),
+                                 NVVM::ProxyKind::async_global),
+        NVVM::SharedSpaceAttr());
+    e.barrier();
     rewriter.eraseOp(op);
     return success();
   }

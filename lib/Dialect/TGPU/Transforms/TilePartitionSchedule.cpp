@@ -392,27 +392,30 @@ struct TilePartitionSchedule
     return found;
   }
 
-  /// The first op of `op` (itself, or one in a branch of it) the compute
+  /// The first op of `op` (itself, or one in a region of it) the compute
   /// partition cannot run alone; null where it can all: math, branches
-  /// over such work (a mask applied only to the blocks that need one, a
-  /// reduction only some steps make), and reductions into a view the
-  /// loop never loads (an atomic whose old values nobody reads, a
-  /// reducing store: attention backward's dQ += dS K), which it issues
-  /// and waits for nothing.
+  /// and loops over such work (a mask applied only to the blocks that
+  /// need one, a reduction only some steps make, a spin-wait), reductions
+  /// into a view the loop never loads (a reducing store, an atomic whose
+  /// old values nobody reads: attention backward's dQ += dS K), which it
+  /// issues and waits for nothing, and any atomic on such a view (a
+  /// semaphore: deterministic dQ adds wait for their turn).
   static Operation *notComputeWork(scf::ForOp loop, Operation *op) {
     if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
       return nullptr;
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      for (Region &r : ifOp->getRegions())
+    if (isa<scf::IfOp, scf::WhileOp>(op)) {
+      for (Region &r : op->getRegions())
         for (Operation &inner : r.getOps())
-          if (!isa<scf::YieldOp>(inner))
+          if (!isa<scf::YieldOp, scf::ConditionOp>(inner))
             if (Operation *bad = notComputeWork(loop, &inner))
               return bad;
       return nullptr;
     }
     Value reduced;
-    if (auto rmw = dyn_cast<AtomicRMWOp>(op); rmw && rmw->use_empty())
+    if (auto rmw = dyn_cast<AtomicRMWOp>(op))
       reduced = rmw.getTensor();
+    if (auto cas = dyn_cast<AtomicCASOp>(op))
+      reduced = cas.getTensor();
     if (auto store = dyn_cast<StoreOp>(op); store && store.getReduce())
       reduced = store.getTensor();
     if (reduced && !loadsView(loop, reduced))

@@ -171,8 +171,54 @@ struct TileTMAStoreEpilogue
       if (loop && useTMAStores(func, loop)) {
         OpBuilder b(func.getBody().front().getTerminator());
         tgpu::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
+        orderReleases(func);
       }
     }
+  }
+
+  /// Whether `store` may run before `op`: earlier in their closest common
+  /// block, or both inside a loop (an earlier iteration's).
+  static bool mayPrecede(Operation *store, Operation *op) {
+    for (Operation *x = op; x; x = x->getParentOp()) {
+      Operation *y = x->getBlock()->findAncestorOpInBlock(*store);
+      if (!y)
+        continue;
+      if (y != x && y->isBeforeInBlock(x))
+        return true;
+      for (Operation *p = x->getParentOp(); p; p = p->getParentOp())
+        if (isa<LoopLikeOpInterface>(p))
+          return true;
+      return false;
+    }
+    return false;
+  }
+
+  /// An atomic with release ordering (release, acq_rel) that a TMA store
+  /// may precede waits for the store's writes first: the bulk copies are
+  /// asynchronous, their issuing thread alone can wait for them
+  /// (deterministic attention backward signals that its dQ adds are done).
+  static void orderReleases(func::FuncOp func) {
+    SmallVector<Operation *> stores;
+    func.walk([&](tgpu::TMAStoreOp s) { stores.push_back(s); });
+    func.walk([&](Operation *op) {
+      MemSemantics sem;
+      if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+        sem = rmw.getSem();
+      else if (auto cas = dyn_cast<AtomicCASOp>(op))
+        sem = cas.getSem();
+      else
+        return;
+      if (sem != MemSemantics::Release && sem != MemSemantics::AcqRel)
+        return;
+      if (llvm::any_of(stores,
+                       [&](Operation *s) { return mayPrecede(s, op); })) {
+        OpBuilder b(op);
+        auto wait =
+            tgpu::TMAStoreWaitOp::create(b, op->getLoc(), 0, /*writes=*/true);
+        // (In the loop: the atomic's partition.)
+        wait->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+      }
+    });
   }
 
   /// Epilogue stores of 2-d tiles (top-level ops after the loop, so every

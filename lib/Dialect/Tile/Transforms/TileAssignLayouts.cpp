@@ -630,7 +630,31 @@ private:
       }
       return success();
     }
-    if (isa<scf::YieldOp, func::ReturnOp>(op))
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      // (A spin-wait, such as deterministic attention backward's.) Carried
+      // tiles keep their inits' layouts around the loop.
+      for (auto [init, arg] :
+           llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
+        if (isTile(init))
+          arg.setType(init.getType());
+      if (failed(run(whileOp.getBefore().front())))
+        return failure();
+      for (auto [fwd, arg, res] :
+           llvm::zip(whileOp.getConditionOp().getArgs(),
+                     whileOp.getAfterArguments(), whileOp.getResults()))
+        if (isTile(fwd)) {
+          arg.setType(fwd.getType());
+          res.setType(fwd.getType());
+        }
+      if (failed(run(whileOp.getAfter().front())))
+        return failure();
+      Operation *yield = whileOp.getAfter().front().getTerminator();
+      for (auto [i, arg] : llvm::enumerate(whileOp.getBeforeArguments()))
+        if (isTile(arg))
+          require(yield, i, getLayout(arg.getType()));
+      return success();
+    }
+    if (isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(op))
       return success();
     if (op->getNumRegions() != 0 && !isa<ScanOp>(op)) {
       if (llvm::any_of(op->getResultTypes(),

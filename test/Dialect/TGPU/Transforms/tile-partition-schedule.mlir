@@ -745,10 +745,12 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 
 // -----
 
-// An atomic whose old values the loop reads waits for memory in the
-// compute partition: not scheduled.
+// An atomic whose old values the loop reads (a counter, a semaphore: no
+// producer could issue it in its place) is the compute partition's, which
+// waits for it; the loop is scheduled.
 // CHECK-LABEL: func.func @reduce_used
-// CHECK-NOT: tgpu.partitions
+// CHECK: tile.atomic_rmw {{.*}}tgpu.partition = array<i32: 1>
+// CHECK: } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
 #linear1 = #tile.linear<register = [[8]], lane = [[0], [0], [1], [2], [4]], warp = [[16], [32]]>
 #linear2 = #tile.linear<register = [[8, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
@@ -771,7 +773,6 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     %4 = tile.iota : tensor<64xi32, #linear3>
     %5 = tile.expand_dims %4 axis 0 : tensor<64xi32, #linear3> -> tensor<1x64xi32, #linear4>
     %6 = tile.broadcast %5 : tensor<1x64xi32, #linear4> -> tensor<64x64xi32, #linear>
-    // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): the compute partition accesses memory ('tile.atomic_rmw')}}
     %7 = scf.for %arg4 = %c0_i32 to %0 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
       %9 = tile.load %arg0[%c0_i32, %arg4] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear5>
       %10 = tile.load %arg1[%arg4, %c0_i32] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear5>

@@ -183,3 +183,44 @@ module {
     return
   }
 }
+
+// -----
+
+// A release after the loop's TMA reduce (deterministic attention
+// backward's counter, in a branch) waits for the adds' writes first, in
+// the atomic's partition; an acquire and a relaxed atomic wait for
+// nothing.
+// CHECK-LABEL: func.func @release_after_reduce(
+// CHECK: scf.for
+// CHECK: tile.atomic_rmw add %{{.*}} sem acquire
+// CHECK-NEXT: tgpu.tma_store %{{.*}} reduce add
+// CHECK-NEXT: tile.atomic_rmw add %{{.*}} sem relaxed
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tgpu.tma_store_wait {pendings = 0 : i32, writes}
+// CHECK-NEXT: tile.atomic_rmw add %{{.*}} sem release
+// CHECK: tgpu.tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+#load = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#split_n = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 64]]>
+#one = #tile.linear<register = [], lane = [[0], [0], [0], [0], [0]], warp = [[0], [0], [0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+module {
+  func.func @release_after_reduce(%arg0: !tile.tensor<?x?xf32>, %arg1: !tile.tensor<?x?xf32>, %arg2: !tile.tensor<?xi32>, %arg3: i1) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %one = arith.constant dense<1> : tensor<1xi32, #one>
+    %idx = arith.constant dense<0> : tensor<1xi32, #one>
+    %0 = tile.dim %arg0, 0 : !tile.tensor<?x?xf32>
+    scf.for %arg4 = %c0_i32 to %0 step %c64_i32 : i32 {
+      %1 = tile.load %arg0[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 32], swizzle = 128>} : !tile.tensor<?x?xf32> -> tensor<64x128xf32, #load>
+      %2 = tile.convert_layout %1 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<64x128xf32, #load> -> tensor<64x128xf32, #split_n>
+      %3 = tile.atomic_rmw add %one, %arg2[%idx] sem acquire {tgpu.partition = array<i32: 1>} : tensor<1xi32, #one>, !tile.tensor<?xi32>, tensor<1xi32, #one>
+      tile.store %2, %arg1[%c0_i32, %c0_i32] reduce add {tgpu.partition = array<i32: 1>} : tensor<64x128xf32, #split_n>, !tile.tensor<?x?xf32>
+      %4 = tile.atomic_rmw add %one, %arg2[%idx] sem relaxed {tgpu.partition = array<i32: 1>} : tensor<1xi32, #one>, !tile.tensor<?xi32>, tensor<1xi32, #one>
+      scf.if %arg3 {
+        %5 = tile.atomic_rmw add %one, %arg2[%idx] sem release : tensor<1xi32, #one>, !tile.tensor<?xi32>, tensor<1xi32, #one>
+      } {tgpu.partition = array<i32: 1>}
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    return
+  }
+}

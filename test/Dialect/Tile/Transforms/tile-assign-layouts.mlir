@@ -474,3 +474,32 @@ func.func @insert_converts(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>,
   tile.store %r, %y[%i, %i] : !tile.tile<64x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// -----
+
+// A spin-wait (scf.while): the ops of both regions get layouts, and a
+// carried tile keeps its init's around the loop (the yield converts).
+// CHECK-LABEL: func.func @spin
+// CHECK: %[[W:.*]] = scf.while (%[[A:.*]] = %{{.*}}) : (tensor<1xi32, #[[L:linear[0-9]*]]>) -> tensor<1xi32, #[[L]]>
+// CHECK: tile.atomic_rmw add %{{.*}}, %arg0[%{{.*}}] sem acquire : tensor<1xi32, #[[L]]>
+// CHECK: scf.condition(%{{.*}}) %[[A]] : tensor<1xi32, #[[L]]>
+// CHECK: } do {
+// CHECK: scf.yield %{{.*}} : tensor<1xi32, #[[L]]>
+func.func @spin(%s: !tile.tensor<?xi32>, %t: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %i = tile.splat %c0 : i32 -> !tile.tile<1xi32>
+  %zero = arith.constant dense<0> : !tile.tile<1xi32>
+  %w = scf.while (%a = %zero) : (!tile.tile<1xi32>) -> !tile.tile<1xi32> {
+    %seen = tile.atomic_rmw add %a, %s[%i] sem acquire : !tile.tile<1xi32>, !tile.tensor<?xi32>, !tile.tile<1xi32>
+    %v = tile.reduce sum %seen dim 0 : !tile.tile<1xi32> -> i32
+    %early = arith.cmpi ne, %v, %t : i32
+    scf.condition(%early) %a : !tile.tile<1xi32>
+  } do {
+  ^bb0(%b: !tile.tile<1xi32>):
+    %n = arith.addi %b, %b : !tile.tile<1xi32>
+    scf.yield %n : !tile.tile<1xi32>
+  }
+  tile.store %w, %s[%c0] : !tile.tile<1xi32>, !tile.tensor<?xi32>
+  return
+}
