@@ -1,7 +1,8 @@
 """The table bench/attention.py and bench/attention_bwd.py print: a row per
 (B, Hq, Hkv, S, D, causal) with each backend's TFLOP/s and tilec / cuDNN."""
 
-NAMES = {"tilec": "tilec", "cudnn": "cuDNN", "fa2": "FA2", "flex": "Flex"}
+NAMES = {"tilec": "tilec", "cudnn": "cuDNN", "fa2": "FA2", "flex": "Flex",
+         "det": "det"}  # det: tilec's deterministic backward
 
 
 def print_table(rows, backends):

@@ -533,6 +533,9 @@ func.func @attention_bwd_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor
     %dott = tile.transpose %dot_ [1, 0] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
     // Sᵀ = K Qᵀ (keys x queries), masked only on the blocks that need it.
     %st = tile.dot %kt, %qtt, %zst : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
+    // dPᵀ = V dOᵀ, issued beside Sᵀ (it reads only loaded tiles): the
+    // two MMAs run while the mask and exp2 wait for Sᵀ alone.
+    %dpt = tile.dot %vt, %dott, %zst : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
     %diag = arith.cmpi slt, %m0, %last_key : i32
     %cdiag = arith.andi %is_causal, %diag : i1
     %partial = arith.ori %cdiag, %ragged : i1
@@ -560,8 +563,7 @@ func.func @attention_bwd_d128(%q: !tile.tensor<?x?x?x128xbf16>, %k: !tile.tensor
     %ptb = arith.truncf %pt : !tile.tile<128x64xf32> to !tile.tile<128x64xbf16>
     // dV += Pᵀ dO
     %dv_n = tile.dot %ptb, %dot_, %dv_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
-    // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - Delta)
-    %dpt = tile.dot %vt, %dott, %zst : !tile.tile<128x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<128x64xf32>
+    // dSᵀ = Pᵀ (dPᵀ - Delta)
     %de = tile.expand_dims %dl axis 0 : !tile.tile<64xf32> -> !tile.tile<1x64xf32>
     %db = tile.broadcast %de : !tile.tile<1x64xf32> -> !tile.tile<128x64xf32>
     %dpd = arith.subf %dpt, %db : !tile.tile<128x64xf32>

@@ -178,26 +178,29 @@ def _register():
 
     @torch.library.custom_op("tilec::attention_fwd", mutates_args=(), device_types="cuda")
     def attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                      scale: float, deterministic: bool) -> tuple[torch.Tensor, torch.Tensor]:
+                      scale: float, deterministic: bool = False
+                      ) -> tuple[torch.Tensor, torch.Tensor]:
         # (deterministic is the backward's: the forward is either way.)
         return _forward(q, k, v, causal, scale)
 
     @attention_fwd.register_fake
-    def _(q, k, v, causal, scale, deterministic):
+    def _(q, k, v, causal, scale, deterministic=False):
         return torch.empty_like(q), q.new_empty(q.shape[:3], dtype=torch.float32)
 
     @torch.library.custom_op("tilec::attention_bwd", mutates_args=(), device_types="cuda")
     def attention_bwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,
                       lse: torch.Tensor, do: torch.Tensor, causal: bool, scale: float,
-                      deterministic: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+                      deterministic: bool = False
+                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return _backward(q, k, v, o, lse, do, causal, scale, deterministic)
 
     @attention_bwd.register_fake
-    def _(q, k, v, o, lse, do, causal, scale, deterministic):
+    def _(q, k, v, o, lse, do, causal, scale, deterministic=False):
         return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
     def setup_context(ctx, inputs, output):
-        q, k, v, causal, scale, deterministic = inputs
+        q, k, v, causal, scale, *rest = inputs
+        deterministic = bool(rest and rest[0])
         o, lse = output
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = causal

@@ -731,22 +731,34 @@ void KernelChannels::insertConsumer() {
   OpBuilder lb(mmas.front().dot);
   // A loop of three or more dots whose math reads their results (attention
   // backward) waits for each MMA only where its result is first read, so
-  // independent MMAs (S and dP) are in flight together and math overlaps
-  // the MMAs issued before it: where the dots' accumulators take at most
-  // kDeferredAccRegs registers a compute thread, since results in flight
-  // hold theirs longer (attention backward at D 128, 256 a thread, ran at
-  // 195 TFLOP/s deferred and 246 waiting after each; D 64, 160 a thread,
-  // gained). Loops of one or two dots keep the wait after each
-  // (tile-mma-pipeline reorders the forward's two).
-  constexpr int64_t kDeferredAccRegs = 192;
+  // independent MMAs (Sᵀ and dPᵀ) are in flight together and math
+  // overlaps the MMAs issued before it, where the registers that holds at
+  // its peak fit: the carried accumulators (dK, dV), two results in
+  // flight (the largest other accumulator twice) and that one's 16-bit
+  // copy (P), at most kDeferredPeakRegs a compute thread (of 232 with
+  // setmaxnreg, less what addresses and indices take). Attention backward,
+  // main kernel (H200, 4x16x4096), scores transposed, dPᵀ written after
+  // Sᵀ: D 128, 128 + 2·32 + 16 = 208, ran 522 -> 547 TFLOP/s deferred;
+  // D 64, 64 + 2·64 + 32 = 224, 412 -> 239 (its results in flight spill).
+  // Loops of one or two dots keep the wait after each (tile-mma-pipeline
+  // reorders the forward's two).
+  constexpr int64_t kDeferredPeakRegs = 208;
   int64_t computeThreads =
       32 * getNumWarps(loop->getParentOfType<func::FuncOp>());
-  int64_t accRegs = 0;
-  for (MMA &m : mmas)
-    accRegs += cast<RankedTensorType>(m.dot.getType()).getNumElements() /
-               computeThreads;
+  int64_t carriedRegs = 0, largestRegs = 0;
+  for (MMA &m : mmas) {
+    int64_t regs =
+        cast<RankedTensorType>(m.dot.getType()).getNumElements() /
+        computeThreads;
+    auto acc = dyn_cast<BlockArgument>(m.dot.getAcc());
+    if (acc && acc.getOwner() == body)
+      carriedRegs += regs;
+    else
+      largestRegs = std::max(largestRegs, regs);
+  }
+  int64_t peakRegs = carriedRegs + 2 * largestRegs + largestRegs / 2;
   bool deferWaits =
-      usesResultsInLoop && mmas.size() >= 3 && accRegs <= kDeferredAccRegs;
+      usesResultsInLoop && mmas.size() >= 3 && peakRegs <= kDeferredPeakRegs;
   SmallVector<std::pair<tgpu::WGMMAOp, int>> issued;
   DenseMap<Value, Value> stages;      // a staged tile -> its buffer
   llvm::SetVector<Operation *> unstaged; // conversions stages replace
