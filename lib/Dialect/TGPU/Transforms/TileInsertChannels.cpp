@@ -461,57 +461,76 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
     tag(tgpu::ChannelFillOp::create(fb, last->getLoc(), sideCh, i),
         {tgpu::kLoadPartition});
   }
-  // The consumer: waits before the first op that reads a side tile, reads
-  // them all, releases the use.
-  Operation *reader = nullptr;
-  for (SideLoad &s : group)
-    for (Operation *user : s.op->getUsers()) {
+  // The consumer: each side tile is read from its slot right before its
+  // first reader (so that a row statistic read late, as attention
+  // backward's Delta after two MMAs, holds no registers across them); the
+  // use is waited for before the first read and released after the last.
+  struct Read {
+    SmallVector<ReshapeOp> reshapes;
+    ConvertLayoutOp cvt;
+    Operation *at = nullptr; // the first reader, an op of the body
+  };
+  SmallVector<Read> reads;
+  Operation *firstAt = nullptr;
+  for (SideLoad &s : group) {
+    // A tile read only in another layout, as it is or reshaped (a 1x1xN
+    // row read as N), is read from the slot in that one (the slot is
+    // shared memory either way: no second round trip), where that
+    // layout's value is first read (the reshapes follow the read).
+    Read r;
+    Value v = s.op->getResult(0);
+    while (v.hasOneUse())
+      if (auto reshape = dyn_cast<ReshapeOp>(*v.getUsers().begin())) {
+        r.reshapes.push_back(reshape);
+        v = reshape.getResult();
+      } else {
+        break;
+      }
+    r.cvt = v.hasOneUse()
+                ? dyn_cast<ConvertLayoutOp>(*v.getUsers().begin())
+                : ConvertLayoutOp();
+    Value replaced = r.cvt ? Value(r.cvt.getResult()) : s.op->getResult(0);
+    for (Operation *user : replaced.getUsers()) {
       Operation *u = body->findAncestorOpInBlock(*user);
-      if (u && (!reader || u->isBeforeInBlock(reader)))
-        reader = u;
+      if (u && (!r.at || u->isBeforeInBlock(r.at)))
+        r.at = u;
     }
-  OpBuilder rb(reader);
-  Location loc = reader->getLoc();
+    if (r.at && (!firstAt || r.at->isBeforeInBlock(firstAt)))
+      firstAt = r.at;
+    reads.push_back(r);
+  }
+  if (!firstAt) // (side tiles nobody reads: read where the first was)
+    firstAt = group.front().op;
+  OpBuilder rb(firstAt);
+  Location loc = firstAt->getLoc();
   auto wait = tgpu::ChannelWaitOp::create(rb, loc, sideCh, i);
   tag(wait, {tgpu::kComputePartition});
   Operation *lastRead = wait;
   SmallVector<Operation *> unread; // reshapes the reads replace
-  for (SideLoad &s : group) {
-    // A tile read only in another layout, as it is or reshaped (a 1x1xN
-    // row read as N), is read from the slot in that one (the slot is
-    // shared memory either way: no second round trip).
+  for (auto [s, r] : llvm::zip(group, reads)) {
     Value tile = s.op->getResult(0);
-    SmallVector<ReshapeOp> reshapes;
-    Value v = tile;
-    while (v.hasOneUse())
-      if (auto r = dyn_cast<ReshapeOp>(*v.getUsers().begin())) {
-        reshapes.push_back(r);
-        v = r.getResult();
-      } else {
-        break;
-      }
-    auto cvt = v.hasOneUse()
-                   ? dyn_cast<ConvertLayoutOp>(*v.getUsers().begin())
-                   : ConvertLayoutOp();
     Type type = tile.getType();
-    if (cvt) {
+    if (r.cvt) {
       auto shape = cast<RankedTensorType>(type).getShape();
-      type = withLayout(type, getLayout(cvt.getType()).reshape(
+      type = withLayout(type, getLayout(r.cvt.getType()).reshape(
                                   std::vector<int64_t>(shape.begin(),
                                                        shape.end())));
     }
+    // (A tile nobody reads is read with the first.)
+    rb.setInsertionPoint(r.at ? r.at : firstAt);
     auto read = tgpu::LocalLoadOp::create(rb, s.op->getLoc(), type, s.ring,
                                           wait);
     tag(read, {tgpu::kComputePartition});
-    lastRead = read;
-    if (cvt) {
+    if (lastRead->isBeforeInBlock(read))
+      lastRead = read;
+    if (r.cvt) {
       // The reshapes again, in the layouts the read gives them.
-      Value r = read.getResult();
-      for (ReshapeOp reshape : reshapes)
-        r = reshapeAgain(rb, reshape, r);
-      cvt.getResult().replaceAllUsesWith(r);
-      cvt->erase();
-      for (ReshapeOp reshape : llvm::reverse(reshapes))
+      Value v = read.getResult();
+      for (ReshapeOp reshape : r.reshapes)
+        v = reshapeAgain(rb, reshape, v);
+      r.cvt.getResult().replaceAllUsesWith(v);
+      r.cvt->erase();
+      for (ReshapeOp reshape : llvm::reverse(r.reshapes))
         unread.push_back(reshape);
     } else {
       tile.replaceAllUsesWith(read.getResult());
