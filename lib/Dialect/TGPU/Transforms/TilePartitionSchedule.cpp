@@ -380,6 +380,28 @@ struct TilePartitionSchedule
     return false;
   }
 
+  /// Whether the kernel writes a view `loop` loads (a store, scatter or
+  /// atomic anywhere in it): data one program may publish to another
+  /// behind a counter, which the load partition would read before the
+  /// compute partition's acquire.
+  static bool writesLoadedView(scf::ForOp loop) {
+    auto func = loop->getParentOfType<func::FuncOp>();
+    bool found = false;
+    func.walk([&](Operation *op) {
+      Value view;
+      if (auto store = dyn_cast<StoreOp>(op))
+        view = store.getTensor();
+      else if (auto scatter = dyn_cast<ScatterOp>(op))
+        view = scatter.getTensor();
+      else if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+        view = rmw.getTensor();
+      else if (auto cas = dyn_cast<AtomicCASOp>(op))
+        view = cas.getTensor();
+      found |= view && loadsView(loop, view);
+    });
+    return found;
+  }
+
   /// Whether an op of `loop`'s body loads from `view`.
   static bool loadsView(scf::ForOp loop, Value view) {
     bool found = false;
@@ -399,7 +421,9 @@ struct TilePartitionSchedule
   /// into a view the loop never loads (a reducing store, an atomic whose
   /// old values nobody reads: attention backward's dQ += dS K), which it
   /// issues and waits for nothing, and any atomic on such a view (a
-  /// semaphore: deterministic dQ adds wait for their turn).
+  /// semaphore: deterministic dQ adds wait for their turn) where the
+  /// views the loop loads are read-only (an acquire in the compute
+  /// partition orders nothing the load partition reads ahead of it).
   static Operation *notComputeWork(scf::ForOp loop, Operation *op) {
     if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
       return nullptr;
@@ -412,10 +436,13 @@ struct TilePartitionSchedule
       return nullptr;
     }
     Value reduced;
+    bool reads = !op->use_empty();
     if (auto rmw = dyn_cast<AtomicRMWOp>(op))
       reduced = rmw.getTensor();
     if (auto cas = dyn_cast<AtomicCASOp>(op))
       reduced = cas.getTensor();
+    if (reduced && reads && writesLoadedView(loop))
+      return op;
     if (auto store = dyn_cast<StoreOp>(op); store && store.getReduce())
       reduced = store.getTensor();
     if (reduced && !loadsView(loop, reduced))

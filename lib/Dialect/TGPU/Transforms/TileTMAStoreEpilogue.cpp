@@ -185,7 +185,9 @@ struct TileTMAStoreEpilogue
         continue;
       if (y != x && y->isBeforeInBlock(x))
         return true;
-      for (Operation *p = x->getParentOp(); p; p = p->getParentOp())
+      // (y == x: both inside x, in different regions; x itself may loop.)
+      for (Operation *p = y == x ? x : x->getParentOp(); p;
+           p = p->getParentOp())
         if (isa<LoopLikeOpInterface>(p))
           return true;
       return false;

@@ -792,6 +792,56 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 
 // -----
 
+// But not where the kernel also writes a view the loop loads: another
+// program may publish it behind the counter, and the load partition would
+// read it ahead of the compute partition's acquire. Not scheduled.
+// CHECK-LABEL: func.func @reduce_used_publishes
+// CHECK-NOT: tgpu.partitions
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[8]], lane = [[0], [0], [1], [2], [4]], warp = [[16], [32]]>
+#linear2 = #tile.linear<register = [[8, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear3 = #tile.linear<register = [[1], [8], [16], [32]], lane = [[2], [4], [0], [0], [0]], warp = [[0], [0]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#linear6 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @reduce_used_publishes(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>, %arg3: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = tile.iota : tensor<64xi32, #linear1>
+    %2 = tile.expand_dims %1 axis 1 : tensor<64xi32, #linear1> -> tensor<64x1xi32, #linear2>
+    %3 = tile.broadcast %2 : tensor<64x1xi32, #linear2> -> tensor<64x64xi32, #linear>
+    %4 = tile.iota : tensor<64xi32, #linear3>
+    %5 = tile.expand_dims %4 axis 0 : tensor<64xi32, #linear3> -> tensor<1x64xi32, #linear4>
+    %6 = tile.broadcast %5 : tensor<1x64xi32, #linear4> -> tensor<64x64xi32, #linear>
+    // expected-remark @+1 {{not warp-specialized (TMA and wgmma not used): the compute partition accesses memory ('tile.atomic_rmw')}}
+    %7 = scf.for %arg4 = %c0_i32 to %0 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %9 = tile.load %arg0[%c0_i32, %arg4] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear5>
+      %10 = tile.load %arg1[%arg4, %c0_i32] {tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x64xbf16, #linear5>
+      %11 = tile.convert_layout %9 {shared = #shared} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear>
+      %12 = tile.convert_layout %10 {shared = #shared} : tensor<64x64xbf16, #linear5> -> tensor<64x64xbf16, #linear6>
+      %13 = tile.dot %11, %12, %cst {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} : tensor<64x64xbf16, #linear>, tensor<64x64xbf16, #linear6> -> tensor<64x64xf32, #linear>
+      %14 = tile.atomic_rmw  add %13, %arg2[%3, %6] sem  relaxed : tensor<64x64xf32, #linear>, !tile.tensor<?x?xf32>, tensor<64x64xi32, #linear>, tensor<64x64xi32, #linear>
+      %15 = arith.addf %arg5, %14 : tensor<64x64xf32, #linear>
+      scf.yield %15 : tensor<64x64xf32, #linear>
+    }
+    %8 = tile.convert_layout %7 {shared = #shared1} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear7>
+    tile.store %8, %arg3[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear7>, !tile.tensor<?x?xf32>
+    %p = tile.convert_layout %cst : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear7>
+    %pb = arith.truncf %p : tensor<64x64xf32, #linear7> to tensor<64x64xbf16, #linear7>
+    tile.store %pb, %arg1[%c0_i32, %c0_i32] : tensor<64x64xbf16, #linear7>, !tile.tensor<?x?xbf16>
+    return
+  }
+}
+
+
+// -----
+
 // A reduction into a view the loop loads from: the load partition could
 // read it ahead of the compute partition's adds. Not scheduled.
 // CHECK-LABEL: func.func @reduce_loaded
