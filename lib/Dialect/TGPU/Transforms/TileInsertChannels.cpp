@@ -754,7 +754,7 @@ void KernelChannels::insertConsumer() {
   // overlaps the MMAs issued before it, where the registers that holds at
   // its peak fit: the carried accumulators (dK, dV), two results in
   // flight (the largest other accumulator twice) and that one's 16-bit
-  // copy (P), at most kDeferredPeakRegs a compute thread (of 232 with
+  // copy (P), at most kDeferredPeakRegs a compute thread (of 240 with
   // setmaxnreg, less what addresses and indices take). Attention backward,
   // main kernel (H200, 4x16x4096), scores transposed, dPᵀ written after
   // Sᵀ: D 128, 128 + 2·32 + 16 = 208, ran 522 -> 547 TFLOP/s deferred;

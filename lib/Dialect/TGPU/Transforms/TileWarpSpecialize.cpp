@@ -7,7 +7,7 @@
 // regions that run it:
 //
 //   %ch, %ringA, %ringB = tgpu.channel consumer_warps W kind <...> : ...
-//   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>,
+//   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 24>,
 //                         #tgpu.partition<compute, warps = W, regs = R>] {
 //     <the scalar code the load partition needs, cloned>
 //     scf.for %k ... (%i) {            i: the use counter
@@ -20,7 +20,7 @@
 //   }
 //
 // The regions' partitions carry what materialization decides: the load
-// partition a warpgroup at 40 registers a thread, the compute partition
+// partition a warpgroup at 24 registers a thread, the compute partition
 // the kernel's warps (tile.num_warps, which its layouts are for) at what
 // is left of the register file, up to 240; `copies = 2` (ping-pong) runs
 // two copies of its region, the registers budgeted for both. Then
@@ -79,7 +79,11 @@ using namespace tilec::tile;
 namespace {
 
 constexpr int kProducerWarps = 4;
-constexpr int kProducerRegs = 40;
+// sm_90a's load partition where it issues TMA copies: the channel phases,
+// the step's coordinates and the copies (FA3's producer has as many). At
+// 40 the consumers' 232 spilled in attention backward (D 128, 8 bytes);
+// at 24 they get 240 and no example spills (nor the producer).
+constexpr int kProducerRegs = 24;
 // sm_100a's load and MMA warps (one warp each, sharing a warpgroup): the
 // persistent tile walk, the channel phases and, for the MMA warp, the
 // shared-memory and instruction descriptors take more than sm_90a's

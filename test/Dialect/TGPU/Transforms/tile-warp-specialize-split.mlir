@@ -7,12 +7,12 @@
 // its ops (the counter alone carried); the consumer the kernel with the
 // load partition's ops gone and the loop, its last wait and its last
 // release in a branch taken when the loop runs (the epilogue after it).
-// The load partition takes a warpgroup with 40 registers a thread, the
+// The load partition takes a warpgroup with 24 registers a thread, the
 // compute partition the kernel's 8 warps with what is left of the
 // register file (up to 240).
 // CHECK-LABEL: func.func @gemm(
 // CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8
-// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 24>, #tgpu.partition<compute, warps = 8, regs = 240>] {
 // CHECK: tile.dim
 // CHECK-NEXT: %[[I0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[I:.*]] = %[[I0]]) -> (i32)
@@ -100,7 +100,7 @@ module {
 // it after.
 // CHECK-LABEL: func.func @chain(
 // CHECK: %[[QCH:.*]], %[[QB:.*]] = tgpu.channel consumer_warps 4 depth 1
-// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 240>] {
+// CHECK-NEXT: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 24>, #tgpu.partition<compute, warps = 4, regs = 240>] {
 // CHECK: tile.dim
 // CHECK-NEXT: %[[T0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[QS:.*]] = tgpu.channel_acquire %[[QCH]][%[[T0]]]

@@ -19,7 +19,7 @@
 // CHECK-SAME: %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %{{.*}}: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
 // CHECK-SAME: tile.num_warps = 8 : i64, tile.plain_variant = @gemm__plain
 // CHECK: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
-// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 24>, #tgpu.partition<compute, warps = 8, regs = 240>] {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}) -> (i32)
 // CHECK:     %[[SLOT:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]]
 // CHECK:     tgpu.tma_load %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[SLOT]]], %[[CH]]
@@ -266,7 +266,7 @@ func.func @gemm_fp8_row_major_b(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor
 
 // PERSIST-LABEL: func.func @gemm_pingpong
 // PERSIST: tgpu.channel consumer_warps 4 kind <fill = tma, release = mma> :
-// PERSIST: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232, copies = 2>] {
+// PERSIST: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 24>, #tgpu.partition<compute, warps = 4, regs = 240, copies = 2>] {
 // LOWERED-LABEL: func.func @gemm_pingpong
 // LOWERED: tgpu.barriers arrive_count 4 : <5>
 // PERSIST: }, {
