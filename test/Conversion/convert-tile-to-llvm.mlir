@@ -459,6 +459,28 @@ func.func @unused_acq_rel(%c: !tile.tensor<?xi32>)
 
 // -----
 
+// An acquire that a TMA store may follow (tgpu.async_proxy_fence, set by
+// tile-tma-store-epilogue) fences the async proxy's global accesses after
+// its barrier, in every thread; without the attribute, no fence.
+// CHECK-LABEL: func.func @acquire_before_bulk_copies
+// CHECK: atom.acquire.gpu.global.add.u32
+// CHECK: nvvm.barrier0
+// CHECK: fence.proxy.async.global;
+// CHECK: atom.acquire.gpu.global.add.u32
+// CHECK: nvvm.barrier0
+// CHECK-NOT: fence.proxy.async.global
+// CHECK: return
+func.func @acquire_before_bulk_copies(%c: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %one = arith.constant dense<1> : !tile.tile<16xi32>
+  %z = arith.constant dense<0> : !tile.tile<16xi32>
+  %a = tile.atomic_rmw add %one, %c[%z] sem acquire {tgpu.async_proxy_fence} : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
+  %b = tile.atomic_rmw add %one, %c[%z] sem acquire : !tile.tile<16xi32>, !tile.tensor<?xi32>, !tile.tile<16xi32>
+  return
+}
+
+// -----
+
 // A scan over 1,024 elements in 4 warps: coordinate bits 0-1 and 9 are
 // registers, 2-6 lanes (a butterfly shuffle each, once a distinct block
 // total: 2 a step), 7-8 warps (through the scratch area, 4 KiB, two

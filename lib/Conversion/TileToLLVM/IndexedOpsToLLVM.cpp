@@ -279,7 +279,9 @@ SmallVector<Value> shareOldValues(Operation *op, Emitter &e,
 /// share elements, the owner acts for the others: a barrier before
 /// release makes their earlier accesses precede it (release is
 /// cumulative), and one after acquire (and the sharing's barriers) makes
-/// it precede their later ones.
+/// it precede their later ones. With kAsyncProxyFenceAttr (a TMA store may
+/// follow), every thread then fences the async proxy's global accesses, so
+/// the bulk copies it issues are ordered after the acquire too.
 template <typename OpTy>
 void finishAtomic(ConversionPatternRewriter &rewriter, Emitter &e, OpTy op,
                   const Owners &owners, const LinearLayout &l, Type elt,
@@ -289,15 +291,22 @@ void finishAtomic(ConversionPatternRewriter &rewriter, Emitter &e, OpTy op,
   if (shared && (sem == MemSemantics::Release || sem == MemSemantics::AcqRel))
     e.barrier();
   SmallVector<Value> old = issue();
+  bool acquire = sem == MemSemantics::Acquire || sem == MemSemantics::AcqRel;
+  auto fenceAsync = [&] {
+    if (acquire && op->hasAttr(tgpu::kAsyncProxyFenceAttr))
+      e.ptx("fence.proxy.async.global;", "", {}, {}, /*sideEffects=*/true);
+  };
   if (op.getResult().use_empty()) {
-    if (shared &&
-        (sem == MemSemantics::Acquire || sem == MemSemantics::AcqRel))
+    if (shared && acquire)
       e.barrier();
+    fenceAsync();
     rewriter.eraseOp(op);
     return;
   }
-  rewriter.replaceOpWithMultiple(
-      op, {shareOldValues(op, e, owners, l, elt, std::move(old))});
+  SmallVector<Value> values =
+      shareOldValues(op, e, owners, l, elt, std::move(old));
+  fenceAsync();
+  rewriter.replaceOpWithMultiple(op, {values});
 }
 
 struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {

@@ -90,6 +90,11 @@ int getComputeGroups(mlir::Operation *root);
 /// The copies of the tgpu.warp_specialize region `op` is in (1 outside
 /// one): each copy takes its own buffers.
 int getRegionCopies(mlir::Operation *op);
+/// On an atomic with acquire ordering (acquire, acq_rel) that a TMA store
+/// may follow (tile-tma-store-epilogue): its executing threads fence the
+/// async proxy's global accesses after it (`fence.proxy.async.global`), so
+/// the bulk copies they issue later are ordered after the acquire.
+constexpr llvm::StringLiteral kAsyncProxyFenceAttr = "tgpu.async_proxy_fence";
 /// On a kernel: where its scratch area starts in shared memory (after the
 /// buffers; tile-allocate-shared-memory).
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tgpu.scratch_offset";

@@ -199,6 +199,10 @@ struct TileTMAStoreEpilogue
   /// may precede waits for the store's writes first: the bulk copies are
   /// asynchronous, their issuing thread alone can wait for them
   /// (deterministic attention backward signals that its dQ adds are done).
+  /// One with acquire ordering (acquire, acq_rel) that may precede a TMA
+  /// store fences the async proxy after it (kAsyncProxyFenceAttr): the
+  /// acquire is the generic proxy's, the bulk copies the async proxy's
+  /// (the same kernel's spin before its adds).
   static void orderReleases(func::FuncOp func) {
     SmallVector<Operation *> stores;
     func.walk([&](tgpu::TMAStoreOp s) { stores.push_back(s); });
@@ -210,6 +214,9 @@ struct TileTMAStoreEpilogue
         sem = cas.getSem();
       else
         return;
+      if ((sem == MemSemantics::Acquire || sem == MemSemantics::AcqRel) &&
+          llvm::any_of(stores, [&](Operation *s) { return mayPrecede(op, s); }))
+        op->setAttr(tgpu::kAsyncProxyFenceAttr, UnitAttr::get(op->getContext()));
       if (sem != MemSemantics::Release && sem != MemSemantics::AcqRel)
         return;
       if (llvm::any_of(stores,

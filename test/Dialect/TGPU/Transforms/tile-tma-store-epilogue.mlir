@@ -189,12 +189,13 @@ module {
 // A release after the loop's TMA reduce (deterministic attention
 // backward's counter, in a branch) waits for the adds' writes first, in
 // the atomic's partition; an acquire and a relaxed atomic wait for
-// nothing.
+// nothing. The acquire (it may precede the reduce) fences the async proxy
+// after it; the relaxed atomic does not.
 // CHECK-LABEL: func.func @release_after_reduce(
 // CHECK: scf.for
-// CHECK: tile.atomic_rmw add %{{.*}} sem acquire
+// CHECK: tile.atomic_rmw add %{{.*}} sem acquire {tgpu.async_proxy_fence, tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: tgpu.tma_store %{{.*}} reduce add
-// CHECK-NEXT: tile.atomic_rmw add %{{.*}} sem relaxed
+// CHECK-NEXT: tile.atomic_rmw add %{{.*}} sem relaxed {tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: tgpu.tma_store_wait {pendings = 0 : i32, writes}
 // CHECK-NEXT: tile.atomic_rmw add %{{.*}} sem release
