@@ -215,8 +215,10 @@ struct TileTMAStoreEpilogue
       else
         return;
       if ((sem == MemSemantics::Acquire || sem == MemSemantics::AcqRel) &&
-          llvm::any_of(stores, [&](Operation *s) { return mayPrecede(op, s); }))
-        op->setAttr(tgpu::kAsyncProxyFenceAttr, UnitAttr::get(op->getContext()));
+          llvm::any_of(stores,
+                       [&](Operation *s) { return mayPrecede(op, s); }))
+        op->setAttr(tgpu::kAsyncProxyFenceAttr,
+                    UnitAttr::get(op->getContext()));
       if (sem != MemSemantics::Release && sem != MemSemantics::AcqRel)
         return;
       if (llvm::any_of(stores,
@@ -226,6 +228,14 @@ struct TileTMAStoreEpilogue
             tgpu::TMAStoreWaitOp::create(b, op->getLoc(), 0, /*writes=*/true);
         // (In the loop: the atomic's partition.)
         wait->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+        // In a loop the wait is every iteration's (a default atomic is
+        // acq_rel): say so, with what needs none.
+        if (op->getParentOfType<LoopLikeOpInterface>())
+          mlir::emitRemark(op->getLoc())
+              << variantPrefix(func) << "'" << op->getName()
+              << "' with release ordering waits each iteration for the "
+                 "writes of the TMA stores before it (their adds or copies "
+                 "done in memory); `sem relaxed` waits for nothing";
       }
     });
   }

@@ -188,8 +188,8 @@ module {
 
 // A release after the loop's TMA reduce (deterministic attention
 // backward's counter, in a branch) waits for the adds' writes first, in
-// the atomic's partition; an acquire and a relaxed atomic wait for
-// nothing. The acquire (it may precede the reduce) fences the async proxy
+// the atomic's partition (a remark says it waits each iteration); an
+// acquire and a relaxed atomic wait for nothing. The acquire (it may precede the reduce) fences the async proxy
 // after it; the relaxed atomic does not.
 // CHECK-LABEL: func.func @release_after_reduce(
 // CHECK: scf.for
@@ -219,6 +219,7 @@ module {
       tile.store %2, %arg1[%c0_i32, %c0_i32] reduce add {tgpu.partition = array<i32: 1>} : tensor<64x128xf32, #split_n>, !tile.tensor<?x?xf32>
       %4 = tile.atomic_rmw add %one, %arg2[%idx] sem relaxed {tgpu.partition = array<i32: 1>} : tensor<1xi32, #one>, !tile.tensor<?xi32>, tensor<1xi32, #one>
       scf.if %arg3 {
+        // expected-remark @+1 {{'tile.atomic_rmw' with release ordering waits each iteration for the writes of the TMA stores before it (their adds or copies done in memory); `sem relaxed` waits for nothing}}
         %5 = tile.atomic_rmw add %one, %arg2[%idx] sem release : tensor<1xi32, #one>, !tile.tensor<?xi32>, tensor<1xi32, #one>
       } {tgpu.partition = array<i32: 1>}
     } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
