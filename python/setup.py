@@ -17,7 +17,7 @@ from setuptools.dist import Distribution
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIB = "libtilec_runtime.so"
-KERNELS = ("attention.mlir", "attention_bwd.mlir")
+KERNELS = ("attention.mlir", "attention_bwd.mlir", "decode_attention.mlir")
 
 
 class BuildWithRuntime(build_py):

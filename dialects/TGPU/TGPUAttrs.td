@@ -146,7 +146,8 @@ def TGPU_PartitionAttr : TGPU_Attr<"Partition", "partition"> {
 def TGPU_FillKind : I32EnumAttr<"FillKind", "how a channel's slot is filled", [
     I32EnumAttrCase<"TMA", 0, "tma">,
     I32EnumAttrCase<"Arrive", 1, "arrive">,
-    I32EnumAttrCase<"MMA", 2, "mma">]> {
+    I32EnumAttrCase<"MMA", 2, "mma">,
+    I32EnumAttrCase<"AsyncCopy", 3, "async_copy">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }

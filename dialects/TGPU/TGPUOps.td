@@ -100,10 +100,17 @@ def TGPU_WaitOp : TGPU_Op<"wait"> {
     ```mlir
     tgpu.wait %full[%slot], %phase : !tgpu.mbarriers<3>
     ```
+
+    With `proxy_fence`, the thread then fences the async proxy
+    (`fence.proxy.async.shared::cta`): the phase hands over a slot that
+    threads' cp.async copies wrote (the generic proxy) for MMAs that read
+    it through the async proxy.
   }];
-  let arguments = (ins TGPU_BarriersType:$barriers, I32:$index, I32:$phase);
+  let arguments = (ins TGPU_BarriersType:$barriers, I32:$index, I32:$phase,
+                       UnitAttr:$proxy_fence);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $phase (`proxy_fence` $proxy_fence^)? attr-dict
+    `:` type($barriers)
   }];
 }
 
@@ -128,14 +135,20 @@ def TGPU_ArriveOp : TGPU_Op<"arrive"> {
     With `leader`, the arrival (with or without expect_tx) goes to barrier
     `index` of the cluster's first CTA (the leader of a CTA pair, whose
     MMA thread waits on it for both CTAs) instead of this CTA's.
+
+    With `async_copies`, every executing thread arrives once the cp.async
+    copies it issued so far complete (`cp.async.mbarrier.arrive.noinc`),
+    without waiting for them: the barrier's `arrive_count` is then the
+    number of threads that arrive.
   }];
   let arguments = (ins TGPU_BarriersType:$barriers, I32:$index,
                        OptionalAttr<I64Attr>:$expect_tx,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster,
-                       UnitAttr:$leader);
+                       UnitAttr:$leader, UnitAttr:$async_copies);
   let assemblyFormat = [{
     $barriers `[` $index `]` (`expect_tx` $expect_tx^)? (`cluster` $cluster^)?
-    (`leader` $leader^)? attr-dict `:` type($barriers)
+    (`leader` $leader^)? (`async_copies` $async_copies^)? attr-dict
+    `:` type($barriers)
   }];
   let hasVerifier = 1;
 }
@@ -449,6 +462,43 @@ def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite
   let assemblyFormat = [{
     $tensor `[` $offsets `]` `->` $buffer `[` $slot `]` `as` $tile attr-dict
     `:` qualified(type($tensor)) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_ThreadGatherOp : TGPU_Op<"thread_gather", [MemoryEffects<[MemRead, MemWrite]>,
+                                                     AttrSizedOperandSegments]> {
+  let summary = "the executing threads gather a tile of a view into a buffer slot";
+  let description = [{
+    `tile.gather`'s elements (element e of `tile` is the view's element at
+    `(indices[0][e], ...)`, zero where `mask` is false or an index is
+    outside the view) written into slot `slot` of `buffer` instead of
+    registers: a dot operand that no TMA box brings (paged K and V, rows
+    through a block table), which the load partition's threads gather
+    into the MMA's swizzled slot. The index tiles and mask are in the
+    layout of `tile`, the load partition's copy layout. Each run of
+    registers that AxisInfo proves consecutive along the view's contiguous
+    dim (up to 16 bytes) is one `cp.async` (zero-filled where masked off),
+    under a uniform run-time check of the view (else element loads and
+    stores, fenced for the async proxy). The thread does not wait for its
+    copies: its channel is `fill = async_copy`, whose fill arrives as each
+    thread's copies complete and whose consumers fence the async proxy
+    after their wait.
+
+    ```mlir
+    tgpu.thread_gather %kc[%pg, %off, %h, %col] mask(%m) -> %ring[%s]
+        as tensor<128x128xbf16, #copy> : !tile.tensor<?x?x?x128xbf16>,
+        tensor<128x128xi32, #copy>, ..., !tgpu.smem<?x128x128xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$tensor, Variadic<TGPU_Tile>:$indices,
+                       Optional<TGPU_Tile>:$mask,
+                       TGPU_SharedBufferType:$buffer, I32:$slot,
+                       TypeAttrOf<TGPU_Tile>:$tile);
+  let assemblyFormat = [{
+    $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? `->`
+    $buffer `[` $slot `]` `as` $tile attr-dict `:` qualified(type($tensor))
+    `,` type($indices) `,` type($buffer)
   }];
   let hasVerifier = 1;
 }

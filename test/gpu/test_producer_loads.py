@@ -104,3 +104,19 @@ def test_attention_dkdv_gather(pl, b, h, s):
     assert rel_err(dk, dk_ref) < 2e-2
     assert rel_err(dv, dv_ref) < 2e-2
 
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_rows(pl, m, n, k):
+    # A's rows through an index table, some out of range (zero rows).
+    a_rows = m + 7
+    a = torch.randn(a_rows, k, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(k, n, device=DEV, dtype=torch.bfloat16)
+    ids = torch.randint(-2, a_rows + 3, (m,), device=DEV, dtype=torch.int32)
+    c = torch.full((m, n), float("nan"), device=DEV)
+    pl["gemm_rows"](a, b, ids, c)
+    torch.cuda.synchronize()
+    ok = (ids >= 0) & (ids < a_rows)
+    ga = torch.where(ok[:, None], a.double()[ids.clamp(0, a_rows - 1).long()],
+                     torch.zeros(m, k, device=DEV, dtype=torch.float64))
+    assert rel_err(c, ga @ b.double()) < 1e-4

@@ -29,6 +29,9 @@
 
 #include "Utility.h"
 
+#include "tilec/Dialect/TGPU/TGPUDialect.h"
+#include "tilec/Layout/BankConflicts.h"
+
 #include "tilec/Dialect/Tile/AxisInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -108,6 +111,82 @@ struct GatherOpLowering : public OpConversionPattern<GatherOp> {
         rewriter, e.loc, vec,
         vec > 1 ? vectorViewOk(e, view, vd, vec, elt) : Value(), types, path);
     rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// tgpu.thread_gather: each run of registers proven consecutive along the
+/// view's contiguous dim (indexedVector) is one cp.async into the slot,
+/// zero-filled where masked off or outside the view (src-size 0), under
+/// the uniform check of the view; element by element otherwise (loads
+/// into registers, then shared stores, fenced for the async proxy). The
+/// copies are not waited for: the channel (fill = async_copy) arrives as
+/// each thread's complete, and its consumers fence the async proxy.
+struct ThreadGatherOpLowering
+    : public OpConversionPattern<tgpu::ThreadGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tgpu::ThreadGatherOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e{rewriter, loc};
+    auto tile = cast<RankedTensorType>(op.getTile());
+    tgpu::SharedBufferType buf = op.getBuffer().getType();
+    LinearLayout layout = getLayout(tile);
+    Type elt = tile.getElementType();
+    auto store = analyzeSharedAccess(layout, buf.getSlotLayout(),
+                                     elt.getIntOrFloatBitWidth());
+    if (!store)
+      return op.emitOpError() << "the slot cannot hold the tile";
+    Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
+                             adaptor.getSlot().front());
+    ViewValues view(op.getTensor().getType(), adaptor.getTensor());
+    int64_t numRegs = layout.getNumRegisters();
+    ValueRange mask = op.getMask() ? adaptor.getMask() : ValueRange{};
+    auto [widest, vd] = indexedVector(op.getTensor().getType(), tile,
+                                      op.getIndices(), op.getMask());
+    int64_t eltBytes = storageBytes(elt);
+    int64_t sv = store->vectorElements;
+    // A cp.async moves 4, 8 or 16 bytes, into consecutive slot elements.
+    int64_t vec = std::min(widest, sv);
+    if (vec * eltBytes < 4)
+      vec = 1;
+    ThreadCoords storeAt(e, store->toOffset);
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    auto path = [&](int64_t width) {
+      for (int64_t r = 0; r < numRegs; r += width) {
+        auto [addr, pred] =
+            indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+        Value off = storeAt.get(r, 0);
+        if (width == 1) {
+          SmallVector<Value> v = predicatedLoad(e, addr, pred, elt, 1,
+                                                Attribute());
+          storeSharedVector(e, v, elt, slot, off);
+          if (r + 1 == numRegs) // (its stores, for the MMA's async proxy)
+            fenceProxyAsyncShared(e);
+          continue;
+        }
+        int64_t bytes = width * eltBytes;
+        Value dst = sharedAddress(
+            e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
+                                   ValueRange{off}));
+        Value srcSize =
+            pred ? Value(arith::SelectOp::create(
+                       e.b, loc, e.eq(pred, e.i32(0)), e.i32(0), e.i32(bytes)))
+                 : e.i32(bytes);
+        e.ptx(std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                  ".shared.global [$0], [$1], " + std::to_string(bytes) +
+                  ", $2;",
+              "r,l,r", {}, {dst, addr, srcSize}, /*sideEffects=*/true);
+      }
+      return SmallVector<Value>();
+    };
+    // (Not waited for: the channel's fill arrives as they complete.)
+    emitVectorOrScalar(rewriter, loc, vec,
+                       vec > 1 ? vectorViewOk(e, view, vd, vec, elt) : Value(),
+                       TypeRange{}, path);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -401,6 +480,7 @@ struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
 void tilec::populateTileIndexedPatterns(TypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<GatherOpLowering,    // tile.gather
+               ThreadGatherOpLowering, // tgpu.thread_gather
                ScatterOpLowering,   // tile.scatter
                AtomicRMWOpLowering, // tile.atomic_rmw
                AtomicCASOpLowering  // tile.atomic_cas

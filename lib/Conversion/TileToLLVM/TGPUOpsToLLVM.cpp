@@ -222,6 +222,8 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
     // A loop of try_waits, each suspending up to 10 ms.
     NVVM::MBarrierTryWaitParityOp::create(rewriter, e.loc, addr,
                                           adaptor.getPhase(), e.i32(10000000));
+    if (op.getProxyFence())
+      fenceProxyAsyncShared(e);
     rewriter.eraseOp(op);
     return success();
   }
@@ -244,6 +246,14 @@ struct ArriveLowering : public OpConversionPattern<ArriveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
     Value addr = barrierPointer(e, adaptor.getBarriers(), adaptor.getIndex());
+    if (op.getAsyncCopies()) {
+      // Each thread, once its cp.async copies complete (PTX ISA,
+      // cp.async.mbarrier.arrive: .noinc, the barrier counts the threads).
+      e.ptx("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "r", {},
+            {sharedAddress(e, addr)}, /*sideEffects=*/true);
+      rewriter.eraseOp(op);
+      return success();
+    }
     // An arrive that expects `tx` bytes (0: a plain arrive; NVVM's
     // mbarrier.arrive has no predicate operand).
     auto arrive = [&](Value barrier, int64_t tx, Value pred) {

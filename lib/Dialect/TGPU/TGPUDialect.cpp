@@ -35,6 +35,17 @@ TMACopyAttr tgpu::getTMACopy(tile::LoadOp load) {
   return load->getAttrOfType<TMACopyAttr>(kTMAAttr);
 }
 
+bool tgpu::isThreadGather(Operation *op) {
+  return isa_and_nonnull<tile::GatherOp>(op) && op->hasAttr(kThreadGatherAttr);
+}
+
+Operation *tgpu::operandCopy(Value v, bool &transposed) {
+  if (tile::LoadOp load = tile::operandLoad(v, transposed))
+    return load;
+  Operation *src = tile::operandSource(v, transposed);
+  return isThreadGather(src) ? src : nullptr;
+}
+
 ArrayRef<int32_t> tgpu::getPartitions(Operation *op) {
   if (auto ids = op->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr))
     return ids.asArrayRef();

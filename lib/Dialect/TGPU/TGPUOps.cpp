@@ -75,6 +75,9 @@ LogicalResult ArriveOp::verify() {
   if (getCluster() && getLeader())
     return emitOpError() << "arrives on every CTA's barrier (cluster) or on "
                             "the leader's, not both";
+  if (getAsyncCopies() && (getCluster() || getLeader() || getExpectTx()))
+    return emitOpError() << "async_copies arrives on this CTA's barrier, "
+                            "without expect_tx";
   return success();
 }
 
@@ -238,6 +241,31 @@ LogicalResult ThreadCopyOp::verify() {
   if (shape != buf.getSlotShape())
     return emitOpError() << "the tile (leading unit dims dropped) must be a "
                             "slot of the buffer";
+  return success();
+}
+
+LogicalResult ThreadGatherOp::verify() {
+  auto tile = cast<RankedTensorType>(getTile());
+  SharedBufferType buf = getBuffer().getType();
+  if (int64_t(getIndices().size()) != getTensor().getType().getRank())
+    return emitOpError() << "needs an index tile for each dim of the view";
+  for (Value v : getIndices()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getShape() != tile.getShape() || !t.getElementType().isInteger(32))
+      return emitOpError() << "index tiles must be i32 tiles of the tile's "
+                              "shape";
+  }
+  if (Value m = getMask())
+    if (cast<RankedTensorType>(m.getType()).getShape() != tile.getShape())
+      return emitOpError() << "the mask must have the tile's shape";
+  if (tile.getElementType() != getTensor().getType().getElementType() ||
+      tile.getElementType() != buf.getElementType())
+    return emitOpError() << "the view, the tile and the buffer must have one "
+                            "element type";
+  if (!tile::getLayoutAttr(tile))
+    return emitOpError() << "needs a tile layout";
+  if (tile.getShape() != buf.getSlotShape())
+    return emitOpError() << "the tile must be a slot of the buffer";
   return success();
 }
 
@@ -482,14 +510,17 @@ LogicalResult ChannelOp::verify() {
   FillKind fill = getKind() ? getKind()->getFill() : FillKind::TMA;
   if (tmem && !getDepth())
     return emitOpError() << "a channel of tensor-memory buffers needs a depth";
+  if (tmem && fill == FillKind::AsyncCopy)
+    return emitOpError() << "cp.async copies fill shared-memory buffers";
   if (tmem ? fill == FillKind::TMA : fill == FillKind::MMA)
     return emitOpError() << "tensor-memory buffers are filled by MMAs (fill "
                             "= mma) or by the producer's warps (fill = "
                             "arrive), shared-memory ones by TMA copies or "
                             "the producer's warps";
-  if (getProducerWarps() && fill != FillKind::Arrive)
+  if (getProducerWarps() && fill != FillKind::Arrive &&
+      fill != FillKind::AsyncCopy)
     return emitOpError() << "producer_warps counts the warps that fill a "
-                            "use of a fill = arrive channel";
+                            "use of a fill = arrive or async_copy channel";
   return success();
 }
 
@@ -525,8 +556,8 @@ LogicalResult ChannelFillOp::verify() {
   auto ch = getChannel().getDefiningOp<ChannelOp>();
   if (!ch.getKind() || ch.getKind()->getFill() == FillKind::TMA)
     return emitOpError() << "marks uses of channels filled by MMAs or by "
-                            "the producer's warps (fill = mma, arrive); "
-                            "copies complete their own";
+                            "the producer's warps (fill = mma, arrive, "
+                            "async_copy); TMA copies complete their own";
   return success();
 }
 LogicalResult ChannelWaitOp::verify() {

@@ -48,17 +48,21 @@ bool tile::isRematerializable(Value v) {
 }
 
 Value tile::rematerialize(OpBuilder &b, Value v, const LinearLayout &layout,
-                          function_ref<void(Operation *)> made) {
+                          function_ref<void(Operation *)> made,
+                          RematerializeMemo *memo) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type)
     return v; // (scalars are uniform)
   Operation *def = v.getDefiningOp();
   assert(def && "rematerialize: not isRematerializable");
   Type want = withLayout(type, layout);
+  if (memo)
+    if (Value known = memo->lookup({v, want}))
+      return known;
   Location loc = def->getLoc();
   Operation *op = nullptr;
   if (auto cv = dyn_cast<ConvertLayoutOp>(def))
-    return rematerialize(b, cv.getSrc(), layout, made);
+    return rematerialize(b, cv.getSrc(), layout, made, memo);
   if (auto splat = dyn_cast<SplatOp>(def)) {
     op = SplatOp::create(b, loc, want, splat.getValue());
   } else if (isa<IotaOp>(def)) {
@@ -74,26 +78,40 @@ Value tile::rematerialize(OpBuilder &b, Value v, const LinearLayout &layout,
       if (src.getDimSize(d) != type.getDimSize(d))
         dims.push_back(d);
     Value s = rematerialize(b, bc.getSrc(), layout.broadcastOperand(dims),
-                            made);
+                            made, memo);
     op = BroadcastOp::create(b, loc, want, s);
   } else if (auto load = dyn_cast<LoadOp>(def)) {
-    assert(!load.getMask() && "rematerialize: a masked load");
+    Value mask = load.getMask()
+                     ? rematerialize(b, load.getMask(), layout, made, memo)
+                     : Value();
     op = LoadOp::create(b, loc, want, load.getTensor(), load.getOffsets(),
-                        Value(), load.getPaddingAttr(), load.getInBounds());
+                        mask, load.getPaddingAttr(), load.getInBounds());
+  } else if (auto gather = dyn_cast<GatherOp>(def)) {
+    // (An index table read through indices of its own: paged K's pages.)
+    SmallVector<Value> indices;
+    for (Value idx : gather.getIndices())
+      indices.push_back(rematerialize(b, idx, layout, made, memo));
+    Value mask = gather.getMask()
+                     ? rematerialize(b, gather.getMask(), layout, made, memo)
+                     : Value();
+    op = GatherOp::create(b, loc, want, gather.getTensor(), indices, mask,
+                          gather.getPaddingAttr());
   } else if (auto ed = dyn_cast<ExpandDimsOp>(def)) {
     Value s = rematerialize(b, ed.getSrc(), layout.squeezeDim(ed.getAxis()),
-                            made);
+                            made, memo);
     op = ExpandDimsOp::create(b, loc, want, s, ed.getAxis());
   } else {
     assert(isElementwise(def) && def->getNumResults() == 1 &&
            "rematerialize: not isRematerializable");
     SmallVector<Value> operands;
     for (Value o : def->getOperands())
-      operands.push_back(rematerialize(b, o, layout, made));
+      operands.push_back(rematerialize(b, o, layout, made, memo));
     op = b.create(loc, def->getName().getIdentifier(), operands, {want},
                   def->getAttrs());
   }
   made(op);
+  if (memo)
+    (*memo)[{v, want}] = op->getResult(0);
   return op->getResult(0);
 }
 
@@ -169,18 +187,26 @@ bool tile::dependsOnProgramId(ValueRange values, int axis) {
   });
 }
 
-LoadOp tile::operandLoad(Value v, bool &transposed) {
+Operation *tile::operandSource(Value v, bool &transposed) {
   v = stripConversions(v);
   transposed = false;
   if (auto t = v.getDefiningOp<TransposeOp>()) {
     transposed = true;
     v = stripConversions(t.getSrc());
   }
-  return v.getDefiningOp<LoadOp>();
+  return v.getDefiningOp();
+}
+
+LoadOp tile::operandLoad(Value v, bool &transposed) {
+  return dyn_cast_or_null<LoadOp>(operandSource(v, transposed));
 }
 
 bool tile::onlyDotsOf(LoadOp load, scf::ForOp loop) {
-  SmallVector<Value> work = {load.getResult()};
+  return onlyDotsOf(load.getOperation(), loop);
+}
+
+bool tile::onlyDotsOf(Operation *op, scf::ForOp loop) {
+  SmallVector<Value> work = {op->getResult(0)};
   bool any = false;
   while (!work.empty()) {
     Value v = work.pop_back_val();

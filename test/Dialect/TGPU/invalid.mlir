@@ -686,7 +686,7 @@ func.func @smem_channel_filled_by_mma() {
 
 func.func @fill_a_copied_channel(%i: i32) {
   %ch, %r = tgpu.channel consumer_warps 4 : !tgpu.smem<?x128x64xbf16, #sa>
-  // expected-error @+1 {{marks uses of channels filled by MMAs or by the producer's warps (fill = mma, arrive); copies complete their own}}
+  // expected-error @+1 {{marks uses of channels filled by MMAs or by the producer's warps (fill = mma, arrive, async_copy); TMA copies complete their own}}
   tgpu.channel_fill %ch[%i]
   return
 }
@@ -694,7 +694,7 @@ func.func @fill_a_copied_channel(%i: i32) {
 // -----
 
 func.func @producer_warps_of_a_copied_channel() {
-  // expected-error @+1 {{producer_warps counts the warps that fill a use of a fill = arrive channel}}
+  // expected-error @+1 {{producer_warps counts the warps that fill a use of a fill = arrive or async_copy channel}}
   %ch, %r = tgpu.channel consumer_warps 1 producer_warps 4 depth 1 kind <fill = mma, release = mma> : !tgpu.tmem<?x128x64xf32>
   return
 }

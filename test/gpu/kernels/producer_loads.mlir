@@ -249,3 +249,50 @@ func.func @dkdv_gather(%q: !tile.tensor<?x?x?x64xbf16>, %k: !tile.tensor<?x?x?x6
   tile.store %dv4, %dv[%b, %hh, %n0, %c0] : !tile.tile<1x1x128x64xbf16>, !tile.tensor<?x?x?x64xbf16>
   return
 }
+
+// A GEMM whose A rows are gathered through an index table (a mixture of
+// experts' token gather): C[i] = A[ids[m0 + i]] B, rows past M and ids out
+// of A's range reading zero. The gather is a dot operand: the load
+// partition's threads gather it into A's swizzled slot (tgpu.thread_gather,
+// cp.async, a channel fill = async_copy), and B beside it is their copy too.
+func.func @gemm_rows(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                     %ids: !tile.tensor<?xi32>, %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(2, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %m = tile.dim %ids, 0 : !tile.tensor<?xi32>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %io = tile.iota : !tile.tile<128xi32>
+    %m0s = tile.splat %m0 : i32 -> !tile.tile<128xi32>
+    %r = arith.addi %io, %m0s : !tile.tile<128xi32>
+    %ms = tile.splat %m : i32 -> !tile.tile<128xi32>
+    %in = arith.cmpi slt, %r, %ms : !tile.tile<128xi32>
+    %row = tile.gather %ids[%r] mask(%in : !tile.tile<128xi1>)
+        : !tile.tensor<?xi32>, !tile.tile<128xi32> -> !tile.tile<128xi32>
+    %row2 = tile.expand_dims %row axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+    %rows = tile.broadcast %row2 : !tile.tile<128x1xi32> -> !tile.tile<128x64xi32>
+    %in2 = tile.expand_dims %in axis 1 : !tile.tile<128xi1> -> !tile.tile<128x1xi1>
+    %ins = tile.broadcast %in2 : !tile.tile<128x1xi1> -> !tile.tile<128x64xi1>
+    %ko = tile.iota : !tile.tile<64xi32>
+    %k0s = tile.splat %k0 : i32 -> !tile.tile<64xi32>
+    %kc = arith.addi %ko, %k0s : !tile.tile<64xi32>
+    %kc2 = tile.expand_dims %kc axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+    %cols = tile.broadcast %kc2 : !tile.tile<1x64xi32> -> !tile.tile<128x64xi32>
+    %ta = tile.gather %a[%rows, %cols] mask(%ins : !tile.tile<128x64xi1>)
+        : !tile.tensor<?x?xbf16>, !tile.tile<128x64xi32>, !tile.tile<128x64xi32> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -32,6 +32,10 @@ namespace tilec::tgpu {
 /// (TMACopyAttr).
 constexpr llvm::StringLiteral kMMAAttr = "tgpu.mma";
 constexpr llvm::StringLiteral kTMAAttr = "tgpu.tma";
+/// On a tile.gather that dots read (a unit attribute): the load
+/// partition's threads gather it into the dots' swizzled slot
+/// (tgpu.thread_gather), as TMA would copy a load.
+constexpr llvm::StringLiteral kThreadGatherAttr = "tgpu.thread_gather";
 /// The partition schedule tile-partition-schedule sets: on a loop, its
 /// partitions (an array of PartitionAttr); on each op of its body, the
 /// indices of the partitions that run it (a dense i32 array).
@@ -82,6 +86,14 @@ bool isLaunchControlResponses(SharedBufferType t);
 MMAAttr getMMA(tile::DotOp dot);
 /// The TMA copy planned for `load`, or null.
 TMACopyAttr getTMACopy(tile::LoadOp load);
+/// Whether `op` is a tile.gather the load partition's threads gather into
+/// a dot's slot (kThreadGatherAttr).
+bool isThreadGather(mlir::Operation *op);
+/// The copy a dot operand read from shared memory comes from (through
+/// conversions, reshapes and a transpose, as tile::operandLoad): its
+/// tile.load, or its tile.gather where the threads gather it; null if
+/// none.
+mlir::Operation *operandCopy(mlir::Value v, bool &transposed);
 
 /// The groups of warps that run compute partitions' regions in the
 /// tgpu.warp_specialize under `root` (each copy one; 1 if there is none):

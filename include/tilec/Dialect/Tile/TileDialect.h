@@ -161,15 +161,21 @@ int getNumWarps(mlir::Operation *kernel);
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can
 /// be rebuilt in any layout at no cost but its own arithmetic.
 bool isRematerializable(mlir::Value v);
-/// `v` (isRematerializable, or reading unmasked tile.loads besides)
-/// computed again at `b` in layout `layout` (axis aligned): its splats,
-/// iotas and constants built, and its loads read again, in the layouts
-/// their users take there, through its broadcasts, expand_dims and
+/// `v` (isRematerializable, or reading tile.loads and tile.gathers
+/// besides) computed again at `b` in layout `layout` (axis aligned): its
+/// splats, iotas and constants built, and its loads read again, in the
+/// layouts their users take there, through its broadcasts, expand_dims and
 /// elementwise ops (conversions skipped); `made` sees each op built. The
 /// load partition computes a gather's index tiles so, in its own warps.
+/// With `memo`, a value already built in a layout (for an earlier copy
+/// of the same block: paged V reuses K's pages) is taken from it, not
+/// built (or read) again.
+using RematerializeMemo =
+    llvm::DenseMap<std::pair<mlir::Value, mlir::Type>, mlir::Value>;
 mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value v,
                           const LinearLayout &layout,
-                          llvm::function_ref<void(mlir::Operation *)> made);
+                          llvm::function_ref<void(mlir::Operation *)> made,
+                          RematerializeMemo *memo = nullptr);
 /// How much a value's layout is worth keeping when an elementwise op picks
 /// one layout for its operands: 3 if it comes from a dot, 2 if from memory
 /// or a reduction, 1 for a loop-carried value (the loop can carry another
@@ -191,10 +197,15 @@ mlir::BlockArgument carriedAccumulator(DotOp dot);
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
 /// 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
+/// The op defining a dot operand's tile through the same conversions,
+/// reshapes and transpose (a tile.load, a tile.gather, ...); null for a
+/// block argument.
+mlir::Operation *operandSource(mlir::Value v, bool &transposed);
 /// Whether `load`'s tile reaches nothing but operands (A or B) of dots
 /// directly in `loop`'s body (through layout conversions, reshapes and
 /// transposes), and at least one.
 bool onlyDotsOf(LoadOp load, mlir::scf::ForOp loop);
+bool onlyDotsOf(mlir::Operation *op, mlir::scf::ForOp loop);
 /// The first operand of `dot` (0: A, 1: B) loaded from a view but not
 /// K-major (A loaded as KxM and transposed, B loaded as KxN as it is), or
 /// -1. 8-bit and tf32 wgmma read K-major operands only.

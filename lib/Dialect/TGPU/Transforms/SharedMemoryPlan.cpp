@@ -160,8 +160,9 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
   return out;
 }
 
-SmallVector<std::pair<LoadOp, bool>> tilec::sharedOperandLoads(scf::ForOp loop) {
-  SmallVector<std::pair<LoadOp, bool>> loads;
+SmallVector<std::pair<Operation *, bool>>
+tilec::sharedOperandLoads(scf::ForOp loop) {
+  SmallVector<std::pair<Operation *, bool>> loads;
   for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
     if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
@@ -171,6 +172,11 @@ SmallVector<std::pair<LoadOp, bool>> tilec::sharedOperandLoads(scf::ForOp loop) 
       shared.push_back(dot.getA());
     for (Value v : shared) {
       bool transposed;
+      Operation *src = operandSource(v, transposed);
+      if (tgpu::isThreadGather(src) && src->getBlock() == loop.getBody()) {
+        loads.push_back({src, transposed});
+        continue;
+      }
       LoadOp load = operandLoad(v, transposed);
       if (!load || load.getMask() || !tgpu::getTMACopy(load) ||
           (load->getBlock() != loop.getBody() &&
@@ -223,7 +229,7 @@ bool tilec::storeUnconverted(StoreOp store) {
 }
 
 int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
-                                   ArrayRef<std::pair<LoadOp, bool>> loads,
+                                   ArrayRef<std::pair<Operation *, bool>> loads,
                                    int64_t copies,
                                    ArrayRef<Operation *> without) {
   SharedMemoryPlan plan(func);
@@ -235,19 +241,20 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
     while (isa_and_nonnull<ConvertLayoutOp, TransposeOp, ReshapeOp>(
         v.getDefiningOp()))
       v = v.getDefiningOp()->getOperand(0);
-    LoadOp from = v.getDefiningOp<LoadOp>();
+    Operation *from = v.getDefiningOp();
     if (from && llvm::any_of(loads, [&](auto &l) { return l.first == from; }))
       plan.dropScratch(cv);
   });
   for (auto [k, operand] : llvm::enumerate(loads)) {
-    LoadOp load = operand.first;
+    Operation *load = operand.first;
     // One slot a load, however many dots read it and either way round.
     if (llvm::any_of(ArrayRef(loads).take_front(k),
                      [&](auto &l) { return l.first == load; }))
       continue;
     std::string why;
     FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(
-        cast<RankedTensorType>(load.getType()), why, /*squeeze=*/true);
+        cast<RankedTensorType>(load->getResult(0).getType()), why,
+        /*squeeze=*/true);
     if (failed(slot))
       return std::numeric_limits<int64_t>::max();
     bool inLoop = load->getBlock() == loop.getBody();

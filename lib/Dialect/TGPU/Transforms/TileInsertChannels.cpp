@@ -152,19 +152,20 @@ LogicalResult KernelChannels::collect() {
         continue;
       }
       bool transposed;
-      LoadOp load = operandLoad(v, transposed);
+      Operation *load = tgpu::operandCopy(v, transposed);
       if (!load || !tgpu::inRole(load, loop, tgpu::PartitionRole::Load))
         return dot.emitError()
                << "a dot operand read from shared memory is not a load "
                   "of the load partition";
       // Without a TMA copy, the load partition's threads copy the tile
       // (plain loads, then stores into the slot): its offsets are all
-      // it may take from the kernel.
-      bool threads = !tgpu::getTMACopy(load);
-      if (threads && (load.getMask() ||
-                      (load->getBlock() != body &&
-                       load->getBlock() != loop->getBlock())))
-        return load.emitError()
+      // it may take from the kernel. A gather's threads gather it.
+      auto asLoad = dyn_cast<LoadOp>(load);
+      bool threads = !asLoad || !tgpu::getTMACopy(asLoad);
+      if (asLoad && threads &&
+          (asLoad.getMask() || (load->getBlock() != body &&
+                                load->getBlock() != loop->getBlock())))
+        return load->emitError()
                << "a dot operand the load partition's threads copy is "
                   "loaded in the loop or right before it, without a mask";
       (idx == 0 ? m.aT : m.bT) = transposed;
@@ -178,17 +179,18 @@ LogicalResult KernelChannels::collect() {
       // the slot TMA would fill.
       std::string why;
       FailureOr<tgpu::TMASlot> slot =
-          threads ? tgpu::planTMASlot(cast<RankedTensorType>(load.getType()),
-                                      why, /*squeeze=*/true)
+          threads ? tgpu::planTMASlot(
+                        cast<RankedTensorType>(load->getResult(0).getType()),
+                        why, /*squeeze=*/true)
                   : FailureOr<tgpu::TMASlot>(
-                        *tgpu::getTMASlot(load, /*squeeze=*/true));
+                        *tgpu::getTMASlot(asLoad, /*squeeze=*/true));
       if (failed(slot) || slot->type.getSlotShape().size() != 2)
-        return load.emitError()
+        return load->emitError()
                << "the copy of a dot operand has no 2-d slot"
                << (why.empty() ? "" : ": ") << why;
       Operand o;
       o.load = load;
-      o.view = cast<BlockArgument>(load.getTensor());
+      o.view = cast<BlockArgument>(load->getOperand(0));
       o.slot = *slot;
       o.transposed = transposed;
       o.threads = threads;
@@ -198,13 +200,31 @@ LogicalResult KernelChannels::collect() {
     }
     mmas.push_back(m);
   }
+  // A loop that gathers an operand has its threads copy the others too
+  // (cp.async into the same slots TMA would fill): its channels are filled
+  // one way, by the threads. (The tiles copied once keep TMA.)
+  if (llvm::any_of(operands,
+                   [](const Operand &o) { return isa<GatherOp>(o.load); }))
+    for (Operand &o : operands)
+      o.threads |= !o.once;
   threadFill =
       llvm::any_of(operands, [](const Operand &o) { return o.threads; });
-  if (threadFill &&
-      !llvm::all_of(operands, [](const Operand &o) { return o.threads; }))
-    return loop.emitError()
-           << "the dots' operands are copied all by TMA or all by the load "
-              "partition's threads";
+  // A channel's slots are filled one way: the loop's operands all by TMA
+  // or all by threads, and so are the tiles copied once (TMA may copy
+  // Q once beside K and V gathered by threads).
+  for (bool once : {false, true}) {
+    auto in = [&](const Operand &o) { return o.once == once; };
+    bool anyThreads = llvm::any_of(operands, [&](const Operand &o) {
+      return in(o) && o.threads;
+    });
+    bool anyTMA = llvm::any_of(operands, [&](const Operand &o) {
+      return in(o) && !o.threads;
+    });
+    if (anyThreads && anyTMA)
+      return loop.emitError()
+             << "the dots' operands are copied all by TMA or all by the "
+                "load partition's threads";
+  }
   // Every other value the load partition's ops give the compute
   // partition's: scalar code both run is computed by each; a TMA-copied
   // tile no dot reads is a side load, read into registers from its slot.
@@ -213,9 +233,9 @@ LogicalResult KernelChannels::collect() {
         tgpu::inRole(&op, loop, tgpu::PartitionRole::Compute))
       continue;
     auto load = dyn_cast<LoadOp>(op);
-    bool operand = load && llvm::any_of(operands, [&](const Operand &o) {
-                     return o.load == load;
-                   });
+    bool operand = llvm::any_of(operands, [&](const Operand &o) {
+      return o.load == &op;
+    });
     auto view = load ? dyn_cast<BlockArgument>(load.getTensor()) : nullptr;
     // (Read by the compute partition alone: its slot is read there.)
     bool computeOnly = llvm::all_of(op.getUsers(), [&](Operation *user) {
@@ -230,7 +250,8 @@ LogicalResult KernelChannels::collect() {
     }
     // A gather the partition's threads make (tile-partition-schedule
     // checked producerCopy), into an unswizzled slot of the whole tile.
-    if (auto gather = dyn_cast<GatherOp>(op); gather && computeOnly) {
+    if (auto gather = dyn_cast<GatherOp>(op);
+        gather && !operand && computeOnly) {
       sides.push_back(
           {gather, cast<BlockArgument>(gather.getTensor()),
            tgpu::slotOfSwizzle(cast<RankedTensorType>(gather.getType()), 0),
@@ -292,20 +313,30 @@ LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
       o->channel = chans.size();
     chans.push_back({});
   }
-  auto kind =
-      tgpu::ChannelKindAttr::get(ctx, fillKind(), tgpu::ReleaseKind::MMA);
-  // A channel over the operands `in` selects, their rings set.
+  // A channel over the operands `in` selects, their rings set; filled by
+  // TMA, or by the threads where they copy its operands.
   auto makeChannel = [&](llvm::function_ref<bool(const Operand &)> in,
                          IntegerAttr depth) {
     SmallVector<Type> types;
+    bool threads = false, gathers = false;
     for (Operand &o : operands)
-      if (in(o))
+      if (in(o)) {
         types.push_back(o.slot.type.withNumSlots(ShapedType::kDynamic));
+        threads |= o.threads;
+        gathers |= isa<GatherOp>(o.load);
+      }
+    // Gathers' cp.async copies are not waited for: each thread arrives as
+    // its copies complete (a thread_copy beside them waits for its own).
+    auto kind = tgpu::ChannelKindAttr::get(
+        ctx,
+        gathers   ? tgpu::FillKind::AsyncCopy
+        : threads ? tgpu::FillKind::Arrive
+                  : tgpu::FillKind::TMA,
+        tgpu::ReleaseKind::MMA);
     auto channel = tgpu::ChannelOp::create(
         b, loc, tgpu::ChannelType::get(ctx), types,
         b.getI64IntegerAttr(numWarps), IntegerAttr(), depth, kind,
-        producerWarps() ? b.getI64IntegerAttr(producerWarps())
-                        : IntegerAttr());
+        threads ? b.getI64IntegerAttr(copyWarps()) : IntegerAttr());
     auto ring = channel.getBuffers().begin();
     for (Operand &o : operands)
       if (in(o))
@@ -325,15 +356,35 @@ LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
     onceCh = makeChannel([](const Operand &o) { return o.once; },
                          b.getI64IntegerAttr(copies));
 
+  // (Operands' loads are erased as their uses go: the gathers, known now.)
+  SmallVector<Operation *> gathers;
+  for (Operand &o : operands)
+    if (isa<GatherOp>(o.load) && !llvm::is_contained(gathers, o.load))
+      gathers.push_back(o.load);
   onceTile = {};
   addCounter();
   insertProducer();
   insertSideLoads(func);
   insertConsumer();
-  // The tiles copied once reach the MMAs through their channel now.
+  // The tiles copied once reach the MMAs through their channel now, and
+  // so do the gathered operands; their index tiles (and the index tables
+  // only they read) go with them.
   for (Operand &o : operands)
     if (o.once)
       eraseUnused(o.load);
+  if (!gathers.empty()) {
+    for (Operation *g : gathers)
+      eraseUnused(g); // (eraseDead keeps gathers)
+    SmallVector<Operation *> ops;
+    for (Operation &op : loop.getBody()->without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : llvm::reverse(ops))
+      if (op->getNumResults() == 1 && op->use_empty() &&
+          isa<RankedTensorType>(op->getResult(0).getType()) &&
+          (isMemoryEffectFree(op) || isa<LoadOp, GatherOp>(op)) &&
+          op->getNumRegions() == 0)
+        op->erase();
+  }
   return success();
 }
 
@@ -353,10 +404,9 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
   // index tables they read (which only the load partition reads).
   SmallVector<Operation *> indexOps;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    auto load = dyn_cast<LoadOp>(op);
-    bool indexTable = load &&
+    bool indexTable = isa<LoadOp, GatherOp>(op) &&
                       llvm::none_of(operands, [&](const Operand &o) {
-                        return o.load == load;
+                        return o.load == &op;
                       });
     if ((indexTable ||
          (isMemoryEffectFree(&op) && op.getNumRegions() == 0)) &&
@@ -613,27 +663,53 @@ tgpu::FillKind KernelChannels::fillKind() const {
 }
 
 void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
-  auto type = cast<RankedTensorType>(o.load.getType());
+  auto type = cast<RankedTensorType>(o.load->getResult(0).getType());
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-  int contig = o.load.getTensor().getType().getContiguousDim();
+  auto view = cast<TensorViewType>(o.load->getOperand(0).getType());
+  int contig = view.getContiguousDim();
   if (contig < 0)
-    contig = shape.size() - 1;
+    contig = view.getRank() - 1;
+  if (auto gather = dyn_cast<GatherOp>(o.load)) {
+    // A gather: its tile dim that runs along the view's contiguous dim is
+    // the coalesced one (the last: rows of K or V through a block table).
+    LinearLayout l = LinearLayout::coalesced(
+        shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
+        shape.size() - 1);
+    auto made = [&](Operation *op) {
+      tag(op, {tgpu::kLoadPartition});
+      registerCopies.insert(op);
+    };
+    // (Gathers at the same indices, paged K and V, share them: one read of
+    // the block table an iteration.)
+    SmallVector<Value> indices;
+    for (Value idx : gather.getIndices())
+      indices.push_back(rematerialize(b, idx, l, made, &gatherIndices));
+    Value mask = gather.getMask() ? rematerialize(b, gather.getMask(), l,
+                                                  made, &gatherIndices)
+                                  : Value();
+    auto copy = tgpu::ThreadGatherOp::create(
+        b, gather.getLoc(), gather.getTensor(), indices, mask, o.ring, slot,
+        cast<RankedTensorType>(withLayout(type, l)));
+    tag(copy, {tgpu::kLoadPartition});
+    return;
+  }
+  auto load = cast<LoadOp>(o.load);
   LinearLayout l = LinearLayout::coalesced(
       shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
       contig);
   auto copy = tgpu::ThreadCopyOp::create(
-      b, o.load.getLoc(), o.load.getTensor(), o.load.getOffsets(), o.ring,
-      slot, cast<RankedTensorType>(withLayout(type, l)));
+      b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
+      cast<RankedTensorType>(withLayout(type, l)));
   tag(copy, {tgpu::kLoadPartition});
 }
 
 void KernelChannels::emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
   if (o.threads)
     return emitThreadCopy(b, o, slot);
-  SmallVector<Value> coords(o.load.getOffsets());
+  SmallVector<Value> coords(cast<LoadOp>(o.load).getOffsets());
   if (o.pairDim >= 0) {
     // A CTA pair's B: columns + rank * half.
-    Location loc = o.load.getLoc();
+    Location loc = o.load->getLoc();
     Operation *rank = tgpu::ClusterRankOp::create(b, loc, b.getI32Type());
     Operation *half =
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), o.pairHalf);
@@ -646,14 +722,14 @@ void KernelChannels::emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
     coords[o.pairDim] = col->getResult(0);
   }
   auto copy = tgpu::TMALoadOp::create(
-      b, o.load.getLoc(), o.view, coords, o.ring, slot, ch, IntegerAttr());
+      b, o.load->getLoc(), o.view, coords, o.ring, slot, ch, IntegerAttr());
   tag(copy, {tgpu::kLoadPartition});
 }
 
 void KernelChannels::insertProducer() {
   Value i = loop.getRegionIterArgs().back();
   auto first = [&](llvm::function_ref<bool(const Operand &)> in) {
-    LoadOp f;
+    Operation *f = nullptr;
     for (Operand &o : operands)
       if (in(o) && (!f || o.load->isBeforeInBlock(f)))
         f = o.load;
@@ -661,28 +737,30 @@ void KernelChannels::insertProducer() {
   };
   auto acquire = [&](llvm::function_ref<bool(const Operand &)> in, Value ch,
                      Value index) {
-    LoadOp f = first(in);
+    Operation *f = first(in);
     OpBuilder b(f);
     if (!index) {
-      auto t0 = arith::ConstantIntOp::create(b, f.getLoc(), b.getI32Type(), 0);
+      auto t0 = arith::ConstantIntOp::create(b, f->getLoc(), b.getI32Type(), 0);
       tag(t0, {tgpu::kLoadPartition, consumer});
       index = onceTile = t0;
     }
-    auto acq = tgpu::ChannelAcquireOp::create(b, f.getLoc(), ch, index);
+    auto acq = tgpu::ChannelAcquireOp::create(b, f->getLoc(), ch, index);
     tag(acq, {tgpu::kLoadPartition});
-    LoadOp lastLoad;
+    Operation *lastLoad = nullptr;
+    bool threads = false;
     for (Operand &o : operands)
       if (in(o)) {
         OpBuilder cb(o.load);
         emitCopy(cb, o, acq, ch);
+        threads |= o.threads;
         if (!lastLoad || lastLoad->isBeforeInBlock(o.load))
           lastLoad = o.load;
       }
     // Threads' copies: the use is filled once the partition's last one
     // is in the slot (each warp arrives after its stores).
-    if (threadFill) {
+    if (threads) {
       OpBuilder fb(lastLoad);
-      tag(tgpu::ChannelFillOp::create(fb, lastLoad.getLoc(), ch, index),
+      tag(tgpu::ChannelFillOp::create(fb, lastLoad->getLoc(), ch, index),
           {tgpu::kLoadPartition});
     }
   };

@@ -37,10 +37,11 @@ constexpr int64_t kCopyWarps = 4, kCopyWarpsTCGen05 = 2;
 
 /// One operand of a dot that TMA or the load partition's threads bring in.
 struct Operand {
-  LoadOp load;
+  Operation *load;        // its tile.load, or its tile.gather (threads)
   bool transposed;        // the dot reads the loaded tile transposed
   bool threads = false;   // copied by the load partition's threads (the
-                          // load has no tgpu.tma: a view TMA cannot read)
+                          // load has no tgpu.tma: a view TMA cannot read;
+                          // or a gather: tgpu.thread_gather)
   bool once = false;      // loaded before the loop, once a tile
   int channel = -1;       // the loop channel it goes through (not once)
   BlockArgument view;     // the kernel argument
@@ -97,10 +98,12 @@ struct KernelChannels {
   SmallVector<Value> chans; // the loop's channels (Operand::channel)
   Value onceCh;             // the channel of the tiles copied once, or null
   SmallVector<SideLoad> sides; // the loop's other copied tiles
-  // What emitCopyThroughRegisters built.
+  // What emitCopyThroughRegisters and the gathers' copies built.
   llvm::SmallPtrSet<Operation *, 16> registerCopies;
+  // The gathered operands' index tiles, as the load partition built them.
+  tile::RematerializeMemo gatherIndices;
   bool tcgen05 = false;     // sm_100a: the MMAs are tcgen05's
-  bool threadFill = false;  // the load partition's threads copy the operands
+  bool threadFill = false;  // the load partition's threads copy some operands
   int32_t consumer = tgpu::kComputePartition; // the partition that reads
                                               // the operand channels
 

@@ -443,12 +443,12 @@ LogicalResult KernelChannels::halveB() {
       continue;
     if (llvm::any_of(mmas, [&](const MMA &x) { return x.a == m.b; }))
       return m.dot.emitError() << "a CTA pair's B is also an A";
-    auto type = cast<RankedTensorType>(o.load.getType());
+    auto type = cast<RankedTensorType>(o.load->getResult(0).getType());
     o.pairDim = type.getRank() - (m.bT ? 2 : 1);
     o.pairHalf = type.getShape()[o.pairDim] / 2;
     FailureOr<tgpu::TMASlot> slot = tgpu::planHalfSlot(type, o.pairDim);
     if (failed(slot))
-      return o.load.emitError() << "half of B's columns is no slot of B's "
+      return o.load->emitError() << "half of B's columns is no slot of B's "
                                    "swizzle for the CTA pair";
     o.slot = *slot;
   }

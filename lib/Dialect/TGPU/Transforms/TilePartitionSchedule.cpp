@@ -66,15 +66,19 @@ using namespace tilec::tile;
 namespace {
 
 /// Whether the load partition may compute an index tile or a mask of its
-/// copies with `op`: an unmasked tile load of a kernel argument (an index
-/// table), a splat, iota, constant, broadcast, expand_dims or conversion,
-/// or elementwise arith and math, of one tile result.
+/// copies with `op`: a tile load of a kernel argument (an index table,
+/// masked or not), a gather of one (paged K's pages, through indices that
+/// are index tiles too), a splat, iota, constant, broadcast, expand_dims
+/// or conversion, or elementwise arith and math, of one tile result.
 bool isIndexTileOp(Operation *op) {
   if (op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType()))
     return false;
   if (auto load = dyn_cast<LoadOp>(op))
-    return !load.getMask() && isa<BlockArgument>(load.getTensor());
+    return isa<BlockArgument>(load.getTensor());
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return isa<BlockArgument>(gather.getTensor()) &&
+           !tgpu::isThreadGather(op);
   if (isa<SplatOp, IotaOp, arith::ConstantOp, BroadcastOp, ExpandDimsOp,
           ConvertLayoutOp>(op))
     return true;
@@ -113,7 +117,7 @@ epilogueStoreConversions(scf::ForOp loop) {
 std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
                            const TargetInfo &target,
                            SmallVector<StoreOp> &asIs) {
-  SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+  SmallVector<std::pair<Operation *, bool>> loads = sharedOperandLoads(loop);
   if (loads.empty())
     return "";
   // At least: the conversions only the epilogue's stores read may go with
@@ -226,6 +230,12 @@ struct TilePartitionSchedule
       });
       for (DotOp dot : demoted)
         tgpu::selectMMASync(dot);
+      // So do the threads' gathers into dot slots: elsewhere a gather is
+      // the registers' again.
+      func.walk([&](GatherOp gather) {
+        if (!scheduled || !scheduled->isAncestor(gather))
+          gather->removeAttr(tgpu::kThreadGatherAttr);
+      });
       // Side loads are TMA copies of the load partition in the scheduled
       // loop only.
       dropSideCopies(func, scheduled);
@@ -458,6 +468,7 @@ struct TilePartitionSchedule
   static std::string unschedulable(scf::ForOp loop, Partitions &parts) {
     Block *body = loop.getBody();
     SmallVector<LoadOp> loads;
+    SmallVector<Operation *> gathers;
     bool inLoop = false;
     for (Operation &op : body->without_terminator()) {
       auto dot = dyn_cast<DotOp>(op);
@@ -470,6 +481,12 @@ struct TilePartitionSchedule
         if (idx == 0 && mma.getA() != tgpu::OperandSource::Shared)
           continue; // (computed: in registers, or written to tensor memory)
         bool transposed;
+        Operation *src = operandSource(v, transposed);
+        if (tgpu::isThreadGather(src) && src->getBlock() == body) {
+          inLoop = true;
+          gathers.push_back(src);
+          continue;
+        }
         LoadOp load = operandLoad(v, transposed);
         bool once = load && load->getBlock() == loop->getBlock() &&
                     load->isBeforeInBlock(loop) && tgpu::getTMACopy(load);
@@ -497,8 +514,10 @@ struct TilePartitionSchedule
         return "the compute partition accesses memory ('" +
                bad->getName().getStringRef().str() + "')";
     }
-    for (LoadOp load : loads)
-      for (Operation *user : load->getUsers())
+    SmallVector<Operation *> copies(loads.begin(), loads.end());
+    llvm::append_range(copies, gathers);
+    for (Operation *copy : copies)
+      for (Operation *user : copy->getUsers())
         if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user))
           return "a loaded dot operand has other users";
     // Each view is copied with one box.
@@ -535,7 +554,7 @@ struct TilePartitionSchedule
     for (Operation &op : llvm::reverse(body->without_terminator())) {
       std::set<int32_t> &p = parts[&op];
       auto load = dyn_cast<LoadOp>(op);
-      if (load && tgpu::getTMACopy(load)) {
+      if ((load && tgpu::getTMACopy(load)) || tgpu::isThreadGather(&op)) {
         p.insert(tgpu::kLoadPartition);
         continue;
       }
@@ -666,6 +685,12 @@ bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
         work.push_back(user->getResult(0));
     }
   }
+  return producerIndices(op, loop);
+}
+
+bool tilec::producerIndices(Operation *op, scf::ForOp loop) {
+  auto gather = dyn_cast<GatherOp>(op);
+  auto load = dyn_cast<LoadOp>(op);
   // Its index tiles and mask: splats of scalar indices, iotas, constants,
   // unmasked tiles loaded at scalar indices (an index table, which the
   // partition's threads then read instead of a TMA copy planned for it)
@@ -699,10 +724,38 @@ bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
   // An index table only the copy reads (else the compute partition would
   // read it too).
   for (Operation *table : seen)
-    if (isa<LoadOp>(table) &&
+    if (isa<LoadOp, GatherOp>(table) &&
         llvm::any_of(table->getUsers(), [&](Operation *u) {
           return u != op && !seen.contains(u);
         }))
       return false;
+  return true;
+}
+
+bool tilec::threadGatherable(GatherOp gather, scf::ForOp loop,
+                             std::string &why) {
+  auto view = dyn_cast<BlockArgument>(gather.getTensor());
+  auto type = cast<RankedTensorType>(gather.getType());
+  if (!view || !isa<func::FuncOp>(view.getOwner()->getParentOp())) {
+    why = "the view is not a kernel argument";
+    return false;
+  }
+  if (type.getElementType().getIntOrFloatBitWidth() != 16) {
+    why = "its elements are not 16-bit";
+    return false;
+  }
+  Attribute pad = gather.getPaddingAttr();
+  auto fpad = dyn_cast_or_null<FloatAttr>(pad);
+  if (pad && !(fpad && fpad.getValue().isZero())) {
+    why = "the padding is not zero";
+    return false;
+  }
+  if (failed(tgpu::planTMASlot(type, why)))
+    return false;
+  if (!producerIndices(gather, loop)) {
+    why = "its index tiles or mask are not computed from scalars of the "
+          "loop, iotas and index tables only it reads";
+    return false;
+  }
   return true;
 }

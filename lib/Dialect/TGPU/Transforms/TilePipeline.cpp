@@ -248,7 +248,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
           continue;
         }
         if (!isa<tgpu::TMALoadOp, tgpu::WGMMAOp, tgpu::Tcgen05MMAOp,
-                 tgpu::LocalLoadOp, tgpu::ThreadCopyOp, tgpu::SlotStoreOp,
+                 tgpu::LocalLoadOp, tgpu::ThreadCopyOp, tgpu::ThreadGatherOp,
+                 tgpu::SlotStoreOp,
                  tgpu::TMemLoadOp,
                  tgpu::TMemStoreOp>(user))
           return user->emitError() << "uses a channel's buffer in a way "
@@ -293,17 +294,24 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
     // producer warp's arrival (fill = arrive).
     bool arrives =
         ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive;
+    // Or each producer thread's, as its cp.async copies complete (fill =
+    // async_copy); the consumers then fence the async proxy.
+    bool asyncCopies =
+        ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::AsyncCopy;
     bool copies = !ch.getKind() || ch.getKind()->getFill() == tgpu::FillKind::TMA;
     // A CTA pair's channel: what the leader's MMA thread waits on (the
     // copies' full barriers, the accumulators' empty ones) is the leader's
     // barrier, counting both CTAs; its commits multicast to both.
     bool pair = ch.getPair();
-    if (pair && arrives)
+    if (pair && (arrives || asyncCopies))
       return ch.emitError() << "a CTA pair's channel is filled by TMA or by "
                                "the MMAs, not by warps' arrivals";
     Value full = tgpu::BarriersOp::create(
         b, loc, barsTy,
-        arrives ? ch.getProducerWarps().value_or(1) : pair && copies ? 2 : 1);
+        arrives       ? ch.getProducerWarps().value_or(1)
+        : asyncCopies ? 32 * ch.getProducerWarps().value_or(1)
+        : pair && copies ? 2
+                         : 1);
     // Released by tcgen05 MMAs' completion: one commit a CTA, not an
     // arrival a consumer warp.
     bool commits = ch.getKind() &&
@@ -346,7 +354,11 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         acq.erase();
       } else if (auto fill = dyn_cast<tgpu::ChannelFillOp>(user)) {
         Value slot = tgpu::ringSlot(ub, uloc, fill.getIndex(), depth);
-        if (arrives)
+        if (asyncCopies)
+          tgpu::ArriveOp::create(ub, uloc, full, slot, IntegerAttr(),
+                                 IntegerAttr(), /*leader=*/false,
+                                 /*async_copies=*/true);
+        else if (arrives)
           tgpu::ArriveOp::create(ub, uloc, full, slot, IntegerAttr(), cluster);
         else
           tgpu::Tcgen05CommitOp::create(ub, uloc, full, slot, commitTo);
@@ -355,7 +367,8 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
         Value i = wait.getIndex();
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);
         tgpu::WaitOp::create(ub, uloc, full, slot,
-                             tgpu::ringPhase(ub, uloc, i, depth));
+                             tgpu::ringPhase(ub, uloc, i, depth),
+                             /*proxy_fence=*/asyncCopies);
         wait.replaceAllUsesWith(slot);
         wait.erase();
       } else if (auto rel = dyn_cast<tgpu::ChannelReleaseOp>(user)) {

@@ -339,7 +339,7 @@ struct TilePlainTwin : public tilec::impl::TilePlainTwinBase<TilePlainTwin> {
     if (twin->hasAttr(tgpu::kPersistentAttr))
       twin->setAttr(tgpu::kPersistentAttr, UnitAttr::get(ctx));
     scf::ForOp loop = tgpu::scheduledLoop(twin);
-    SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+    SmallVector<std::pair<Operation *, bool>> loads = sharedOperandLoads(loop);
     for (auto [load, transposed] : loads)
       load->removeAttr(tgpu::kTMAAttr);
     // (And the side loads: the load partition's threads copy them too.)

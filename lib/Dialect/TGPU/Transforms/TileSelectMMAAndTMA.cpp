@@ -232,6 +232,9 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
   for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
+    // (A gather the load partition's threads make into the slot.)
+    if (tgpu::isThreadGather(operandSource(v, transposed)))
+      continue;
     if (!load || !tgpu::getTMACopy(load)) {
       if (idx == 0) {
         // wgmma reads A from registers in its register-A layout.
@@ -318,6 +321,19 @@ struct TileSelectMMAAndTMA
   }
 
   void planCopies(func::FuncOp func, scf::ForOp loop) {
+    // A gather only dots read (paged K and V: rows through a block table)
+    // is gathered by the load partition's threads into the dots' slot.
+    for (GatherOp gather : loop.getBody()->getOps<GatherOp>()) {
+      if (!onlyDotsOf(gather.getOperation(), loop))
+        continue;
+      std::string why;
+      if (threadGatherable(gather, loop, why))
+        gather->setAttr(tgpu::kThreadGatherAttr, UnitAttr::get(&getContext()));
+      else
+        mlir::emitRemark(gather.getLoc())
+            << variantPrefix(func)
+            << "gather not made by the load partition's threads: " << why;
+    }
     SmallVector<LoadOp> loads(loop.getBody()->getOps<LoadOp>());
     // A tile loaded before the loop that only the loop's dots read (Q of
     // attention) is copied once a loop, into a slot the dots read.

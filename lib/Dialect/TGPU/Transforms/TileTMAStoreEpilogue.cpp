@@ -265,7 +265,7 @@ struct TileTMAStoreEpilogue
         return isa<scf::IfOp>(inner) ? WalkResult::advance()
                                      : WalkResult::skip();
       });
-    SmallVector<std::pair<LoadOp, bool>> loads = sharedOperandLoads(loop);
+    SmallVector<std::pair<Operation *, bool>> loads = sharedOperandLoads(loop);
     int64_t copies = tgpu::getComputeCopies(loop);
     int64_t staged = 0;
     for (auto [store, inLoop] : stores) {

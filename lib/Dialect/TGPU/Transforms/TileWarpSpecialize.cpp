@@ -109,7 +109,9 @@ constexpr int kCopyMMARegs = 128;
 int64_t copyWarps(func::FuncOp func) {
   int64_t warps = 0;
   func.walk([&](tgpu::ChannelOp ch) {
-    if (ch.getKind() && ch.getKind()->getFill() == tgpu::FillKind::Arrive &&
+    if (ch.getKind() &&
+        (ch.getKind()->getFill() == tgpu::FillKind::Arrive ||
+         ch.getKind()->getFill() == tgpu::FillKind::AsyncCopy) &&
         llvm::all_of(ch.getBuffers().getTypes(),
                      [](Type t) { return isa<tgpu::SharedBufferType>(t); }))
       warps = std::max<int64_t>(warps, ch.getProducerWarps().value_or(1));
@@ -245,6 +247,15 @@ struct TileWarpSpecialize
         return loop.emitError() << "the load partition is one warpgroup";
       int producerRegs = copying ? kCopyRegs : kProducerRegs;
       int consumerRegs = consumerBudget(numWarps * copies, producerRegs);
+      // Copy warps take what the compute warps leave (one compute
+      // warpgroup at 240 leaves them 256: paged decode's gathers, whose
+      // row addresses and table entries spilled at 72).
+      if (copying)
+        producerRegs = std::max<int>(
+            producerRegs,
+            std::min<int>(256, (pool(numWarps * copies + 4) -
+                                32 * numWarps * copies * consumerRegs) /
+                                   128 / 8 * 8));
       parts = {tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Load,
                                         kProducerWarps, producerRegs, 1),
                tgpu::PartitionAttr::get(ctx, tgpu::PartitionRole::Compute,

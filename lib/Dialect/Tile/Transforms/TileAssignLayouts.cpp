@@ -245,10 +245,16 @@ private:
   }
 
   /// A tile loaded from a view (through reshapes dropping unit dims),
-  /// possibly transposed.
+  /// possibly transposed; or a 16-bit gathered one, which the load
+  /// partition's threads may gather into a slot as TMA would copy a load
+  /// (paged K and V).
   static bool isLoaded(Value v) {
     bool transposed;
-    return bool(operandLoad(v, transposed));
+    if (operandLoad(v, transposed))
+      return true;
+    Operation *src = operandSource(v, transposed);
+    return isa_and_nonnull<GatherOp>(src) &&
+           bitsOf(src->getResult(0).getType()) == 16;
   }
 
   LinearLayout defaultLayout(Type t, int contigDim = -1) {

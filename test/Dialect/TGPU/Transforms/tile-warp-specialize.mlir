@@ -153,7 +153,7 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-NOT: tgpu.wgmma_wait
 // CHECK: tgpu.tma_store
 // CHECK-LABEL: func.func @scaled__plain
-// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 72>
+// CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 256>
 // CHECK: tgpu.thread_copy
 // CHECK: tgpu.channel_fill
 // CHECK: tgpu.wgmma_wait %{{.*}} {pendings = 0 : i32}

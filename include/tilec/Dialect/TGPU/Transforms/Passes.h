@@ -30,12 +30,13 @@ int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
 
 /// The loads of the operands `loop`'s dots read from shared memory, each a
 /// tile TMA copies without a mask, in the loop or right before it (once a
-/// tile: attention's Q); empty where some dot is no async MMA (wgmma,
+/// tile: attention's Q), or a gather of the loop the load partition's
+/// threads make into the slot (tgpu.thread_gather); empty where some dot is no async MMA (wgmma,
 /// tcgen05) or some operand is no such load. Operands in registers or
 /// tensor memory (attention's P) are the loop's math. Each load with
 /// whether the dot reads it transposed (a load read both ways is two
 /// operands, two slots, to tile-insert-channels).
-llvm::SmallVector<std::pair<tile::LoadOp, bool>>
+llvm::SmallVector<std::pair<mlir::Operation *, bool>>
 sharedOperandLoads(mlir::scf::ForOp loop);
 
 /// Shared memory `func` takes with `loop` warp-specialized at two stages,
@@ -48,7 +49,7 @@ sharedOperandLoads(mlir::scf::ForOp loop);
 /// a load has no TMA slot.
 int64_t twoStageSharedBytes(
     mlir::func::FuncOp func, mlir::scf::ForOp loop,
-    llvm::ArrayRef<std::pair<tile::LoadOp, bool>> loads, int64_t copies,
+    llvm::ArrayRef<std::pair<mlir::Operation *, bool>> loads, int64_t copies,
     llvm::ArrayRef<mlir::Operation *> without = {});
 
 /// The layout conversions and reshapes only `store` reads, the one it
@@ -77,6 +78,18 @@ bool isScalarIndex(mlir::Value v, mlir::scf::ForOp loop);
 /// rematerializable from them and from tiles of index tables, so that the
 /// partition computes them in its own warps.
 bool producerCopy(mlir::Operation *op, mlir::scf::ForOp loop);
+/// Whether the load partition can compute `op`'s index tiles and mask (a
+/// tile.gather's or a tile.load's, of `loop`'s body) on its own: splats of
+/// scalar indices, iotas, constants, tiles of index tables (unmasked loads
+/// at scalar indices, gathers at such index tiles) that only these copies
+/// read, and the math between them.
+bool producerIndices(mlir::Operation *op, mlir::scf::ForOp loop);
+/// Whether the load partition's threads can gather `gather` (a tile.gather
+/// of `loop`'s body that only dots read) into the dots' swizzled slot:
+/// 16-bit elements of a kernel argument, zero padding, a tile that has a
+/// TMA slot, its index tiles and mask producerIndices. Says why not.
+bool threadGatherable(tile::GatherOp gather, mlir::scf::ForOp loop,
+                      std::string &why);
 
 /// The bytes of the staging buffer `store` takes as a TMA store, one
 /// compute copy's (tile-tma-store-epilogue), or nullopt where it cannot
