@@ -30,7 +30,7 @@ from .attention import _bundle
 
 HEAD_DIMS = (128,)
 ROWS = 64   # query rows a program (the MMA's M)
-KEYS = 128  # keys a step
+KEYS = 64   # keys a step
 
 
 def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first):
@@ -75,19 +75,23 @@ def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first):
         raise bad("seq_lens must be (B,) with B = %d, got %s" % (b, tuple(seq_lens.shape)))
 
 
+PER_SM = 2  # programs an SM runs at once (the kernel's tile.blocks_per_sm)
+
+
 def num_splits(programs, max_keys, sms):
     """Splits of each sequence's keys: none where `programs` (B · Hkv ·
-    row blocks) fill most of the `sms` or a sequence has few blocks;
-    else the fewest whose last wave is nearly as full as the best count's
-    (FA3's rule, from the shapes alone: `max_keys` is the block table's
-    width times the page size)."""
+    row blocks) fill most of the `sms`' program slots or a sequence has
+    few blocks; else the fewest whose last wave is nearly as full as the
+    best count's (FA3's rule, from the shapes alone: `max_keys` is the
+    block table's width times the page size)."""
     blocks = -(-max_keys // KEYS)
-    if programs >= 0.8 * sms or blocks <= 4:
+    slots = PER_SM * sms
+    if programs >= 0.8 * slots or blocks <= 4:
         return 1
     effs = []
     for s in range(1, min(128, blocks) + 1):
         n = programs * s
-        effs.append(n / (-(-n // sms) * sms))
+        effs.append(n / (-(-n // slots) * slots))
     best = max(effs)
     return next(s for s, e in enumerate(effs, 1) if e >= 0.95 * best)
 
@@ -102,7 +106,7 @@ def _decode(q, k_cache, v_cache, block_table, seq_lens, scale, splits, heads_fir
     hkv = k_cache.shape[2]
     g = hq // hkv
     r = sq * g
-    out = torch.empty_like(q)
+    out = torch.empty(b, sq, hq, d, device=q.device, dtype=q.dtype)
     lse = torch.empty(b, hq, sq, device=q.device, dtype=torch.float32)
     if not q.numel():
         return out, lse
@@ -111,12 +115,16 @@ def _decode(q, k_cache, v_cache, block_table, seq_lens, scale, splits, heads_fir
         splits = num_splits(b * hkv * -(-r // ROWS),
                             block_table.shape[1] * k_cache.shape[1], sms)
     # Rows of one KV head: (token, head in group), token-major.
-    qr = q.view(b, sq, hkv, g, d).permute(0, 2, 1, 3, 4).reshape(b, hkv, r, d)
+    qr = q.reshape(b, sq, hkv, g, d).permute(0, 2, 1, 3, 4).reshape(b, hkv, r, d)
     part = torch.empty(splits, b, hkv, r, d, device=q.device, dtype=torch.float32)
     part_lse = torch.empty(splits, b, hkv, r, device=q.device, dtype=torch.float32)
     bundle = _bundle("decode_attention", q.device)
     bundle["decode_d%d" % d](qr, k_cache, v_cache, block_table, seq_lens, part, part_lse,
                              float(scale), g, splits)
+    if sq == 1:  # (B, 1, Hq, D) is (B, Hkv, G, D): combined in place
+        bundle["decode_combine_d%d" % d](part, part_lse, out.view(b, hkv, g, d),
+                                         lse.view(b, hkv, g))
+        return out, lse
     outr = torch.empty(b, hkv, r, d, device=q.device, dtype=q.dtype)
     lser = torch.empty(b, hkv, r, device=q.device, dtype=torch.float32)
     bundle["decode_combine_d%d" % d](part, part_lse, outr, lser)
@@ -145,7 +153,8 @@ def _register():
     @decode_attention_op.register_fake
     def _(q, k_cache, v_cache, block_table, seq_lens, scale, num_splits, heads_first):
         b, sq, hq, _ = q.shape
-        return torch.empty_like(q), q.new_empty((b, hq, sq), dtype=torch.float32)
+        return (q.new_empty((b, sq, hq, q.shape[3])),
+                q.new_empty((b, hq, sq), dtype=torch.float32))
 
     _op = decode_attention_op
     return _op
