@@ -486,9 +486,9 @@ def TGPU_ThreadGatherOp : TGPU_Op<"thread_gather", [MemoryEffects<[MemRead, MemW
     after their wait.
 
     ```mlir
-    tgpu.thread_gather %kc[%pg, %off, %h, %col] mask(%m) -> %ring[%s]
-        as tensor<128x128xbf16, #copy> : !tile.tensor<?x?x?x128xbf16>,
-        tensor<128x128xi32, #copy>, ..., !tgpu.smem<?x128x128xbf16, #shared>
+    tgpu.thread_gather %kc[%pg, %off, %h, %col] mask(%m : tensor<128x128xi1, #copy>)
+        -> %ring[%s] as tensor<128x128xbf16, #copy> : !tile.tensor<?x?x?x128xbf16>,
+        !tgpu.smem<?x128x128xbf16, #shared>, tensor<128x128xi32, #copy>, ...
     ```
   }];
   let arguments = (ins Tile_TensorViewType:$tensor, Variadic<TGPU_Tile>:$indices,
@@ -498,7 +498,7 @@ def TGPU_ThreadGatherOp : TGPU_Op<"thread_gather", [MemoryEffects<[MemRead, MemW
   let assemblyFormat = [{
     $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? `->`
     $buffer `[` $slot `]` `as` $tile attr-dict `:` qualified(type($tensor))
-    `,` type($indices) `,` type($buffer)
+    `,` qualified(type($buffer)) `,` type($indices)
   }];
   let hasVerifier = 1;
 }

@@ -353,6 +353,50 @@ func.func @thread_copy(%a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32, %i: i32)
 
 // -----
 
+// tgpu.thread_gather: rows gathered through index tiles (paged K) into a
+// channel's slot. Columns consecutive by AxisInfo (an iota along the
+// view's contiguous dim), the rest constant along it: one 16-byte cp.async
+// a run of 8 elements, its source size 0 where the index is out of the
+// view, under the view's uniform check (element loads and shared stores,
+// then a proxy fence, otherwise). No wait: the channel (fill =
+// async_copy) arrives as each thread's copies complete
+// (cp.async.mbarrier.arrive.noinc), and its consumer fences the async
+// proxy after its wait.
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#r = #tile.linear<register = [[16], [32], [64]], lane = [[0], [0], [0], [1], [2]], warp = [[4], [8]]>
+#r2 = #tile.linear<register = [[16, 0], [32, 0], [64, 0]], lane = [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+#c = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0]]>
+#c2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 0], [0, 0]], warp = [[0, 0], [0, 0]]>
+// CHECK-LABEL: func.func @thread_gather
+// CHECK: scf.if
+// CHECK-COUNT-8: cp.async.cg.shared.global [$0], [$1], 16, $2;
+// CHECK: } else {
+// CHECK-COUNT-64: ld.global.u16
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: cp.async.wait_all
+// CHECK: cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: return
+func.func @thread_gather(%a: !tile.tensor<?x?xbf16>, %m: i32, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %rows = tile.splat %m : i32 -> tensor<128xi32, #r>
+  %full = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  %r2 = tile.expand_dims %rows axis 1 : tensor<128xi32, #r> -> tensor<128x1xi32, #r2>
+  %rb = tile.broadcast %r2 : tensor<128x1xi32, #r2> -> tensor<128x64xi32, #co>
+  %c = tile.iota : tensor<64xi32, #c>
+  %c2 = tile.expand_dims %c axis 0 : tensor<64xi32, #c> -> tensor<1x64xi32, #c2>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32, #c2> -> tensor<128x64xi32, #co>
+  tgpu.thread_gather %a[%rb, %cb] -> %buf[%i] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #co>, tensor<128x64xi32, #co>
+  tgpu.arrive %full[%i] async_copies : !tgpu.mbarriers<2>
+  tgpu.wait %full[%i], %i proxy_fence : !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
 // tgpu.wgmma with A in registers (P·V in attention): per k-step of 16 the
 // four 32-bit words of each thread's A fragment (bf16 pairs packed from
 // the tile's registers), then B's descriptor; no A transpose immediate.

@@ -837,6 +837,39 @@ func.func @thread_copy_offsets(%a: !tile.tensor<?x?xbf16>, %i: i32) {
 
 // -----
 
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+func.func @thread_gather_indices(%a: !tile.tensor<?x?xbf16>, %r: tensor<128x64xi32, #co>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{needs an index tile for each dim of the view}}
+  tgpu.thread_gather %a[%r] -> %buf[%i] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #co>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+func.func @thread_gather_not_a_slot(%a: !tile.tensor<?x?xbf16>, %r: tensor<64x64xi32, #co>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{the tile must be a slot of the buffer}}
+  tgpu.thread_gather %a[%r, %r] -> %buf[%i] as tensor<64x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<64x64xi32, #co>, tensor<64x64xi32, #co>
+  return
+}
+
+// -----
+
+func.func @arrive_async_copies_expect_tx(%i: i32) {
+  %b = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{async_copies arrives on this CTA's barrier, without expect_tx}}
+  tgpu.arrive %b[%i] expect_tx 16 async_copies : !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tgpu.num_stages' is a function's i32 number of ring slots (2..8)}}
 func.func @num_stages(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tgpu.num_stages = 1 : i32, tile.grid = #tile.grid<1>} {
   return

@@ -146,3 +146,22 @@ func.func @schedule(%n: i32) attributes {tile.kernel, tile.grid = #tile.grid<1>,
   %y = arith.addi %n, %c1 {tgpu.partition = array<i32: 1>} : i32
   return
 }
+
+// The load partition's gather into a slot (index tiles, a mask), and the
+// barrier ops of a channel filled by its cp.async copies.
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+// CHECK-LABEL: func.func @thread_gather
+// CHECK: tgpu.thread_gather %{{.*}}[%{{.*}}, %{{.*}}] mask(%{{.*}} : tensor<128x64xi1, #{{.*}}>) -> %{{.*}}[%{{.*}}] as tensor<128x64xbf16, #{{.*}}> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #shared>, tensor<128x64xi32, #{{.*}}>, tensor<128x64xi32, #{{.*}}>
+// CHECK: tgpu.arrive %{{.*}}[%{{.*}}] async_copies : <2>
+// CHECK: tgpu.wait %{{.*}}[%{{.*}}], %{{.*}} proxy_fence : <2>
+// CHECK: kind <fill = async_copy, release = mma>
+func.func @thread_gather(%a: !tile.tensor<?x?xbf16>, %r: tensor<128x64xi32, #co>,
+                         %m: tensor<128x64xi1, #co>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  tgpu.thread_gather %a[%r, %r] mask(%m : tensor<128x64xi1, #co>) -> %buf[%i] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #co>, tensor<128x64xi32, #co>
+  %b = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  tgpu.arrive %b[%i] async_copies : !tgpu.mbarriers<2>
+  tgpu.wait %b[%i], %i proxy_fence : !tgpu.mbarriers<2>
+  %ch, %ring = tgpu.channel consumer_warps 4 producer_warps 4 kind <fill = async_copy, release = mma> : !tgpu.smem<?x128x64xbf16, #sa>
+  return
+}

@@ -334,7 +334,24 @@ struct TileSelectMMAAndTMA
             << variantPrefix(func)
             << "gather not made by the load partition's threads: " << why;
     }
-    SmallVector<LoadOp> loads(loop.getBody()->getOps<LoadOp>());
+    // The index tables those gathers read: the load partition's threads
+    // read them for the gather's addresses, not a copy into a slot.
+    llvm::SmallPtrSet<Operation *, 16> tables;
+    SmallVector<Value> work;
+    for (GatherOp gather : loop.getBody()->getOps<GatherOp>())
+      if (gather->hasAttr(tgpu::kThreadGatherAttr))
+        llvm::append_range(work, gather->getOperands().drop_front());
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || def->getBlock() != loop.getBody() ||
+          !tables.insert(def).second)
+        continue;
+      llvm::append_range(work, def->getOperands());
+    }
+    SmallVector<LoadOp> loads;
+    for (LoadOp load : loop.getBody()->getOps<LoadOp>())
+      if (!tables.contains(load))
+        loads.push_back(load);
     // A tile loaded before the loop that only the loop's dots read (Q of
     // attention) is copied once a loop, into a slot the dots read.
     for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())

@@ -301,6 +301,43 @@ func.func private @use(tensor<128x64xbf16, #co>)
 
 // -----
 
+// Slots the load partition's threads gather into without waiting for their
+// cp.async copies (fill = async_copy: paged K and V): the full barrier
+// counts the 128 producer threads, the fill is each thread's arrival as its
+// copies complete, and the consumer fences the async proxy after its wait.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+// CHECK-LABEL: func.func @filled_by_async_copies
+// CHECK: %[[RING:.*]] = tgpu.alloc : <2x128x64xbf16
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 128 : <2>
+// CHECK: %[[EMPTY:.*]] = tgpu.barriers arrive_count 4 : <2>
+// CHECK: tgpu.wait %[[EMPTY]]
+// CHECK-NOT: expect_tx
+// CHECK: tgpu.thread_gather %{{.*}} -> %[[RING]][%{{.*}}]
+// CHECK: tgpu.arrive %[[FULL]][%{{.*}}] async_copies : <2>
+// CHECK: tgpu.wait %[[FULL]][%{{.*}}], %{{.*}} proxy_fence : <2>
+// CHECK: tgpu.local_load %[[RING]]
+// CHECK-NOT: tgpu.channel
+func.func @filled_by_async_copies(%t: i32, %a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %rows = tile.splat %m : i32 -> tensor<128x64xi32, #co>
+  %cols = tile.splat %k : i32 -> tensor<128x64xi32, #co>
+  %ch, %ra = tgpu.channel consumer_warps 4 producer_warps 4 depth 2 kind <fill = async_copy, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.thread_gather %a[%rows, %cols] -> %ra[%s] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<?x128x64xbf16, #sa>, tensor<128x64xi32, #co>, tensor<128x64xi32, #co>
+  tgpu.channel_fill %ch[%t]
+  %w = tgpu.channel_wait %ch[%t]
+  %x = tgpu.local_load %ra[%w] : !tgpu.smem<?x128x64xbf16, #sa> -> tensor<128x64xbf16, #co>
+  tgpu.channel_release %ch[%t]
+  func.call @use(%x) : (tensor<128x64xbf16, #co>) -> ()
+  return
+}
+func.func private @use(tensor<128x64xbf16, #co>)
+
+// -----
+
 // sm_100a: slots the tcgen05 MMAs release (release = mma) are released by
 // the MMAs' completion, a tcgen05.commit to the empty barrier from the
 // thread that issued them: the empty barriers expect one arrival a CTA

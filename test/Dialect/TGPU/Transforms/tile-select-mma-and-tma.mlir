@@ -721,3 +721,77 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// A GEMM whose A rows are gathered through an index table (test/gpu/kernels/
+// producer_loads.mlir @gemm_rows): the gather, which only the dot reads and
+// whose indices and mask the load partition can compute (an index table
+// read at scalar offsets, iotas), is gathered by the load partition's
+// threads into A's slot (tgpu.thread_gather); the dot runs on wgmma from
+// shared memory.
+// CHECK-LABEL: func.func @gemm_rows
+// CHECK: tile.gather {{.*}} {tgpu.thread_gather}
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0], [0]]>
+#linear2 = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0], [0]]>
+#linear3 = #tile.linear<register = [[32], [64]], lane = [[0], [0], [0], [1], [2]], warp = [[4], [8], [16]]>
+#linear4 = #tile.linear<register = [[32, 0], [64, 0]], lane = [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear6 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear8 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear9 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear10 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[1], [2], [4], [8], [16], [32], [64]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_rows(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?xi32>, %arg3: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<cdiv(dim(2, 0), 128), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %5 = tile.dim %arg2, 0 : !tile.tensor<?xi32>
+    %6 = tile.iota : tensor<128xi32, #linear1>
+    %7 = tile.splat %2 : i32 -> tensor<128xi32, #linear1>
+    %8 = arith.addi %6, %7 : tensor<128xi32, #linear1>
+    %9 = tile.splat %5 : i32 -> tensor<128xi32, #linear1>
+    %10 = arith.cmpi slt, %8, %9 : tensor<128xi32, #linear1>
+    %11 = tile.iota : tensor<64xi32, #linear2>
+    %12 = tile.iota : tensor<128xi32, #linear3>
+    %13 = tile.splat %2 : i32 -> tensor<128xi32, #linear3>
+    %14 = arith.addi %12, %13 : tensor<128xi32, #linear3>
+    %15 = tile.splat %5 : i32 -> tensor<128xi32, #linear3>
+    %16 = arith.cmpi slt, %14, %15 : tensor<128xi32, #linear3>
+    %17 = tile.expand_dims %16 axis 1 : tensor<128xi1, #linear3> -> tensor<128x1xi1, #linear4>
+    %18 = tile.broadcast %17 : tensor<128x1xi1, #linear4> -> tensor<128x64xi1, #linear5>
+    %19 = scf.for %arg4 = %c0_i32 to %4 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<128x128xf32, #linear>)  : i32 {
+      %21 = tile.load %arg2[%2] mask(%10 : tensor<128xi1, #linear1>) : !tile.tensor<?xi32> -> tensor<128xi32, #linear1>
+      %22 = tile.convert_layout %21 {shared = #shared} : tensor<128xi32, #linear1> -> tensor<128xi32, #linear3>
+      %23 = tile.expand_dims %22 axis 1 : tensor<128xi32, #linear3> -> tensor<128x1xi32, #linear4>
+      %24 = tile.broadcast %23 : tensor<128x1xi32, #linear4> -> tensor<128x64xi32, #linear5>
+      %25 = tile.splat %arg4 : i32 -> tensor<64xi32, #linear2>
+      %26 = arith.addi %11, %25 : tensor<64xi32, #linear2>
+      %27 = tile.expand_dims %26 axis 0 : tensor<64xi32, #linear2> -> tensor<1x64xi32, #linear6>
+      %28 = tile.broadcast %27 : tensor<1x64xi32, #linear6> -> tensor<128x64xi32, #linear5>
+      %29 = tile.gather %arg0[%24, %28] mask(%18 : tensor<128x64xi1, #linear5>) : !tile.tensor<?x?xbf16>, tensor<128x64xi32, #linear5>, tensor<128x64xi32, #linear5> -> tensor<128x64xbf16, #linear5>
+      %30 = tile.load %arg1[%arg4, %3] : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear7>
+      %31 = tile.convert_layout %29 {shared = #shared1} : tensor<128x64xbf16, #linear5> -> tensor<128x64xbf16, #linear8>
+      %32 = tile.convert_layout %30 {shared = #shared2} : tensor<64x128xbf16, #linear7> -> tensor<64x128xbf16, #linear9>
+      %33 = tile.dot %31, %32, %arg5 : tensor<128x64xbf16, #linear8>, tensor<64x128xbf16, #linear9> -> tensor<128x128xf32, #linear>
+      scf.yield %33 : tensor<128x128xf32, #linear>
+    }
+    %20 = tile.convert_layout %19 {shared = #shared3} : tensor<128x128xf32, #linear> -> tensor<128x128xf32, #linear10>
+    tile.store %20, %arg3[%2, %3] : tensor<128x128xf32, #linear10>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
