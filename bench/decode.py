@@ -7,7 +7,9 @@ copy of the same bytes, in one run on one GPU.
 
 Shapes (B, Hq, Hkv, context) are issue 49's: (64, 32, 8, 4096), (16, 32,
 8, 16384), (128, 16, 16, 2048), (1, 32, 8, 131072); pages of 16 and 64
-tokens, scattered at random in a cache twice the size needed; every
+tokens in vLLM's layout (num_blocks, page, Hkv, D), and pages of 16 heads
+first (num_blocks, Hkv, page, D: "16h"), scattered at random in a cache
+twice the size needed; every
 sequence at the full context; one query token; bf16, D 128. The figure is
 the K/V bytes a kernel must read (B · context · Hkv · D · 2 bytes, K and
 V) over its time, in GB/s; the copy's is the bytes it reads and writes
@@ -37,21 +39,24 @@ import tilec.ops  # noqa: E402
 from timing import interleaved  # noqa: E402
 
 SHAPES = [(64, 32, 8, 4096), (16, 32, 8, 16384), (128, 16, 16, 2048), (1, 32, 8, 131072)]
-PAGES = (16, 64)
+PAGES = ((16, False), (64, False), (16, True))  # page size, heads first
 D = 128
 
 
-def paged(k, v, page):
+def paged(k, v, page, heads_first=False):
     """(B, Hkv, S, D) k and v as a cache of pages scattered at random among
-    twice as many blocks, and the block table."""
+    twice as many blocks ((num_blocks, page, Hkv, D), or (num_blocks, Hkv,
+    page, D) heads first), and the block table."""
     b, hkv, s, d = k.shape
     per = s // page
     nblocks = 2 * b * per
-    kc = torch.empty(nblocks, page, hkv, d, device=k.device, dtype=k.dtype)
+    shape = (nblocks, hkv, page, d) if heads_first else (nblocks, page, hkv, d)
+    kc = torch.empty(shape, device=k.device, dtype=k.dtype)
     vc = torch.empty_like(kc)
     table = torch.randperm(nblocks, device=k.device)[:b * per].view(b, per).int()
-    kc[table.long()] = k.view(b, hkv, per, page, d).permute(0, 2, 3, 1, 4)
-    vc[table.long()] = v.view(b, hkv, per, page, d).permute(0, 2, 3, 1, 4)
+    order = (0, 2, 1, 3, 4) if heads_first else (0, 2, 3, 1, 4)
+    kc[table.long()] = k.view(b, hkv, per, page, d).permute(*order)
+    vc[table.long()] = v.view(b, hkv, per, page, d).permute(*order)
     return kc, vc, table
 
 
@@ -102,15 +107,16 @@ def main():
         src = torch.cat([k.flatten(), v.flatten()])
         dst = torch.empty_like(src)
         peers["copy"] = lambda: dst.copy_(src)
-        for page in PAGES:
-            kc, vc, table = paged(k, v, page)
+        for page, heads_first in PAGES:
+            kc, vc, table = paged(k, v, page, heads_first)
             lens = torch.full((b,), s, device="cuda", dtype=torch.int32)
             qd = q.transpose(1, 2)  # (B, 1, Hq, D)
             sms = torch.cuda.get_device_properties(0).multi_processor_count
             splits = tilec.decode.num_splits(b * hkv, table.shape[1] * page, sms)
 
-            def ours(qd=qd, kc=kc, vc=vc, table=table, lens=lens):
-                return tilec.ops.decode_attention(qd, kc, vc, table, lens, scale=scale)
+            def ours(qd=qd, kc=kc, vc=vc, table=table, lens=lens, hf=heads_first):
+                return tilec.ops.decode_attention(qd, kc, vc, table, lens, scale=scale,
+                                                  heads_first=hf)
             check(ours()[0, 0, :hq // hkv], ref, "tilec")
             runs = dict(peers, tilec=ours)
             ms = interleaved(runs)
@@ -119,7 +125,8 @@ def main():
             ratio = gbs["tilec"] / gbs["cudnn"] if "cudnn" in gbs else float("nan")
             cells = " ".join(f"{gbs[n]:6.0f}" if n in gbs else f"{'-':>6}"
                              for n in ("tilec", "cudnn", "fa2", "copy"))
-            print(f"{b:4d} {hq:3d} {hkv:3d} {s:7d} {page:4d} | {cells} | {ratio:5.2f} "
+            where = f"{page}h" if heads_first else f"{page}"
+            print(f"{b:4d} {hq:3d} {hkv:3d} {s:7d} {where:>4} | {cells} | {ratio:5.2f} "
                   f"{splits:6d}", flush=True)
             del kc, vc, table
         del q, k, v, src, dst, peers

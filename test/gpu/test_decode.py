@@ -85,8 +85,10 @@ def reference(q, ks, vs, scale):
     return out, lse
 
 
-def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False):
-    """The two kernels by hand, partials and outputs NaN-poisoned."""
+def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False,
+                misaligned=False):
+    """The two kernels by hand, partials and outputs NaN-poisoned; with
+    `misaligned`, Q's rows 129 elements apart (no TMA: the plain twin)."""
     b, sq, hq, d = q.shape
     if heads_first:
         kc, vc = kc.transpose(1, 2), vc.transpose(1, 2)
@@ -94,9 +96,16 @@ def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False
     g = hq // hkv
     r = sq * g
     qr = q.view(b, sq, hkv, g, d).permute(0, 2, 1, 3, 4).reshape(b, hkv, r, d)
+    if misaligned:
+        wide = torch.empty(b, hkv, r, d + 1, device=DEV, dtype=q.dtype)
+        wide[..., :d] = qr
+        qr = wide[..., :d]
     part = torch.full((splits, b, hkv, r, d), float("nan"), device=DEV)
     plse = torch.full((splits, b, hkv, r), float("nan"), device=DEV)
-    bundle["decode_d%d" % d](qr, kc, vc, table, lens, part, plse, scale, g, splits)
+    kernel = bundle["decode_d%d" % d]
+    args = (qr, kc, vc, table, lens, part, plse, scale, g, splits)
+    assert kernel.choose(*args) == kernel.name + ("__plain" if misaligned else "")
+    kernel(*args)
     out = torch.full((b, hkv, r, d), float("nan"), device=DEV, dtype=torch.bfloat16)
     lse = torch.full((b, hkv, r), float("nan"), device=DEV)
     bundle["decode_combine_d%d" % d](part, plse, out, lse)
@@ -137,6 +146,17 @@ def test_decode_speculative(bundle, sq):
     for splits in (1, 4):
         out, lse = run_kernels(bundle, q, kc, vc, table, lens_t, scale, splits)
         check(out, lse, *reference(q, ks, vs, scale))
+
+
+def test_decode_plain_twin(bundle):
+    """Q's rows not 16-byte aligned: the twin, its load partition's threads
+    copying Q too, gives the same results."""
+    d, hq, hkv = 128, 32, 8
+    kc, vc, table, lens, ks, vs = make_cache(LENS, 16, hkv, d, seed=11)
+    q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
+    scale = d ** -0.5
+    out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, 2, misaligned=True)
+    check(out, lse, *reference(q, ks, vs, scale))
 
 
 def test_decode_splits_agree(bundle):
