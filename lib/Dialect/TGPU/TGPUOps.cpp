@@ -221,6 +221,20 @@ LogicalResult LocalStageOp::verify() {
   return verifySlotTile(*this, buf, getValue().getType(), "value");
 }
 
+/// The element types and the layout a threads' copy into a slot needs: one
+/// element type for the view, the tile and the buffer; a tile layout.
+static LogicalResult verifyCopyTile(Operation *op, tile::TensorViewType view,
+                                    RankedTensorType tile,
+                                    SharedBufferType buf) {
+  if (tile.getElementType() != view.getElementType() ||
+      tile.getElementType() != buf.getElementType())
+    return op->emitOpError() << "the view, the tile and the buffer must have "
+                                "one element type";
+  if (!tile::getLayoutAttr(tile))
+    return op->emitOpError() << "needs a tile layout";
+  return success();
+}
+
 LogicalResult ThreadCopyOp::verify() {
   auto tile = cast<RankedTensorType>(getTile());
   SharedBufferType buf = getBuffer().getType();
@@ -228,12 +242,8 @@ LogicalResult ThreadCopyOp::verify() {
       tile.getRank() != getTensor().getType().getRank())
     return emitOpError() << "needs an offset and a tile dim for each dim of "
                             "the view";
-  if (tile.getElementType() != getTensor().getType().getElementType() ||
-      tile.getElementType() != buf.getElementType())
-    return emitOpError() << "the view, the tile and the buffer must have one "
-                            "element type";
-  if (!tile::getLayoutAttr(tile))
-    return emitOpError() << "needs a tile layout";
+  if (failed(verifyCopyTile(*this, getTensor().getType(), tile, buf)))
+    return failure();
   // The tile's shape without its leading unit dims is the slot's.
   ArrayRef<int64_t> shape = tile.getShape();
   while (shape.size() > buf.getSlotShape().size() && shape.front() == 1)
@@ -258,12 +268,8 @@ LogicalResult ThreadGatherOp::verify() {
   if (Value m = getMask())
     if (cast<RankedTensorType>(m.getType()).getShape() != tile.getShape())
       return emitOpError() << "the mask must have the tile's shape";
-  if (tile.getElementType() != getTensor().getType().getElementType() ||
-      tile.getElementType() != buf.getElementType())
-    return emitOpError() << "the view, the tile and the buffer must have one "
-                            "element type";
-  if (!tile::getLayoutAttr(tile))
-    return emitOpError() << "needs a tile layout";
+  if (failed(verifyCopyTile(*this, getTensor().getType(), tile, buf)))
+    return failure();
   if (tile.getShape() != buf.getSlotShape())
     return emitOpError() << "the tile must be a slot of the buffer";
   return success();

@@ -426,14 +426,8 @@ void KernelChannels::insertSideLoads(func::FuncOp func) {
 
 void KernelChannels::emitCopyThroughRegisters(OpBuilder &b, SideLoad &s, Value slot) {
   auto type = cast<RankedTensorType>(s.op->getResult(0).getType());
-  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-  LinearLayout l = LinearLayout::coalesced(
-      shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
-      shape.size() - 1);
-  auto made = [&](Operation *op) {
-    tag(op, {tgpu::kLoadPartition});
-    registerCopies.insert(op);
-  };
+  LinearLayout l = copyLayout(type);
+  auto made = [&](Operation *op) { madeByCopies(op); };
   Location loc = s.op->getLoc();
   Operation *copy;
   if (auto gather = dyn_cast<GatherOp>(s.op)) {
@@ -648,6 +642,19 @@ void KernelChannels::dropIterArg(unsigned idx) {
   loop = grown;
 }
 
+LinearLayout KernelChannels::copyLayout(RankedTensorType type,
+                                        int contig) const {
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  return LinearLayout::coalesced(
+      shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
+      contig < 0 ? shape.size() - 1 : contig);
+}
+
+void KernelChannels::madeByCopies(Operation *op) {
+  tag(op, {tgpu::kLoadPartition});
+  registerCopies.insert(op);
+}
+
 void KernelChannels::eraseDead(Block *body) {
   SmallVector<Operation *> dead;
   for (Operation &op : body->without_terminator())
@@ -664,7 +671,6 @@ tgpu::FillKind KernelChannels::fillKind() const {
 
 void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
   auto type = cast<RankedTensorType>(o.load->getResult(0).getType());
-  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
   auto view = cast<TensorViewType>(o.load->getOperand(0).getType());
   int contig = view.getContiguousDim();
   if (contig < 0)
@@ -672,13 +678,8 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
   if (auto gather = dyn_cast<GatherOp>(o.load)) {
     // A gather: its tile dim that runs along the view's contiguous dim is
     // the coalesced one (the last: rows of K or V through a block table).
-    LinearLayout l = LinearLayout::coalesced(
-        shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
-        shape.size() - 1);
-    auto made = [&](Operation *op) {
-      tag(op, {tgpu::kLoadPartition});
-      registerCopies.insert(op);
-    };
+    LinearLayout l = copyLayout(type);
+    auto made = [&](Operation *op) { madeByCopies(op); };
     // (Gathers at the same indices, paged K and V, share them: one read of
     // the block table an iteration.)
     SmallVector<Value> indices;
@@ -694,9 +695,7 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
     return;
   }
   auto load = cast<LoadOp>(o.load);
-  LinearLayout l = LinearLayout::coalesced(
-      shape, type.getElementType().getIntOrFloatBitWidth(), copyWarps(),
-      contig);
+  LinearLayout l = copyLayout(type, contig);
   auto copy = tgpu::ThreadCopyOp::create(
       b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
       cast<RankedTensorType>(withLayout(type, l)));

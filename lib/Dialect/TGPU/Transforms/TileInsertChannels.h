@@ -164,6 +164,13 @@ struct KernelChannels {
   /// The load partition's warps that copy the operands.
   int64_t copyWarps() const { return tcgen05 ? kCopyWarpsTCGen05 : kCopyWarps; }
 
+  /// The layout the copy warps hold a tile of `type` in: coalesced along
+  /// dim `contig` (the last if negative).
+  LinearLayout copyLayout(RankedTensorType type, int contig = -1) const;
+  /// Tags `op` (built for a copy of the load partition's threads) as the
+  /// load partition's, and records it among registerCopies.
+  void madeByCopies(Operation *op);
+
   /// How the operands' slots are filled.
   tgpu::FillKind fillKind() const;
 
