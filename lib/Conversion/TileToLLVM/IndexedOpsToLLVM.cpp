@@ -153,33 +153,21 @@ struct ThreadGatherOpLowering
     if (vec * eltBytes < 4)
       vec = 1;
     ThreadCoords storeAt(e, store->toOffset);
-    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     auto path = [&](int64_t width) {
       for (int64_t r = 0; r < numRegs; r += width) {
         auto [addr, pred] =
             indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
         Value off = storeAt.get(r, 0);
-        if (width == 1) {
-          SmallVector<Value> v = predicatedLoad(e, addr, pred, elt, 1,
-                                                Attribute());
-          storeSharedVector(e, v, elt, slot, off);
-          if (r + 1 == numRegs) // (its stores, for the MMA's async proxy)
-            fenceProxyAsyncShared(e);
+        if (width > 1) {
+          asyncCopyToShared(e, addr, pred, width * eltBytes, elt, slot, off);
           continue;
         }
-        int64_t bytes = width * eltBytes;
-        Value dst = sharedAddress(
-            e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
-                                   ValueRange{off}));
-        Value srcSize =
-            pred ? Value(arith::SelectOp::create(
-                       e.b, loc, e.eq(pred, e.i32(0)), e.i32(0), e.i32(bytes)))
-                 : e.i32(bytes);
-        e.ptx(std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-                  ".shared.global [$0], [$1], " + std::to_string(bytes) +
-                  ", $2;",
-              "r,l,r", {}, {dst, addr, srcSize}, /*sideEffects=*/true);
+        storeSharedVector(e, predicatedLoad(e, addr, pred, elt, 1, Attribute()),
+                          elt, slot, off);
       }
+      // (The element path's stores, for the MMA's async proxy.)
+      if (width == 1)
+        fenceProxyAsyncShared(e);
       return SmallVector<Value>();
     };
     // (Not waited for: the channel's fill arrives as they complete.)

@@ -126,6 +126,22 @@ void tilec::storeSharedVector(Emitter &e, ValueRange values, Type elt,
   LLVM::StoreOp::create(e.b, e.loc, v, addr, vs * storageBytes(elt));
 }
 
+void tilec::asyncCopyToShared(Emitter &e, Value addr, Value pred,
+                              int64_t bytes, Type elt, Value base,
+                              Value offset) {
+  auto ptrTy = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  Value dst = sharedAddress(e, LLVM::GEPOp::create(e.b, e.loc, ptrTy,
+                                                   storageType(elt), base,
+                                                   ValueRange{offset}));
+  Value srcSize = pred ? Value(arith::SelectOp::create(
+                             e.b, e.loc, e.eq(pred, e.i32(0)), e.i32(0),
+                             e.i32(bytes)))
+                       : e.i32(bytes);
+  e.ptx(std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+            ".shared.global [$0], [$1], " + std::to_string(bytes) + ", $2;",
+        "r,l,r", {}, {dst, addr, srcSize}, /*sideEffects=*/true);
+}
+
 void tilec::fenceProxyAsyncShared(Emitter &e) {
   MLIRContext *ctx = e.b.getContext();
   NVVM::FenceProxyOp::create(

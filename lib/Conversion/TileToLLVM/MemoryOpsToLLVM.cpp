@@ -441,7 +441,6 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     int64_t sv = store->vectorElements;
     int64_t eltBytes = storageBytes(elt);
     unsigned rank = tile.getRank();
-    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     // A register of the chunk's slot offset (the chunk's own XOR the chunk
     // bits'). Each path computes its own offsets and coordinates: shared,
     // computed once for the whole tile, they cost the odd-row path a fifth
@@ -509,22 +508,10 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       return [&, vec](Access &acc, Value slotXor) {
         ThreadCoords coords(e, acc.layout);
         Addresses at(acc, coords, vec);
-        int64_t bytes = vec * eltBytes;
-        std::string instr =
-            std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-            ".shared.global [$0], [$1], " + std::to_string(bytes) + ", $2;";
         for (int64_t r = 0; r < acc.layout.getNumRegisters(); r += vec) {
           auto [addr, pred] = at.element(r);
-          Value dst = sharedAddress(
-              e, LLVM::GEPOp::create(e.b, loc, ptrTy, storageType(elt), slot,
-                                     ValueRange{storeOffset(r, slotXor)}));
-          Value srcSize =
-              pred
-                  ? Value(arith::SelectOp::create(
-                        e.b, loc, e.eq(pred, e.i32(0)), e.i32(0), e.i32(bytes)))
-                  : e.i32(bytes);
-          e.ptx(instr, "r,l,r", {}, {dst, addr, srcSize},
-                /*sideEffects=*/true);
+          asyncCopyToShared(e, addr, pred, vec * eltBytes, elt, slot,
+                            storeOffset(r, slotXor));
         }
       };
     };

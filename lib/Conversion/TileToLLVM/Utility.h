@@ -240,6 +240,12 @@ void storeSharedVector(Emitter &e, mlir::ValueRange values, mlir::Type elt,
 void loadSharedVector(Emitter &e, int64_t count, mlir::Type elt,
                       mlir::Value base, mlir::Value offset,
                       llvm::SmallVectorImpl<mlir::Value> &results);
+/// One cp.async of `bytes` (4, 8 or 16) from global `addr` (i64) to shared
+/// memory at element offset `offset` (i32) of `elt` from `base`, its source
+/// size 0 (the bytes zero-filled) where `pred` (i32, null: always) is 0.
+void asyncCopyToShared(Emitter &e, mlir::Value addr, mlir::Value pred,
+                       int64_t bytes, mlir::Type elt, mlir::Value base,
+                       mlir::Value offset);
 /// The executing thread's generic-proxy writes to shared memory become
 /// visible to the async proxy (`fence.proxy.async.shared::cta`: bulk copies,
 /// wgmma and tcgen05.mma read through it).

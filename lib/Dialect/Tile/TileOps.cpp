@@ -234,8 +234,7 @@ LogicalResult LoadOp::verify() {
   return verifyPadding(*this, getPaddingAttr(), getTensor().getType());
 }
 
-bool LoadOp::padsWithZero() {
-  Attribute pad = getPaddingAttr();
+bool tile::isZeroPadding(Attribute pad) {
   if (!pad)
     return true;
   if (auto f = dyn_cast<FloatAttr>(pad))
@@ -243,6 +242,8 @@ bool LoadOp::padsWithZero() {
   auto i = dyn_cast<IntegerAttr>(pad);
   return i && i.getValue().isZero();
 }
+
+bool LoadOp::padsWithZero() { return isZeroPadding(getPaddingAttr()); }
 
 LogicalResult StoreOp::verify() {
   if (failed(verifyAccess(*this, getTensor().getType(), getValue(),

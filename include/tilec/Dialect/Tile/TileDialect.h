@@ -197,6 +197,8 @@ mlir::BlockArgument carriedAccumulator(DotOp dot);
 /// that drop leading unit dims (a 2-d tile of a 3-d view) and at most one
 /// 2-d transpose (which `transposed` reports); null if none.
 LoadOp operandLoad(mlir::Value v, bool &transposed);
+/// Whether a load's or gather's `padding` (null: the default) is zero.
+bool isZeroPadding(mlir::Attribute pad);
 /// The op defining a dot operand's tile through the same conversions,
 /// reshapes and transpose (a tile.load, a tile.gather, ...); null for a
 /// block argument.

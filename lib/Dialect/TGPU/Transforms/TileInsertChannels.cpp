@@ -671,10 +671,6 @@ tgpu::FillKind KernelChannels::fillKind() const {
 
 void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
   auto type = cast<RankedTensorType>(o.load->getResult(0).getType());
-  auto view = cast<TensorViewType>(o.load->getOperand(0).getType());
-  int contig = view.getContiguousDim();
-  if (contig < 0)
-    contig = view.getRank() - 1;
   if (auto gather = dyn_cast<GatherOp>(o.load)) {
     // A gather: its tile dim that runs along the view's contiguous dim is
     // the coalesced one (the last: rows of K or V through a block table).
@@ -695,7 +691,7 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
     return;
   }
   auto load = cast<LoadOp>(o.load);
-  LinearLayout l = copyLayout(type, contig);
+  LinearLayout l = copyLayout(type, load.getTensor().getType().getContiguousDim());
   auto copy = tgpu::ThreadCopyOp::create(
       b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
       cast<RankedTensorType>(withLayout(type, l)));

@@ -744,9 +744,7 @@ bool tilec::threadGatherable(GatherOp gather, scf::ForOp loop,
     why = "its elements are not 16-bit";
     return false;
   }
-  Attribute pad = gather.getPaddingAttr();
-  auto fpad = dyn_cast_or_null<FloatAttr>(pad);
-  if (pad && !(fpad && fpad.getValue().isZero())) {
+  if (!isZeroPadding(gather.getPaddingAttr())) {
     why = "the padding is not zero";
     return false;
   }
