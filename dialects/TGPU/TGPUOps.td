@@ -485,20 +485,38 @@ def TGPU_ThreadGatherOp : TGPU_Op<"thread_gather", [MemoryEffects<[MemRead, MemW
     thread's copies complete and whose consumers fence the async proxy
     after their wait.
 
+    A TMA view (`tma = BOX`: BOX is R along one view dim, the row dim, the
+    swizzle span along the contiguous dim, 1 elsewhere; see
+    `tgpu::gatherBoxes`) takes TMA boxes where it can: each run of R tile
+    rows (one warp's, in the tile's layout) whose elements prove at run
+    time to be one box of the view (the row-dim index counting up with the
+    row, the contiguous-dim index with the column, every other index the
+    same across the run, the mask true throughout) and whose descriptor
+    the runtime encoded is brought by TMA copies, one a box of columns,
+    each issued by one lane after it adds the box's bytes to barrier `slot`
+    of `barriers` (`mbarrier.expect_tx`); the other runs are gathered by
+    the threads as above. A paged KV cache whose pages hold whole runs
+    takes boxes of a page's rows; pages of 7 tokens take cp.async.
+
     ```mlir
     tgpu.thread_gather %kc[%pg, %off, %h, %col] mask(%m : tensor<128x128xi1, #copy>)
         -> %ring[%s] as tensor<128x128xbf16, #copy> : !tile.tensor<?x?x?x128xbf16>,
         !tgpu.smem<?x128x128xbf16, #shared>, tensor<128x128xi32, #copy>, ...
+    tgpu.thread_gather %kc[%pg, %off, %h, %col] mask(%m : tensor<64x128xi1, #runs>)
+        -> %ring[%s] boxes %full : !tgpu.mbarriers<2> as tensor<64x128xbf16, #runs>
+        : !tile.tensor<?x?x?x128xbf16, tma = 1x16x1x64, swizzle = 128>, ...
     ```
   }];
   let arguments = (ins Tile_TensorViewType:$tensor, Variadic<TGPU_Tile>:$indices,
                        Optional<TGPU_Tile>:$mask,
                        TGPU_SharedBufferType:$buffer, I32:$slot,
+                       Optional<AnyTypeOf<[TGPU_BarriersType, TGPU_ChannelType]>>:$barriers,
                        TypeAttrOf<TGPU_Tile>:$tile);
   let assemblyFormat = [{
     $tensor `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? `->`
-    $buffer `[` $slot `]` `as` $tile attr-dict `:` qualified(type($tensor))
-    `,` qualified(type($buffer)) `,` type($indices)
+    $buffer `[` $slot `]` (`boxes` $barriers^ `:` type($barriers))? `as` $tile
+    attr-dict `:` qualified(type($tensor)) `,` qualified(type($buffer)) `,`
+    type($indices)
   }];
   let hasVerifier = 1;
 }

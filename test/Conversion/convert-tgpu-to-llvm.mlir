@@ -397,6 +397,54 @@ func.func @thread_gather(%a: !tile.tensor<?x?xbf16>, %m: i32, %i: i32)
 
 // -----
 
+// tgpu.thread_gather of a TMA view (box 16 rows x 64 columns): each warp
+// holds whole runs of 16 rows (two a thread here). Per run the warp checks
+// that the row index less the row is the same over the run (redux.sync
+// min, then a vote that every element has it; the columns, an iota along
+// the whole row, and the mask-free rest need no check) and that the
+// runtime encoded the descriptor; a lane of the warp adds the box's 2048
+// bytes to the slot's barrier and issues the box, and a run that is no box
+// is the threads' cp.async copies.
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#cr = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [4, 0], [8, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[16, 0], [32, 0]]>
+#r = #tile.linear<register = [[4], [8], [64]], lane = [[0], [0], [0], [1], [2]], warp = [[16], [32]]>
+#r2 = #tile.linear<register = [[4, 0], [8, 0], [64, 0]], lane = [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]], warp = [[16, 0], [32, 0]]>
+#c = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0]]>
+#c2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 0], [0, 0]], warp = [[0, 0], [0, 0]]>
+// CHECK-LABEL: func.func @thread_gather_boxes
+// CHECK: scf.if
+// CHECK: nvvm.redux.sync min
+// CHECK: nvvm.vote.sync all
+// CHECK: mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$1], $2;
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.if
+// CHECK-COUNT-4: cp.async.cg.shared.global [$0], [$1], 16, $2;
+// CHECK: nvvm.redux.sync min
+// CHECK: nvvm.vote.sync all
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.if
+// CHECK-COUNT-4: cp.async.cg.shared.global [$0], [$1], 16, $2;
+// CHECK: } else {
+// CHECK: return
+func.func @thread_gather_boxes(%a: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, %m: i32, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  %ri = tile.iota : tensor<128xi32, #r>
+  %ms = tile.splat %m : i32 -> tensor<128xi32, #r>
+  %rows = arith.addi %ri, %ms : tensor<128xi32, #r>
+  %r2 = tile.expand_dims %rows axis 1 : tensor<128xi32, #r> -> tensor<128x1xi32, #r2>
+  %rb = tile.broadcast %r2 : tensor<128x1xi32, #r2> -> tensor<128x64xi32, #cr>
+  %c = tile.iota : tensor<64xi32, #c>
+  %c2 = tile.expand_dims %c axis 0 : tensor<64xi32, #c> -> tensor<1x64xi32, #c2>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32, #c2> -> tensor<128x64xi32, #cr>
+  tgpu.thread_gather %a[%rb, %cb] -> %buf[%i] boxes %full : !tgpu.mbarriers<2> as tensor<128x64xbf16, #cr> : !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #cr>, tensor<128x64xi32, #cr>
+  tgpu.arrive %full[%i] async_copies : !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
 // tgpu.wgmma with A in registers (P·V in attention): per k-step of 16 the
 // four 32-bit words of each thread's A fragment (bf16 pairs packed from
 // the tile's registers), then B's descriptor; no A transpose immediate.

@@ -136,6 +136,35 @@ def test_decode(bundle, page, hq, hkv, splits):
     check(out, lse, *reference(q, ks, vs, scale))
 
 
+@pytest.mark.parametrize("page", [8, 24, 32, 48, 128])
+def test_decode_pages(bundle, page):
+    """Pages of a multiple of 16 tokens come by TMA boxes (a run of 16 rows
+    in one page), the rest of a run by cp.async: pages of 8 never hold a
+    run, pages of 24 some runs and not others."""
+    d, hq, hkv = 128, 16, 4
+    kc, vc, table, lens, ks, vs = make_cache(LENS, page, hkv, d, seed=page)
+    q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
+    scale = d ** -0.5
+    out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, 2)
+    check(out, lse, *reference(q, ks, vs, scale))
+
+
+def test_decode_unaligned_cache(bundle):
+    """A cache whose base is not 16-byte aligned: the runtime leaves its
+    TMA descriptor zero and the threads gather every element."""
+    d, hq, hkv = 128, 8, 2
+    kc, vc, table, lens, ks, vs = make_cache(LENS, 16, hkv, d, seed=3)
+    def shifted(c):
+        flat = torch.empty(c.numel() + 1, device=DEV, dtype=c.dtype)
+        flat[1:] = c.flatten()
+        return flat[1:].view(c.shape)
+    kc, vc = shifted(kc), shifted(vc)
+    q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
+    scale = d ** -0.5
+    out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, 1)
+    check(out, lse, *reference(q, ks, vs, scale))
+
+
 @pytest.mark.parametrize("sq", [2, 4])
 def test_decode_speculative(bundle, sq):
     d, hq, hkv = 128, 16, 2

@@ -118,10 +118,15 @@ describeMainLoop(func::FuncOp func) {
           std::to_string(buf.getNumSlots()) + " slots";
     } else if (auto gather = dyn_cast<tgpu::ThreadGatherOp>(op)) {
       auto buf = cast<tgpu::SharedBufferType>(gather.getBuffer().getType());
+      auto view = gather.getTensor().getType();
       loads[op->getLoc()] =
           "gather: made by the load partition's threads into the MMA's " +
-          shape(buf.getSlotShape()) + " slot (cp.async, not waited for), " +
-          std::to_string(buf.getNumSlots()) + " in a ring, each iteration";
+          shape(buf.getSlotShape()) + " slot (" +
+          (view.isTMA() ? "TMA boxes of " + shape(view.getTmaBox()) +
+                              " where a run of rows is one, else cp.async"
+                        : std::string("cp.async")) +
+          ", not waited for), " + std::to_string(buf.getNumSlots()) +
+          " in a ring, each iteration";
     } else if (auto store = dyn_cast<tgpu::TMAStoreOp>(op);
                store && store.getReduce() && inMainLoop(op)) {
       // A reducing store of the main loop (an epilogue's has no line).

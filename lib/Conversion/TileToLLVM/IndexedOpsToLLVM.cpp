@@ -126,6 +126,119 @@ struct ThreadGatherOpLowering
     : public OpConversionPattern<tgpu::ThreadGatherOp> {
   using OpConversionPattern::OpConversionPattern;
 
+  /// The copies of a gather that takes TMA boxes, `width` elements a
+  /// register run: for each run of rows (the executing warp's; see
+  /// tgpu::gatherBoxes) the warp finds whether its elements are one box,
+  /// each index less its row (row dim) or column (contiguous dim) the same
+  /// over the run (redux.sync.min, then a vote that every element has the
+  /// minimum; dims AxisInfo proves uniform over a run are not checked) and
+  /// the mask true throughout, and the descriptor encoded. A box run is one
+  /// TMA copy a box of columns, each issued by its own lane after it adds
+  /// the box's bytes to the slot's barrier; any other run is `copy`'s
+  /// cp.async copies, register run by register run.
+  static void emitRuns(Emitter &e, tgpu::ThreadGatherOp op,
+                       OneToNOpAdaptor adaptor, const tgpu::GatherBoxes &boxes,
+                       Value slot, int64_t width,
+                       llvm::function_ref<void(int64_t, int64_t)> copy) {
+    OpBuilder &b = e.b;
+    auto tile = cast<RankedTensorType>(op.getTile());
+    LinearLayout layout = getLayout(tile);
+    ThreadCoords at(e, layout);
+    int64_t rows = boxes.rows, cols = tile.getShape()[1];
+    // The registers of each run of rows (lanes hold rows inside a run,
+    // warps whole runs: the register's own row bits pick its run).
+    std::map<int64_t, SmallVector<int64_t>> runs;
+    for (int64_t r = 0; r < layout.getNumRegisters(); r += width)
+      runs[at.constant(r)[0] / rows].push_back(r);
+    SmallVector<AxisInfo> infos;
+    for (Value i : op.getIndices())
+      infos.push_back(AxisInfo::get(i));
+    auto uniform = [&](int d) {
+      const AxisInfo &a = infos[d];
+      if (d == boxes.rowDim)
+        return false;
+      if (d == boxes.colDim)
+        return a.contiguity[1] >= cols && a.constancy[0] >= rows;
+      return a.constancy[0] >= rows && a.constancy[1] >= cols;
+    };
+    Value desc = adaptor.getTensor().front();
+    Value ready = tmaDescriptorEncoded(e, desc);
+    Value bar = barrierPointer(e, adaptor.getBarriers().front(),
+                               adaptor.getSlot().front());
+    Value lane = e.laneId();
+    Type i1 = b.getI1Type(), i32 = b.getI32Type();
+    Value yes = arith::ConstantIntOp::create(b, e.loc, i1, 1);
+    int64_t perRun = cols / boxes.cols;
+    int64_t boxBytes =
+        rows * boxes.cols * storageBytes(tile.getElementType());
+    int64_t issued = 0;
+    for (auto &[key, regs] : runs) {
+      auto value = [&](int d, int64_t r) {
+        Value v = adaptor.getIndices()[d][r];
+        if (d == boxes.rowDim)
+          v = arith::SubIOp::create(b, e.loc, v, at.get(r, 0));
+        if (d == boxes.colDim)
+          v = arith::SubIOp::create(b, e.loc, v, at.get(r, 1));
+        return v;
+      };
+      Value same = yes;
+      SmallVector<Value> coords;
+      for (int d = 0, n = infos.size(); d < n; ++d) {
+        if (uniform(d)) {
+          coords.push_back(value(d, regs.front()));
+          continue;
+        }
+        Value lo = value(d, regs.front());
+        for (int64_t r : ArrayRef<int64_t>(regs).drop_front())
+          lo = arith::MinSIOp::create(b, e.loc, lo, value(d, r));
+        lo = NVVM::ReduxOp::create(b, e.loc, i32, lo, NVVM::ReduxKind::MIN,
+                                   e.i32(-1));
+        for (int64_t r : regs)
+          same = arith::AndIOp::create(b, e.loc, same, e.eq(value(d, r), lo));
+        coords.push_back(lo);
+      }
+      if (op.getMask())
+        for (int64_t r : regs)
+          same = arith::AndIOp::create(b, e.loc, same, adaptor.getMask()[r]);
+      Value box = arith::AndIOp::create(
+          b, e.loc, ready,
+          NVVM::VoteSyncOp::create(b, e.loc, i1, e.i32(-1), same,
+                                   NVVM::VoteSyncKind::all));
+      // The run's first row, its place in the slot.
+      Value row0 = e.andI(at.get(regs.front(), 0), e.i32(~(rows - 1)));
+      coords[boxes.rowDim] = e.add(coords[boxes.rowDim], row0);
+      Value runOff = e.mul(arith::DivUIOp::create(b, e.loc, row0, e.i32(rows)),
+                           e.i32(boxes.runBytes));
+      for (int64_t j = 0; j < perRun; ++j, ++issued) {
+        Value mine = arith::AndIOp::create(b, e.loc, box,
+                                           e.eq(lane, e.i32(issued % 32)));
+        // (Predicated, not branched: PTX ISA, mbarrier.expect_tx.)
+        e.ptx("{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p "
+              "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$1], $2;\n}",
+              "r,r,r", {},
+              {arith::ExtUIOp::create(b, e.loc, i32, mine),
+               sharedAddress(e, bar), e.i32(boxBytes)},
+              /*sideEffects=*/true);
+        SmallVector<Value> inner;
+        for (int d = coords.size() - 1; d >= 0; --d)
+          inner.push_back(d == boxes.colDim && j
+                              ? e.add(coords[d], e.i32(j * boxes.cols))
+                              : coords[d]);
+        tmaLoadBox(e,
+                   offsetPtr(e, slot, e.add(runOff, e.i32(boxes.offset[j]))),
+                   desc, inner, bar, mine);
+      }
+      // The threads copy a run that is no box.
+      auto gather = scf::IfOp::create(
+          b, e.loc, TypeRange{}, arith::XOrIOp::create(b, e.loc, box, yes),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(gather.thenBlock());
+      for (int64_t r : regs)
+        copy(r, width);
+    }
+  }
+
   LogicalResult
   matchAndRewrite(tgpu::ThreadGatherOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -153,18 +266,31 @@ struct ThreadGatherOpLowering
     if (vec * eltBytes < 4)
       vec = 1;
     ThreadCoords storeAt(e, store->toOffset);
-    auto path = [&](int64_t width) {
-      for (int64_t r = 0; r < numRegs; r += width) {
-        auto [addr, pred] =
-            indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
-        Value off = storeAt.get(r, 0);
-        if (width > 1) {
-          asyncCopyToShared(e, addr, pred, width * eltBytes, elt, slot, off);
-          continue;
-        }
-        storeSharedVector(e, predicatedLoad(e, addr, pred, elt, 1, Attribute()),
-                          elt, slot, off);
+    FailureOr<tgpu::GatherBoxes> boxes = failure();
+    if (op.getBarriers()) {
+      std::string why;
+      boxes = tgpu::gatherBoxesOf(op, why);
+      if (failed(boxes))
+        return op.emitOpError() << "cannot take TMA boxes: " << why;
+    }
+    auto copy = [&](int64_t r, int64_t width) {
+      auto [addr, pred] =
+          indexedElement(e, view, adaptor.getIndices(), mask, elt, r);
+      Value off = storeAt.get(r, 0);
+      if (width > 1) {
+        asyncCopyToShared(e, addr, pred, width * eltBytes, elt, slot, off);
+        return;
       }
+      storeSharedVector(e, predicatedLoad(e, addr, pred, elt, 1, Attribute()),
+                        elt, slot, off);
+    };
+    auto path = [&](int64_t width) {
+      if (width > 1 && succeeded(boxes)) {
+        emitRuns(e, op, adaptor, *boxes, slot, width, copy);
+        return SmallVector<Value>();
+      }
+      for (int64_t r = 0; r < numRegs; r += width)
+        copy(r, width);
       // (The element path's stores, for the MMA's async proxy.)
       if (width == 1)
         fenceProxyAsyncShared(e);

@@ -192,22 +192,46 @@ struct LocalStageLowering : public OpConversionPattern<LocalStageOp> {
 
 /// An encoded CUtensorMap is not all zero in its first 16 bytes (they hold
 /// the global address).
+} // namespace
+
+Value tilec::tmaDescriptorEncoded(Emitter &e, Value desc) {
+  Type i64 = e.b.getI64Type();
+  Value w0 = LLVM::LoadOp::create(e.b, e.loc, i64, desc, 8);
+  Value p1 = LLVM::GEPOp::create(e.b, e.loc, desc.getType(), i64, desc,
+                                 ArrayRef<LLVM::GEPArg>{1});
+  Value w1 = LLVM::LoadOp::create(e.b, e.loc, i64, p1, 8);
+  Value any = arith::OrIOp::create(e.b, e.loc, w0, w1);
+  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ne, any,
+                               e.i64(0));
+}
+
+void tilec::tmaLoadBox(Emitter &e, Value dst, Value desc, ValueRange coords,
+                       Value bar, Value pred, Value multicast) {
+  // The copy writes a shared::cluster address: this CTA's (with multicast,
+  // the same place in each CTA of the mask). A shared::cta address is that
+  // address in the cluster window (an addrspacecast would go through a
+  // 64-bit generic address: two cvta a copy).
+  Value dstPtr = LLVM::IntToPtrOp::create(
+      e.b, e.loc,
+      LLVM::LLVMPointerType::get(e.b.getContext(),
+                                 int(NVVM::NVVMMemorySpace::SharedCluster)),
+      sharedAddress(e, dst));
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      e.b, e.loc, dstPtr, desc, coords, bar,
+      /*im2colOffsets=*/ValueRange(), multicast, /*l2CacheHint=*/Value(),
+      NVVM::TMALoadModeAttr::get(e.b.getContext(), NVVM::TMALoadMode::TILE),
+      /*isCTAOnly=*/e.b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), pred);
+}
+
+namespace {
+
 struct TMAReadyLowering : public OpConversionPattern<TMAReadyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TMAReadyOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e{rewriter, op.getLoc()};
-    Value desc = adaptor.getDesc().front();
-    Type i64 = rewriter.getI64Type();
-    Value w0 = LLVM::LoadOp::create(rewriter, e.loc, i64, desc, 8);
-    Value p1 = LLVM::GEPOp::create(rewriter, e.loc, desc.getType(), i64, desc,
-                                   ArrayRef<LLVM::GEPArg>{1});
-    Value w1 = LLVM::LoadOp::create(rewriter, e.loc, i64, p1, 8);
-    Value any = arith::OrIOp::create(rewriter, e.loc, w0, w1);
-    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, e.loc,
-                                                 arith::CmpIPredicate::ne, any,
-                                                 e.i64(0)));
+    rewriter.replaceOp(op, tmaDescriptorEncoded(e, adaptor.getDesc().front()));
     return success();
   }
 };
@@ -442,16 +466,7 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
       // (A box of more dims than the slot has leading 1s.)
       SmallVector<int64_t> first(slot.size(), 0);
       first.back() = j * box.back();
-      // The copy writes a shared::cluster address: this CTA's slot (with
-      // multicast, the same slot in each CTA of the mask). A shared::cta
-      // address is that address in the cluster window (an addrspacecast
-      // would go through a 64-bit generic address: two cvta a copy).
-      Value dstPtr = LLVM::IntToPtrOp::create(
-          rewriter, e.loc,
-          LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                     int(NVVM::NVVMMemorySpace::SharedCluster)),
-          sharedAddress(e, offsetPtr(e, base,
-                                     e.i32(slotByteOffset(dst, first)))));
+      Value dstCta = offsetPtr(e, base, e.i32(slotByteOffset(dst, first)));
       // The issuing thread: thread 0 (of the CTA that owns box j).
       Value issuer = tid;
       if (multicast) {
@@ -476,20 +491,13 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
         SmallVector<Value> operands = {
             arith::ExtUIOp::create(rewriter, e.loc, rewriter.getI32Type(),
                                    firstThread(e, issuer)),
-            LLVM::PtrToIntOp::create(rewriter, e.loc, rewriter.getI32Type(),
-                                     dstPtr),
+            sharedAddress(e, dstCta),
             desc, leaderBar};
         operands.append(coords.begin(), coords.end());
         e.ptx(asmStr, constraints, {}, operands, /*sideEffects=*/true);
         continue;
       }
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rewriter, e.loc, dstPtr, desc, coords, bar,
-          /*im2colOffsets=*/ValueRange(), mask, /*l2CacheHint=*/Value(),
-          NVVM::TMALoadModeAttr::get(rewriter.getContext(),
-                                     NVVM::TMALoadMode::TILE),
-          /*isCTAOnly=*/rewriter.getBoolAttr(false), NVVM::CTAGroupKindAttr(),
-          firstThread(e, issuer));
+      tmaLoadBox(e, dstCta, desc, coords, bar, firstThread(e, issuer), mask);
     }
     rewriter.eraseOp(op);
     return success();

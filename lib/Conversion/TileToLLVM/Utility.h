@@ -246,6 +246,17 @@ void loadSharedVector(Emitter &e, int64_t count, mlir::Type elt,
 void asyncCopyToShared(Emitter &e, mlir::Value addr, mlir::Value pred,
                        int64_t bytes, mlir::Type elt, mlir::Value base,
                        mlir::Value offset);
+/// Whether the runtime encoded the TMA descriptor at `desc` (i1): false
+/// where it is all zero (a view TMA cannot read, tile.tma_fallback).
+mlir::Value tmaDescriptorEncoded(Emitter &e, mlir::Value desc);
+/// A bulk tensor copy of the box at `coords` (i32, innermost first) of the
+/// descriptor at `desc` into shared memory at `dst` (!llvm.ptr<3>),
+/// completing on the barrier at `bar`, by the threads where `pred` (i1);
+/// with `multicast` (an i16 CTA mask), into the same place of each CTA of
+/// the mask.
+void tmaLoadBox(Emitter &e, mlir::Value dst, mlir::Value desc,
+                mlir::ValueRange coords, mlir::Value bar, mlir::Value pred,
+                mlir::Value multicast = {});
 /// The executing thread's generic-proxy writes to shared memory become
 /// visible to the async proxy (`fence.proxy.async.shared::cta`: bulk copies,
 /// wgmma and tcgen05.mma read through it).

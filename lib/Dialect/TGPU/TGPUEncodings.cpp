@@ -229,6 +229,57 @@ TMASlot tgpu::slotOfSwizzle(RankedTensorType tile, int64_t swizzle,
   return t;
 }
 
+FailureOr<GatherBoxes> tgpu::gatherBoxes(tile::TensorViewType view,
+                                         RankedTensorType tile,
+                                         SharedBufferType buffer, int rowDim,
+                                         int64_t rows, std::string &why) {
+  auto fail = [&](const char *reason) {
+    why = reason;
+    return failure();
+  };
+  if (tile.getRank() != 2 || !tile::getLayoutAttr(tile))
+    return fail("the tile is not a 2-d laid-out tile");
+  if (failed(checkTMAView(view, why)))
+    return failure();
+  GatherBoxes g;
+  g.colDim = view.getRank() - 1;
+  g.rowDim = rowDim;
+  g.rows = rows;
+  if (rowDim < 0 || rowDim >= g.colDim)
+    return fail("the row dim is not an outer dim of the view");
+  auto nvmma = matchNVMMA(buffer);
+  if (!nvmma || nvmma->first != 1)
+    return fail("the slot is not an NVMMA swizzle along the tile's rows");
+  g.swizzle = nvmma->second;
+  g.cols = g.swizzle * 8 / bitsOf(tile.getElementType());
+  ArrayRef<int64_t> shape = tile.getShape();
+  if (shape[1] % g.cols || rows % 8 || rows > 256 || shape[0] % rows)
+    return fail("the tile is not made of whole boxes");
+  // A run is one warp's: lanes and registers span the rows inside a run,
+  // warps the runs.
+  LinearLayout l = tile::getLayout(tile);
+  for (const auto &b : l.getBases("lane"))
+    if (b[0] >= rows)
+      return fail("a warp's lanes hold rows of two runs");
+  for (const auto &b : l.getBases("warp"))
+    if (b[1] != 0 || b[0] < rows)
+      return fail("a run's rows are spread over warps");
+  // Box j of run k at offset[j] + k * runBytes: atoms of 8 rows at a
+  // regular stride (a run starts on an atom).
+  g.runBytes = slotByteOffset(buffer, {rows, 0}) - slotByteOffset(buffer, {0, 0});
+  for (int64_t j = 0; j < shape[1] / g.cols; ++j) {
+    g.offset.push_back(slotByteOffset(buffer, {0, j * g.cols}));
+    for (int64_t k = 0; k < shape[0] / rows; ++k)
+      if (slotByteOffset(buffer, {k * rows, j * g.cols}) !=
+          g.offset.back() + k * g.runBytes)
+        return fail("the slot's runs are not at a regular stride");
+  }
+  g.box.assign(view.getRank(), 1);
+  g.box[rowDim] = rows;
+  g.box[g.colDim] = g.cols;
+  return g;
+}
+
 std::optional<StagedA> tgpu::stagedA(tile::DotOp dot) {
   auto cvt = dot.getA().getDefiningOp<tile::ConvertLayoutOp>();
   if (!cvt)

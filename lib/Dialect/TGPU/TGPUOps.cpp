@@ -272,7 +272,45 @@ LogicalResult ThreadGatherOp::verify() {
     return failure();
   if (tile.getShape() != buf.getSlotShape())
     return emitOpError() << "the tile must be a slot of the buffer";
+  // A TMA view: its box is the run's (R rows along one outer dim, the
+  // swizzle span along the contiguous one), completing on `barriers`.
+  tile::TensorViewType view = getTensor().getType();
+  if (view.isTMA() != bool(getBarriers()))
+    return emitOpError() << "takes barriers for its TMA boxes exactly when "
+                            "its view is a TMA view";
+  std::string why;
+  if (view.isTMA() && failed(gatherBoxesOf(*this, why)))
+    return emitOpError() << "cannot take TMA boxes: " << why;
   return success();
+}
+
+FailureOr<GatherBoxes> tgpu::gatherBoxesOf(ThreadGatherOp op,
+                                           std::string &why) {
+  tile::TensorViewType view = op.getTensor().getType();
+  if (!view.isTMA()) {
+    why = "the view is no TMA view";
+    return failure();
+  }
+  ArrayRef<int64_t> box = view.getTmaBox();
+  int rowDim = -1;
+  for (int d = 0, e = box.size() - 1; d < e; ++d)
+    if (box[d] != 1)
+      rowDim = rowDim == -1 ? d : -2;
+  if (rowDim < 0) {
+    why = "the box spans more or fewer than one outer dim";
+    return failure();
+  }
+  FailureOr<GatherBoxes> boxes =
+      gatherBoxes(view, cast<RankedTensorType>(op.getTile()),
+                  op.getBuffer().getType(), rowDim, box[rowDim], why);
+  if (succeeded(boxes) && (ArrayRef<int64_t>(boxes->box) != box ||
+                           boxes->swizzle != view.getTmaSwizzle())) {
+    why = "the box is not " + std::to_string(box[rowDim]) + " rows by " +
+          std::to_string(boxes->cols) + " columns with a " +
+          std::to_string(boxes->swizzle) + "-byte swizzle (the slot's)";
+    return failure();
+  }
+  return boxes;
 }
 
 LogicalResult WGMMAOp::verify() {

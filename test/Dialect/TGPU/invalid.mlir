@@ -861,6 +861,44 @@ func.func @thread_gather_not_a_slot(%a: !tile.tensor<?x?xbf16>, %r: tensor<64x64
 
 // -----
 
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#cr = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [4, 0], [8, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[16, 0], [32, 0]]>
+
+func.func @thread_gather_boxes_no_barriers(%a: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, %r: tensor<128x64xi32, #cr>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  // expected-error @+1 {{takes barriers for its TMA boxes exactly when its view is a TMA view}}
+  tgpu.thread_gather %a[%r, %r] -> %buf[%i] as tensor<128x64xbf16, #cr> : !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #cr>, tensor<128x64xi32, #cr>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+func.func @thread_gather_boxes_over_warps(%a: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, %r: tensor<128x64xi32, #co>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{cannot take TMA boxes: a run's rows are spread over warps}}
+  tgpu.thread_gather %a[%r, %r] -> %buf[%i] boxes %full : !tgpu.mbarriers<2> as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #co>, tensor<128x64xi32, #co>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#cr = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [4, 0], [8, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[16, 0], [32, 0]]>
+
+func.func @thread_gather_boxes_wrong_box(%a: !tile.tensor<?x?xbf16, tma = 16x32, swizzle = 128>, %r: tensor<128x64xi32, #cr>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
+  // expected-error @+1 {{cannot take TMA boxes: the box is not 16 rows by 64 columns with a 128-byte swizzle (the slot's)}}
+  tgpu.thread_gather %a[%r, %r] -> %buf[%i] boxes %full : !tgpu.mbarriers<2> as tensor<128x64xbf16, #cr> : !tile.tensor<?x?xbf16, tma = 16x32, swizzle = 128>, !tgpu.smem<2x128x64xbf16, #sa>, tensor<128x64xi32, #cr>, tensor<128x64xi32, #cr>
+  return
+}
+
+// -----
+
 func.func @arrive_async_copies_expect_tx(%i: i32) {
   %b = tgpu.barriers arrive_count 128 : !tgpu.mbarriers<2>
   // expected-error @+1 {{async_copies arrives on this CTA's barrier, without expect_tx}}

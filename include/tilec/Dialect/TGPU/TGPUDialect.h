@@ -204,6 +204,33 @@ mlir::FailureOr<TMASlot> planRegisterSlot(mlir::RankedTensorType tile,
 /// dynamic strides are checked at launch, where the runtime falls back to
 /// the plain loop).
 mlir::LogicalResult checkTMAView(tile::TensorViewType view, std::string &why);
+/// The TMA boxes a `tgpu.thread_gather` of a TMA view takes (a paged KV
+/// cache's pages): a run of `rows` consecutive tile rows, one warp's in the
+/// tile's layout, that proves at run time to be one box of the view is
+/// `tile columns / cols` copies of `box` (`rows` along the view's `rowDim`,
+/// `cols`, the slot's swizzle span, along the contiguous `colDim`, 1
+/// elsewhere), box j of run k landing at `offset[j] + k * runBytes` in the
+/// slot.
+struct GatherBoxes {
+  int rowDim, colDim;
+  int64_t rows, cols;
+  int64_t swizzle;
+  llvm::SmallVector<int64_t> box;
+  llvm::SmallVector<int64_t> offset;
+  int64_t runBytes;
+};
+/// The boxes for a gather of `tile` (2-d, in its layout) from `view` into
+/// a slot of `buffer`, runs of `rows` along view dim `rowDim`; fails saying
+/// why (a run spread over warps or lanes of other runs, a slot that is no
+/// NVMMA swizzle along the tile's rows, ...).
+mlir::FailureOr<GatherBoxes> gatherBoxes(tile::TensorViewType view,
+                                         mlir::RankedTensorType tile,
+                                         SharedBufferType buffer, int rowDim,
+                                         int64_t rows, std::string &why);
+/// The boxes of a thread gather of a TMA view (its box names the row dim
+/// and the rows); fails saying why (no TMA view, boxes that do not fit).
+mlir::FailureOr<GatherBoxes> gatherBoxesOf(ThreadGatherOp op,
+                                           std::string &why);
 /// The widest NVMMA swizzle (128, 64 or 32 bytes) rows of `rowBytes`
 /// (at least 32) fill.
 int64_t rowSwizzle(int64_t rowBytes);

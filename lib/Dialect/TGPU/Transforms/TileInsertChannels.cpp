@@ -109,6 +109,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileInsertChannels.h"
+#include "tilec/Dialect/Tile/AxisInfo.h"
+#include "tilec/Dialect/Tile/TargetInfo.h"
 
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
 
@@ -489,7 +491,7 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
       Operand o;
       o.load = cast<LoadOp>(s.op);
       o.ring = s.ring;
-      emitThreadCopy(cb, o, acq);
+      emitThreadCopy(cb, o, acq, sideCh);
     } else {
       tag(tgpu::TMALoadOp::create(cb, load.getLoc(), s.view,
                                   load.getOffsets(), s.ring, acq, sideCh,
@@ -669,12 +671,83 @@ tgpu::FillKind KernelChannels::fillKind() const {
   return threadFill ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA;
 }
 
-void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
+/// `l` with its warps on the highest of the row bits that registers and
+/// warps hold (registers take the bits the warps held, in order): each
+/// warp then holds whole runs of rows. `l` itself where a warp holds a
+/// column bit.
+static LinearLayout runsByWarp(const LinearLayout &l,
+                               const std::vector<int64_t> &shape) {
+  LinearLayout::Bases regs = l.getBases("register"), warps = l.getBases("warp");
+  auto rowBit = [](const LinearLayout::Coords &c) {
+    return c[1] == 0 && c[0] != 0;
+  };
+  if (!llvm::all_of(warps, rowBit))
+    return l;
+  SmallVector<int64_t> bits;
+  for (const auto &b : regs)
+    if (rowBit(b))
+      bits.push_back(b[0]);
+  for (const auto &b : warps)
+    bits.push_back(b[0]);
+  llvm::sort(bits);
+  size_t low = bits.size() - warps.size(), next = 0;
+  for (auto &b : regs)
+    if (rowBit(b))
+      b = {bits[next++], 0};
+  for (auto [i, b] : llvm::enumerate(warps))
+    b = {bits[low + i], 0};
+  return LinearLayout(shape, regs, l.getBases("lane"), warps);
+}
+
+bool KernelChannels::planGatherBoxes(GatherOp gather, Value ring,
+                                     LinearLayout &layout) {
+  auto view = dyn_cast<BlockArgument>(gather.getTensor());
+  auto type = cast<RankedTensorType>(gather.getType());
+  TensorViewType vt = gather.getTensor().getType();
+  if (!view || !TargetInfo::of(gather).tma || type.getRank() != 2 ||
+      vt.getRank() < 2)
+    return false;
+  // The runs go along the innermost outer dim whose index changes along
+  // the rows (a KV cache's slot in its page).
+  int rowDim = -1;
+  for (int d = vt.getRank() - 2; d >= 0 && rowDim < 0; --d)
+    if (AxisInfo::get(gather.getIndices()[d]).constancy[0] < type.getShape()[0])
+      rowDim = d;
+  if (rowDim < 0)
+    return false;
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  LinearLayout runs = runsByWarp(layout, shape);
+  std::string why;
+  FailureOr<tgpu::GatherBoxes> boxes = tgpu::gatherBoxes(
+      vt, cast<RankedTensorType>(withLayout(type, runs)),
+      cast<tgpu::SharedBufferType>(ring.getType()), rowDim, kGatherBoxRows, why);
+  if (failed(boxes) ||
+      (vt.isTMA() && (vt.getTmaBox() != ArrayRef<int64_t>(boxes->box) ||
+                      vt.getTmaSwizzle() != boxes->swizzle)))
+    return false;
+  layout = runs;
+  auto func = gather->getParentOfType<func::FuncOp>();
+  if (!vt.isTMA()) {
+    setArgumentType(func, view, vt.withTMA(boxes->box, boxes->swizzle));
+    // (The threads gather every run where the runtime cannot encode it.)
+    SmallVector<int32_t> fallback;
+    if (auto old = func->getAttrOfType<DenseI32ArrayAttr>(kTmaFallbackAttr))
+      fallback.assign(old.asArrayRef().begin(), old.asArrayRef().end());
+    fallback.push_back(view.getArgNumber());
+    func->setAttr(kTmaFallbackAttr,
+                  DenseI32ArrayAttr::get(func.getContext(), fallback));
+  }
+  return true;
+}
+
+void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot,
+                                    Value ch) {
   auto type = cast<RankedTensorType>(o.load->getResult(0).getType());
   if (auto gather = dyn_cast<GatherOp>(o.load)) {
     // A gather: its tile dim that runs along the view's contiguous dim is
     // the coalesced one (the last: rows of K or V through a block table).
     LinearLayout l = copyLayout(type);
+    Value barriers = planGatherBoxes(gather, o.ring, l) ? ch : Value();
     auto made = [&](Operation *op) { madeByCopies(op); };
     // (Gathers at the same indices, paged K and V, share them: one read of
     // the block table an iteration.)
@@ -686,7 +759,7 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
                                   : Value();
     auto copy = tgpu::ThreadGatherOp::create(
         b, gather.getLoc(), gather.getTensor(), indices, mask, o.ring, slot,
-        cast<RankedTensorType>(withLayout(type, l)));
+        barriers, cast<RankedTensorType>(withLayout(type, l)));
     tag(copy, {tgpu::kLoadPartition});
     return;
   }
@@ -700,7 +773,7 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot) {
 
 void KernelChannels::emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {
   if (o.threads)
-    return emitThreadCopy(b, o, slot);
+    return emitThreadCopy(b, o, slot, ch);
   SmallVector<Value> coords(cast<LoadOp>(o.load).getOffsets());
   if (o.pairDim >= 0) {
     // A CTA pair's B: columns + rank * half.

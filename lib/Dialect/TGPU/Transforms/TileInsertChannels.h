@@ -22,6 +22,7 @@ namespace tilec::insert_channels {
 
 using namespace mlir;
 using tile::DotOp;
+using tile::GatherOp;
 using tile::LoadOp;
 
 
@@ -34,6 +35,10 @@ using tile::LoadOp;
 /// channel records it (producer_warps); tile-warp-specialize gives the
 /// partition as many.
 constexpr int64_t kCopyWarps = 4, kCopyWarpsTCGen05 = 2;
+
+/// The rows of a thread gather's TMA box: a page of 16 tokens (vLLM's
+/// default) holds one run, a page of 64 four.
+constexpr int64_t kGatherBoxRows = 16;
 
 /// One operand of a dot that TMA or the load partition's threads bring in.
 struct Operand {
@@ -180,8 +185,19 @@ struct KernelChannels {
 
   /// The load partition's threads' copy of `o` into `slot` of its ring, in
   /// place of its load: the tile in the coalesced layout of the
-  /// partition's warps (the channel's fill follows the last copy).
-  void emitThreadCopy(OpBuilder &b, Operand &o, Value slot);
+  /// partition's warps (the channel's fill follows the last copy). A
+  /// gather that can take TMA boxes (planGatherBoxes) has them complete on
+  /// `ch`.
+  void emitThreadCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
+
+  /// Whether the load partition can take TMA boxes for `gather` (into
+  /// `ring`; tgpu::gatherBoxes), runs of kGatherBoxRows rows along the
+  /// innermost view dim whose index AxisInfo does not prove constant along
+  /// the rows: if so, `layout` (the copy layout) becomes one whose warps
+  /// hold whole runs, the view a TMA view of the box whose descriptor the
+  /// runtime may leave zero (tile.tma_fallback: the threads gather every
+  /// run then).
+  bool planGatherBoxes(GatherOp gather, Value ring, LinearLayout &layout);
 
   /// The TMA copy of `o` into `slot` of its ring, completing on `ch`, in
   /// place of its load.

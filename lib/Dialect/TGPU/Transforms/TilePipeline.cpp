@@ -227,15 +227,18 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
   }
 
   /// Fails (saying where) unless every use of `ch` is one lowerChannel
-  /// rewrites: the channel ops, TMA copies completing on it, and reads and
+  /// rewrites: the channel ops, TMA copies (a thread gather's boxes)
+  /// completing on it, and reads and
   /// copies (TMA's or threads') of its buffers (through transposes).
   static LogicalResult checkUses(tgpu::ChannelOp ch) {
     for (OpOperand &use : ch.getChannel().getUses()) {
       Operation *user = use.getOwner();
       auto tma = dyn_cast<tgpu::TMALoadOp>(user);
+      auto gather = dyn_cast<tgpu::ThreadGatherOp>(user);
       if (!isa<tgpu::ChannelAcquireOp, tgpu::ChannelWaitOp,
                tgpu::ChannelReleaseOp, tgpu::ChannelFillOp>(user) &&
-          !(tma && use.get() == tma.getBarriers()))
+          !(tma && use.get() == tma.getBarriers()) &&
+          !(gather && use.get() == gather.getBarriers()))
         return user->emitError() << "uses a channel in a way tile-pipeline "
                                     "cannot lower";
     }
@@ -332,6 +335,9 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       if (auto tma = dyn_cast<tgpu::TMALoadOp>(user)) {
         tma.getBarriersMutable().assign(full);
         tma.setLeader(pair);
+      } else if (auto gather = dyn_cast<tgpu::ThreadGatherOp>(user)) {
+        // (Its TMA boxes add their bytes to the threads' arrivals.)
+        gather.getBarriersMutable().assign(full);
       } else if (auto acq = dyn_cast<tgpu::ChannelAcquireOp>(user)) {
         Value i = acq.getIndex();
         if (commits && commitTo)

@@ -1163,13 +1163,18 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 // marked it tgpu.thread_gather): the load partition's threads gather it into
 // A's swizzled slot at index tiles they compute again in their own layout
 // (the table read with them), and copy B beside it; the channel is filled
-// as their cp.async copies complete (fill = async_copy).
-// CHECK-LABEL: func.func @gemm_rows(
+// as their cp.async copies complete (fill = async_copy). A's view becomes a
+// TMA view of 16-row boxes the runtime may leave unencoded
+// (tile.tma_fallback), and the gather takes a box where a run of 16 rows
+// proves one at run time (consecutive table entries), completing on the
+// channel; its layout puts whole runs in each warp (the verifier checks).
+// CHECK-LABEL: func.func @gemm_rows(%arg0: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>
+// CHECK-SAME: tile.tma_fallback = array<i32: 0>
 // CHECK: tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = async_copy, release = mma>
 // CHECK: scf.for
-// CHECK: tgpu.channel_acquire
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH:[a-z_0-9]+]][
 // CHECK: tile.load %arg2{{.*}}tgpu.partition = array<i32: 0>
-// CHECK: tgpu.thread_gather %arg0[{{.*}}] mask({{.*}}) -> %buffers#0
+// CHECK: tgpu.thread_gather %arg0[{{.*}}] mask({{.*}}) -> %buffers#0[%[[S]]] boxes %[[CH]] : !tgpu.channel
 // CHECK-NEXT: tgpu.thread_copy %arg1
 // CHECK-NEXT: tgpu.channel_fill
 // CHECK-NOT: tile.gather

@@ -338,6 +338,36 @@ func.func private @use(tensor<128x64xbf16, #co>)
 
 // -----
 
+// A thread gather that takes TMA boxes (a TMA view) completes them on the
+// channel's full barrier: the boxes' bytes join the threads' arrivals.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#cr = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [4, 0], [8, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[16, 0], [32, 0]]>
+
+// CHECK-LABEL: func.func @gather_boxes_complete_on_full
+// CHECK: %[[RING:.*]] = tgpu.alloc : <2x128x64xbf16
+// CHECK: %[[FULL:.*]] = tgpu.barriers arrive_count 128 : <2>
+// CHECK: tgpu.thread_gather %{{.*}} -> %[[RING]][%{{.*}}] boxes %[[FULL]] : !tgpu.mbarriers<2>
+// CHECK: tgpu.arrive %[[FULL]][%{{.*}}] async_copies : <2>
+// CHECK-NOT: tgpu.channel
+func.func @gather_boxes_complete_on_full(%t: i32, %a: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, %m: i32, %k: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %rows = tile.splat %m : i32 -> tensor<128x64xi32, #cr>
+  %cols = tile.splat %k : i32 -> tensor<128x64xi32, #cr>
+  %ch, %ra = tgpu.channel consumer_warps 4 producer_warps 4 depth 2 kind <fill = async_copy, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.thread_gather %a[%rows, %cols] -> %ra[%s] boxes %ch : !tgpu.channel as tensor<128x64xbf16, #cr> : !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>, !tgpu.smem<?x128x64xbf16, #sa>, tensor<128x64xi32, #cr>, tensor<128x64xi32, #cr>
+  tgpu.channel_fill %ch[%t]
+  %w = tgpu.channel_wait %ch[%t]
+  %x = tgpu.local_load %ra[%w] : !tgpu.smem<?x128x64xbf16, #sa> -> tensor<128x64xbf16, #cr>
+  tgpu.channel_release %ch[%t]
+  func.call @use(%x) : (tensor<128x64xbf16, #cr>) -> ()
+  return
+}
+func.func private @use(tensor<128x64xbf16, #cr>)
+
+// -----
+
 // sm_100a: slots the tcgen05 MMAs release (release = mma) are released by
 // the MMAs' completion, a tcgen05.commit to the empty barrier from the
 // thread that issued them: the empty barriers expect one arrival a CTA
