@@ -12,17 +12,18 @@
 // share of the sequence's 64-key blocks and writes its O (normalized,
 // f32) and LSE into partials (splits, B, Hkv, R, D) and (splits, B, Hkv,
 // R); an empty share writes O = 0 and LSE = -inf. 64 keys a step and two
-// programs an SM (tile.blocks_per_sm): two producers' block-table reads
-// and copies in flight at once (3.72 TB/s on an H200 at 4096 keys, where
-// 128 keys a step and one program an SM read 3.14).
+// programs an SM (tile.blocks_per_sm): two programs' copies in flight (4.04
+// TB/s on an H200 at 4096 keys, where one program an SM with six stages
+// read 3.73).
 //
 // K and V are rows gathered through the block table: each 64-key block
 // reads the table entries of its keys and rows page · P + key % P. On
-// sm_90a the loop runs warp-specialized: the load partition's threads
-// gather K and V into the MMAs' swizzled slots (cp.async, 16 bytes a
-// thread, zero where a key is past the sequence: pages the sequence does
-// not own are never read), Q is a TMA copy once, and one consumer
-// warpgroup runs S = Q·Kᵀ and O += P·V on wgmma.
+// sm_90a the loop runs warp-specialized: the load partition gathers K and
+// V into the MMAs' swizzled slots, a run of 16 keys in one page (pages of
+// 16k tokens) as TMA boxes, any other run by its threads (cp.async, 16
+// bytes a thread, zero where a key is past the sequence: pages the
+// sequence does not own are never read); Q is a TMA copy once, and one
+// consumer warpgroup runs S = Q·Kᵀ and O += P·V on wgmma.
 
 func.func @decode_d128(%q: !tile.tensor<?x?x?x128xbf16>, %kc: !tile.tensor<?x?x?x128xbf16>,
     %vc: !tile.tensor<?x?x?x128xbf16>, %bt: !tile.tensor<?x?xi32>,
@@ -171,66 +172,73 @@ func.func @decode_d128(%q: !tile.tensor<?x?x?x128xbf16>, %kc: !tile.tensor<?x?x?
 
 // The splits merged: O = Σ_s exp(lse_s - M) O_s / Σ_s exp(lse_s - M) with
 // M = max_s lse_s, LSE = M + ln Σ_s exp(lse_s - M); rows whose splits are
-// all empty get O = 0 and LSE = -inf. Splits in order: the same result
-// every run. out (B, Hkv, R, D) bf16, lse_out (B, Hkv, R).
+// all empty get O = 0 and LSE = -inf. One program a row: the splits'
+// partial rows 32 at a time, as one (32, D) tile (all their loads in
+// flight at once: B = 1 with 32 splits has 32 rows to merge, whose loads
+// one after the other took 30 us), merged with the running max of the
+// chunks before. Splits in order: the same result every run. out (B, Hkv,
+// R, D) bf16, lse_out (B, Hkv, R).
 func.func @decode_combine_d128(%o: !tile.tensor<?x?x?x?x128xf32>, %lse: !tile.tensor<?x?x?x?xf32>,
     %out: !tile.tensor<?x?x?x128xbf16>, %lse_out: !tile.tensor<?x?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4,
-                tile.grid = #tile.grid<cdiv(dim(0, 3), 64), mul(dim(0, 1), dim(0, 2))>} {
+                tile.grid = #tile.grid<dim(0, 3), mul(dim(0, 1), dim(0, 2))>} {
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %cm = arith.constant 64 : i32
-  %pm = tile.program_id x
+  %cs = arith.constant 32 : i32
+  %r = tile.program_id x
   %bh = tile.program_id y
   %hkv = tile.dim %o, 2 : !tile.tensor<?x?x?x?x128xf32>
   %b = arith.divui %bh, %hkv : i32
   %hk = arith.remui %bh, %hkv : i32
-  %m0 = arith.muli %pm, %cm : i32
   %ns = tile.dim %o, 0 : !tile.tensor<?x?x?x?x128xf32>
-  %ninf = arith.constant dense<0xFF800000> : !tile.tile<64xf32>
-  %zero = arith.constant dense<0.0> : !tile.tile<64xf32>
-  %acc0 = arith.constant dense<0.0> : !tile.tile<64x128xf32>
-  %r:3 = scf.for %s = %c0 to %ns step %c1
+  %ninf = arith.constant dense<0xFF800000> : !tile.tile<1xf32>
+  %zero = arith.constant dense<0.0> : !tile.tile<1xf32>
+  %acc0 = arith.constant dense<0.0> : !tile.tile<128xf32>
+  %res:3 = scf.for %s0 = %c0 to %ns step %cs
       iter_args(%m_i = %ninf, %l_i = %zero, %acc = %acc0)
-      -> (!tile.tile<64xf32>, !tile.tile<64xf32>, !tile.tile<64x128xf32>) : i32 {
-    %x4 = tile.load %lse[%s, %b, %hk, %m0] : !tile.tensor<?x?x?x?xf32> -> !tile.tile<1x1x1x64xf32>
-    %x = tile.reshape %x4 : !tile.tile<1x1x1x64xf32> -> !tile.tile<64xf32>
-    %o5 = tile.load %o[%s, %b, %hk, %m0, %c0] : !tile.tensor<?x?x?x?x128xf32> -> !tile.tile<1x1x1x64x128xf32>
-    %os = tile.reshape %o5 : !tile.tile<1x1x1x64x128xf32> -> !tile.tile<64x128xf32>
-    %m_new = arith.maximumf %m_i, %x : !tile.tile<64xf32>
-    %empty = arith.cmpf oeq, %m_new, %ninf : !tile.tile<64xf32>
-    %m_use = arith.select %empty, %zero, %m_new : !tile.tile<64xi1>, !tile.tile<64xf32>
-    %dm = arith.subf %m_i, %m_use : !tile.tile<64xf32>
-    %alpha = math.exp %dm : !tile.tile<64xf32>
-    %dx = arith.subf %x, %m_use : !tile.tile<64xf32>
-    %w = math.exp %dx : !tile.tile<64xf32>
-    %la = arith.mulf %l_i, %alpha : !tile.tile<64xf32>
-    %l_new = arith.addf %la, %w : !tile.tile<64xf32>
-    %ae = tile.expand_dims %alpha axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %ab = tile.broadcast %ae : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-    %we = tile.expand_dims %w axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %wb = tile.broadcast %we : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-    %acc_a = arith.mulf %acc, %ab : !tile.tile<64x128xf32>
-    %ow = arith.mulf %os, %wb : !tile.tile<64x128xf32>
-    %acc_new = arith.addf %acc_a, %ow : !tile.tile<64x128xf32>
-    scf.yield %m_new, %l_new, %acc_new : !tile.tile<64xf32>, !tile.tile<64xf32>, !tile.tile<64x128xf32>
+      -> (!tile.tile<1xf32>, !tile.tile<1xf32>, !tile.tile<128xf32>) : i32 {
+    // Splits past the last read as LSE -inf and O 0: weight 0.
+    %x4 = tile.load %lse[%s0, %b, %hk, %r] {padding = 0xFF800000 : f32}
+        : !tile.tensor<?x?x?x?xf32> -> !tile.tile<32x1x1x1xf32>
+    %x = tile.reshape %x4 : !tile.tile<32x1x1x1xf32> -> !tile.tile<32x1xf32>
+    %o5 = tile.load %o[%s0, %b, %hk, %r, %c0]
+        : !tile.tensor<?x?x?x?x128xf32> -> !tile.tile<32x1x1x1x128xf32>
+    %os = tile.reshape %o5 : !tile.tile<32x1x1x1x128xf32> -> !tile.tile<32x128xf32>
+    %mc = tile.reduce max %x dim 0 : !tile.tile<32x1xf32> -> !tile.tile<1xf32>
+    %m_new = arith.maximumf %m_i, %mc : !tile.tile<1xf32>
+    %empty = arith.cmpf oeq, %m_new, %ninf : !tile.tile<1xf32>
+    %m_use = arith.select %empty, %zero, %m_new : !tile.tile<1xi1>, !tile.tile<1xf32>
+    %dm = arith.subf %m_i, %m_use : !tile.tile<1xf32>
+    %alpha = math.exp %dm : !tile.tile<1xf32>
+    %me = tile.expand_dims %m_use axis 0 : !tile.tile<1xf32> -> !tile.tile<1x1xf32>
+    %mb = tile.broadcast %me : !tile.tile<1x1xf32> -> !tile.tile<32x1xf32>
+    %dx = arith.subf %x, %mb : !tile.tile<32x1xf32>
+    %w = math.exp %dx : !tile.tile<32x1xf32>
+    %ws = tile.reduce sum %w dim 0 : !tile.tile<32x1xf32> -> !tile.tile<1xf32>
+    %la = arith.mulf %l_i, %alpha : !tile.tile<1xf32>
+    %l_new = arith.addf %la, %ws : !tile.tile<1xf32>
+    %wb = tile.broadcast %w : !tile.tile<32x1xf32> -> !tile.tile<32x128xf32>
+    %ow = arith.mulf %os, %wb : !tile.tile<32x128xf32>
+    %part = tile.reduce sum %ow dim 0 : !tile.tile<32x128xf32> -> !tile.tile<128xf32>
+    %ab = tile.broadcast %alpha : !tile.tile<1xf32> -> !tile.tile<128xf32>
+    %acc_a = arith.mulf %acc, %ab : !tile.tile<128xf32>
+    %acc_new = arith.addf %acc_a, %part : !tile.tile<128xf32>
+    scf.yield %m_new, %l_new, %acc_new : !tile.tile<1xf32>, !tile.tile<1xf32>, !tile.tile<128xf32>
   }
-  %ones = arith.constant dense<1.0> : !tile.tile<64xf32>
-  %has = arith.cmpf ogt, %r#1, %zero : !tile.tile<64xf32>
-  %l_safe = arith.select %has, %r#1, %ones : !tile.tile<64xi1>, !tile.tile<64xf32>
-  %inv0 = arith.divf %ones, %l_safe : !tile.tile<64xf32>
-  %inv = arith.select %has, %inv0, %zero : !tile.tile<64xi1>, !tile.tile<64xf32>
-  %le = tile.expand_dims %inv axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-  %lb = tile.broadcast %le : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-  %res = arith.mulf %r#2, %lb : !tile.tile<64x128xf32>
-  %rb = arith.truncf %res : !tile.tile<64x128xf32> to !tile.tile<64x128xbf16>
-  %r4 = tile.reshape %rb : !tile.tile<64x128xbf16> -> !tile.tile<1x1x64x128xbf16>
-  tile.store %r4, %out[%b, %hk, %m0, %c0] : !tile.tile<1x1x64x128xbf16>, !tile.tensor<?x?x?x128xbf16>
-  %m_fin = arith.select %has, %r#0, %zero : !tile.tile<64xi1>, !tile.tile<64xf32>
-  %logl = math.log %l_safe : !tile.tile<64xf32>
-  %lsev0 = arith.addf %m_fin, %logl : !tile.tile<64xf32>
-  %lsev = arith.select %has, %lsev0, %ninf : !tile.tile<64xi1>, !tile.tile<64xf32>
-  %l3 = tile.reshape %lsev : !tile.tile<64xf32> -> !tile.tile<1x1x64xf32>
-  tile.store %l3, %lse_out[%b, %hk, %m0] : !tile.tile<1x1x64xf32>, !tile.tensor<?x?x?xf32>
+  %ones = arith.constant dense<1.0> : !tile.tile<1xf32>
+  %has = arith.cmpf ogt, %res#1, %zero : !tile.tile<1xf32>
+  %l_safe = arith.select %has, %res#1, %ones : !tile.tile<1xi1>, !tile.tile<1xf32>
+  %inv0 = arith.divf %ones, %l_safe : !tile.tile<1xf32>
+  %inv = arith.select %has, %inv0, %zero : !tile.tile<1xi1>, !tile.tile<1xf32>
+  %ib = tile.broadcast %inv : !tile.tile<1xf32> -> !tile.tile<128xf32>
+  %o_f = arith.mulf %res#2, %ib : !tile.tile<128xf32>
+  %o_b = arith.truncf %o_f : !tile.tile<128xf32> to !tile.tile<128xbf16>
+  %o4 = tile.reshape %o_b : !tile.tile<128xbf16> -> !tile.tile<1x1x1x128xbf16>
+  tile.store %o4, %out[%b, %hk, %r, %c0] : !tile.tile<1x1x1x128xbf16>, !tile.tensor<?x?x?x128xbf16>
+  %m_fin = arith.select %has, %res#0, %zero : !tile.tile<1xi1>, !tile.tile<1xf32>
+  %logl = math.log %l_safe : !tile.tile<1xf32>
+  %lsev0 = arith.addf %m_fin, %logl : !tile.tile<1xf32>
+  %lsev = arith.select %has, %lsev0, %ninf : !tile.tile<1xi1>, !tile.tile<1xf32>
+  %l3 = tile.reshape %lsev : !tile.tile<1xf32> -> !tile.tile<1x1x1xf32>
+  tile.store %l3, %lse_out[%b, %hk, %r] : !tile.tile<1x1x1xf32>, !tile.tensor<?x?x?xf32>
   return
 }

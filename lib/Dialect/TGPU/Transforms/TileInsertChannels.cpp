@@ -824,6 +824,16 @@ void KernelChannels::insertProducer() {
         if (!lastLoad || lastLoad->isBeforeInBlock(o.load))
           lastLoad = o.load;
       }
+    // A gather's index tiles (a block table's read) are computed before
+    // the slot is acquired: their latency overlaps the wait for the slot.
+    if (llvm::any_of(operands, [&](const Operand &o) {
+          return in(o) && isa<GatherOp>(o.load);
+        })) {
+      Operation *use = *llvm::min_element(
+          acq->getUsers(),
+          [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+      acq->moveBefore(use);
+    }
     // Threads' copies: the use is filled once the partition's last one
     // is in the slot (each warp arrives after its stores).
     if (threads) {

@@ -1168,17 +1168,20 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 // (tile.tma_fallback), and the gather takes a box where a run of 16 rows
 // proves one at run time (consecutive table entries), completing on the
 // channel; its layout puts whole runs in each warp (the verifier checks).
+// The table is read before the slot is acquired (its latency overlaps the
+// wait for the slot).
 // CHECK-LABEL: func.func @gemm_rows(%arg0: !tile.tensor<?x?xbf16, tma = 16x64, swizzle = 128>
 // CHECK-SAME: tile.tma_fallback = array<i32: 0>
 // CHECK: tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = async_copy, release = mma>
 // CHECK: scf.for
-// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH:[a-z_0-9]+]][
 // CHECK: tile.load %arg2{{.*}}tgpu.partition = array<i32: 0>
-// CHECK: tgpu.thread_gather %arg0[{{.*}}] mask({{.*}}) -> %buffers#0[%[[S]]] boxes %[[CH]] : !tgpu.channel
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH:[a-z_0-9]+]][
+// CHECK-NEXT: tgpu.thread_gather %arg0[{{.*}}] mask({{.*}}) -> %buffers#0[%[[S]]] boxes %[[CH]] : !tgpu.channel
 // CHECK-NEXT: tgpu.thread_copy %arg1
 // CHECK-NEXT: tgpu.channel_fill
 // CHECK-NOT: tile.gather
 // CHECK: tgpu.wgmma
+// CHECK-LABEL: func.func @gemm_rows__plain(
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 #linear1 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0], [0]]>
 #linear2 = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0], [0]]>
