@@ -242,3 +242,37 @@ func.func @decode_combine_d128(%o: !tile.tensor<?x?x?x?x128xf32>, %lse: !tile.te
   tile.store %l3, %lse_out[%b, %hk, %r] : !tile.tile<1x1x1xf32>, !tile.tensor<?x?x?xf32>
   return
 }
+
+// The new tokens' keys and values written into the cache before the
+// attention reads them (tilec.ops.decode_attention's k and v): token t of
+// the Sq new tokens of sequence b is at position len - Sq + t (the
+// lengths count the new tokens), slot pos % P of page bt[b, pos / P]; one
+// program a token and KV head. kn and vn are (B, Sq, Hkv, D); a position
+// below 0 (a sequence shorter than Sq) is not written.
+func.func @decode_append_d128(%kn: !tile.tensor<?x?x?x128xbf16>, %vn: !tile.tensor<?x?x?x128xbf16>,
+    %kc: !tile.tensor<?x?x?x128xbf16>, %vc: !tile.tensor<?x?x?x128xbf16>,
+    %bt: !tile.tensor<?x?xi32>, %lens: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 1,
+                tile.grid = #tile.grid<mul(dim(0, 0), dim(0, 1)), dim(0, 2)>} {
+  %c0 = arith.constant 0 : i32
+  %bt_id = tile.program_id x
+  %h = tile.program_id y
+  %sq = tile.dim %kn, 1 : !tile.tensor<?x?x?x128xbf16>
+  %b = arith.divui %bt_id, %sq : i32
+  %t = arith.remui %bt_id, %sq : i32
+  %len = tile.load %lens[%b] : !tile.tensor<?xi32> -> i32
+  %first = arith.subi %len, %sq : i32
+  %pos = arith.addi %first, %t : i32
+  %ok = arith.cmpi sge, %pos, %c0 : i32
+  scf.if %ok {
+    %p = tile.dim %kc, 1 : !tile.tensor<?x?x?x128xbf16>
+    %blk = arith.divui %pos, %p : i32
+    %off = arith.remui %pos, %p : i32
+    %page = tile.load %bt[%b, %blk] : !tile.tensor<?x?xi32> -> i32
+    %k = tile.load %kn[%b, %t, %h, %c0] : !tile.tensor<?x?x?x128xbf16> -> !tile.tile<1x1x1x128xbf16>
+    tile.store %k, %kc[%page, %off, %h, %c0] : !tile.tile<1x1x1x128xbf16>, !tile.tensor<?x?x?x128xbf16>
+    %v = tile.load %vn[%b, %t, %h, %c0] : !tile.tensor<?x?x?x128xbf16> -> !tile.tile<1x1x1x128xbf16>
+    tile.store %v, %vc[%page, %off, %h, %c0] : !tile.tile<1x1x1x128xbf16>, !tile.tensor<?x?x?x128xbf16>
+  }
+  return
+}

@@ -2,6 +2,8 @@
 the shapes, its argument checks and its operator's fake implementation
 (the GPU runs are test/gpu/test_decode.py)."""
 
+import re
+
 import pytest
 
 import tilec
@@ -52,6 +54,8 @@ def test_bad_arguments_are_refused(torch):
         with pytest.raises(tilec.TilecError, match=message) as e:
             tilec.ops.decode_attention(*args)
         assert e.value.code == tilec.INVALID_ARGUMENT
+    with pytest.raises(tilec.TilecError, match="k and v are given together"):
+        tilec.ops.decode_attention(q, kc, kc, table, lens, k=q[:, :, :2])
 
 
 def test_fake_implementation_gives_the_shapes(torch):
@@ -66,3 +70,18 @@ def test_fake_implementation_gives_the_shapes(torch):
         o, lse = op(q, kc, kc, table, lens, 0.1, 0, False)
         assert o.shape == (3, 2, 8, 128) and o.dtype == torch.bfloat16
         assert lse.shape == (3, 8, 2) and lse.dtype == torch.float32
+
+
+def test_append_is_an_operator_that_mutates_the_caches(torch):
+    op = tilec.decode._register_append()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    schema = str(op._opoverload._schema)
+    assert re.search(r"Tensor\(\w+!\) k_cache", schema), schema
+    assert re.search(r"Tensor\(\w+!\) v_cache", schema), schema
+    with FakeTensorMode():
+        k = torch.empty(3, 2, 2, 128, dtype=torch.bfloat16)
+        kc = torch.empty(10, 16, 2, 128, dtype=torch.bfloat16)
+        table = torch.empty(3, 4, dtype=torch.int32)
+        lens = torch.empty(3, dtype=torch.int32)
+        assert op(k, k, kc, kc, table, lens, False) is None

@@ -12,7 +12,9 @@ layout (or heads first, (num_blocks, Hkv, page_size, D), with
 ``heads_first=True``); block_table (B, max_blocks) int32 names each
 sequence's pages in order, seq_lens (B) int32 their lengths (0 gives O = 0
 and LSE = -inf). Any page size; Hq a multiple of Hkv (GQA: one KV head's
-query heads are rows of one MMA). bf16, head dim 128.
+query heads are rows of one MMA). bf16, head dim 128. With ``k`` and ``v``
+the new tokens' keys and values are appended to the caches in place first
+(tilec::decode_append_kv, a custom op that mutates the caches).
 
 The keys are split across programs when the batch alone does not fill
 the GPU (``num_splits``, default chosen from the shapes and the number of
@@ -33,12 +35,14 @@ ROWS = 64   # query rows a program (the MMA's M)
 KEYS = 64   # keys a step
 
 
-def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first):
+def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k=None, v=None):
     import torch
 
     def bad(what):
         return TilecError("tilec.ops.decode_attention: " + what, INVALID_ARGUMENT)
 
+    if (k is None) != (v is None):
+        raise bad("k and v are given together or not at all")
     if q.dim() != 4:
         raise bad("q must be 4-d (B, Sq, Hq, D), got %d dims" % q.dim())
     for name, t in (("k_cache", k_cache), ("v_cache", v_cache)):
@@ -73,6 +77,14 @@ def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first):
                   % (b, tuple(block_table.shape)))
     if seq_lens.dim() != 1 or seq_lens.shape[0] != b:
         raise bad("seq_lens must be (B,) with B = %d, got %s" % (b, tuple(seq_lens.shape)))
+    if k is not None:
+        want = (b, q.shape[1], hkv, d)
+        for name, t in (("k", k), ("v", v)):
+            if tuple(t.shape) != want:
+                raise bad("%s must be (B, Sq, Hkv, D) = %s, got %s"
+                          % (name, want, tuple(t.shape)))
+            if t.dtype != torch.bfloat16 or t.device != q.device:
+                raise bad("%s must be a bfloat16 tensor on q's device" % name)
 
 
 PER_SM = 2  # programs an SM runs at once (the kernel's tile.blocks_per_sm)
@@ -133,7 +145,41 @@ def _decode(q, k_cache, v_cache, block_table, seq_lens, scale, splits, heads_fir
     return out, lse
 
 
+def _append(k, v, k_cache, v_cache, block_table, seq_lens, heads_first):
+    """k and v (B, Sq, Hkv, D) written into the caches at positions len - Sq
+    .. len - 1 of each sequence (decode_append_d128)."""
+    if heads_first:
+        k_cache = k_cache.transpose(1, 2)
+        v_cache = v_cache.transpose(1, 2)
+    if not k.numel():
+        return
+    bundle = _bundle("decode_attention", k.device)
+    bundle["decode_append_d%d" % k.shape[3]](k, v, k_cache, v_cache, block_table, seq_lens)
+
+
 _op = None
+_append_op = None
+
+
+def _register_append():
+    global _append_op
+    if _append_op is not None:
+        return _append_op
+    import torch
+
+    @torch.library.custom_op("tilec::decode_append_kv", mutates_args=("k_cache", "v_cache"),
+                             device_types="cuda")
+    def append_op(k: torch.Tensor, v: torch.Tensor, k_cache: torch.Tensor,
+                  v_cache: torch.Tensor, block_table: torch.Tensor, seq_lens: torch.Tensor,
+                  heads_first: bool) -> None:
+        _append(k, v, k_cache, v_cache, block_table, seq_lens, heads_first)
+
+    @append_op.register_fake
+    def _(k, v, k_cache, v_cache, block_table, seq_lens, heads_first):
+        return None
+
+    _append_op = append_op
+    return _append_op
 
 
 def _register():
@@ -161,12 +207,18 @@ def _register():
 
 
 def decode_attention(q, k_cache, v_cache, block_table, seq_lens, scale=None,
-                     num_splits=0, heads_first=False, return_lse=False):
+                     num_splits=0, heads_first=False, return_lse=False, k=None, v=None):
     """softmax(q kᵀ · scale) v over each sequence's paged keys (see the
     module). Returns o (B, Sq, Hq, D) bf16, and with return_lse=True also
     the log-sum-exp (B, Hq, Sq) f32 (natural log). num_splits = 0 chooses
-    the splits from the shapes and the GPU."""
-    _check(q, k_cache, v_cache, block_table, seq_lens, heads_first)
+    the splits from the shapes and the GPU. With k and v (B, Sq, Hkv, D),
+    the new tokens' keys and values are first written into the caches in
+    place, at positions seq_lens - Sq .. seq_lens - 1 of each sequence
+    (seq_lens count the new tokens; their pages must be in block_table)."""
+    _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k, v)
+    if k is not None:
+        _register_append()(k, v, k_cache, v_cache, block_table, seq_lens,
+                           bool(heads_first))
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
     o, lse = _register()(q, k_cache, v_cache, block_table, seq_lens, float(scale),

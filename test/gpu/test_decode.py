@@ -213,6 +213,40 @@ def test_op(bundle):
         check(out, lse, *reference(q, ks, vs, d ** -0.5))
 
 
+@pytest.mark.parametrize("sq,heads_first", [(1, False), (2, False), (3, True)])
+def test_op_appends_new_keys(bundle, sq, heads_first):
+    """k and v given: the new tokens' keys and values (NaN in the cache
+    until then) are written at positions len - Sq .. len - 1 first, and the
+    attention sees them; a sequence shorter than Sq writes what it has."""
+    d, hq, hkv = 128, 16, 4
+    lens_l = (2, 17, 300, 1000, 4097)
+    kc, vc, table, lens, ks, vs = make_cache(lens_l, 16, hkv, d, seed=sq,
+                                             heads_first=heads_first)
+    knew = torch.randn(len(lens_l), sq, hkv, d, device=DEV, dtype=torch.bfloat16)
+    vnew = torch.randn_like(knew)
+    page = 16
+    for b, n in enumerate(lens_l):
+        for t in range(sq):
+            pos = n - sq + t
+            if pos < 0:
+                continue
+            blk, off = table[b, pos // page].item(), pos % page
+            for c in (kc, vc):  # not written yet
+                if heads_first:
+                    c[blk, :, off] = float("nan")
+                else:
+                    c[blk, off] = float("nan")
+            ks[b][pos], vs[b][pos] = knew[b, t], vnew[b, t]
+    q = torch.randn(len(lens_l), sq, hq, d, device=DEV, dtype=torch.bfloat16)
+    out, lse = tilec.ops.decode_attention(q, kc, vc, table, lens, heads_first=heads_first,
+                                          return_lse=True, k=knew, v=vnew)
+    check(out, lse, *reference(q, ks, vs, d ** -0.5))
+    b, n = 3, lens_l[3]
+    blk, off = table[b, (n - 1) // page].item(), (n - 1) % page
+    row = kc[blk, :, off] if heads_first else kc[blk, off]
+    assert torch.equal(row, knew[b, sq - 1])
+
+
 def test_op_errors():
     q = torch.randn(2, 1, 8, 128, device=DEV, dtype=torch.bfloat16)
     kc = torch.randn(4, 16, 2, 128, device=DEV, dtype=torch.bfloat16)
