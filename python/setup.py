@@ -17,7 +17,8 @@ from setuptools.dist import Distribution
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIB = "libtilec_runtime.so"
-KERNELS = ("attention.mlir", "attention_bwd.mlir", "decode_attention.mlir")
+KERNELS = ("attention.mlir", "attention_bwd.mlir", "decode_attention.mlir",
+           "varlen_attention.mlir")
 
 
 class BuildWithRuntime(build_py):

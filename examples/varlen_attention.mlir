@@ -1,0 +1,175 @@
+// Attention forward over a batch of packed sequences of different lengths
+// (variable-length prefill, FlashAttention's varlen interface):
+//   O_b = softmax(Q_b K_bᵀ · scale [+ causal mask]) V_b,   LSE_b
+// for each sequence b, whose queries are rows cu_q[b] .. cu_q[b + 1] - 1
+// of the packed q and whose keys are rows cu_k[b] .. cu_k[b + 1] - 1 of k
+// and v. q and o are (Hq, total_q, D) views, k and v (Hkv, total_k, D),
+// lse (Hq, total_q) f32: the (total, H, D) tensors of the varlen interface
+// pass as t.transpose(0, 1) without a copy. Query head h reads key/value
+// head h / (Hq / Hkv) (GQA). `causal` != 0 aligns the mask bottom-right
+// when the lengths differ: query i of a sequence of Lq queries and Lk keys
+// sees keys 0 .. i + Lk - Lq (none where that is negative: O = 0, LSE =
+// -inf, as for a sequence without keys).
+//
+// One program per 128 queries of one (sequence, query head), from a
+// schedule: row x of `sched` (n, 2) names the sequence and the query block
+// program x takes (a sequence of -1: none, the program stores nothing).
+// tilec.ops.varlen_attention computes it on the GPU from the lengths,
+// longest sequences first and each sequence's last block first (the most
+// keys when causal), so that the long programs start in the first wave;
+// its rows are at most total_q / 128 + B. The body is the fixed-length
+// kernel's (examples/attention.mlir: warp-specialized, Q, K and V by TMA
+// at the sequence's row offsets, wgmma): rows of the next sequence that a
+// block reads are masked in the scores (keys) or never stored (queries);
+// O and LSE are stored for the sequence's own rows only.
+
+func.func @varlen_attention_d128(%q: !tile.tensor<?x?x128xbf16>, %k: !tile.tensor<?x?x128xbf16>,
+    %v: !tile.tensor<?x?x128xbf16>, %o: !tile.tensor<?x?x128xbf16>,
+    %lse: !tile.tensor<?x?xf32>, %cuq: !tile.tensor<?xi32>, %cuk: !tile.tensor<?xi32>,
+    %sched: !tile.tensor<?x2xi32>, %scale: f32, %causal: i32)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<dim(7, 0), dim(0, 0)>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cn = arith.constant 128 : i32
+  %cm = arith.constant 128 : i32
+  %px = tile.program_id x
+  %h = tile.program_id y
+  %hq = tile.dim %q, 0 : !tile.tensor<?x?x128xbf16>
+  %hkv = tile.dim %k, 0 : !tile.tensor<?x?x128xbf16>
+  // Program x is the schedule's row x; y the query head, which reads its
+  // group's K and V.
+  %bs = tile.load %sched[%px, %c0] : !tile.tensor<?x2xi32> -> i32
+  %pm = tile.load %sched[%px, %c1] : !tile.tensor<?x2xi32> -> i32
+  %any = arith.cmpi sge, %bs, %c0 : i32
+  %b = arith.select %any, %bs, %c0 : i32
+  %group = arith.divui %hq, %hkv : i32
+  %hk = arith.divui %h, %group : i32
+  %b1 = arith.addi %b, %c1 : i32
+  %q0 = tile.load %cuq[%b] : !tile.tensor<?xi32> -> i32
+  %q1 = tile.load %cuq[%b1] : !tile.tensor<?xi32> -> i32
+  %k0 = tile.load %cuk[%b] : !tile.tensor<?xi32> -> i32
+  %k1 = tile.load %cuk[%b1] : !tile.tensor<?xi32> -> i32
+  %lq_b = arith.subi %q1, %q0 : i32
+  %lq = arith.select %any, %lq_b, %c0 : i32
+  %lk = arith.subi %k1, %k0 : i32
+  %m0 = arith.muli %pm, %cm : i32
+  %qrow = arith.addi %q0, %m0 : i32
+  %q3 = tile.load %q[%h, %qrow, %c0] : !tile.tensor<?x?x128xbf16> -> !tile.tile<1x128x128xbf16>
+  %qt = tile.reshape %q3 : !tile.tile<1x128x128xbf16> -> !tile.tile<128x128xbf16>
+  // Scores in log2 units: exp(x·scale) = exp2(x·scale·log2 e).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale2 = arith.mulf %scale, %log2e : f32
+  %scale_t = tile.splat %scale2 : f32 -> !tile.tile<128x128xf32>
+  %ninf = arith.constant dense<0xFF800000> : !tile.tile<128xf32>
+  %zero = arith.constant dense<0.0> : !tile.tile<128xf32>
+  %acc0 = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %zs = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %neg = arith.constant dense<0xFF800000> : !tile.tile<128x128xf32>
+  %is_causal = arith.cmpi ne, %causal, %c0 : i32
+  %iota = tile.iota : !tile.tile<128xi32>
+  %m0t = tile.splat %m0 : i32 -> !tile.tile<128xi32>
+  %rows = arith.addi %iota, %m0t : !tile.tile<128xi32>
+  // Keys below lim[row] count: the sequence's, and when causal those up
+  // to row + Lk - Lq (bottom-right).
+  %shift = arith.subi %lk, %lq : i32
+  %shift1 = arith.addi %shift, %c1 : i32
+  %shift_t = tile.splat %shift1 : i32 -> !tile.tile<128xi32>
+  %lk_t = tile.splat %lk : i32 -> !tile.tile<128xi32>
+  %rows_s = arith.addi %rows, %shift_t : !tile.tile<128xi32>
+  %clim = arith.minsi %rows_s, %lk_t : !tile.tile<128xi32>
+  %lim = arith.select %is_causal, %clim, %lk_t : !tile.tile<128xi32>
+  %lim2 = tile.expand_dims %lim axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %limb = tile.broadcast %lim2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
+  %scale_r = tile.splat %scale2 : f32 -> !tile.tile<128xf32>
+  %kiota = tile.iota : !tile.tile<128xi32>
+  // The keys the block reads: up to its last row's limit (none for a
+  // block past the sequence's queries).
+  %qend = arith.addi %m0, %cm : i32
+  %qend_s = arith.addi %qend, %shift : i32
+  %causal_end = arith.minsi %lk, %qend_s : i32
+  %kend0 = arith.select %is_causal, %causal_end, %lk : i32
+  %live = arith.cmpi slt, %m0, %lq : i32
+  %kend = arith.select %live, %kend0, %c0 : i32
+  // The smallest limit of the block's rows (its first row's).
+  %m0s = arith.addi %m0, %shift1 : i32
+  %clo = arith.minsi %m0s, %lk : i32
+  %lim_lo = arith.select %is_causal, %clo, %lk : i32
+  %r:3 = scf.for %n0 = %c0 to %kend step %cn
+      iter_args(%m_i = %ninf, %l_i = %zero, %acc = %acc0)
+      -> (!tile.tile<128xf32>, !tile.tile<128xf32>, !tile.tile<128x128xf32>) : i32 {
+    %krow = arith.addi %k0, %n0 : i32
+    %k3 = tile.load %k[%hk, %krow, %c0] : !tile.tensor<?x?x128xbf16> -> !tile.tile<1x128x128xbf16>
+    %kt = tile.reshape %k3 : !tile.tile<1x128x128xbf16> -> !tile.tile<128x128xbf16>
+    %ktt = tile.transpose %kt [1, 0] : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
+    %qk = tile.dot %qt, %ktt, %zs : !tile.tile<128x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<128x128xf32>
+    %n0t = tile.splat %n0 : i32 -> !tile.tile<128xi32>
+    %cols = arith.addi %kiota, %n0t : !tile.tile<128xi32>
+    %cols2 = tile.expand_dims %cols axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %colsb = tile.broadcast %cols2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    // Only blocks that reach past some row's limit are masked: the
+    // diagonal block when causal, the last block (the next sequence's
+    // keys, or the tensor's end).
+    %nend = arith.addi %n0, %cn : i32
+    %partial = arith.cmpi sgt, %nend, %lim_lo : i32
+    %sm = scf.if %partial -> (!tile.tile<128x128xf32>) {
+      %keep = arith.cmpi slt, %colsb, %limb : !tile.tile<128x128xi32>
+      %masked = arith.select %keep, %qk, %neg : !tile.tile<128x128xi1>, !tile.tile<128x128xf32>
+      scf.yield %masked : !tile.tile<128x128xf32>
+    } else {
+      scf.yield %qk : !tile.tile<128x128xf32>
+    }
+    %mj = tile.reduce max %sm dim 1 : !tile.tile<128x128xf32> -> !tile.tile<128xf32>
+    %m_new = arith.maximumf %m_i, %mj : !tile.tile<128xf32>
+    // A row with no key yet keeps max -inf: subtract 0 instead (p = 0).
+    %empty = arith.cmpf oeq, %m_new, %ninf : !tile.tile<128xf32>
+    %m_use = arith.select %empty, %zero, %m_new : !tile.tile<128xi1>, !tile.tile<128xf32>
+    %ms = arith.mulf %m_use, %scale_r : !tile.tile<128xf32>
+    %me = tile.expand_dims %ms axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+    %mb = tile.broadcast %me : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
+    %sc = arith.mulf %sm, %scale_t : !tile.tile<128x128xf32>
+    %d = arith.subf %sc, %mb : !tile.tile<128x128xf32>
+    %p = math.exp2 %d : !tile.tile<128x128xf32>
+    %mis = arith.mulf %m_i, %scale_r : !tile.tile<128xf32>
+    %dms = arith.subf %mis, %ms : !tile.tile<128xf32>
+    %alpha = math.exp2 %dms : !tile.tile<128xf32>
+    %ps = tile.reduce sum %p dim 1 : !tile.tile<128x128xf32> -> !tile.tile<128xf32>
+    %la = arith.mulf %l_i, %alpha : !tile.tile<128xf32>
+    %l_new = arith.addf %la, %ps : !tile.tile<128xf32>
+    %ae = tile.expand_dims %alpha axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+    %ab = tile.broadcast %ae : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
+    %acc_s = arith.mulf %acc, %ab : !tile.tile<128x128xf32>
+    %v3 = tile.load %v[%hk, %krow, %c0] : !tile.tensor<?x?x128xbf16> -> !tile.tile<1x128x128xbf16>
+    %vt = tile.reshape %v3 : !tile.tile<1x128x128xbf16> -> !tile.tile<128x128xbf16>
+    %pb = arith.truncf %p : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+    %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<128x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<128x128xf32>
+    scf.yield %m_new, %l_new, %acc_new : !tile.tile<128xf32>, !tile.tile<128xf32>, !tile.tile<128x128xf32>
+  }
+  // O = acc / l (0 for a row without keys); the sequence's rows only.
+  %ones = arith.constant dense<1.0> : !tile.tile<128xf32>
+  %has = arith.cmpf ogt, %r#1, %zero : !tile.tile<128xf32>
+  %l_safe = arith.select %has, %r#1, %ones : !tile.tile<128xi1>, !tile.tile<128xf32>
+  %inv0 = arith.divf %ones, %l_safe : !tile.tile<128xf32>
+  %inv = arith.select %has, %inv0, %zero : !tile.tile<128xi1>, !tile.tile<128xf32>
+  %le = tile.expand_dims %inv axis 1 : !tile.tile<128xf32> -> !tile.tile<128x1xf32>
+  %lb = tile.broadcast %le : !tile.tile<128x1xf32> -> !tile.tile<128x128xf32>
+  %out = arith.mulf %r#2, %lb : !tile.tile<128x128xf32>
+  %ob = arith.truncf %out : !tile.tile<128x128xf32> to !tile.tile<128x128xbf16>
+  %o3 = tile.reshape %ob : !tile.tile<128x128xbf16> -> !tile.tile<1x128x128xbf16>
+  %lq_t = tile.splat %lq : i32 -> !tile.tile<128xi32>
+  %mine = arith.cmpi slt, %rows, %lq_t : !tile.tile<128xi32>
+  %mine2 = tile.expand_dims %mine axis 1 : !tile.tile<128xi1> -> !tile.tile<128x1xi1>
+  %mineb = tile.broadcast %mine2 : !tile.tile<128x1xi1> -> !tile.tile<128x128xi1>
+  %mine3 = tile.reshape %mineb : !tile.tile<128x128xi1> -> !tile.tile<1x128x128xi1>
+  tile.store %o3, %o[%h, %qrow, %c0] mask(%mine3 : !tile.tile<1x128x128xi1>) : !tile.tile<1x128x128xbf16>, !tile.tensor<?x?x128xbf16>
+  // LSE = m · scale + ln l (-inf for a row without keys).
+  %scale_l = tile.splat %scale : f32 -> !tile.tile<128xf32>
+  %mnat = arith.mulf %r#0, %scale_l : !tile.tile<128xf32>
+  %logl = math.log %l_safe : !tile.tile<128xf32>
+  %lsev0 = arith.addf %mnat, %logl : !tile.tile<128xf32>
+  %lsev = arith.select %has, %lsev0, %ninf : !tile.tile<128xi1>, !tile.tile<128xf32>
+  %lse2 = tile.reshape %lsev : !tile.tile<128xf32> -> !tile.tile<1x128xf32>
+  %mine_l = tile.reshape %mine : !tile.tile<128xi1> -> !tile.tile<1x128xi1>
+  tile.store %lse2, %lse[%h, %qrow] mask(%mine_l : !tile.tile<1x128xi1>) : !tile.tile<1x128xf32>, !tile.tensor<?x?xf32>
+  return
+}

@@ -1,0 +1,149 @@
+"""Attention over packed sequences of different lengths (variable-length
+prefill), as a PyTorch operator: tilec.ops.varlen_attention, with the
+arguments of FlashAttention's flash_attn_varlen_func.
+
+    import tilec.ops
+    o = tilec.ops.varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k,
+                                   max_seqlen_q, max_seqlen_k, causal=True)
+
+q is (total_q, Hq, D), k and v (total_k, Hkv, D): sequence b's queries are
+rows cu_seqlens_q[b] .. cu_seqlens_q[b + 1] - 1 of q, its keys rows
+cu_seqlens_k[b] .. cu_seqlens_k[b + 1] - 1 of k and v (int32, B + 1
+entries, starting at 0). max_seqlen_q and max_seqlen_k are taken for
+flash_attn_varlen_func's signature and not needed: the programs come from
+a schedule computed on the GPU from the lengths (``schedule``: one program
+per 128 queries of a sequence and head, the longest sequences first).
+``causal`` aligns the mask bottom-right when a
+sequence has more keys than queries (query i sees keys up to i + Lk -
+Lq); a query that sees no key gets O = 0 and LSE = -inf. Hq a multiple of
+Hkv (GQA); bf16, head dim 128. Returns o (total_q, Hq, D) bf16 and, with
+return_lse=True, the log-sum-exp (Hq, total_q) f32 (natural log), as
+flash_attn_varlen_func's softmax_lse.
+
+examples/varlen_attention.mlir's kernel; the op is a torch.library custom
+op (tilec::varlen_attention) with a fake implementation: it traces under
+torch.compile, and the lengths stay on the GPU (CUDA graphs).
+"""
+
+import math
+
+from ._lib import INVALID_ARGUMENT, TilecError
+from .attention import _bundle
+
+HEAD_DIMS = (128,)
+
+
+def _check(q, k, v, cu_q, cu_k):
+    import torch
+
+    def bad(what):
+        return TilecError("tilec.ops.varlen_attention: " + what, INVALID_ARGUMENT)
+
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if t.dim() != 3:
+            raise bad("%s must be 3-d (total, heads, D), got %d dims" % (name, t.dim()))
+        if t.dtype != torch.bfloat16:
+            raise bad("%s must be bfloat16, got %s" % (name, t.dtype))
+    for name, t in (("cu_seqlens_q", cu_q), ("cu_seqlens_k", cu_k)):
+        if t.dtype != torch.int32 or t.dim() != 1:
+            raise bad("%s must be a 1-d int32 tensor, got %s %s"
+                      % (name, tuple(t.shape), t.dtype))
+    tensors = (q, k, v, cu_q, cu_k)
+    if any(t.device.type != "cuda" for t in tensors):
+        raise bad("every tensor must be a CUDA tensor")
+    if len({t.device for t in tensors}) != 1:
+        raise bad("every tensor must be on one device")
+    if cu_q.shape[0] != cu_k.shape[0] or cu_q.shape[0] < 1:
+        raise bad("cu_seqlens_q and cu_seqlens_k must both have B + 1 entries, got %d and %d"
+                  % (cu_q.shape[0], cu_k.shape[0]))
+    d = q.shape[2]
+    if d not in HEAD_DIMS:
+        raise bad("head dim %d is not one of %s" % (d, HEAD_DIMS))
+    if k.shape != v.shape or k.shape[2] != d:
+        raise bad("k and v must be (total_k, Hkv, %d), got %s and %s"
+                  % (d, tuple(k.shape), tuple(v.shape)))
+    if k.shape[1] == 0 or q.shape[1] % k.shape[1]:
+        raise bad("the query heads (%d) must be a multiple of the K/V heads (%d)"
+                  % (q.shape[1], k.shape[1]))
+
+
+ROWS = 128  # query rows a program
+
+
+def schedule(cu_seqlens_q, total_q):
+    """The kernel's schedule, on the GPU from the lengths, without host
+    synchronization: (n, 2) int32 rows (sequence, query block), the longest
+    sequences first and each one's blocks from the last (the most keys when
+    causal), n = total_q / 128 + B rounded up (an upper bound of the blocks
+    there are), the rows past the last block (-1, 0)."""
+    import torch
+
+    b = cu_seqlens_q.shape[0] - 1
+    dev = cu_seqlens_q.device
+    lens = (cu_seqlens_q[1:] - cu_seqlens_q[:-1]).long()
+    blocks = (lens + ROWS - 1) // ROWS
+    order = torch.sort(lens, descending=True, stable=True).indices
+    nb = blocks[order]
+    ends = nb.cumsum(0)
+    n = -(-total_q // ROWS) + b
+    i = torch.arange(n, device=dev)
+    j = torch.searchsorted(ends, i, right=True)
+    live = j < b
+    j = j.clamp(max=max(b - 1, 0))
+    m = ends[j] - 1 - i  # the sequence's blocks from the last
+    seq = torch.where(live, order[j], torch.full_like(i, -1))
+    return torch.stack([seq, torch.where(live, m, torch.zeros_like(i))], 1).int()
+
+
+def _varlen(q, k, v, cu_q, cu_k, scale, causal):
+    import torch
+
+    total, hq, d = q.shape
+    o = torch.empty_like(q)
+    lse = torch.empty(hq, total, device=q.device, dtype=torch.float32)
+    if cu_q.shape[0] < 2 or not total:
+        return o, lse
+    bundle = _bundle("varlen_attention", q.device)
+    bundle["varlen_attention_d%d" % d](q.transpose(0, 1), k.transpose(0, 1),
+                                      v.transpose(0, 1), o.transpose(0, 1), lse, cu_q,
+                                      cu_k, schedule(cu_q, total), float(scale),
+                                      int(bool(causal)))
+    return o, lse
+
+
+_op = None
+
+
+def _register():
+    global _op
+    if _op is not None:
+        return _op
+    import torch
+
+    @torch.library.custom_op("tilec::varlen_attention", mutates_args=(), device_types="cuda")
+    def varlen_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: torch.Tensor,
+                  cu_seqlens_k: torch.Tensor, max_seqlen_q: int, scale: float, causal: bool
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
+        return _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal)
+
+    @varlen_op.register_fake
+    def _(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, scale, causal):
+        return (torch.empty_like(q),
+                q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32))
+
+    _op = varlen_op
+    return _op
+
+
+def varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=None,
+                     scale=None, causal=False, return_lse=False):
+    """softmax(q kᵀ · scale) v for each packed sequence (see the module).
+    max_seqlen_q and max_seqlen_k are accepted for flash_attn_varlen_func's
+    signature; the schedule comes from the lengths on the GPU. Returns o (total_q, Hq, D) bf16, and with return_lse=True also
+    the LSE (Hq, total_q) f32."""
+    _check(q, k, v, cu_seqlens_q, cu_seqlens_k)
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    o, lse = _register()(q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q),
+                         float(scale), bool(causal))
+    return (o, lse) if return_lse else o

@@ -1,0 +1,157 @@
+"""GPU tests of variable-length attention (examples/varlen_attention.mlir)
+and tilec.ops.varlen_attention: against float64 at ragged lengths (0, 1,
+15, 16, 17, 1000, 4097) packed in one tensor, causal (bottom-right when a
+sequence has more keys than queries) and not, GQA, the output and LSE
+NaN-poisoned (every row of every sequence written, no row of another),
+the schedule (longest first, every block once), and the operator under
+torch.compile and in a CUDA graph. Skipped without a GPU."""
+
+import pytest
+
+from gpu_common import DEV, load, rel_err, torch
+
+import tilec.ops
+import tilec.varlen
+
+LENS = (0, 1, 15, 16, 17, 1000, 4097)
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    return load("varlen_attention")
+
+
+def packed(lens_q, lens_k, hq, hkv, d, seed):
+    g = torch.Generator(device="cpu").manual_seed(seed)
+    tq, tk = sum(lens_q), sum(lens_k)
+    q = torch.randn(tq, hq, d, generator=g).to(DEV, torch.bfloat16)
+    k = torch.randn(tk, hkv, d, generator=g).to(DEV, torch.bfloat16)
+    v = torch.randn(tk, hkv, d, generator=g).to(DEV, torch.bfloat16)
+    cu = lambda ls: torch.tensor([0] + list(torch.tensor(ls).cumsum(0).tolist()),
+                                 dtype=torch.int32, device=DEV)
+    return q, k, v, cu(lens_q), cu(lens_k)
+
+
+def reference(q, k, v, lens_q, lens_k, scale, causal):
+    """float64 O (total_q, Hq, D) and LSE (Hq, total_q)."""
+    tq, hq, d = q.shape
+    g = hq // k.shape[1]
+    out = torch.zeros(tq, hq, d, dtype=torch.float64, device=DEV)
+    lse = torch.full((hq, tq), float("-inf"), dtype=torch.float64, device=DEV)
+    q0 = k0 = 0
+    for lq, lk in zip(lens_q, lens_k):
+        if lq and lk:
+            qs = q[q0:q0 + lq].double().transpose(0, 1)  # (Hq, Lq, D)
+            ks = k[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
+            vs = v[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
+            s = qs @ ks.transpose(-1, -2) * scale
+            if causal:
+                i = torch.arange(lq, device=DEV)[:, None]
+                j = torch.arange(lk, device=DEV)[None, :]
+                s = s.masked_fill(j > i + lk - lq, float("-inf"))
+            l = torch.logsumexp(s, -1)
+            p = torch.exp(s - l[..., None]).nan_to_num(0.0)
+            out[q0:q0 + lq] = (p @ vs).transpose(0, 1)
+            lse[:, q0:q0 + lq] = l
+        q0, k0 = q0 + lq, k0 + lk
+    return out, lse
+
+
+def check(out, lse, ref, ref_lse):
+    assert not out.isnan().any(), "NaN in the output (a row not written)"
+    assert rel_err(out, ref) < 1e-2
+    finite = ref_lse.isfinite()
+    assert torch.equal(lse.isfinite(), finite), "LSE finite where the reference is not"
+    if finite.any():
+        assert (lse[finite].double() - ref_lse[finite]).abs().max().item() < 1e-3
+
+
+def run_kernel(bundle, q, k, v, cu_q, cu_k, scale, causal):
+    """The kernel by hand, O and LSE NaN-poisoned."""
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full((q.shape[1], q.shape[0]), float("nan"), device=DEV)
+    sched = tilec.varlen.schedule(cu_q, q.shape[0])
+    bundle["varlen_attention_d%d" % q.shape[2]](
+        q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), o.transpose(0, 1), lse,
+        cu_q, cu_k, sched, scale, int(causal))
+    torch.cuda.synchronize()
+    return o, lse
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("hq,hkv", [(4, 4), (8, 2)])
+def test_varlen(bundle, causal, hq, hkv):
+    d = 128
+    lens = list(LENS)
+    q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=hq + causal)
+    scale = d ** -0.5
+    out, lse = run_kernel(bundle, q, k, v, cu_q, cu_k, scale, causal)
+    check(out, lse, *reference(q, k, v, lens, lens, scale, causal))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_varlen_more_keys_than_queries(bundle, causal):
+    """Chunked prefill / prefix caching: Lk >= Lq (bottom-right causal), and
+    a sequence whose queries see no key when Lk < Lq."""
+    d, hq, hkv = 128, 8, 4
+    lens_q = [1, 17, 300, 129, 5, 0]
+    lens_k = [700, 17, 1000, 64, 2, 9]
+    q, k, v, cu_q, cu_k = packed(lens_q, lens_k, hq, hkv, d, seed=7)
+    scale = d ** -0.5
+    out, lse = run_kernel(bundle, q, k, v, cu_q, cu_k, scale, causal)
+    check(out, lse, *reference(q, k, v, lens_q, lens_k, scale, causal))
+
+
+def test_op(bundle):
+    d, hq, hkv = 128, 16, 4
+    lens = [33, 1000, 1, 257]
+    q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=3)
+    out, lse = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, max(lens), max(lens),
+                                          causal=True, return_lse=True)
+    check(out, lse, *reference(q, k, v, lens, lens, d ** -0.5, True))
+
+
+def test_op_errors():
+    q = torch.randn(10, 8, 128, device=DEV, dtype=torch.bfloat16)
+    k = torch.randn(10, 2, 128, device=DEV, dtype=torch.bfloat16)
+    cu = torch.tensor([0, 4, 10], dtype=torch.int32, device=DEV)
+    with pytest.raises(tilec.TilecError, match="head dim"):
+        tilec.ops.varlen_attention(q[..., :64], k[..., :64], k[..., :64], cu, cu, 6)
+    with pytest.raises(tilec.TilecError, match="multiple of the K/V heads"):
+        tilec.ops.varlen_attention(q[:, :7], k, k, cu, cu, 6)
+    with pytest.raises(tilec.TilecError, match="int32"):
+        tilec.ops.varlen_attention(q, k, k, cu.long(), cu, 6)
+    with pytest.raises(tilec.TilecError, match="B \\+ 1 entries"):
+        tilec.ops.varlen_attention(q, k, k, cu, cu[:2], 6)
+
+
+def test_op_compile_and_graph():
+    d, hq, hkv = 128, 8, 2
+    lens = [100, 2000, 7]
+    q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=5)
+    ref, _ = reference(q, k, v, lens, lens, d ** -0.5, True)
+    f = torch.compile(lambda *a: tilec.ops.varlen_attention(*a, causal=True), fullgraph=True)
+    assert rel_err(f(q, k, v, cu_q, cu_k, 2000), ref) < 1e-2
+    static = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, 2000, causal=True)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, 2000, causal=True)
+    q.copy_(torch.randn_like(q))
+    graph.replay()
+    torch.cuda.synchronize()
+    ref2, _ = reference(q, k, v, lens, lens, d ** -0.5, True)
+    assert rel_err(static, ref2) < 1e-2
+
+
+def test_schedule_takes_every_block_once_longest_first():
+    lens = [0, 300, 1, 4097, 128, 129]
+    cu = torch.tensor([0] + torch.tensor(lens).cumsum(0).tolist(), dtype=torch.int32,
+                      device=DEV)
+    sched = tilec.varlen.schedule(cu, sum(lens)).tolist()
+    assert len(sched) == -(-sum(lens) // 128) + len(lens)
+    live = [(b, m) for b, m in sched if b >= 0]
+    want = sorted((b, m) for b, n in enumerate(lens) for m in range(-(-n // 128)))
+    assert sorted(live) == want
+    assert live == sorted(live, key=lambda bm: (-lens[bm[0]], bm[0], -bm[1]))
+    assert all(bm == [-1, 0] for bm in sched[len(live):])
