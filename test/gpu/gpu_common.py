@@ -93,3 +93,15 @@ def attention_twin_case(bundle, d, causal, unaligned):
     kern(q, k, v, o, lse, scale, int(causal))
     torch.cuda.synchronize()
     return (o, lse) + attention_reference(q, k, v, scale, causal)
+
+
+def check_attention(out, lse, ref, ref_lse):
+    """An attention output against float64: no NaN (every row written),
+    relative error under 1e-2, the LSE finite exactly where the reference's
+    is and within 1e-3 there."""
+    assert not out.isnan().any(), "NaN in the output (a row not written)"
+    assert rel_err(out, ref) < 1e-2
+    finite = ref_lse.isfinite()
+    assert torch.equal(lse.isfinite(), finite), "LSE finite where the reference is not"
+    if finite.any():
+        assert (lse[finite].double() - ref_lse[finite]).abs().max().item() < 1e-3
