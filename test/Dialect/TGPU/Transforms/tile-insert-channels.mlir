@@ -1290,3 +1290,76 @@ module {
   }
 }
 
+// -----
+
+// A paged gather of K (rows page · P + key % P of a (blocks, P, heads, D)
+// cache, through a block table): the runs go along the view's dim 1, the
+// innermost whose index changes along the rows (the page's slot; the head
+// is a splat), so the view becomes a TMA view of 1x16x1x64 boxes
+// (tile.tma_fallback), the copy layout one whose warps hold whole runs of
+// 16 rows (warp bases rows 16 and 32), the table read before the slot's
+// acquire, and the gather's boxes complete on the channel.
+// CHECK: #[[RUNS:linear[0-9]*]] = #tile.linear<register = {{\[}}[0, 1], [0, 2], [0, 4], [2, 0], [4, 0], [8, 0]], lane = {{\[}}[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = {{\[}}[16, 0], [32, 0]]>
+// CHECK-LABEL: func.func @paged_rows(%arg0: !tile.tensor<?x128xbf16, tma = 64x64, swizzle = 128>, %arg1: !tile.tensor<?x?x?x128xbf16, tma = 1x16x1x64, swizzle = 128>
+// CHECK-SAME: tile.tma_fallback = array<i32: 1>
+// CHECK: scf.for
+// CHECK: tile.gather %arg2
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[CH:[a-z_0-9]+]][
+// CHECK-NEXT: tgpu.thread_gather %arg1[{{.*}}] -> %{{.*}}[%[[S]]] boxes %[[CH]] : !tgpu.channel as tensor<64x128xbf16, #[[RUNS]]>
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear2 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [0]], warp = [[0], [0]]>
+#linear3 = #tile.linear<register = [[8], [16], [32]], lane = [[0], [0], [0], [0], [1]], warp = [[2], [4]]>
+#linear4 = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [64], [0]], warp = [[0], [0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 0]], warp = [[0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear7 = #tile.linear<register = [[8, 0], [16, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [1, 0]], warp = [[2, 0], [4, 0]]>
+#linear8 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 8], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [64, 0], [0, 1]], warp = [[0, 2], [0, 4]]>
+#linear9 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear10 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1], [2], [4], [8], [16], [32]]>
+#shared3 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @paged_rows(%arg0: !tile.tensor<?x128xbf16>, %arg1: !tile.tensor<?x?x?x128xbf16>, %arg2: !tile.tensor<?xi32>, %arg3: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>, %arg4: i32, %arg5: i32) attributes {tgpu.persistent, tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 4 : i64} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %1 = tile.load %arg0[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x128xbf16> -> tensor<64x128xbf16, #linear1>
+    %2 = tile.dim %arg1, 1 : !tile.tensor<?x?x?x128xbf16>
+    %3 = tile.splat %2 : i32 -> tensor<64xi32, #linear2>
+    %4 = tile.iota : tensor<64xi32, #linear2>
+    %5 = tile.iota : tensor<64xi32, #linear3>
+    %6 = tile.splat %2 : i32 -> tensor<64xi32, #linear3>
+    %7 = tile.splat %arg5 : i32 -> tensor<64x128xi32, #linear1>
+    %8 = tile.iota : tensor<128xi32, #linear4>
+    %9 = tile.expand_dims %8 axis 0 : tensor<128xi32, #linear4> -> tensor<1x128xi32, #linear5>
+    %10 = tile.broadcast %9 : tensor<1x128xi32, #linear5> -> tensor<64x128xi32, #linear1>
+    %11 = tile.convert_layout %1 {shared = #shared1} : tensor<64x128xbf16, #linear1> -> tensor<64x128xbf16, #linear6>
+    %12 = scf.for %arg6 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg7 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %13 = tile.splat %arg6 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear2>
+      %14 = arith.addi %4, %13 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear2>
+      %15 = arith.divui %14, %3 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear2>
+      %16 = tile.gather %arg2[%15] {tgpu.partition = array<i32: 0>} : !tile.tensor<?xi32>, tensor<64xi32, #linear2> -> tensor<64xi32, #linear2>
+      %17 = tile.convert_layout %16 {shared = #shared2, tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear2> -> tensor<64xi32, #linear3>
+      %18 = tile.expand_dims %17 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear3> -> tensor<64x1xi32, #linear7>
+      %19 = tile.broadcast %18 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear7> -> tensor<64x128xi32, #linear1>
+      %20 = tile.splat %arg6 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear3>
+      %21 = arith.addi %5, %20 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear3>
+      %22 = arith.remui %21, %6 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear3>
+      %23 = tile.expand_dims %22 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear3> -> tensor<64x1xi32, #linear7>
+      %24 = tile.broadcast %23 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear7> -> tensor<64x128xi32, #linear1>
+      %25 = tile.gather %arg1[%19, %24, %7, %10] {tgpu.partition = array<i32: 0>, tgpu.thread_gather} : !tile.tensor<?x?x?x128xbf16>, tensor<64x128xi32, #linear1>, tensor<64x128xi32, #linear1>, tensor<64x128xi32, #linear1>, tensor<64x128xi32, #linear1> -> tensor<64x128xbf16, #linear1>
+      %26 = tile.transpose %25 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x128xbf16, #linear1> -> tensor<128x64xbf16, #linear8>
+      %27 = tile.convert_layout %26 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear8> -> tensor<128x64xbf16, #linear9>
+      %28 = tile.dot %11, %27, %arg7 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x128xbf16, #linear6>, tensor<128x64xbf16, #linear9> -> tensor<64x64xf32, #linear>
+      scf.yield %28 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %12, %arg3[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x?xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
