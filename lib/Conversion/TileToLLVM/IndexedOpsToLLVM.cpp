@@ -188,13 +188,16 @@ struct ThreadGatherOpLowering
           coords.push_back(value(d, regs.front()));
           continue;
         }
-        Value lo = value(d, regs.front());
-        for (int64_t r : ArrayRef<int64_t>(regs).drop_front())
-          lo = arith::MinSIOp::create(b, e.loc, lo, value(d, r));
+        SmallVector<Value> values;
+        for (int64_t r : regs)
+          values.push_back(value(d, r));
+        Value lo = values.front();
+        for (Value v : ArrayRef<Value>(values).drop_front())
+          lo = arith::MinSIOp::create(b, e.loc, lo, v);
         lo = NVVM::ReduxOp::create(b, e.loc, i32, lo, NVVM::ReduxKind::MIN,
                                    e.i32(-1));
-        for (int64_t r : regs)
-          same = arith::AndIOp::create(b, e.loc, same, e.eq(value(d, r), lo));
+        for (Value v : values)
+          same = arith::AndIOp::create(b, e.loc, same, e.eq(v, lo));
         coords.push_back(lo);
       }
       if (op.getMask())
@@ -219,14 +222,10 @@ struct ThreadGatherOpLowering
               {arith::ExtUIOp::create(b, e.loc, i32, mine),
                sharedAddress(e, bar), e.i32(boxBytes)},
               /*sideEffects=*/true);
-        SmallVector<Value> inner;
-        for (int d = coords.size() - 1; d >= 0; --d)
-          inner.push_back(d == boxes.colDim && j
-                              ? e.add(coords[d], e.i32(j * boxes.cols))
-                              : coords[d]);
+        // (The columns run along the view's innermost dim.)
         tmaLoadBox(e,
                    offsetPtr(e, slot, e.add(runOff, e.i32(boxes.offset[j]))),
-                   desc, inner, bar, mine);
+                   desc, tensorCoords(e, coords, j * boxes.cols), bar, mine);
       }
       // The threads copy a run that is no box.
       auto gather = scf::IfOp::create(

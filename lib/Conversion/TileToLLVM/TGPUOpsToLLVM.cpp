@@ -205,6 +205,18 @@ Value tilec::tmaDescriptorEncoded(Emitter &e, Value desc) {
                                e.i64(0));
 }
 
+SmallVector<Value> tilec::tensorCoords(Emitter &e, ArrayRef<Value> coords,
+                                       int64_t innerOffset) {
+  SmallVector<Value> out;
+  for (int d = coords.size() - 1; d >= 0; --d) {
+    Value c = coords[d];
+    if (d == int(coords.size()) - 1 && innerOffset)
+      c = e.add(c, e.i32(innerOffset));
+    out.push_back(c);
+  }
+  return out;
+}
+
 void tilec::tmaLoadBox(Emitter &e, Value dst, Value desc, ValueRange coords,
                        Value bar, Value pred, Value multicast) {
   // The copy writes a shared::cluster address: this CTA's (with multicast,
@@ -412,19 +424,11 @@ struct QueryCancelLowering : public OpConversionPattern<QueryCancelOp> {
   }
 };
 
-/// A bulk tensor copy's coordinates (`coords` outermost first, one value
-/// each), innermost first as the copy takes them, `innerOffset` added to
-/// the innermost.
-SmallVector<Value> tensorCoords(Emitter &e, ArrayRef<ValueRange> coords,
-                                int64_t innerOffset) {
-  SmallVector<Value> out;
-  for (int d = coords.size() - 1; d >= 0; --d) {
-    Value c = coords[d].front();
-    if (d == int(coords.size()) - 1 && innerOffset)
-      c = e.add(c, e.i32(innerOffset));
-    out.push_back(c);
-  }
-  return out;
+/// The converted coordinates of a TMA op (one value each), outermost
+/// first.
+SmallVector<Value> coordValues(ArrayRef<ValueRange> coords) {
+  return llvm::to_vector(
+      llvm::map_range(coords, [](ValueRange c) { return c.front(); }));
 }
 
 struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
@@ -475,7 +479,7 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
             rewriter, e.loc, e.eq(ctaRank, owner), tid, e.i32(1));
       }
       SmallVector<Value> coords =
-          tensorCoords(e, adaptor.getCoords(), j * box.back());
+          tensorCoords(e, coordValues(adaptor.getCoords()), j * box.back());
       if (leaderBar) {
         std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p "
                              "cp.async.bulk.tensor." +
@@ -602,7 +606,7 @@ struct TMAStoreLowering : public OpConversionPattern<TMAStoreOp> {
               e, buf, bufBase, e.i32((r % inFlight) * perRound + w));
           // The chunk's column offset on the innermost coordinate.
           SmallVector<Value> coords =
-              tensorCoords(e, adaptor.getCoords(), chunkOf(r, w) * box[1]);
+              tensorCoords(e, coordValues(adaptor.getCoords()), chunkOf(r, w) * box[1]);
           if (op.getReduce())
             bulkReduceAdd(e, desc, slotPtr, coords, firstThread(e, tid));
           else

@@ -249,6 +249,12 @@ void asyncCopyToShared(Emitter &e, mlir::Value addr, mlir::Value pred,
 /// Whether the runtime encoded the TMA descriptor at `desc` (i1): false
 /// where it is all zero (a view TMA cannot read, tile.tma_fallback).
 mlir::Value tmaDescriptorEncoded(Emitter &e, mlir::Value desc);
+/// A bulk tensor copy's coordinates (`coords` outermost first),
+/// innermost first as the copy takes them, `innerOffset` added to the
+/// innermost.
+llvm::SmallVector<mlir::Value> tensorCoords(Emitter &e,
+                                            llvm::ArrayRef<mlir::Value> coords,
+                                            int64_t innerOffset);
 /// A bulk tensor copy of the box at `coords` (i32, innermost first) of the
 /// descriptor at `desc` into shared memory at `dst` (!llvm.ptr<3>),
 /// completing on the barrier at `bar`, by the threads where `pred` (i1);

@@ -440,6 +440,16 @@ ReshapeOp tile::reshapeAgain(OpBuilder &b, ReshapeOp reshape, Value src) {
   return again;
 }
 
+void tile::addTmaFallback(func::FuncOp func, ArrayRef<int32_t> args) {
+  SmallVector<int32_t> all;
+  if (auto old = func->getAttrOfType<DenseI32ArrayAttr>(kTmaFallbackAttr))
+    all.assign(old.asArrayRef().begin(), old.asArrayRef().end());
+  for (int32_t a : args)
+    if (!llvm::is_contained(all, a))
+      all.push_back(a);
+  func->setAttr(kTmaFallbackAttr, DenseI32ArrayAttr::get(func.getContext(), all));
+}
+
 void tile::setArgumentType(func::FuncOp func, BlockArgument arg, Type type) {
   arg.setType(type);
   SmallVector<Type> types(func.getArgumentTypes());

@@ -240,6 +240,10 @@ unsigned storageBytes(mlir::Type t);
 /// in the function type (as passes do that turn views into TMA views).
 void setArgumentType(mlir::func::FuncOp func, mlir::BlockArgument arg,
                      mlir::Type type);
+/// Adds kernel arguments `args` (views TMA reads where it can) to `func`'s
+/// `tile.tma_fallback` list, after those already there: the runtime leaves
+/// such a view's descriptor zero where it cannot encode it.
+void addTmaFallback(mlir::func::FuncOp func, llvm::ArrayRef<int32_t> args);
 /// The shared-memory scratch (bytes) lowering `op` needs, 0 if none: a
 /// layout conversion that is neither a register permutation nor a warp
 /// shuffle, a reduction across warps, an atomic whose old values go to

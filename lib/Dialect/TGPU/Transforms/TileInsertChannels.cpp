@@ -730,12 +730,7 @@ bool KernelChannels::planGatherBoxes(GatherOp gather, Value ring,
   if (!vt.isTMA()) {
     setArgumentType(func, view, vt.withTMA(boxes->box, boxes->swizzle));
     // (The threads gather every run where the runtime cannot encode it.)
-    SmallVector<int32_t> fallback;
-    if (auto old = func->getAttrOfType<DenseI32ArrayAttr>(kTmaFallbackAttr))
-      fallback.assign(old.asArrayRef().begin(), old.asArrayRef().end());
-    fallback.push_back(view.getArgNumber());
-    func->setAttr(kTmaFallbackAttr,
-                  DenseI32ArrayAttr::get(func.getContext(), fallback));
+    addTmaFallback(func, {int32_t(view.getArgNumber())});
   }
   return true;
 }

@@ -524,9 +524,7 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
             tgpu::TMAReadyOp::create(ob, loc, ob.getI1Type(), p.view);
         ok = ok ? arith::AndIOp::create(ob, loc, ok, ready) : ready;
       }
-      if (auto old = func->getAttrOfType<DenseI32ArrayAttr>(kTmaFallbackAttr))
-        fallback.append(old.asArrayRef().begin(), old.asArrayRef().end());
-      func->setAttr(kTmaFallbackAttr, ob.getDenseI32ArrayAttr(fallback));
+      addTmaFallback(func, fallback);
       auto choice = scf::IfOp::create(ob, loc, loop.getResultTypes(), ok,
                                       /*withElseRegion=*/true);
       loop->replaceAllUsesWith(choice.getResults());
