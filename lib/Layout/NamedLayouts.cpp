@@ -192,12 +192,14 @@ LinearLayout::wgmmaWarpGroups(int64_t m, int64_t n, int numWarps) {
   // N into equal chunks, each a multiple of 8 (a 64-row dot on two
   // warpgroups is two m64n(N/2) MMAs reading the same A).
   int groups = numWarps / 4, wgM = 1;
-  if (numWarps % 4 || (groups & (groups - 1)) || m % 64 || n % 8 || n > 256)
+  if (numWarps % 4 || (groups & (groups - 1)) || m % 64 || n % 8)
     return std::nullopt;
   while (wgM < groups && m % (128 * wgM) == 0)
     wgM *= 2;
   int wgN = groups / wgM;
-  if (n % (8 * wgN))
+  // Each warpgroup's share is one wgmma: N / wgN up to 256 (MLA's 64x512
+  // output on two warpgroups: m64n256 each).
+  if (n % (8 * wgN) || n / wgN > 256)
     return std::nullopt;
   return std::pair<int, int>{wgM, wgN};
 }

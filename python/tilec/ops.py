@@ -27,7 +27,8 @@ import re
 
 from ._lib import TilecError, INVALID_ARGUMENT
 
-__all__ = ["attention", "custom_op", "decode_attention", "op_schema", "varlen_attention"]
+__all__ = ["attention", "custom_op", "decode_attention", "mla_decode", "op_schema",
+           "varlen_attention"]
 
 _NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
 _registered = {}  # operator name -> name of the kernel custom_op registered as it
@@ -172,3 +173,4 @@ def custom_op(name, kernel, outputs, mutates=()):
 from .attention import attention  # noqa: E402 (tilec.ops.attention)
 from .decode import decode_attention  # noqa: E402 (tilec.ops.decode_attention)
 from .varlen import varlen_attention  # noqa: E402 (tilec.ops.varlen_attention)
+from .mla import mla_decode  # noqa: E402 (tilec.ops.mla_decode)

@@ -260,6 +260,11 @@ TEST(NamedLayouts, WgmmaWarpGroupsSplitN) {
   EXPECT_EQ(LL::wgmmaWarpGroups(64, 8, 8), std::nullopt); // 4 columns each
   EXPECT_EQ(LL::wgmmaWarpGroups(32, 64, 4), std::nullopt);
   EXPECT_EQ(LL::wgmmaWarpGroups(64, 64, 6), std::nullopt);
+  // Past 256 columns only where each warpgroup's share is at most 256
+  // (MLA's 64x512 output: m64n256 on each of two).
+  EXPECT_EQ(LL::wgmmaWarpGroups(64, 512, 8), Split({1, 2}));
+  EXPECT_EQ(LL::wgmmaWarpGroups(64, 512, 4), std::nullopt);
+  EXPECT_EQ(LL::wgmmaWarpGroups(128, 512, 8), std::nullopt);
   // Warpgroup g of a 64x128 tile split in two holds columns 64g..64g+63 in
   // the registers warpgroup 0 holds columns 0..63 in: d[i] of its m64n64.
   LL acc = LL::wgmmaAccumulator({64, 128}, 1, 2);

@@ -186,9 +186,9 @@ public:
                                           bool alongM = false);
   /// How wgmma spreads an MxN accumulator over `numWarps` warps: warpgroups
   /// along M (64 rows each) as far as M allows, the rest splitting N into
-  /// equal chunks (a multiple of 8 each); none where no split fits (M not
-  /// a multiple of 64, N not a multiple of 8 up to 256, or whole
-  /// warpgroups).
+  /// equal chunks (a multiple of 8 each, at most 256); none where no split
+  /// fits (M not a multiple of 64, N not a multiple of 8, a share over 256,
+  /// or not whole warpgroups).
   static std::optional<std::pair<int, int>>
   wgmmaWarpGroups(int64_t m, int64_t n, int numWarps);
   /// The warpgroups (along M, along N) of this wgmma accumulator layout:

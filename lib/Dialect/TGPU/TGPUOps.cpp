@@ -340,9 +340,13 @@ LogicalResult WGMMAOp::verify() {
                         : !acc.getElementType().isF32())
     return emitOpError() << "accumulates " << aElt << " in "
                          << (aElt.isInteger(8) ? "i32" : "f32") << " only";
-  if (m % 64 != 0 || n % 8 != 0 || n > 256 || k % wgmmaK(aElt))
+  // N up to 256 a warpgroup (warpgroups splitting N take a share each).
+  int64_t groupsN = tile::getLayoutAttr(acc)
+                        ? tile::getLayout(acc).wgmmaWarpGroupsOf().second
+                        : 1;
+  if (m % 64 != 0 || n % 8 != 0 || n / groupsN > 256 || k % wgmmaK(aElt))
     return emitOpError() << "needs M a multiple of 64, N a multiple of 8 up "
-                            "to 256 and K a multiple of "
+                            "to 256 a warpgroup and K a multiple of "
                          << wgmmaK(aElt);
   if (aRegs) {
     if (bitsOf(aElt) != 16)

@@ -688,6 +688,28 @@ bool tilec::producerCopy(Operation *op, scf::ForOp loop) {
   return producerIndices(op, loop);
 }
 
+/// Whether `op`'s results reach only the indices and masks of gathers
+/// that only the loop's dots read, through index math.
+static bool onlyIndicesOfGathers(Operation *op, scf::ForOp loop) {
+  SmallVector<Operation *> work = {op};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *cur = work.pop_back_val();
+    if (!seen.insert(cur).second)
+      continue;
+    if (auto gather = dyn_cast<GatherOp>(cur); gather && cur != op) {
+      if (gather->getBlock() != loop.getBody() || !onlyDotsOf(cur, loop))
+        return false;
+      continue;
+    }
+    if (isa<LoadOp, GatherOp>(cur) || !isIndexTileOp(cur) || seen.size() > 64)
+      return false;
+    for (Operation *user : cur->getUsers())
+      work.push_back(user);
+  }
+  return true;
+}
+
 bool tilec::producerIndices(Operation *op, scf::ForOp loop) {
   auto gather = dyn_cast<GatherOp>(op);
   auto load = dyn_cast<LoadOp>(op);
@@ -721,12 +743,13 @@ bool tilec::producerIndices(Operation *op, scf::ForOp loop) {
       return false;
     llvm::append_range(slice, def->getOperands());
   }
-  // An index table only the copy reads (else the compute partition would
-  // read it too).
+  // An index table only copies read (else the compute partition would
+  // read it too): this one, or other gathers only dots read through index
+  // math of their own (MLA's latent and rotary columns of one page).
   for (Operation *table : seen)
     if (isa<LoadOp, GatherOp>(table) &&
         llvm::any_of(table->getUsers(), [&](Operation *u) {
-          return u != op && !seen.contains(u);
+          return u != op && !seen.contains(u) && !onlyIndicesOfGathers(u, loop);
         }))
       return false;
   return true;

@@ -68,24 +68,40 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
     why = "the indices are not scalars of the induction variable";
     return failure();
   }
-  // A view TMA reads is a TMA view everywhere: its other uses must be
-  // extents or loads of this loop with the same tile shape.
-  for (Operation *user : view.getUsers()) {
-    if (isa<DimOp>(user) || user == load.getOperation())
-      continue;
-    auto other = dyn_cast<LoadOp>(user);
-    if (!other || other->getBlock() != loop.getBody() ||
-        other.getType() != load.getType()) {
-      why = "the view has other uses";
-      return failure();
-    }
-  }
   // A tile only MMAs read takes their swizzled slot; in a loop of dots,
   // one that registers read back (a per-row vector, a side input of the
   // loop's math) takes any slot TMA can fill, for the load partition.
   bool dots = !loop.getBody()->getOps<DotOp>().empty();
-  return !dots || onlyDotsOf(load, loop) ? tgpu::planTMASlot(tt, why)
-                                         : tgpu::planRegisterSlot(tt, why);
+  FailureOr<tgpu::TMASlot> slot = !dots || onlyDotsOf(load, loop)
+                                      ? tgpu::planTMASlot(tt, why)
+                                      : tgpu::planRegisterSlot(tt, why);
+  if (failed(slot))
+    return failure();
+  // A view TMA reads is a TMA view everywhere, with one box: its other
+  // uses must be extents, or loads of this loop (or copied once before
+  // it) whose tile shape is the same or takes the same box (MLA's Q: its
+  // 512 latent columns and its 64 rotary ones, both in 64-column boxes).
+  for (Operation *user : view.getUsers()) {
+    if (isa<DimOp>(user) || user == load.getOperation())
+      continue;
+    auto other = dyn_cast<LoadOp>(user);
+    bool same = other && (other->getBlock() == loop.getBody() ||
+                          (other->getBlock() == loop->getBlock() &&
+                           other->isBeforeInBlock(loop) &&
+                           onlyDotsOf(other, loop)));
+    if (same && other.getType() != load.getType()) {
+      std::string unused;
+      FailureOr<tgpu::TMASlot> its = tgpu::planTMASlot(
+          cast<RankedTensorType>(other.getType()), unused);
+      same = succeeded(its) && its->box == slot->box &&
+             its->swizzle == slot->swizzle;
+    }
+    if (!same) {
+      why = "the view has other uses";
+      return failure();
+    }
+  }
+  return slot;
 }
 
 /// Whether wgmma can read `dot`'s A from registers: 16-bit elements in the

@@ -795,3 +795,114 @@ module {
   }
 }
 
+
+// -----
+
+// MLA's step (examples/mla_decode.mlir, reduced): Q's 512 latent columns and
+// its 64 rotary ones are two loads of one view, both in 64x64 boxes, so
+// both are TMA copies of one TMA view; the page's latent and rotary rows
+// are two gathers sharing one block-table read (each gathered by the load
+// partition's threads); the 64x512 P·V accumulator is split by N over the
+// two warpgroups (m64n256 each), P staged.
+// CHECK-LABEL: func.func @mla_mini
+// CHECK: tile.load %arg0{{.*}}{tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} {{.*}} -> tensor<64x512xbf16
+// CHECK: tile.load %arg0{{.*}}{tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} {{.*}} -> tensor<64x64xbf16
+// CHECK: tile.gather %arg1{{.*}}{tgpu.thread_gather}{{.*}} -> tensor<64x512xbf16
+// CHECK: tile.gather %arg1{{.*}}{tgpu.thread_gather}{{.*}} -> tensor<64x64xbf16
+// CHECK: tile.dot {{.*}}{tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} {{.*}} -> tensor<64x64xf32
+// CHECK: tile.dot {{.*}}{tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>} {{.*}} -> tensor<64x64xf32
+// CHECK: tile.dot {{.*}}{tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>} {{.*}} -> tensor<64x512xf32
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 32]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 256]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 256], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear4 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [0]], warp = [[0], [0], [0]]>
+#linear5 = #tile.linear<register = [[8], [16], [32]], lane = [[0], [0], [0], [0], [0]], warp = [[1], [2], [4]]>
+#linear6 = #tile.linear<register = [[1], [2], [4], [256]], lane = [[8], [16], [32], [64], [128]], warp = [[0], [0], [0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 256]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[32]], lane = [[0], [0], [0], [1], [2]], warp = [[4], [8], [16]]>
+#linear9 = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0], [0]]>
+#linear10 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear11 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#linear12 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#linear13 = #tile.linear<register = [[8, 0], [16, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear14 = #tile.linear<register = [[32, 0]], lane = [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear15 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [256, 0], [0, 8], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [64, 0], [128, 0]], warp = [[0, 1], [0, 2], [0, 4]]>
+#linear16 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear17 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 32]]>
+#linear18 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 32]]>
+#linear19 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 256]]>
+#linear20 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [0, 256], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1], [2], [4], [8], [16], [32]]>
+#shared3 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared4 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared5 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @mla_mini(%arg0: !tile.tensor<?x576xbf16>, %arg1: !tile.tensor<?x?x576xbf16>, %arg2: !tile.tensor<?xi32>, %arg3: !tile.tensor<?x512xf32>, %arg4: i32) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x512xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c512_i32 = arith.constant 512 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x576xbf16> -> tensor<64x512xbf16, #linear2>
+    %1 = tile.load %arg0[%c0_i32, %c512_i32] : !tile.tensor<?x576xbf16> -> tensor<64x64xbf16, #linear3>
+    %2 = tile.iota : tensor<64xi32, #linear4>
+    %3 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear4>
+    %4 = tile.iota : tensor<64xi32, #linear5>
+    %5 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear5>
+    %6 = tile.iota : tensor<512xi32, #linear6>
+    %7 = tile.expand_dims %6 axis 0 : tensor<512xi32, #linear6> -> tensor<1x512xi32, #linear7>
+    %8 = tile.broadcast %7 : tensor<1x512xi32, #linear7> -> tensor<64x512xi32, #linear2>
+    %9 = tile.iota : tensor<64xi32, #linear8>
+    %10 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear8>
+    %11 = tile.iota : tensor<64xi32, #linear9>
+    %12 = tile.splat %c512_i32 : i32 -> tensor<64xi32, #linear9>
+    %13 = arith.addi %11, %12 : tensor<64xi32, #linear9>
+    %14 = tile.expand_dims %13 axis 0 : tensor<64xi32, #linear9> -> tensor<1x64xi32, #linear10>
+    %15 = tile.broadcast %14 : tensor<1x64xi32, #linear10> -> tensor<64x64xi32, #linear3>
+    %16 = tile.convert_layout %0 {shared = #shared} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear11>
+    %17 = tile.convert_layout %1 {shared = #shared1} : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear12>
+    %18 = scf.for %arg5 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg6 = %cst_0) -> (tensor<64x512xf32, #linear1>)  : i32 {
+      %20 = tile.splat %arg5 : i32 -> tensor<64xi32, #linear4>
+      %21 = arith.addi %2, %20 : tensor<64xi32, #linear4>
+      %22 = arith.divui %21, %3 : tensor<64xi32, #linear4>
+      %23 = tile.gather %arg2[%22] : !tile.tensor<?xi32>, tensor<64xi32, #linear4> -> tensor<64xi32, #linear4>
+      %24 = tile.convert_layout %23 {shared = #shared2} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear5>
+      %25 = tile.expand_dims %24 axis 1 : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %26 = tile.splat %arg5 : i32 -> tensor<64xi32, #linear5>
+      %27 = arith.addi %4, %26 : tensor<64xi32, #linear5>
+      %28 = arith.remui %27, %5 : tensor<64xi32, #linear5>
+      %29 = tile.expand_dims %28 axis 1 : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %30 = tile.broadcast %25 : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %31 = tile.broadcast %29 : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %32 = tile.gather %arg1[%30, %31, %8] : !tile.tensor<?x?x576xbf16>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2> -> tensor<64x512xbf16, #linear2>
+      %33 = tile.convert_layout %23 {shared = #shared2} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear8>
+      %34 = tile.expand_dims %33 axis 1 : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %35 = tile.broadcast %34 : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %36 = tile.splat %arg5 : i32 -> tensor<64xi32, #linear8>
+      %37 = arith.addi %9, %36 : tensor<64xi32, #linear8>
+      %38 = arith.remui %37, %10 : tensor<64xi32, #linear8>
+      %39 = tile.expand_dims %38 axis 1 : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %40 = tile.broadcast %39 : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %41 = tile.gather %arg1[%35, %40, %15] : !tile.tensor<?x?x576xbf16>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3> -> tensor<64x64xbf16, #linear3>
+      %42 = tile.transpose %32 [1, 0] : tensor<64x512xbf16, #linear2> -> tensor<512x64xbf16, #linear15>
+      %43 = tile.transpose %41 [1, 0] : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear16>
+      %44 = tile.convert_layout %42 {shared = #shared3} : tensor<512x64xbf16, #linear15> -> tensor<512x64xbf16, #linear17>
+      %45 = tile.dot %16, %44, %cst : tensor<64x512xbf16, #linear11>, tensor<512x64xbf16, #linear17> -> tensor<64x64xf32, #linear>
+      %46 = tile.convert_layout %43 {shared = #shared4} : tensor<64x64xbf16, #linear16> -> tensor<64x64xbf16, #linear18>
+      %47 = tile.dot %17, %46, %45 : tensor<64x64xbf16, #linear12>, tensor<64x64xbf16, #linear18> -> tensor<64x64xf32, #linear>
+      %48 = arith.truncf %47 : tensor<64x64xf32, #linear> to tensor<64x64xbf16, #linear>
+      %49 = tile.convert_layout %48 {shared = #shared1} : tensor<64x64xbf16, #linear> -> tensor<64x64xbf16, #linear12>
+      %50 = tile.convert_layout %32 {shared = #shared} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear19>
+      %51 = tile.dot %49, %50, %arg6 : tensor<64x64xbf16, #linear12>, tensor<64x512xbf16, #linear19> -> tensor<64x512xf32, #linear1>
+      scf.yield %51 : tensor<64x512xf32, #linear1>
+    }
+    %19 = tile.convert_layout %18 {shared = #shared5} : tensor<64x512xf32, #linear1> -> tensor<64x512xf32, #linear20>
+    tile.store %19, %arg3[%c0_i32, %c0_i32] : tensor<64x512xf32, #linear20>, !tile.tensor<?x512xf32>
+    return
+  }
+}
+
+

@@ -1,0 +1,61 @@
+"""tilec.ops.mla_decode without a GPU: its argument checks and its
+operator's fake implementation (the GPU runs are test/gpu/test_mla.py)."""
+
+import pytest
+
+import tilec
+import tilec.mla
+import tilec.ops
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch", reason="torch is not installed")
+
+
+def test_the_kernel_is_found_in_the_repository():
+    dirs = tilec.attention._kernel_dirs()
+    assert any((d / "mla_decode.mlir").is_file() for d in dirs), dirs
+
+
+def test_bad_arguments_are_refused(torch):
+    q = torch.randn(2, 1, 16, 576, dtype=torch.bfloat16)
+    kv = torch.randn(8, 64, 1, 576, dtype=torch.bfloat16)
+    bt = torch.zeros(2, 4, dtype=torch.int32)
+    lens = torch.ones(2, dtype=torch.int32)
+    cases = [
+        ((q[..., :512], kv, bt, lens), "q must be \\(B, Sq, Hq, 576\\)"),
+        ((q, kv[:, :, :, :512], bt, lens), "kv_cache must be"),
+        ((q.float(), kv, bt, lens), "q must be bfloat16"),
+        ((q, kv, bt.long(), lens), "block_table must be int32"),
+        ((q, kv, bt[:1], lens), "block_table must be \\(B, max_blocks\\)"),
+        ((q, kv, bt, lens[:1]), "cache_seqlens must be \\(B,\\)"),
+        ((q, kv, bt, lens), "must be a CUDA tensor"),
+    ]
+    for args, message in cases:
+        with pytest.raises(tilec.TilecError, match=message) as e:
+            tilec.ops.mla_decode(*args)
+        assert e.value.code == tilec.INVALID_ARGUMENT
+    with pytest.raises(tilec.TilecError, match="head_dim_v must be 512"):
+        tilec.ops.mla_decode(q, kv, bt, lens, head_dim_v=128)
+
+
+def test_fake_implementation_gives_the_shapes(torch):
+    op = tilec.mla._register()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        q = torch.empty(3, 2, 64, 576, dtype=torch.bfloat16)
+        kv = torch.empty(10, 64, 1, 576, dtype=torch.bfloat16)
+        bt = torch.empty(3, 4, dtype=torch.int32)
+        lens = torch.empty(3, dtype=torch.int32)
+        out, lse = op(q, kv, bt, lens, 0.1, True, 0)
+        assert out.shape == (3, 2, 64, 512) and out.dtype == torch.bfloat16
+        assert lse.shape == (3, 64, 2) and lse.dtype == torch.float32
+
+
+def test_splits_from_the_shapes():
+    # 128 programs fill 132 SMs at one a SM: no split; one program, 4096
+    # keys: split.
+    assert tilec.mla.num_splits(128, 4096, 132, tilec.mla.PER_SM) == 1
+    assert tilec.mla.num_splits(1, 4096, 132, tilec.mla.PER_SM) > 1
