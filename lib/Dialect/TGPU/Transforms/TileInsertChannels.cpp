@@ -880,6 +880,28 @@ static bool writesScratchBetween(Operation *from, Operation *to) {
   return false;
 }
 
+/// Whether `acc` is an accumulator the loop carries: an iter_arg of
+/// `body`, or computed from one element by element in place (attention's
+/// O rescaled by the row max's change before P·V adds to it).
+static bool carriedAccumulator(Value acc, Block *body) {
+  for (int depth = 0; depth < 4; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(acc))
+      return arg.getOwner() == body;
+    Operation *def = acc.getDefiningOp();
+    if (!def || def->getBlock() != body || !isPure(def) ||
+        def->getNumResults() != 1)
+      return false;
+    Value next;
+    for (Value v : def->getOperands())
+      if (v.getType() == acc.getType() && !next)
+        next = v;
+    if (!next)
+      return false;
+    acc = next;
+  }
+  return false;
+}
+
 void KernelChannels::insertConsumer() {
   Location loc = loop.getLoc();
   Block *body = loop.getBody();
@@ -920,8 +942,7 @@ void KernelChannels::insertConsumer() {
     int64_t regs =
         cast<RankedTensorType>(m.dot.getType()).getNumElements() /
         computeThreads;
-    auto acc = dyn_cast<BlockArgument>(m.dot.getAcc());
-    if (acc && acc.getOwner() == body)
+    if (carriedAccumulator(m.dot.getAcc(), body))
       carriedRegs += regs;
     else
       largestRegs = std::max(largestRegs, regs);
@@ -1051,17 +1072,37 @@ void KernelChannels::insertDeferredWaits(
   Location loc = loop.getLoc();
   // MMAs complete in the order they were issued: waiting for one with
   // `pendings` = the MMAs issued after it waits for all before it too.
-  SmallVector<std::pair<Value, int>> inFlight; // (result, mma index)
+  // An MMA whose accumulator is an in-flight result read by nothing else
+  // (MLA's S = Q_latent·Kᵀ + Q_rope·K_ropeᵀ, two dots into one
+  // accumulator) chains onto it without a wait, as wgmma's K steps do:
+  // the entry then stands for both (a wait counts entries, not groups,
+  // after it: at least as strict).
+  struct Entry {
+    Value result;
+    SmallVector<int> mmas; // the MMAs (indices) it completes
+  };
+  SmallVector<Entry> inFlight;
   SmallVector<Operation *> ops;
   for (Operation &op : *body)
     ops.push_back(&op);
   for (Operation *op : ops) {
+    auto it = llvm::find_if(issued, [&](auto &e) { return e.first == op; });
+    Value chainFrom;
+    if (it != issued.end()) {
+      Value acc = tgpu::WGMMAOp(it->first).getAcc();
+      if (acc.hasOneUse() && llvm::any_of(inFlight, [&](const Entry &e) {
+            return e.result == acc;
+          }))
+        chainFrom = acc;
+    }
     // The latest in-flight MMA whose result `op` (or an op nested in it)
     // reads.
     int latest = -1;
     auto reads = [&](Value v) {
+      if (v == chainFrom)
+        return;
       for (auto [k, e] : llvm::enumerate(inFlight))
-        if (e.first == v)
+        if (e.result == v)
           latest = std::max(latest, int(k));
     };
     // An op that writes scratch (a conversion, a reduction across warps,
@@ -1073,13 +1114,13 @@ void KernelChannels::insertDeferredWaits(
     });
     if (writesScratch(op))
       for (auto [k, e] : llvm::enumerate(inFlight))
-        if (tgpu::stageOf(e.first.getDefiningOp<tgpu::WGMMAOp>().getA()))
+        if (tgpu::stageOf(e.result.getDefiningOp<tgpu::WGMMAOp>().getA()))
           latest = std::max(latest, int(k));
     if (latest >= 0) {
       OpBuilder b(op);
       SmallVector<Value> values;
       for (int k = 0; k <= latest; ++k)
-        values.push_back(inFlight[k].first);
+        values.push_back(inFlight[k].result);
       auto w = tgpu::WGMMAWaitOp::create(
           b, op->getLoc(), values, int(inFlight.size()) - 1 - latest);
       tag(w, {tgpu::kComputePartition});
@@ -1090,15 +1131,26 @@ void KernelChannels::insertDeferredWaits(
         });
       // Channels whose last reader is done are free.
       for (int k = 0; k <= latest; ++k)
-        for (auto [c, ch] : llvm::enumerate(chans))
-          if (lastReader[c] == inFlight[k].second)
-            tag(tgpu::ChannelReleaseOp::create(b, loc, ch, i),
-                {tgpu::kComputePartition});
+        for (int m : inFlight[k].mmas)
+          for (auto [c, ch] : llvm::enumerate(chans))
+            if (lastReader[c] == m)
+              tag(tgpu::ChannelReleaseOp::create(b, loc, ch, i),
+                  {tgpu::kComputePartition});
       inFlight.erase(inFlight.begin(), inFlight.begin() + latest + 1);
     }
-    auto it = llvm::find_if(issued, [&](auto &e) { return e.first == op; });
-    if (it != issued.end())
-      inFlight.push_back({op->getResult(0), it->second});
+    if (it == issued.end())
+      continue;
+    Entry entry{op->getResult(0), {}};
+    if (chainFrom) {
+      auto from = llvm::find_if(
+          inFlight, [&](const Entry &e) { return e.result == chainFrom; });
+      if (from != inFlight.end()) {
+        entry.mmas = from->mmas;
+        inFlight.erase(from);
+      }
+    }
+    entry.mmas.push_back(it->second);
+    inFlight.push_back(entry);
   }
   assert(inFlight.empty() && "an MMA whose result nothing reads");
 }

@@ -96,6 +96,13 @@ constexpr int kLoadMMARegs = 96;
 // than issuing TMA copies; the consumers keep 216 of the pool (at 208,
 // with 80 here, the grouped GEMM twin's epilogue spilled).
 constexpr int kCopyRegs = 72;
+// The same where its threads gather more than kWideGather elements a thread
+// (gathers unroll a thread's rows and check each run of them: MLA's 64x512
+// latent rows and 64x64 rotary ones, 288 a thread, spilled 2 KB at 72,
+// into L2 beside 225 KB of shared memory, and took 4.4 us a step; at 120,
+// 3.0 us and the kernel 2.4x faster). Paged decode's K and V hold 128.
+constexpr int kGatherRegs = 120;
+constexpr int64_t kWideGather = 256;
 // sm_100a's load partition where its threads copy the operands, and the
 // MMA warp beside it: the copies (a run-time loop of chunks) and the tile
 // walk. The compute warps get what is left (184 for 8 warps), the copy
@@ -117,6 +124,16 @@ int64_t copyWarps(func::FuncOp func) {
       warps = std::max<int64_t>(warps, ch.getProducerWarps().value_or(1));
   });
   return warps;
+}
+
+/// The elements the load partition's threads gather a thread an iteration
+/// (tgpu.thread_gather tiles over the partition's warpgroup).
+int64_t gatheredPerThread(func::FuncOp func, int64_t warps) {
+  int64_t elements = 0;
+  func.walk([&](tgpu::ThreadGatherOp g) {
+    elements += cast<RankedTensorType>(g.getTile()).getNumElements();
+  });
+  return warps ? elements / (32 * warps) : 0;
 }
 
 struct TileWarpSpecialize
@@ -245,7 +262,10 @@ struct TileWarpSpecialize
       // its warpgroup, at a copy's budget.)
       if (copying && copying != kProducerWarps)
         return loop.emitError() << "the load partition is one warpgroup";
-      int producerRegs = copying ? kCopyRegs : kProducerRegs;
+      int producerRegs =
+          !copying ? kProducerRegs
+          : gatheredPerThread(func, copying) > kWideGather ? kGatherRegs
+                                                            : kCopyRegs;
       int consumerRegs = consumerBudget(numWarps * copies, producerRegs);
       // Copy warps take what the compute warps leave (one compute
       // warpgroup at 240 leaves them 256: paged decode's gathers, whose

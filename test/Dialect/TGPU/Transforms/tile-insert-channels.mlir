@@ -1363,3 +1363,175 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// MLA's step (examples/mla_decode.mlir, reduced; P·V's accumulator rescaled
+// in the loop, as attention's is): three MMAs whose results the math reads,
+// with waits deferred where the results are first read. The rotary MMA
+// takes the latent one's in-flight result as its accumulator and chains
+// onto it without a wait (as wgmma's K steps do); one wait covers both.
+// The rescaled accumulator counts as the carried one in the register
+// estimate (128 + 2·16 + 8 a thread), so the waits are deferred.
+// CHECK-LABEL: func.func @mla_mini(
+// CHECK: %[[S0:.*]] = tgpu.wgmma {{.*}} : !tgpu.smem<?x64x512xbf16
+// CHECK-NOT: tgpu.wgmma_wait
+// CHECK: %[[S1:.*]] = tgpu.wgmma {{.*}}, %[[S0]] {{.*}} : !tgpu.smem<?x64x64xbf16
+// CHECK-NEXT: tgpu.wgmma_wait %[[S1]] : tensor<64x64xf32
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 256]]>
+#linear1 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 32]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 256], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear4 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [0]], warp = [[0], [0], [0]]>
+#linear5 = #tile.linear<register = [[8], [16], [32]], lane = [[0], [0], [0], [0], [0]], warp = [[1], [2], [4]]>
+#linear6 = #tile.linear<register = [[1], [2], [4], [256]], lane = [[8], [16], [32], [64], [128]], warp = [[0], [0], [0]]>
+#linear7 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 256]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear8 = #tile.linear<register = [[32]], lane = [[0], [0], [0], [1], [2]], warp = [[4], [8], [16]]>
+#linear9 = #tile.linear<register = [[1], [2], [4]], lane = [[8], [16], [32], [0], [0]], warp = [[0], [0], [0]]>
+#linear10 = #tile.linear<register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear11 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#linear12 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#linear13 = #tile.linear<register = [[8, 0], [16, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear14 = #tile.linear<register = [[32, 0]], lane = [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear15 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [256, 0], [0, 8], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [64, 0], [128, 0]], warp = [[0, 1], [0, 2], [0, 4]]>
+#linear16 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear17 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 32]]>
+#linear18 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 32]]>
+#linear19 = #tile.linear<register = [[1, 0], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 256]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1], [2], [4], [8], [16], [32]]>
+#shared3 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared4 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @mla_mini(%arg0: !tile.tensor<?x576xbf16>, %arg1: !tile.tensor<?x?x576xbf16>, %arg2: !tile.tensor<?xi32>, %arg3: !tile.tensor<?x512xf32>, %arg4: i32) attributes {tgpu.persistent, tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant = @mla_mini__plain} {
+    %cst = arith.constant dense<5.000000e-01> : tensor<64x512xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x512xf32, #linear>
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c512_i32 = arith.constant 512 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.load %arg0[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x576xbf16> -> tensor<64x512xbf16, #linear2>
+    %1 = tile.load %arg0[%c0_i32, %c512_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x576xbf16> -> tensor<64x64xbf16, #linear3>
+    %2 = tile.iota : tensor<64xi32, #linear4>
+    %3 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear4>
+    %4 = tile.iota : tensor<64xi32, #linear5>
+    %5 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear5>
+    %6 = tile.iota : tensor<512xi32, #linear6>
+    %7 = tile.expand_dims %6 axis 0 : tensor<512xi32, #linear6> -> tensor<1x512xi32, #linear7>
+    %8 = tile.broadcast %7 : tensor<1x512xi32, #linear7> -> tensor<64x512xi32, #linear2>
+    %9 = tile.iota : tensor<64xi32, #linear8>
+    %10 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear8>
+    %11 = tile.iota : tensor<64xi32, #linear9>
+    %12 = tile.splat %c512_i32 : i32 -> tensor<64xi32, #linear9>
+    %13 = arith.addi %11, %12 : tensor<64xi32, #linear9>
+    %14 = tile.expand_dims %13 axis 0 : tensor<64xi32, #linear9> -> tensor<1x64xi32, #linear10>
+    %15 = tile.broadcast %14 : tensor<1x64xi32, #linear10> -> tensor<64x64xi32, #linear3>
+    %16 = tile.convert_layout %0 {shared = #shared} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear11>
+    %17 = tile.convert_layout %1 {shared = #shared1} : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear12>
+    %18 = scf.for %arg5 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg6 = %cst_0) -> (tensor<64x512xf32, #linear>)  : i32 {
+      %19 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear4>
+      %20 = arith.addi %2, %19 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4>
+      %21 = arith.divui %20, %3 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4>
+      %22 = tile.gather %arg2[%21] {tgpu.partition = array<i32: 0>} : !tile.tensor<?xi32>, tensor<64xi32, #linear4> -> tensor<64xi32, #linear4>
+      %23 = tile.convert_layout %22 {shared = #shared2, tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear5>
+      %24 = tile.expand_dims %23 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %25 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear5>
+      %26 = arith.addi %4, %25 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5>
+      %27 = arith.remui %26, %5 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5>
+      %28 = tile.expand_dims %27 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %29 = tile.broadcast %24 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %30 = tile.broadcast %28 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %31 = tile.gather %arg1[%29, %30, %8] {tgpu.partition = array<i32: 0>, tgpu.thread_gather} : !tile.tensor<?x?x576xbf16>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2> -> tensor<64x512xbf16, #linear2>
+      %32 = tile.convert_layout %22 {shared = #shared2, tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear8>
+      %33 = tile.expand_dims %32 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %34 = tile.broadcast %33 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %35 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear8>
+      %36 = arith.addi %9, %35 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8>
+      %37 = arith.remui %36, %10 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8>
+      %38 = tile.expand_dims %37 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %39 = tile.broadcast %38 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %40 = tile.gather %arg1[%34, %39, %15] {tgpu.partition = array<i32: 0>, tgpu.thread_gather} : !tile.tensor<?x?x576xbf16>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3> -> tensor<64x64xbf16, #linear3>
+      %41 = tile.transpose %31 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear2> -> tensor<512x64xbf16, #linear15>
+      %42 = tile.transpose %40 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear16>
+      %43 = tile.convert_layout %41 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<512x64xbf16, #linear15> -> tensor<512x64xbf16, #linear17>
+      %44 = tile.dot %16, %43, %cst_1 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear11>, tensor<512x64xbf16, #linear17> -> tensor<64x64xf32, #linear1>
+      %45 = tile.convert_layout %42 {shared = #shared4, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear16> -> tensor<64x64xbf16, #linear18>
+      %46 = tile.dot %17, %45, %44 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear12>, tensor<64x64xbf16, #linear18> -> tensor<64x64xf32, #linear1>
+      %47 = arith.truncf %46 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear1> to tensor<64x64xbf16, #linear1>
+      %48 = arith.mulf %arg6, %cst {tgpu.partition = array<i32: 1>} : tensor<64x512xf32, #linear>
+      %49 = tile.convert_layout %47 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear12>
+      %50 = tile.convert_layout %31 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear19>
+      %51 = tile.dot %49, %50, %48 {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear12>, tensor<64x512xbf16, #linear19> -> tensor<64x512xf32, #linear>
+      scf.yield %51 : tensor<64x512xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tile.store %18, %arg3[%c0_i32, %c0_i32] : tensor<64x512xf32, #linear>, !tile.tensor<?x512xf32>
+    return
+  }
+  func.func @mla_mini__plain(%arg0: !tile.tensor<?x576xbf16>, %arg1: !tile.tensor<?x?x576xbf16>, %arg2: !tile.tensor<?xi32>, %arg3: !tile.tensor<?x512xf32>, %arg4: i32) attributes {tgpu.persistent, tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64, tile.plain_variant_of = @mla_mini} {
+    %cst = arith.constant dense<5.000000e-01> : tensor<64x512xf32, #linear>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x512xf32, #linear>
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear1>
+    %c0_i32 = arith.constant 0 : i32
+    %c512_i32 = arith.constant 512 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.load %arg0[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x576xbf16> -> tensor<64x512xbf16, #linear2>
+    %1 = tile.load %arg0[%c0_i32, %c512_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x576xbf16> -> tensor<64x64xbf16, #linear3>
+    %2 = tile.iota : tensor<64xi32, #linear4>
+    %3 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear4>
+    %4 = tile.iota : tensor<64xi32, #linear5>
+    %5 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear5>
+    %6 = tile.iota : tensor<512xi32, #linear6>
+    %7 = tile.expand_dims %6 axis 0 : tensor<512xi32, #linear6> -> tensor<1x512xi32, #linear7>
+    %8 = tile.broadcast %7 : tensor<1x512xi32, #linear7> -> tensor<64x512xi32, #linear2>
+    %9 = tile.iota : tensor<64xi32, #linear8>
+    %10 = tile.splat %c64_i32 : i32 -> tensor<64xi32, #linear8>
+    %11 = tile.iota : tensor<64xi32, #linear9>
+    %12 = tile.splat %c512_i32 : i32 -> tensor<64xi32, #linear9>
+    %13 = arith.addi %11, %12 : tensor<64xi32, #linear9>
+    %14 = tile.expand_dims %13 axis 0 : tensor<64xi32, #linear9> -> tensor<1x64xi32, #linear10>
+    %15 = tile.broadcast %14 : tensor<1x64xi32, #linear10> -> tensor<64x64xi32, #linear3>
+    %16 = tile.convert_layout %0 {shared = #shared} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear11>
+    %17 = tile.convert_layout %1 {shared = #shared1} : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear12>
+    %18 = scf.for %arg5 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg6 = %cst_0) -> (tensor<64x512xf32, #linear>)  : i32 {
+      %19 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear4>
+      %20 = arith.addi %2, %19 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4>
+      %21 = arith.divui %20, %3 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4>
+      %22 = tile.gather %arg2[%21] {tgpu.partition = array<i32: 0>} : !tile.tensor<?xi32>, tensor<64xi32, #linear4> -> tensor<64xi32, #linear4>
+      %23 = tile.convert_layout %22 {shared = #shared2, tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear5>
+      %24 = tile.expand_dims %23 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %25 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear5>
+      %26 = arith.addi %4, %25 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5>
+      %27 = arith.remui %26, %5 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5>
+      %28 = tile.expand_dims %27 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear5> -> tensor<64x1xi32, #linear13>
+      %29 = tile.broadcast %24 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %30 = tile.broadcast %28 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear13> -> tensor<64x512xi32, #linear2>
+      %31 = tile.gather %arg1[%29, %30, %8] {tgpu.partition = array<i32: 0>, tgpu.thread_gather} : !tile.tensor<?x?x576xbf16>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2>, tensor<64x512xi32, #linear2> -> tensor<64x512xbf16, #linear2>
+      %32 = tile.convert_layout %22 {shared = #shared2, tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear4> -> tensor<64xi32, #linear8>
+      %33 = tile.expand_dims %32 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %34 = tile.broadcast %33 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %35 = tile.splat %arg5 {tgpu.partition = array<i32: 0>} : i32 -> tensor<64xi32, #linear8>
+      %36 = arith.addi %9, %35 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8>
+      %37 = arith.remui %36, %10 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8>
+      %38 = tile.expand_dims %37 axis 1 {tgpu.partition = array<i32: 0>} : tensor<64xi32, #linear8> -> tensor<64x1xi32, #linear14>
+      %39 = tile.broadcast %38 {tgpu.partition = array<i32: 0>} : tensor<64x1xi32, #linear14> -> tensor<64x64xi32, #linear3>
+      %40 = tile.gather %arg1[%34, %39, %15] {tgpu.partition = array<i32: 0>, tgpu.thread_gather} : !tile.tensor<?x?x576xbf16>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3>, tensor<64x64xi32, #linear3> -> tensor<64x64xbf16, #linear3>
+      %41 = tile.transpose %31 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear2> -> tensor<512x64xbf16, #linear15>
+      %42 = tile.transpose %40 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear3> -> tensor<64x64xbf16, #linear16>
+      %43 = tile.convert_layout %41 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<512x64xbf16, #linear15> -> tensor<512x64xbf16, #linear17>
+      %44 = tile.dot %16, %43, %cst_1 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear11>, tensor<512x64xbf16, #linear17> -> tensor<64x64xf32, #linear1>
+      %45 = tile.convert_layout %42 {shared = #shared4, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear16> -> tensor<64x64xbf16, #linear18>
+      %46 = tile.dot %17, %45, %44 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear12>, tensor<64x64xbf16, #linear18> -> tensor<64x64xf32, #linear1>
+      %47 = arith.truncf %46 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear1> to tensor<64x64xbf16, #linear1>
+      %48 = arith.mulf %arg6, %cst {tgpu.partition = array<i32: 1>} : tensor<64x512xf32, #linear>
+      %49 = tile.convert_layout %47 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear1> -> tensor<64x64xbf16, #linear12>
+      %50 = tile.convert_layout %31 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<64x512xbf16, #linear2> -> tensor<64x512xbf16, #linear19>
+      %51 = tile.dot %49, %50, %48 {tgpu.mma = #tgpu.mma<wgmma, a = staged, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xbf16, #linear12>, tensor<64x512xbf16, #linear19> -> tensor<64x512xf32, #linear>
+      scf.yield %51 : tensor<64x512xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tile.store %18, %arg3[%c0_i32, %c0_i32] : tensor<64x512xf32, #linear>, !tile.tensor<?x512xf32>
+    return
+  }
+}
+
+
