@@ -92,7 +92,7 @@ def main():
                 scale = 1.0 / math.sqrt(D)
                 sms = torch.cuda.get_device_properties(0).multi_processor_count
                 splits = tilec.mla.num_splits(B * -(-(sq * hq) // 64), table.shape[1] * PAGE,
-                                              sms, tilec.mla.PER_SM)
+                                              sms)
 
                 def ours(q=q):
                     return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,

@@ -30,6 +30,7 @@ def test_bad_arguments_are_refused(torch):
         ((q, kv, bt.long(), lens), "block_table must be int32"),
         ((q, kv, bt[:1], lens), "block_table must be \\(B, max_blocks\\)"),
         ((q, kv, bt, lens[:1]), "cache_seqlens must be \\(B,\\)"),
+        ((q[:, :, :6], kv, bt, lens), "must be a multiple of 4"),
         ((q, kv, bt, lens), "must be a CUDA tensor"),
     ]
     for args, message in cases:
@@ -55,7 +56,9 @@ def test_fake_implementation_gives_the_shapes(torch):
 
 
 def test_splits_from_the_shapes():
-    # 128 programs fill 132 SMs at one a SM: no split; one program, 4096
-    # keys: split.
-    assert tilec.mla.num_splits(128, 4096, 132, tilec.mla.PER_SM) == 1
-    assert tilec.mla.num_splits(1, 4096, 132, tilec.mla.PER_SM) > 1
+    # 128 programs on 132 SMs: six waves' worth (7 splits); 512 programs:
+    # at least 4; a short table: shares of at least 8 blocks.
+    assert tilec.mla.num_splits(128, 8192, 132) == 7
+    assert tilec.mla.num_splits(512, 8192, 132) == 4
+    assert tilec.mla.num_splits(128, 1024, 132) == 2
+    assert tilec.mla.num_splits(128, 64, 132) == 1
