@@ -14,18 +14,37 @@ The backends of a row are timed in turn, in rounds (bench/timing.py).
 tilec runs where one of examples/attention.mlir's kernels covers the shape
 (attention_d64, attention_d128, attention_d256: (B, H, S, D) views, GQA,
 the row log-sum-exp as a second output); a row no kernel covers prints
-n/a for tilec and still measures the peers. The ratio is tilec / cuDNN."""
+n/a for tilec and still measures the peers. The ratio is tilec / cuDNN.
+
+Varlen rows (also alone: ``python3 bench/attention.py --varlen``): for each
+D = 128 shape, the same total tokens (B · S) as packed sequences whose
+lengths are drawn uniformly from [1, 2 S] (seeded; the last one cut to the
+total), through tilec.ops.varlen_attention, beside tilec's fixed-length
+kernel on the B x S shape and FlashAttention-2's varlen kernel (SDPA on a
+jagged nested tensor), same run. FLOPs count the pairs each sequence
+computes (4 · Hq · D a pair; causal: the lower triangle). The ratio is
+varlen / fixed (the issue's "within 5% of the fixed-length kernel at equal
+total tokens"); equal TFLOP/s is equal work a second."""
 
 import math
 import os
 import sys
 
-import torch
-import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
+# bench/profile.py would shadow the standard library's profile module, which
+# torch's compiler (reached by the custom ops and nested tensors) imports:
+# load the standard one first.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+import cProfile  # noqa: E402,F401
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
+
+sys.path.insert(0, _HERE)
+sys.path.insert(0, os.path.join(_HERE, "..", "python"))
 import tilec  # noqa: E402
+import tilec.ops  # noqa: E402
 from attention_table import print_table  # noqa: E402
 from timing import interleaved  # noqa: E402
 
@@ -121,5 +140,77 @@ def main():
     print_table(rows, ["tilec", "cudnn", "fa2"])
 
 
+def varlen_lengths(total, s, seed):
+    """Lengths uniform in [1, 2 s] summing to `total`."""
+    g = torch.Generator().manual_seed(seed)
+    lens = []
+    while sum(lens) < total:
+        lens.append(int(torch.randint(1, 2 * s + 1, (1,), generator=g)))
+    lens[-1] -= sum(lens) - total
+    return [n for n in lens if n > 0]
+
+
+def varlen_rows():
+    kernels = tilec.load(os.path.join(BUNDLES, "attention.tlc"))
+    dev = torch.cuda.get_device_name()
+    print(f"varlen attention forward, bf16, {dev}; TFLOP/s, lengths uniform in [1, 2S] "
+          "at the fixed row's total tokens; ratio = varlen / fixed")
+    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'causal':>6} {'seqs':>5} | "
+          f"{'varlen':>6} {'fixed':>6} {'FA2 vl':>6} | {'ratio':>5}")
+    for (b, hq, hkv, s, d) in SHAPES:
+        if d != 128:
+            continue
+        for causal in (False, True):
+            lens = varlen_lengths(b * s, s, seed=s + hq)
+            total = sum(lens)
+            q = torch.randn(total, hq, d, device="cuda", dtype=torch.bfloat16)
+            k = torch.randn(total, hkv, d, device="cuda", dtype=torch.bfloat16)
+            v = torch.randn(total, hkv, d, device="cuda", dtype=torch.bfloat16)
+            cu = torch.tensor([0] + torch.tensor(lens).cumsum(0).tolist(), device="cuda",
+                              dtype=torch.int32)
+            scale = 1.0 / math.sqrt(d)
+            pairs = sum(n * (n + 1) // 2 if causal else n * n for n in lens)
+            flops = 4 * hq * d * pairs
+
+            def ours():
+                return tilec.ops.varlen_attention(q, k, v, cu, cu, max(lens), scale=scale,
+                                                  causal=causal)
+            n0 = lens[0]
+            ref = reference(q[:n0, 0].contiguous(), k[:n0, 0].contiguous(),
+                            v[:n0, 0].contiguous(), scale, causal)
+            check(ours()[:n0, 0], ref, f"tilec varlen {hq}/{hkv} causal={causal}")
+            runs = {"varlen": ours}
+            try:  # FlashAttention-2's varlen kernel: SDPA on jagged nested tensors
+                nt = [torch.nested.nested_tensor_from_jagged(t, cu.long()).transpose(1, 2)
+                      for t in (q, k, v)]
+                gqa = hq != hkv
+
+                def fa2():
+                    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                        return F.scaled_dot_product_attention(*nt, is_causal=causal,
+                                                              scale=scale, enable_gqa=gqa)
+                fa2()
+                runs["fa2"] = fa2
+            except (RuntimeError, TypeError) as e:
+                print(f"  FA2 varlen: {str(e).splitlines()[0]}")
+            ms = interleaved(runs)
+            qf = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
+            kf = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            vf = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            fixed = tilec_runner(kernels, qf, kf, vf, scale, causal)
+            fixed_flops = 4 * b * hq * s * s * d / (2 if causal else 1)
+            ms_fixed = interleaved({"fixed": fixed})["fixed"]
+            tf = {n: flops / (t * 1e-3) / 1e12 for n, t in ms.items()}
+            tf["fixed"] = fixed_flops / (ms_fixed * 1e-3) / 1e12
+            cells = " ".join(f"{tf[n]:6.0f}" if n in tf else f"{'-':>6}"
+                             for n in ("varlen", "fixed", "fa2"))
+            print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {str(causal):>6} {len(lens):>5} | {cells} | "
+                  f"{tf['varlen'] / tf['fixed']:5.2f}", flush=True)
+            del q, k, v, qf, kf, vf
+            torch.cuda.empty_cache()
+
+
 if __name__ == "__main__":
-    main()
+    if "--varlen" not in sys.argv:
+        main()
+    varlen_rows()

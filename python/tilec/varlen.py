@@ -18,14 +18,20 @@ sequence has more keys than queries (query i sees keys up to i + Lk -
 Lq); a query that sees no key gets O = 0 and LSE = -inf. Hq a multiple of
 Hkv (GQA); bf16, head dim 128. Returns o (total_q, Hq, D) bf16 and, with
 return_lse=True, the log-sum-exp (Hq, total_q) f32 (natural log), as
-flash_attn_varlen_func's softmax_lse.
+flash_attn_varlen_func's softmax_lse. FlashAttention's options:
+``window_size=(left, right)`` (a sliding window: query i sees keys i + Lk -
+Lq - left .. i + Lk - Lq + right, -1 for no bound), ``softcap`` (> 0:
+scores softcap · tanh(s · scale / softcap)) and ``sinks`` ((Hq,) float32
+per-head logits in each row's softmax denominator, attention sinks); any
+of them runs the options' kernel, so the common kernel's loop carries none.
 
-examples/varlen_attention.mlir's kernel; the op is a torch.library custom
+examples/varlen_attention.mlir's kernels; the op is a torch.library custom
 op (tilec::varlen_attention) with a fake implementation: it traces under
 torch.compile, and the lengths stay on the GPU (CUDA graphs).
 """
 
 import math
+from typing import Optional
 
 from ._lib import INVALID_ARGUMENT, TilecError
 from .attention import _bundle
@@ -95,7 +101,8 @@ def schedule(cu_seqlens_q, total_q):
     return torch.stack([seq, torch.where(live, m, torch.zeros_like(i))], 1).int()
 
 
-def _varlen(q, k, v, cu_q, cu_k, scale, causal):
+def _varlen(q, k, v, cu_q, cu_k, scale, causal, window_left=-1, window_right=-1,
+            softcap=0.0, sinks=None):
     import torch
 
     total, hq, d = q.shape
@@ -104,10 +111,14 @@ def _varlen(q, k, v, cu_q, cu_k, scale, causal):
     if cu_q.shape[0] < 2 or not total:
         return o, lse
     bundle = _bundle("varlen_attention", q.device)
-    bundle["varlen_attention_d%d" % d](q.transpose(0, 1), k.transpose(0, 1),
-                                      v.transpose(0, 1), o.transpose(0, 1), lse, cu_q,
-                                      cu_k, schedule(cu_q, total), float(scale),
-                                      int(bool(causal)))
+    args = (q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), o.transpose(0, 1), lse,
+            cu_q, cu_k, schedule(cu_q, total), float(scale), int(bool(causal)))
+    if window_left < 0 and window_right < 0 and softcap <= 0 and sinks is None:
+        bundle["varlen_attention_d%d" % d](*args)
+    else:  # the options' kernel (the common one's loop stays as it is)
+        table = sinks if sinks is not None else lse.new_zeros(1)
+        bundle["varlen_attention_opts_d%d" % d](*args, int(window_left), int(window_right),
+                                               float(softcap), table, int(sinks is not None))
     return o, lse
 
 
@@ -122,12 +133,15 @@ def _register():
 
     @torch.library.custom_op("tilec::varlen_attention", mutates_args=(), device_types="cuda")
     def varlen_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: torch.Tensor,
-                  cu_seqlens_k: torch.Tensor, max_seqlen_q: int, scale: float, causal: bool
-                  ) -> tuple[torch.Tensor, torch.Tensor]:
-        return _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal)
+                  cu_seqlens_k: torch.Tensor, max_seqlen_q: int, scale: float, causal: bool,
+                  window_left: int = -1, window_right: int = -1, softcap: float = 0.0,
+                  sinks: Optional[torch.Tensor] = None) -> tuple[torch.Tensor, torch.Tensor]:
+        return _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window_left,
+                       window_right, softcap, sinks)
 
     @varlen_op.register_fake
-    def _(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, scale, causal):
+    def _(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, scale, causal, window_left=-1,
+          window_right=-1, softcap=0.0, sinks=None):
         return (torch.empty_like(q),
                 q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32))
 
@@ -136,14 +150,30 @@ def _register():
 
 
 def varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=None,
-                     scale=None, causal=False, return_lse=False):
+                     scale=None, causal=False, return_lse=False, window_size=(-1, -1),
+                     softcap=0.0, sinks=None):
     """softmax(q kᵀ · scale) v for each packed sequence (see the module).
     max_seqlen_q and max_seqlen_k are accepted for flash_attn_varlen_func's
-    signature; the schedule comes from the lengths on the GPU. Returns o (total_q, Hq, D) bf16, and with return_lse=True also
-    the LSE (Hq, total_q) f32."""
+    signature; the schedule comes from the lengths on the GPU. Returns o
+    (total_q, Hq, D) bf16, and with return_lse=True also the LSE (Hq,
+    total_q) f32. FlashAttention's options: window_size (left, right) (query
+    i sees keys i + Lk - Lq - left .. i + Lk - Lq + right; -1 for no bound),
+    softcap (> 0: scores softcap · tanh(s · scale / softcap)), and sinks, a
+    (Hq,) float32 tensor of per-head logits added to each row's softmax
+    denominator (attention sinks)."""
     _check(q, k, v, cu_seqlens_q, cu_seqlens_k)
+    if len(window_size) != 2:
+        raise TilecError("tilec.ops.varlen_attention: window_size must be (left, right)",
+                         INVALID_ARGUMENT)
+    if sinks is not None:
+        import torch
+        if (sinks.dim() != 1 or sinks.shape[0] != q.shape[1] or sinks.dtype != torch.float32
+                or sinks.device != q.device):
+            raise TilecError("tilec.ops.varlen_attention: sinks must be a (Hq,) float32 tensor "
+                             "on q's device", INVALID_ARGUMENT)
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
     o, lse = _register()(q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q),
-                         float(scale), bool(causal))
+                         float(scale), bool(causal), int(window_size[0]),
+                         int(window_size[1]), float(softcap), sinks)
     return (o, lse) if return_lse else o

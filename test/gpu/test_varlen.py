@@ -149,3 +149,72 @@ def test_schedule_takes_every_block_once_longest_first():
     assert sorted(live) == want
     assert live == sorted(live, key=lambda bm: (-lens[bm[0]], bm[0], -bm[1]))
     assert all(bm == [-1, 0] for bm in sched[len(live):])
+
+
+def reference_opts(q, k, v, lens_q, lens_k, scale, causal, wl, wr, softcap, sinks):
+    """float64 O and LSE with a window (wl, wr; -1: none), a softcap and
+    per-head sinks (logits in the denominator only; None: none)."""
+    tq, hq, d = q.shape
+    g = hq // k.shape[1]
+    out = torch.zeros(tq, hq, d, dtype=torch.float64, device=DEV)
+    lse = torch.full((hq, tq), float("-inf"), dtype=torch.float64, device=DEV)
+    q0 = k0 = 0
+    for lq, lk in zip(lens_q, lens_k):
+        if lq:
+            qs = q[q0:q0 + lq].double().transpose(0, 1)
+            ks = k[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
+            vs = v[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
+            s = qs @ ks.transpose(-1, -2) * scale
+            if softcap > 0:
+                s = softcap * torch.tanh(s / softcap)
+            i = torch.arange(lq, device=DEV)[:, None] + lk - lq
+            j = torch.arange(lk, device=DEV)[None, :]
+            bad = torch.zeros(lq, lk, dtype=torch.bool, device=DEV)
+            if causal:
+                bad |= j > i
+            if wr >= 0:
+                bad |= j > i + wr
+            if wl >= 0:
+                bad |= j < i - wl
+            s = s.masked_fill(bad, float("-inf"))
+            if sinks is not None:
+                sk = sinks.double()[:, None, None].expand(hq, lq, 1)
+                s = torch.cat([s, sk], -1)
+            l = torch.logsumexp(s, -1)
+            p = torch.exp(s - l[..., None]).nan_to_num(0.0)
+            if sinks is not None:
+                p = p[..., :-1]
+            out[q0:q0 + lq] = (p @ vs).transpose(0, 1)
+            lse[:, q0:q0 + lq] = l
+        q0, k0 = q0 + lq, k0 + lk
+    return out, lse
+
+
+@pytest.mark.parametrize("causal,wl,wr,softcap,with_sinks", [
+    (False, 100, 50, 0.0, False), (True, 300, -1, 0.0, False), (False, -1, 0, 0.0, False),
+    (False, -1, -1, 30.0, False), (True, -1, -1, 0.0, True), (True, 200, -1, 20.0, True),
+    (False, 0, 0, 0.0, True)])
+def test_varlen_options(causal, wl, wr, softcap, with_sinks):
+    # Window, softcap and sinks (the options' kernel), against float64 at
+    # ragged lengths, Lk != Lq, GQA, through the operator.
+    hq, hkv, d = 8, 2, 128
+    lens_q = [0, 1, 17, 1000, 300, 4097]
+    lens_k = [5, 1, 40, 1000, 700, 4097]
+    q, k, v, cu_q, cu_k = packed(lens_q, lens_k, hq, hkv, d, seed=wl + wr + int(softcap))
+    sinks = (torch.randn(hq, device=DEV) * 2) if with_sinks else None
+    scale = 0.09
+    o, lse = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, max(lens_q), scale=scale,
+                                        causal=causal, return_lse=True, window_size=(wl, wr),
+                                        softcap=softcap, sinks=sinks)
+    ref, ref_lse = reference_opts(q, k, v, lens_q, lens_k, scale, causal, wl, wr, softcap,
+                                  sinks)
+    check(o, lse, ref, ref_lse)
+
+
+def test_bad_options_are_refused():
+    q, k, v, cu_q, cu_k = packed([4, 6], [4, 6], 4, 4, 128, seed=3)
+    for kwargs, message in (({"window_size": (1, 2, 3)}, "window_size must be"),
+                            ({"sinks": torch.zeros(3, device=DEV)}, "sinks must be"),
+                            ({"sinks": torch.zeros(4, device=DEV).double()}, "sinks must be")):
+        with pytest.raises(tilec.TilecError, match=message):
+            tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, 6, **kwargs)
