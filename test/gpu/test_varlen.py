@@ -32,25 +32,40 @@ def packed(lens_q, lens_k, hq, hkv, d, seed):
     return q, k, v, cu(lens_q), cu(lens_k)
 
 
-def reference(q, k, v, lens_q, lens_k, scale, causal):
-    """float64 O (total_q, Hq, D) and LSE (Hq, total_q)."""
+def reference(q, k, v, lens_q, lens_k, scale, causal, wl=-1, wr=-1, softcap=0.0, sinks=None):
+    """float64 O (total_q, Hq, D) and LSE (Hq, total_q), with a window (wl,
+    wr; -1: none), a softcap (0: none) and per-head sinks (logits in the
+    denominator only; None: none)."""
     tq, hq, d = q.shape
     g = hq // k.shape[1]
     out = torch.zeros(tq, hq, d, dtype=torch.float64, device=DEV)
     lse = torch.full((hq, tq), float("-inf"), dtype=torch.float64, device=DEV)
     q0 = k0 = 0
     for lq, lk in zip(lens_q, lens_k):
-        if lq and lk:
-            qs = q[q0:q0 + lq].double().transpose(0, 1)  # (Hq, Lq, D)
+        if lq:
+            qs = q[q0:q0 + lq].double().transpose(0, 1)
             ks = k[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
             vs = v[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
             s = qs @ ks.transpose(-1, -2) * scale
+            if softcap > 0:
+                s = softcap * torch.tanh(s / softcap)
+            i = torch.arange(lq, device=DEV)[:, None] + lk - lq
+            j = torch.arange(lk, device=DEV)[None, :]
+            bad = torch.zeros(lq, lk, dtype=torch.bool, device=DEV)
             if causal:
-                i = torch.arange(lq, device=DEV)[:, None]
-                j = torch.arange(lk, device=DEV)[None, :]
-                s = s.masked_fill(j > i + lk - lq, float("-inf"))
+                bad |= j > i
+            if wr >= 0:
+                bad |= j > i + wr
+            if wl >= 0:
+                bad |= j < i - wl
+            s = s.masked_fill(bad, float("-inf"))
+            if sinks is not None:
+                sk = sinks.double()[:, None, None].expand(hq, lq, 1)
+                s = torch.cat([s, sk], -1)
             l = torch.logsumexp(s, -1)
             p = torch.exp(s - l[..., None]).nan_to_num(0.0)
+            if sinks is not None:
+                p = p[..., :-1]
             out[q0:q0 + lq] = (p @ vs).transpose(0, 1)
             lse[:, q0:q0 + lq] = l
         q0, k0 = q0 + lq, k0 + lk
@@ -151,45 +166,6 @@ def test_schedule_takes_every_block_once_longest_first():
     assert all(bm == [-1, 0] for bm in sched[len(live):])
 
 
-def reference_opts(q, k, v, lens_q, lens_k, scale, causal, wl, wr, softcap, sinks):
-    """float64 O and LSE with a window (wl, wr; -1: none), a softcap and
-    per-head sinks (logits in the denominator only; None: none)."""
-    tq, hq, d = q.shape
-    g = hq // k.shape[1]
-    out = torch.zeros(tq, hq, d, dtype=torch.float64, device=DEV)
-    lse = torch.full((hq, tq), float("-inf"), dtype=torch.float64, device=DEV)
-    q0 = k0 = 0
-    for lq, lk in zip(lens_q, lens_k):
-        if lq:
-            qs = q[q0:q0 + lq].double().transpose(0, 1)
-            ks = k[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
-            vs = v[k0:k0 + lk].double().repeat_interleave(g, 1).transpose(0, 1)
-            s = qs @ ks.transpose(-1, -2) * scale
-            if softcap > 0:
-                s = softcap * torch.tanh(s / softcap)
-            i = torch.arange(lq, device=DEV)[:, None] + lk - lq
-            j = torch.arange(lk, device=DEV)[None, :]
-            bad = torch.zeros(lq, lk, dtype=torch.bool, device=DEV)
-            if causal:
-                bad |= j > i
-            if wr >= 0:
-                bad |= j > i + wr
-            if wl >= 0:
-                bad |= j < i - wl
-            s = s.masked_fill(bad, float("-inf"))
-            if sinks is not None:
-                sk = sinks.double()[:, None, None].expand(hq, lq, 1)
-                s = torch.cat([s, sk], -1)
-            l = torch.logsumexp(s, -1)
-            p = torch.exp(s - l[..., None]).nan_to_num(0.0)
-            if sinks is not None:
-                p = p[..., :-1]
-            out[q0:q0 + lq] = (p @ vs).transpose(0, 1)
-            lse[:, q0:q0 + lq] = l
-        q0, k0 = q0 + lq, k0 + lk
-    return out, lse
-
-
 @pytest.mark.parametrize("causal,wl,wr,softcap,with_sinks", [
     (False, 100, 50, 0.0, False), (True, 300, -1, 0.0, False), (False, -1, 0, 0.0, False),
     (False, -1, -1, 30.0, False), (True, -1, -1, 0.0, True), (True, 200, -1, 20.0, True),
@@ -206,8 +182,7 @@ def test_varlen_options(causal, wl, wr, softcap, with_sinks):
     o, lse = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, max(lens_q), scale=scale,
                                         causal=causal, return_lse=True, window_size=(wl, wr),
                                         softcap=softcap, sinks=sinks)
-    ref, ref_lse = reference_opts(q, k, v, lens_q, lens_k, scale, causal, wl, wr, softcap,
-                                  sinks)
+    ref, ref_lse = reference(q, k, v, lens_q, lens_k, scale, causal, wl, wr, softcap, sinks)
     check(o, lse, ref, ref_lse)
 
 
