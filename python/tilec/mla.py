@@ -68,11 +68,6 @@ def _check(q, kv_cache, block_table, cache_seqlens, head_dim_v):
     for name, t in (("block_table", block_table), ("cache_seqlens", cache_seqlens)):
         if t.dtype != torch.int32:
             raise bad("%s must be int32, got %s" % (name, t.dtype))
-    tensors = (q, kv_cache, block_table, cache_seqlens)
-    if any(t.device.type != "cuda" for t in tensors):
-        raise bad("every tensor must be a CUDA tensor")
-    if len({t.device for t in tensors}) != 1:
-        raise bad("every tensor must be on one device")
     b = q.shape[0]
     if block_table.dim() != 2 or block_table.shape[0] != b:
         raise bad("block_table must be (B, max_blocks) with B = %d, got %s"
@@ -80,6 +75,11 @@ def _check(q, kv_cache, block_table, cache_seqlens, head_dim_v):
     if cache_seqlens.dim() != 1 or cache_seqlens.shape[0] != b:
         raise bad("cache_seqlens must be (B,) with B = %d, got %s"
                   % (b, tuple(cache_seqlens.shape)))
+    tensors = (q, kv_cache, block_table, cache_seqlens)
+    if any(t.device.type != "cuda" for t in tensors):
+        raise bad("every tensor must be a CUDA tensor")
+    if len({t.device for t in tensors}) != 1:
+        raise bad("every tensor must be on one device")
 
 
 def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
