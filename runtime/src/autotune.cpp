@@ -205,10 +205,17 @@ struct L2Flush {
   }
 };
 
-// Milliseconds a launch of `m` takes on `stream`: after a warm-up launch,
-// the median of launches each after an L2 flush and between two events,
-// about 10 ms of them (3 to 100).
-double time_member(Driver& d, tilec_kernel& m, CUstream stream, const tilec_arg* args, size_t n,
+// A member's launches: the median milliseconds and the spread around it
+// (the interquartile range).
+struct Timing {
+  double ms = 0;
+  double spread = 0;
+};
+
+// How long a launch of `m` takes on `stream`: after a warm-up launch, the
+// median (and the interquartile range) of launches each after an L2 flush
+// and between two events, about 10 ms of them (5 to 100).
+Timing time_member(Driver& d, tilec_kernel& m, CUstream stream, const tilec_arg* args, size_t n,
                    L2Flush& flush, const char* api) {
   if (!d.cuEventCreate || !d.cuEventRecord || !d.cuEventSynchronize || !d.cuEventElapsedTime ||
       !d.cuEventDestroy)
@@ -239,11 +246,20 @@ double time_member(Driver& d, tilec_kernel& m, CUstream stream, const tilec_arg*
   };
   once();  // warm-up: loads the module, sets attributes
   const double first = once();
-  const int reps = static_cast<int>(std::min(100.0, std::max(3.0, 10.0 / std::max(first, 1e-3))));
+  const int reps = static_cast<int>(std::min(100.0, std::max(5.0, 10.0 / std::max(first, 1e-3))));
   std::vector<double> ms;
   for (int i = 0; i < reps; ++i) ms.push_back(once());
-  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
-  return ms[reps / 2];
+  std::sort(ms.begin(), ms.end());
+  return {ms[reps / 2], ms[(3 * reps) / 4] - ms[reps / 4]};
+}
+
+// Whether `candidate` beats `incumbent` beyond the noise of both timings:
+// by more than either's spread and than 1% of the incumbent's time (a
+// spread of few launches can be 0 by chance).
+bool beats(const Timing& candidate, const Timing& incumbent) {
+  const double noise =
+      std::max({candidate.spread, incumbent.spread, 0.01 * incumbent.ms});
+  return candidate.ms < incumbent.ms - noise;
 }
 
 }  // namespace
@@ -277,7 +293,7 @@ std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t 
 }
 
 const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg* args, size_t n,
-                              const char* api, TuneMode mode) {
+                              const char* api, TuneMode mode, const tilec_kernel& fallback) {
   if (k.variants.empty() || mode == TuneMode::Off) return nullptr;
   tilec_bundle& b = *k.bundle;
   if (mode == TuneMode::Memory) {
@@ -311,21 +327,28 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
   }
   if (mode != TuneMode::Tune) return nullptr;
 
-  // Tune (without the bundle's lock: the launches take it).
-  std::vector<tilec_kernel*> members{&k};
-  for (const tilec_kernel* v : k.variants) members.push_back(const_cast<tilec_kernel*>(v));
+  // Tune (without the bundle's lock: the launches take it). The cost
+  // model's choice is timed first; it stays the choice unless a member
+  // beats it beyond the noise, in this timing and again in a second one
+  // of the two alone (an autotuner that took a member slower than the
+  // default, as a 2-3% noisy win can be, loses to not tuning).
+  std::vector<tilec_kernel*> members{const_cast<tilec_kernel*>(&fallback)};
+  if (&fallback != &k) members.push_back(&k);
+  for (const tilec_kernel* v : k.variants)
+    if (v != &fallback) members.push_back(const_cast<tilec_kernel*>(v));
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   const tilec_kernel* best = nullptr;
-  double best_ms = 0;
+  Timing best_t, default_t;
+  bool timed_default = false;
   std::optional<Error> refused;  // the first member that could not launch
   L2Flush flush(d, api);
   for (size_t i = 0; i < members.size(); ++i) {
-    double ms = 0;
+    Timing t;
     try {
-      ms = time_member(d, *members[i], stream, args, n, flush, api);
+      t = time_member(d, *members[i], stream, args, n, flush, api);
     } catch (const Error& e) {
       // A member the device cannot run at this problem (its workspace does
       // not fit in the free memory, ...) is left out, as Triton leaves out
@@ -336,16 +359,37 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
       if (!refused) refused = e;
       continue;
     }
-    if (!best || ms < best_ms) {
+    if (i == 0) {
+      default_t = t;
+      timed_default = true;
+    }
+    if (!best || t.ms < best_t.ms) {
       best = members[i];
-      best_ms = ms;
+      best_t = t;
     }
     if (seconds() > 1.0)
       std::fprintf(stderr, "tilec: autotuning %s [%s]: %zu of %zu timed, %s %.4f ms\n",
                    k.name.c_str(), bucket.c_str(), i + 1, members.size(),
-                   members[i]->name.c_str(), ms);
+                   members[i]->name.c_str(), t.ms);
   }
   if (!best) throw *refused;
+  if (timed_default && best != &fallback) {
+    // The fastest must beat the default beyond the noise, and again when
+    // the two are timed once more (default first, as before).
+    bool keep = !beats(best_t, default_t);
+    if (!keep) {
+      const Timing d2 =
+          time_member(d, *const_cast<tilec_kernel*>(&fallback), stream, args, n, flush, api);
+      const Timing b2 =
+          time_member(d, *const_cast<tilec_kernel*>(best), stream, args, n, flush, api);
+      keep = !beats(b2, d2);
+    }
+    if (keep) {
+      best = &fallback;
+      best_t = default_t;
+    }
+  }
+  const double best_ms = best_t.ms;
   if (seconds() > 1.0)
     std::fprintf(stderr, "tilec: autotuned %s [%s] in %.1f s: %s (%.4f ms)\n", k.name.c_str(),
                  bucket.c_str(), seconds(), best->name.c_str(), best_ms);
@@ -364,7 +408,7 @@ const tilec_kernel& choose_member(tilec_kernel& k, CUstream stream, const tilec_
                                   size_t n, const char* api, int64_t sms, TuneMode mode) {
   const tilec_kernel& c = select_variant(k, args, n, api, sms);
   if (&c == k.plain) return c;
-  const tilec_kernel* t = autotuned(k, stream, args, n, api, mode);
+  const tilec_kernel* t = autotuned(k, stream, args, n, api, mode, c);
   return t ? *t : c;
 }
 

@@ -404,9 +404,12 @@ enum class TuneMode { Off, Memory, Tune };
 TuneMode tune_mode();
 // The member of `k`'s family the autotuner chose for these arguments, or
 // null (none known and `mode` does not tune, or `k` has no variants).
-// Tuning launches every member on `stream`, several times.
+// Tuning launches every member on `stream`, several times, and keeps
+// `fallback` (the cost model's choice) unless another member beats it by
+// more than the timings' noise, twice.
 const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg* args,
-                              size_t n, const char* api, TuneMode mode);
+                              size_t n, const char* api, TuneMode mode,
+                              const tilec_kernel& fallback);
 // The member of `k`'s family these arguments run: the plain twin where a
 // TMA view cannot be read, else the autotuner's choice (`mode`), else the
 // cost model's (`sms` as select_variant takes it).

@@ -342,7 +342,9 @@ FAKE_API CUresult cuEventElapsedTime(float* ms, CUevent a, CUevent b) {
   for (size_t i = reinterpret_cast<FakeEvent*>(a)->launches;
        i < reinterpret_cast<FakeEvent*>(b)->launches; ++i) {
     auto it = g_state.function_ms.find(g_state.launches[i].function);
-    total += it == g_state.function_ms.end() ? 1.0 : it->second;
+    const double noise =
+        g_state.jitter.empty() ? 0.0 : g_state.jitter[i % g_state.jitter.size()];
+    total += (it == g_state.function_ms.end() ? 1.0 : it->second) * (1.0 + noise);
   }
   *ms = static_cast<float>(total);
   return 0;

@@ -55,6 +55,8 @@ struct FakeCudaState {
   std::string device_name = "Fake GPU";
   int driver_version = 12080;
   std::map<std::string, double> function_ms;  // a launch's time between events (default 1)
+  // Noise: launch i of the whole run takes function_ms · (1 + jitter[i % size]).
+  std::vector<double> jitter;
   size_t max_alloc = SIZE_MAX;  // cuMemAlloc of more fails with CUDA_ERROR_OUT_OF_MEMORY
   // ---- state and records ----
   void* current_context = nullptr;
