@@ -15,7 +15,10 @@ bandwidth of reading B as a fraction of a device-to-device copy measured
 in the same run. Every backend is first checked against float64 on fresh
 random inputs with C poisoned (NaN). At the end: the geometric mean of the
 ratios and the worst shape, per type. --quick: a subset (M 16, 512, 8192
-on three (N, K) pairs)."""
+on three (N, K) pairs). --unseen: issue 50's shapes instead (the ones it
+names, squares and the thin and wide, and 24 drawn at random with a fixed
+seed: M in [1, 16384], N and K in [256, 16384], multiples of 8, half of
+them not multiples of 64)."""
 
 import math
 import os
@@ -37,7 +40,36 @@ NK = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336),
 EXTRA = [(3072, 3072, 4096), (4000, 4112, 4096), (3000, 5008, 1024), (777, 3008, 2048)]
 
 
+# Issue 50's shapes beyond the LLM table: the ones it names (the worst of
+# its 22), squares, thin and wide.
+UNSEEN = [(4000, 4104, 4096), (3000, 5000, 1024), (1000, 6144, 4096), (24576, 1024, 1024),
+          (777, 3008, 2048), (8192, 8192, 8192), (4096, 4096, 11008), (3072, 3072, 3072),
+          (2048, 2048, 2048), (6000, 6000, 6000), (16384, 2048, 512), (512, 16384, 8192),
+          (256, 256, 16384), (12000, 12000, 256)]
+
+
+def random_shapes(count=24, seed=50):
+    """M in [1, 16384], N and K in [256, 16384], multiples of 8, every other
+    one's N and K not multiples of 64."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        m = rng.randint(1, 16384)
+        dims = []
+        for _ in range(2):
+            while True:
+                x = 8 * rng.randint(32, 2048)
+                if (x % 64 != 0) == (i % 2 == 1):
+                    break
+            dims.append(x)
+        out.append((m, dims[0], dims[1]))
+    return out
+
+
 def shapes(quick):
+    if "--unseen" in sys.argv:
+        return UNSEEN + random_shapes()
     if quick:
         return [(m, n, k) for m in (16, 512, 8192) for n, k in NK[:3:2] + NK[6:7]] + EXTRA[:2]
     return [(m, n, k) for m in MS for n, k in NK] + EXTRA
