@@ -378,11 +378,17 @@ const tilec_kernel* autotuned(tilec_kernel& k, CUstream stream, const tilec_arg*
     // the two are timed once more (default first, as before).
     bool keep = !beats(best_t, default_t);
     if (!keep) {
-      const Timing d2 =
-          time_member(d, *const_cast<tilec_kernel*>(&fallback), stream, args, n, flush, api);
-      const Timing b2 =
-          time_member(d, *const_cast<tilec_kernel*>(best), stream, args, n, flush, api);
-      keep = !beats(b2, d2);
+      try {
+        const Timing d2 =
+            time_member(d, *const_cast<tilec_kernel*>(&fallback), stream, args, n, flush, api);
+        const Timing b2 =
+            time_member(d, *const_cast<tilec_kernel*>(best), stream, args, n, flush, api);
+        keep = !beats(b2, d2);
+      } catch (const Error& e) {
+        // (A member that could not launch the second time: the default.)
+        if (e.code != TILEC_ERROR_OUT_OF_RESOURCES) throw;
+        keep = true;
+      }
     }
     if (keep) {
       best = &fallback;

@@ -340,11 +340,16 @@ LogicalResult WGMMAOp::verify() {
                         : !acc.getElementType().isF32())
     return emitOpError() << "accumulates " << aElt << " in "
                          << (aElt.isInteger(8) ? "i32" : "f32") << " only";
-  // N up to 256 a warpgroup (warpgroups splitting N take a share each).
-  int64_t groupsN = tile::getLayoutAttr(acc)
-                        ? tile::getLayout(acc).wgmmaWarpGroupsOf().second
-                        : 1;
-  if (m % 64 != 0 || n % 8 != 0 || n / groupsN > 256 || k % wgmmaK(aElt))
+  // N up to 256 a warpgroup: past 256 only where the accumulator is the
+  // wgmma layout of warpgroups splitting N, each a share of at most 256.
+  bool split = false;
+  if (n > 256 && tile::getLayoutAttr(acc)) {
+    auto [groupsM, groupsN] = tile::getLayout(acc).wgmmaWarpGroupsOf();
+    split = n % (8 * groupsN) == 0 && n / groupsN <= 256 &&
+            tile::getLayout(acc) ==
+                LinearLayout::wgmmaAccumulator({m, n}, groupsM, groupsN);
+  }
+  if (m % 64 != 0 || n % 8 != 0 || (n > 256 && !split) || k % wgmmaK(aElt))
     return emitOpError() << "needs M a multiple of 64, N a multiple of 8 up "
                             "to 256 a warpgroup and K a multiple of "
                          << wgmmaK(aElt);

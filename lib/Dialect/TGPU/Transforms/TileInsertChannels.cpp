@@ -1080,6 +1080,7 @@ void KernelChannels::insertDeferredWaits(
   struct Entry {
     Value result;
     SmallVector<int> mmas; // the MMAs (indices) it completes
+    bool staged = false;   // one of them reads a staged A
   };
   SmallVector<Entry> inFlight;
   SmallVector<Operation *> ops;
@@ -1114,7 +1115,7 @@ void KernelChannels::insertDeferredWaits(
     });
     if (writesScratch(op))
       for (auto [k, e] : llvm::enumerate(inFlight))
-        if (tgpu::stageOf(e.result.getDefiningOp<tgpu::WGMMAOp>().getA()))
+        if (e.staged)
           latest = std::max(latest, int(k));
     if (latest >= 0) {
       OpBuilder b(op);
@@ -1140,12 +1141,14 @@ void KernelChannels::insertDeferredWaits(
     }
     if (it == issued.end())
       continue;
-    Entry entry{op->getResult(0), {}};
+    Entry entry{op->getResult(0), {},
+                bool(tgpu::stageOf(tgpu::WGMMAOp(it->first).getA()))};
     if (chainFrom) {
       auto from = llvm::find_if(
           inFlight, [&](const Entry &e) { return e.result == chainFrom; });
       if (from != inFlight.end()) {
         entry.mmas = from->mmas;
+        entry.staged |= from->staged;
         inFlight.erase(from);
       }
     }

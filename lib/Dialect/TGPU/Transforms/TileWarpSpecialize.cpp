@@ -267,6 +267,12 @@ struct TileWarpSpecialize
           : gatheredPerThread(func, copying) > kWideGather ? kGatherRegs
                                                             : kCopyRegs;
       int consumerRegs = consumerBudget(numWarps * copies, producerRegs);
+      // (Never below setmaxnreg's least, 24: many compute warps keep the
+      // copy partition's usual budget.)
+      if (producerRegs == kGatherRegs && consumerRegs < 24) {
+        producerRegs = kCopyRegs;
+        consumerRegs = consumerBudget(numWarps * copies, producerRegs);
+      }
       // Copy warps take what the compute warps leave (one compute
       // warpgroup at 240 leaves them 256: paged decode's gathers, whose
       // row addresses and table entries spilled at 72).
