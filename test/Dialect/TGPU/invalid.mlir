@@ -945,3 +945,21 @@ func.func @store_reduce_max(%c: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 12
         !tgpu.smem<2x128x32xf32, #sc>
   return
 }
+
+// -----
+
+// N past 256 only on warpgroups splitting N: a 64x512 accumulator that two
+// warpgroups hold alike (a replicated warp bit) is refused.
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#sb = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128], [0, 256]]>
+
+func.func @wgmma_n_past_256(%acc: tensor<64x512xf32, #acc>, %i: i32) {
+  %a = tgpu.alloc : !tgpu.smem<2x64x64xbf16, #sa>
+  %b = tgpu.alloc : !tgpu.smem<2x64x512xbf16, #sb>
+  // expected-error @+1 {{needs M a multiple of 64, N a multiple of 8 up to 256 a warpgroup}}
+  %d = tgpu.wgmma %a[%i], %b[%i], %acc
+      : !tgpu.smem<2x64x64xbf16, #sa>, !tgpu.smem<2x64x512xbf16, #sb>,
+        tensor<64x512xf32, #acc>
+  return
+}
