@@ -91,8 +91,8 @@ def main():
                 q = torch.randn(B, sq, hq, D, device="cuda", dtype=torch.bfloat16)
                 scale = 1.0 / math.sqrt(D)
                 sms = torch.cuda.get_device_properties(0).multi_processor_count
-                splits = tilec.mla.num_splits(B * -(-(sq * hq) // 64), table.shape[1] * PAGE,
-                                              sms)
+                splits = tilec.mla.num_splits(B * -(-(sq * hq) // tilec.mla.ROWS),
+                                              table.shape[1] * PAGE, sms)
 
                 def ours(q=q):
                     return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,

@@ -90,14 +90,14 @@ def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k=None, v=No
 PER_SM = 2  # programs an SM runs at once (the kernel's tile.blocks_per_sm)
 
 
-def num_splits(programs, max_keys, sms, per_sm=PER_SM):
+def num_splits(programs, max_keys, sms):
     """Splits of each sequence's keys: none where `programs` (B · Hkv ·
     row blocks) fill most of the `sms`' program slots or a sequence has
     few blocks; else the fewest whose last wave is nearly as full as the
     best count's (FA3's rule, from the shapes alone: `max_keys` is the
     block table's width times the page size)."""
     blocks = -(-max_keys // KEYS)
-    slots = per_sm * sms
+    slots = PER_SM * sms
     if programs >= 0.8 * slots or blocks <= 4:
         return 1
     effs = []

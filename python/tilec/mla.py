@@ -31,6 +31,7 @@ from .attention import _bundle
 D_QK = 576
 D_V = 512
 ROWS = 64   # query rows a program (the MMA's M)
+KEYS = 64   # keys a step
 
 
 def num_splits(programs, max_keys, sms):
@@ -42,7 +43,7 @@ def num_splits(programs, max_keys, sms):
     page). Measured on FlashMLA's grid (lengths N(c, c / 2), H200): 4-7
     splits took 0.79-0.89 of one split's time at 4096 and 8192 keys, 16
     and 128 heads."""
-    blocks = -(-max_keys // ROWS)
+    blocks = -(-max_keys // KEYS)
     want = max(4, -(-6 * sms // max(1, programs)))
     return max(1, min(want, blocks // 8, 64))
 
