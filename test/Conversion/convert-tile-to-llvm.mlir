@@ -413,6 +413,30 @@ func.func @row_masked(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?xf32>, %row
 
 // -----
 
+// The same row mask reshaped to a 3-D view's rank (O[h, rows, :]) still
+// lets rows go as vectors.
+// CHECK-LABEL: func.func @row_masked_3d
+// CHECK: scf.if
+// CHECK: st.global.v4.b32
+// CHECK: else
+// CHECK: st.global.b32
+func.func @row_masked_3d(%x: !tile.tensor<?x?xf32>, %y: !tile.tensor<?x?x64xf32>, %rows: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %i = tile.iota : !tile.tile<32xi32>
+  %n = tile.splat %rows : i32 -> !tile.tile<32xi32>
+  %in = arith.cmpi slt, %i, %n : !tile.tile<32xi32>
+  %in2 = tile.expand_dims %in axis 1 : !tile.tile<32xi1> -> !tile.tile<32x1xi1>
+  %m = tile.broadcast %in2 : !tile.tile<32x1xi1> -> !tile.tile<32x64xi1>
+  %m3 = tile.reshape %m : !tile.tile<32x64xi1> -> !tile.tile<1x32x64xi1>
+  %t = tile.load %x[%c0, %c0] : !tile.tensor<?x?xf32> -> !tile.tile<32x64xf32>
+  %t3 = tile.reshape %t : !tile.tile<32x64xf32> -> !tile.tile<1x32x64xf32>
+  tile.store %t3, %y[%c0, %c0, %c0] mask(%m3 : !tile.tile<1x32x64xi1>) : !tile.tile<1x32x64xf32>, !tile.tensor<?x?x64xf32>
+  return
+}
+
+// -----
+
 // Philox4x32-10 per register: two 32x32->64 products a round (the
 // multipliers 0xD2511F53 and 0xCD9E8D57), the key bumped by the Weyl
 // constants (0x9E3779B9, 0xBB67AE85 as i32) between rounds; uniform

@@ -105,6 +105,34 @@ TEST_F(AxisInfoTest, MaskOfRowsIsConstantAlongColumns) {
   EXPECT_EQ(vec(a.contiguity), (V{1, 1}));
 }
 
+TEST_F(AxisInfoTest, ReshapeKeepsARowMaskConstantAlongColumns) {
+  // A masked store of a 2-D tile into a 3-D view (O[h, rows, :]): the
+  // mask reshaped to the view's rank stays constant along the columns, so
+  // the store still goes in vectors.
+  AxisInfo a = infoOf(R"(
+  %e = tile.expand_dims %ids axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %b = tile.broadcast %e : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<32x64xi32>
+  %m = arith.cmpi slt, %b, %nt : !tile.tile<32x64xi32>
+  %r = tile.reshape %m {tag} : !tile.tile<32x64xi1> -> !tile.tile<1x32x64xi1>)");
+  EXPECT_EQ(vec(a.constancy), (V{1, 1, 64}));
+  EXPECT_EQ(vec(a.contiguity), (V{1, 1, 1}));
+  // Rows merged into one dim: only the last dim, whose size stays, keeps
+  // what it had.
+  AxisInfo merged = infoOf(R"(
+  %i = tile.iota : !tile.tile<64xi32>
+  %e = tile.expand_dims %i axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
+  %b = tile.broadcast %e : !tile.tile<1x64xi32> -> !tile.tile<32x64xi32>
+  %r = tile.reshape %b {tag} : !tile.tile<32x64xi32> -> !tile.tile<2x16x64xi32>)");
+  EXPECT_EQ(vec(merged.contiguity), (V{1, 1, 64}));
+  EXPECT_EQ(vec(merged.constancy), (V{1, 1, 1}));
+  AxisInfo flat = infoOf(R"(
+  %e = tile.expand_dims %ids axis 1 : !tile.tile<32xi32> -> !tile.tile<32x1xi32>
+  %b = tile.broadcast %e : !tile.tile<32x1xi32> -> !tile.tile<32x64xi32>
+  %r = tile.reshape %b {tag} : !tile.tile<32x64xi32> -> !tile.tile<2048xi32>)");
+  EXPECT_EQ(vec(flat.constancy), V{1});
+}
+
 TEST_F(AxisInfoTest, ScaledIotaIsNotContiguous) {
   AxisInfo a = infoOf(R"(
   %i = tile.iota : !tile.tile<64xi32>

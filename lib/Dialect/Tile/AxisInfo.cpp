@@ -19,6 +19,9 @@
 //                     where its C = 1: then it divides every value)
 //   a << c            C = 1, K = Ka, D = Da << c (likewise)
 //   cmp, and, or, xor C = 1, K = g(Ka, Kb), D = 1
+//   reshape           size-1 dims added or dropped: the other dims keep
+//                     theirs, an added one is expand_dims's; otherwise the
+//                     last dim keeps its own where its size stays
 //   casts, convert_layout: the source's.
 //
 // Anything else is unknown. The walk is bounded in depth (a long chain is
@@ -188,6 +191,43 @@ AxisInfo get(Value v, int depth) {
                  : b.contiguity[d] == 1 ? b.divisibility[d]
                                         : 1;
       info.divisibility[d] = lesser(da * db, kMaxDivisibility);
+    }
+    return info;
+  }
+  if (auto rs = dyn_cast<ReshapeOp>(def)) {
+    AxisInfo src = operand(0), info = unknown(v);
+    auto from = cast<RankedTensorType>(rs.getSrc().getType()).getShape();
+    auto to = cast<RankedTensorType>(rs.getType()).getShape();
+    auto nonUnit = [](ArrayRef<int64_t> shape) {
+      SmallVector<unsigned> dims;
+      for (auto [d, n] : llvm::enumerate(shape))
+        if (n != 1)
+          dims.push_back(d);
+      return dims;
+    };
+    SmallVector<unsigned> fromDims = nonUnit(from), toDims = nonUnit(to);
+    bool same = fromDims.size() == toDims.size() &&
+                llvm::all_of(llvm::zip(fromDims, toDims), [&](auto p) {
+                  return from[std::get<0>(p)] == to[std::get<1>(p)];
+                });
+    if (same) {
+      int64_t every = 1;
+      for (auto [c, d] : llvm::zip(src.contiguity, src.divisibility))
+        if (c == 1)
+          every = std::max(every, d);
+      for (int64_t &d : info.divisibility)
+        d = every;
+      for (auto [f, t] : llvm::zip(fromDims, toDims)) {
+        info.contiguity[t] = src.contiguity[f];
+        info.constancy[t] = src.constancy[f];
+        info.divisibility[t] = src.divisibility[f];
+      }
+      return info;
+    }
+    if (!from.empty() && !to.empty() && from.back() == to.back()) {
+      info.contiguity.back() = src.contiguity.back();
+      info.constancy.back() = src.constancy.back();
+      info.divisibility.back() = src.divisibility.back();
     }
     return info;
   }

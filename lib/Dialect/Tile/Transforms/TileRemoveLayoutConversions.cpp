@@ -4,8 +4,9 @@
 // layout. This pass moves them to where they are cheapest or cancel:
 //   - forward through elementwise ops (towards narrower types and stores),
 //   - backward out of loops (a loop-carried value takes the layout its
-//     yielded value has), and, through the convert_layout canonicalizations,
-//     into broadcast and expand_dims operands and onto cheap values.
+//     yielded value has), through reshapes, and, through the convert_layout
+//     canonicalizations, into broadcast and expand_dims operands and onto
+//     cheap values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,6 +118,31 @@ struct SinkConvertIntoRematerializable : public OpRewritePattern<ConvertLayoutOp
   }
 };
 
+/// convert(reshape(x)) -> reshape(convert(x)): still one conversion, now
+/// next to x's definition, where it folds into a conversion that made x
+/// (a masked store's value converted before and after its reshape to the
+/// view's rank) or sinks into a rematerializable one (a row mask built from
+/// an iota, which then needs no round trip through shared memory at all).
+struct SinkConvertThroughReshape : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp cv,
+                                PatternRewriter &rewriter) const override {
+    auto rs = cv.getSrc().getDefiningOp<ReshapeOp>();
+    if (!rs || !getLayoutAttr(cv.getType()) ||
+        !getLayoutAttr(rs.getSrc().getType()))
+      return failure();
+    auto srcTy = cast<RankedTensorType>(rs.getSrc().getType());
+    LinearLayout operand =
+        getLayout(cv.getType()).reshape(srcTy.getShape().vec());
+    Value src = rs.getSrc();
+    if (getLayout(srcTy) != operand)
+      src = ConvertLayoutOp::create(rewriter, cv.getLoc(),
+                                    withLayout(srcTy, operand), src);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(cv, cv.getType(), src);
+    return success();
+  }
+};
+
 /// store(reshape?(convert(x))) -> store(reshape?(x)) for a tile of fewer
 /// elements than the kernel has threads (attention's row log-sum-exp): the
 /// conversion only made the writes wider, and a few narrow stores cost
@@ -198,7 +224,7 @@ LogicalResult tilec::removeLayoutConversions(Operation *root) {
   root->walk([](scf::ForOp forOp) { carryYieldedLayouts(forOp); });
   RewritePatternSet patterns(ctx);
   patterns.add<HoistConvertOverElementwise, SinkConvertIntoRematerializable,
-               StoreSmallTileAsIs>(ctx);
+               SinkConvertThroughReshape, StoreSmallTileAsIs>(ctx);
   ConvertLayoutOp::getCanonicalizationPatterns(patterns, ctx);
   return applyPatternsGreedily(root, std::move(patterns));
 }

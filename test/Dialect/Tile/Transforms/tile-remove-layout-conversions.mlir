@@ -104,3 +104,39 @@ func.func @store_converted(%x: !tile.tensor<?xf32>, %o: !tile.tensor<?xf32>)
   tile.store %c, %o[%c0] : tensor<128xf32, #wide128>, !tile.tensor<?xf32>
   return
 }
+
+// -----
+
+// A masked store of a 2-D result into a 3-D view (O[h, rows, :] in
+// attention): the conversion after the reshape sinks through it and folds
+// with the one before, so the value converts once; the row mask is
+// rebuilt from its iota in the store's layout, not converted through
+// shared memory.
+// CHECK-LABEL: func.func @masked_store_3d
+// CHECK: %[[D:.*]] = tile.dot
+// CHECK: %[[T:.*]] = arith.truncf %[[D]]
+// CHECK: %[[C:.*]] = tile.convert_layout %[[T]] : tensor<64x64xbf16, #{{.*}}> -> tensor<64x64xbf16, #[[ST:linear[0-9]*]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[V:.*]] = tile.reshape %[[C]]
+// CHECK: arith.cmpi slt, {{.*}} : tensor<64xi32, #{{.*}}>
+// CHECK: %[[MB:.*]] = tile.broadcast {{.*}} -> tensor<64x64xi1, #[[ST]]>
+// CHECK: %[[M:.*]] = tile.reshape %[[MB]]
+// CHECK: tile.store %[[V]], {{.*}} mask(%[[M]]
+func.func @masked_store_3d(%a: !tile.tensor<?x?xbf16>, %o: !tile.tensor<?x?x64xbf16>, %n: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %ta = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.tensor<?x?xbf16> -> !tile.tile<32x64xbf16>
+  %z = arith.constant dense<0.0> : !tile.tile<64x64xf32>
+  %d = tile.dot %ta, %tb, %z : !tile.tile<64x32xbf16>, !tile.tile<32x64xbf16> -> !tile.tile<64x64xf32>
+  %t = arith.truncf %d : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
+  %t3 = tile.reshape %t : !tile.tile<64x64xbf16> -> !tile.tile<1x64x64xbf16>
+  %i = tile.iota : !tile.tile<64xi32>
+  %nt = tile.splat %n : i32 -> !tile.tile<64xi32>
+  %mine = arith.cmpi slt, %i, %nt : !tile.tile<64xi32>
+  %me = tile.expand_dims %mine axis 1 : !tile.tile<64xi1> -> !tile.tile<64x1xi1>
+  %mb = tile.broadcast %me : !tile.tile<64x1xi1> -> !tile.tile<64x64xi1>
+  %m3 = tile.reshape %mb : !tile.tile<64x64xi1> -> !tile.tile<1x64x64xi1>
+  tile.store %t3, %o[%c0, %c0, %c0] mask(%m3 : !tile.tile<1x64x64xi1>) : !tile.tile<1x64x64xbf16>, !tile.tensor<?x?x64xbf16>
+  return
+}
