@@ -420,3 +420,141 @@ func.func @varlen_attention_opts_d128(%q: !tile.tensor<?x?x128xbf16>, %k: !tile.
   tile.store %lse2, %lse[%h, %qrow] mask(%mine_l : !tile.tile<1x128xi1>) : !tile.tile<1x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// The schedule of the kernels above, from the lengths on the GPU in two
+// launches (tilec.ops.varlen_attention runs them; tilec.varlen.schedule
+// is the same in torch ops, which took about 20 small launches, 50 us of
+// a 1 ms prefill). Sequence c precedes b when it is longer, or as long and
+// earlier (a stable sort, longest first).
+//
+// varlen_schedule_starts: start[b] = the blocks of 128 queries of the
+// sequences that precede b (its first row in the schedule), for the 128
+// sequences of program x, against every sequence in chunks of 128.
+func.func @varlen_schedule_starts(%cu: !tile.tensor<?xi32>, %start: !tile.tensor<?xi32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(1, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %px = tile.program_id x
+  %nseq = tile.dim %start, 0 : !tile.tensor<?xi32>
+  %b0 = arith.muli %px, %c128 : i32
+  %b1 = arith.addi %b0, %c1 : i32
+  %iota = tile.iota : !tile.tile<128xi32>
+  %b0t = tile.splat %b0 : i32 -> !tile.tile<128xi32>
+  %bi = arith.addi %iota, %b0t : !tile.tile<128xi32>
+  %qb0 = tile.load %cu[%b0] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %qb1 = tile.load %cu[%b1] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+  %lenb = arith.subi %qb1, %qb0 : !tile.tile<128xi32>
+  %lenb2 = tile.expand_dims %lenb axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %lenbb = tile.broadcast %lenb2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
+  %bi2 = tile.expand_dims %bi axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %bib = tile.broadcast %bi2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
+  %nseq_t = tile.splat %nseq : i32 -> !tile.tile<128xi32>
+  %c127 = arith.constant dense<127> : !tile.tile<128xi32>
+  %c7 = arith.constant dense<7> : !tile.tile<128xi32>
+  %zero = arith.constant dense<0> : !tile.tile<128xi32>
+  %zero2 = arith.constant dense<0> : !tile.tile<128x128xi32>
+  %acc = scf.for %cc = %c0 to %nseq step %c128 iter_args(%a = %zero) -> (!tile.tile<128xi32>) : i32 {
+    %cc1 = arith.addi %cc, %c1 : i32
+    %cct = tile.splat %cc : i32 -> !tile.tile<128xi32>
+    %ci = arith.addi %iota, %cct : !tile.tile<128xi32>
+    %qc0 = tile.load %cu[%cc] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+    %qc1 = tile.load %cu[%cc1] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+    %lenc = arith.subi %qc1, %qc0 : !tile.tile<128xi32>
+    %lenc7 = arith.addi %lenc, %c127 : !tile.tile<128xi32>
+    %blkc0 = arith.shrsi %lenc7, %c7 : !tile.tile<128xi32>
+    %real = arith.cmpi slt, %ci, %nseq_t : !tile.tile<128xi32>
+    %blkc = arith.select %real, %blkc0, %zero : !tile.tile<128xi1>, !tile.tile<128xi32>
+    %lenc2 = tile.expand_dims %lenc axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %lencb = tile.broadcast %lenc2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %ci2 = tile.expand_dims %ci axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %cib = tile.broadcast %ci2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %blkc2 = tile.expand_dims %blkc axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %blkcb = tile.broadcast %blkc2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %longer = arith.cmpi sgt, %lencb, %lenbb : !tile.tile<128x128xi32>
+    %same = arith.cmpi eq, %lencb, %lenbb : !tile.tile<128x128xi32>
+    %earlier = arith.cmpi slt, %cib, %bib : !tile.tile<128x128xi32>
+    %tie = arith.andi %same, %earlier : !tile.tile<128x128xi1>
+    %before = arith.ori %longer, %tie : !tile.tile<128x128xi1>
+    %add = arith.select %before, %blkcb, %zero2 : !tile.tile<128x128xi1>, !tile.tile<128x128xi32>
+    %s = tile.reduce sum %add dim 1 : !tile.tile<128x128xi32> -> !tile.tile<128xi32>
+    %a2 = arith.addi %a, %s : !tile.tile<128xi32>
+    scf.yield %a2 : !tile.tile<128xi32>
+  }
+  %mine = arith.cmpi slt, %bi, %nseq_t : !tile.tile<128xi32>
+  tile.store %acc, %start[%b0] mask(%mine : !tile.tile<128xi1>) : !tile.tile<128xi32>, !tile.tensor<?xi32>
+  return
+}
+
+// varlen_schedule: row i of sched (n, 2) is (b, m) for the sequence b
+// whose rows start[b] .. start[b] + blocks[b] - 1 hold i, m = its blocks
+// from the last (start[b] + blocks[b] - 1 - i); (-1, 0) past the last.
+// Program x fills 128 rows, against every sequence in chunks of 128.
+func.func @varlen_schedule(%cu: !tile.tensor<?xi32>, %start: !tile.tensor<?xi32>,
+    %sched: !tile.tensor<?x2xi32>)
+    attributes {tile.kernel, tile.num_warps = 8,
+                tile.grid = #tile.grid<cdiv(dim(2, 0), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %px = tile.program_id x
+  %nseq = tile.dim %start, 0 : !tile.tensor<?xi32>
+  %nrows = tile.dim %sched, 0 : !tile.tensor<?x2xi32>
+  %r0 = arith.muli %px, %c128 : i32
+  %iota = tile.iota : !tile.tile<128xi32>
+  %r0t = tile.splat %r0 : i32 -> !tile.tile<128xi32>
+  %rows = arith.addi %iota, %r0t : !tile.tile<128xi32>
+  %rows2 = tile.expand_dims %rows axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %rowsb = tile.broadcast %rows2 : !tile.tile<128x1xi32> -> !tile.tile<128x128xi32>
+  %nseq_t = tile.splat %nseq : i32 -> !tile.tile<128xi32>
+  %c127 = arith.constant dense<127> : !tile.tile<128xi32>
+  %c7 = arith.constant dense<7> : !tile.tile<128xi32>
+  %one = arith.constant dense<1> : !tile.tile<128xi32>
+  %zero = arith.constant dense<0> : !tile.tile<128xi32>
+  %zero2 = arith.constant dense<0> : !tile.tile<128x128xi32>
+  %one2 = arith.constant dense<1> : !tile.tile<128x128xi32>
+  %r:2 = scf.for %bb = %c0 to %nseq step %c128 iter_args(%seq1 = %zero, %m = %zero)
+      -> (!tile.tile<128xi32>, !tile.tile<128xi32>) : i32 {
+    %bb1 = arith.addi %bb, %c1 : i32
+    %bbt = tile.splat %bb : i32 -> !tile.tile<128xi32>
+    %bi = arith.addi %iota, %bbt : !tile.tile<128xi32>
+    %st = tile.load %start[%bb] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+    %q0 = tile.load %cu[%bb] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+    %q1 = tile.load %cu[%bb1] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
+    %len = arith.subi %q1, %q0 : !tile.tile<128xi32>
+    %len7 = arith.addi %len, %c127 : !tile.tile<128xi32>
+    %blk0 = arith.shrsi %len7, %c7 : !tile.tile<128xi32>
+    %real = arith.cmpi slt, %bi, %nseq_t : !tile.tile<128xi32>
+    %blk = arith.select %real, %blk0, %zero : !tile.tile<128xi1>, !tile.tile<128xi32>
+    %en = arith.addi %st, %blk : !tile.tile<128xi32>
+    %st2 = tile.expand_dims %st axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %stb = tile.broadcast %st2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %en2 = tile.expand_dims %en axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %enb = tile.broadcast %en2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %bi2 = tile.expand_dims %bi axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %bib = tile.broadcast %bi2 : !tile.tile<1x128xi32> -> !tile.tile<128x128xi32>
+    %from = arith.cmpi sle, %stb, %rowsb : !tile.tile<128x128xi32>
+    %to = arith.cmpi slt, %rowsb, %enb : !tile.tile<128x128xi32>
+    %hit = arith.andi %from, %to : !tile.tile<128x128xi1>
+    %b1 = arith.addi %bib, %one2 : !tile.tile<128x128xi32>
+    %sb = arith.select %hit, %b1, %zero2 : !tile.tile<128x128xi1>, !tile.tile<128x128xi32>
+    %last = arith.subi %enb, %one2 : !tile.tile<128x128xi32>
+    %left = arith.subi %last, %rowsb : !tile.tile<128x128xi32>
+    %sm = arith.select %hit, %left, %zero2 : !tile.tile<128x128xi1>, !tile.tile<128x128xi32>
+    %ds = tile.reduce sum %sb dim 1 : !tile.tile<128x128xi32> -> !tile.tile<128xi32>
+    %dm = tile.reduce sum %sm dim 1 : !tile.tile<128x128xi32> -> !tile.tile<128xi32>
+    %seq2 = arith.addi %seq1, %ds : !tile.tile<128xi32>
+    %m2 = arith.addi %m, %dm : !tile.tile<128xi32>
+    scf.yield %seq2, %m2 : !tile.tile<128xi32>, !tile.tile<128xi32>
+  }
+  %seq = arith.subi %r#0, %one : !tile.tile<128xi32>
+  %nrows_t = tile.splat %nrows : i32 -> !tile.tile<128xi32>
+  %mine = arith.cmpi slt, %rows, %nrows_t : !tile.tile<128xi32>
+  %mine2 = tile.expand_dims %mine axis 1 : !tile.tile<128xi1> -> !tile.tile<128x1xi1>
+  %seqc = tile.expand_dims %seq axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  %mc = tile.expand_dims %r#1 axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+  tile.store %seqc, %sched[%r0, %c0] mask(%mine2 : !tile.tile<128x1xi1>) : !tile.tile<128x1xi32>, !tile.tensor<?x2xi32>
+  tile.store %mc, %sched[%r0, %c1] mask(%mine2 : !tile.tile<128x1xi1>) : !tile.tile<128x1xi32>, !tile.tensor<?x2xi32>
+  return
+}

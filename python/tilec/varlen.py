@@ -77,8 +77,9 @@ ROWS = 128  # query rows a program
 
 
 def schedule(cu_seqlens_q, total_q):
-    """The kernel's schedule, on the GPU from the lengths, without host
-    synchronization: (n, 2) int32 rows (sequence, query block), the longest
+    """The kernel's schedule, in torch ops on the lengths' device, without
+    host synchronization (the operator runs the same as two kernels,
+    examples/varlen_attention.mlir's varlen_schedule*): (n, 2) int32 rows (sequence, query block), the longest
     sequences first and each one's blocks from the last (the most keys when
     causal), n = total_q / 128 + B rounded up (an upper bound of the blocks
     there are), the rows past the last block (-1, 0)."""
@@ -101,6 +102,20 @@ def schedule(cu_seqlens_q, total_q):
     return torch.stack([seq, torch.where(live, m, torch.zeros_like(i))], 1).int()
 
 
+def _schedule_kernels(bundle, cu_seqlens_q, total_q):
+    """``schedule``'s rows from the bundle's two schedule kernels (two
+    launches where the torch ops take about twenty)."""
+    import torch
+
+    b = cu_seqlens_q.shape[0] - 1
+    dev = cu_seqlens_q.device
+    start = torch.empty(b, device=dev, dtype=torch.int32)
+    sched = torch.empty(-(-total_q // ROWS) + b, 2, device=dev, dtype=torch.int32)
+    bundle["varlen_schedule_starts"](cu_seqlens_q, start)
+    bundle["varlen_schedule"](cu_seqlens_q, start, sched)
+    return sched
+
+
 def _varlen(q, k, v, cu_q, cu_k, scale, causal, window_left=-1, window_right=-1,
             softcap=0.0, sinks=None):
     import torch
@@ -112,7 +127,8 @@ def _varlen(q, k, v, cu_q, cu_k, scale, causal, window_left=-1, window_right=-1,
         return o, lse
     bundle = _bundle("varlen_attention", q.device)
     args = (q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), o.transpose(0, 1), lse,
-            cu_q, cu_k, schedule(cu_q, total), float(scale), int(bool(causal)))
+            cu_q, cu_k, _schedule_kernels(bundle, cu_q, total), float(scale),
+            int(bool(causal)))
     if window_left < 0 and window_right < 0 and softcap <= 0 and sinks is None:
         bundle["varlen_attention_d%d" % d](*args)
     else:  # the options' kernel (the common one's loop stays as it is)

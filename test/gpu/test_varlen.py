@@ -166,6 +166,28 @@ def test_schedule_takes_every_block_once_longest_first():
     assert all(bm == [-1, 0] for bm in sched[len(live):])
 
 
+@pytest.mark.parametrize("nseq,top,seed", [(1, 5000, 0), (6, 9000, 1), (129, 300, 2),
+                                            (300, 128, 3), (1000, 2000, 4)])
+def test_schedule_kernels_match_the_torch_schedule(nseq, top, seed):
+    # The operator's two schedule kernels give the torch ops' rows: lengths
+    # with zeros and ties (a stable order), sequence counts past one chunk
+    # of 128, output poisoned.
+    g = torch.Generator().manual_seed(seed)
+    lens = torch.randint(0, top + 1, (nseq,), generator=g)
+    lens[torch.randint(0, nseq, (max(1, nseq // 5),), generator=g)] = 0
+    lens[torch.randint(0, nseq, (max(1, nseq // 5),), generator=g)] = top // 2
+    cu = torch.tensor([0] + lens.cumsum(0).tolist(), dtype=torch.int32, device=DEV)
+    total = int(lens.sum())
+    bundle = load("varlen_attention")
+    start = torch.full((nseq,), -7, dtype=torch.int32, device=DEV)
+    sched = torch.full((-(-total // 128) + nseq, 2), -7, dtype=torch.int32, device=DEV)
+    bundle["varlen_schedule_starts"](cu, start)
+    bundle["varlen_schedule"](cu, start, sched)
+    want = tilec.varlen.schedule(cu, total)
+    assert torch.equal(sched, want)
+    assert torch.equal(tilec.varlen._schedule_kernels(bundle, cu, total), want)
+
+
 @pytest.mark.parametrize("causal,wl,wr,softcap,with_sinks", [
     (False, 100, 50, 0.0, False), (True, 300, -1, 0.0, False), (False, -1, 0, 0.0, False),
     (False, -1, -1, 30.0, False), (True, -1, -1, 0.0, True), (True, 200, -1, 20.0, True),
