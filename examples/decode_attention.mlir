@@ -11,7 +11,10 @@
 // + t (bottom-right causal). Program z of `splits` takes a contiguous
 // share of the sequence's 64-key blocks and writes its O (normalized,
 // f32) and LSE into partials (splits, B, Hkv, R, D) and (splits, B, Hkv,
-// R); an empty share writes O = 0 and LSE = -inf. 64 keys a step and two
+// R); an empty share writes O = 0 and LSE = -inf. With one split
+// (splits = 1) the program writes O in bf16 and LSE into out (B, Hkv, R,
+// D) and lse_out (B, Hkv, R) instead, and no combine runs (it and the f32
+// partial cost 2.6% of a 64-sequence decode). 64 keys a step and two
 // programs an SM (tile.blocks_per_sm): two programs' copies in flight (4.04
 // TB/s on an H200 at 4096 keys, where one program an SM with six stages
 // read 3.73).
@@ -28,7 +31,8 @@
 func.func @decode_d128(%q: !tile.tensor<?x?x?x128xbf16>, %kc: !tile.tensor<?x?x?x128xbf16>,
     %vc: !tile.tensor<?x?x?x128xbf16>, %bt: !tile.tensor<?x?xi32>,
     %lens: !tile.tensor<?xi32>, %o: !tile.tensor<?x?x?x?x128xf32>,
-    %lse: !tile.tensor<?x?x?x?xf32>, %scale: f32, %group: i32, %splits: i32)
+    %lse: !tile.tensor<?x?x?x?xf32>, %scale: f32, %group: i32, %splits: i32,
+    %out: !tile.tensor<?x?x?x128xbf16>, %lse_out: !tile.tensor<?x?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 4, tile.blocks_per_sm = 2,
                 tile.grid = #tile.grid<cdiv(dim(0, 2), 64), mul(dim(0, 0), dim(0, 1)), arg(9)>} {
   %c0 = arith.constant 0 : i32
@@ -157,16 +161,27 @@ func.func @decode_d128(%q: !tile.tensor<?x?x?x128xbf16>, %kc: !tile.tensor<?x?x?
   %inv = arith.select %has, %inv0, %zero : !tile.tile<64xi1>, !tile.tile<64xf32>
   %le = tile.expand_dims %inv axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
   %lb = tile.broadcast %le : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
-  %out = arith.mulf %r#2, %lb : !tile.tile<64x128xf32>
-  %o5 = tile.reshape %out : !tile.tile<64x128xf32> -> !tile.tile<1x1x1x64x128xf32>
-  tile.store %o5, %o[%s, %b, %hkr, %m0, %c0] : !tile.tile<1x1x1x64x128xf32>, !tile.tensor<?x?x?x?x128xf32>
+  %onorm = arith.mulf %r#2, %lb : !tile.tile<64x128xf32>
   %scale_l = tile.splat %scale : f32 -> !tile.tile<64xf32>
   %mnat = arith.mulf %r#0, %scale_l : !tile.tile<64xf32>
   %logl = math.log %l_safe : !tile.tile<64xf32>
   %lsev0 = arith.addf %mnat, %logl : !tile.tile<64xf32>
   %lsev = arith.select %has, %lsev0, %ninf : !tile.tile<64xi1>, !tile.tile<64xf32>
-  %lse4 = tile.reshape %lsev : !tile.tile<64xf32> -> !tile.tile<1x1x1x64xf32>
-  tile.store %lse4, %lse[%s, %b, %hkr, %m0] : !tile.tile<1x1x1x64xf32>, !tile.tensor<?x?x?x?xf32>
+  // One split: O in bf16 and LSE where the combine would put them (no
+  // combine launch, no f32 partial); else the split's partials.
+  %direct = arith.cmpi eq, %splits, %c1 : i32
+  scf.if %direct {
+    %ob = arith.truncf %onorm : !tile.tile<64x128xf32> to !tile.tile<64x128xbf16>
+    %ob4 = tile.reshape %ob : !tile.tile<64x128xbf16> -> !tile.tile<1x1x64x128xbf16>
+    tile.store %ob4, %out[%b, %hkr, %m0, %c0] : !tile.tile<1x1x64x128xbf16>, !tile.tensor<?x?x?x128xbf16>
+    %lse3 = tile.reshape %lsev : !tile.tile<64xf32> -> !tile.tile<1x1x64xf32>
+    tile.store %lse3, %lse_out[%b, %hkr, %m0] : !tile.tile<1x1x64xf32>, !tile.tensor<?x?x?xf32>
+  } else {
+    %o5 = tile.reshape %onorm : !tile.tile<64x128xf32> -> !tile.tile<1x1x1x64x128xf32>
+    tile.store %o5, %o[%s, %b, %hkr, %m0, %c0] : !tile.tile<1x1x1x64x128xf32>, !tile.tensor<?x?x?x?x128xf32>
+    %lse4 = tile.reshape %lsev : !tile.tile<64xf32> -> !tile.tile<1x1x1x64xf32>
+    tile.store %lse4, %lse[%s, %b, %hkr, %m0] : !tile.tile<1x1x1x64xf32>, !tile.tensor<?x?x?x?xf32>
+  }
   return
 }
 

@@ -130,18 +130,21 @@ def _decode(q, k_cache, v_cache, block_table, seq_lens, scale, splits, heads_fir
     qr = q.reshape(b, sq, hkv, g, d).permute(0, 2, 1, 3, 4).reshape(b, hkv, r, d)
     part = torch.empty(splits, b, hkv, r, d, device=q.device, dtype=torch.float32)
     part_lse = torch.empty(splits, b, hkv, r, device=q.device, dtype=torch.float32)
+    if sq == 1:  # (B, 1, Hq, D) is (B, Hkv, G, D): written in place
+        outr, lser = out.view(b, hkv, g, d), lse.view(b, hkv, g)
+    else:
+        outr = torch.empty(b, hkv, r, d, device=q.device, dtype=q.dtype)
+        lser = torch.empty(b, hkv, r, device=q.device, dtype=torch.float32)
     bundle = _bundle("decode_attention", q.device)
+    # One split writes O and LSE itself; more write partials the combine
+    # kernel merges.
     bundle["decode_d%d" % d](qr, k_cache, v_cache, block_table, seq_lens, part, part_lse,
-                             float(scale), g, splits)
-    if sq == 1:  # (B, 1, Hq, D) is (B, Hkv, G, D): combined in place
-        bundle["decode_combine_d%d" % d](part, part_lse, out.view(b, hkv, g, d),
-                                         lse.view(b, hkv, g))
-        return out, lse
-    outr = torch.empty(b, hkv, r, d, device=q.device, dtype=q.dtype)
-    lser = torch.empty(b, hkv, r, device=q.device, dtype=torch.float32)
-    bundle["decode_combine_d%d" % d](part, part_lse, outr, lser)
-    out.copy_(outr.view(b, hkv, sq, g, d).permute(0, 2, 1, 3, 4).reshape(b, sq, hq, d))
-    lse.copy_(lser.view(b, hkv, sq, g).permute(0, 1, 3, 2).reshape(b, hq, sq))
+                             float(scale), g, splits, outr, lser)
+    if splits > 1:
+        bundle["decode_combine_d%d" % d](part, part_lse, outr, lser)
+    if sq > 1:
+        out.copy_(outr.view(b, hkv, sq, g, d).permute(0, 2, 1, 3, 4).reshape(b, sq, hq, d))
+        lse.copy_(lser.view(b, hkv, sq, g).permute(0, 1, 3, 2).reshape(b, hq, sq))
     return out, lse
 
 

@@ -87,8 +87,9 @@ def reference(q, ks, vs, scale):
 
 def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False,
                 misaligned=False):
-    """The two kernels by hand, partials and outputs NaN-poisoned; with
-    `misaligned`, Q's rows 129 elements apart (no TMA: the plain twin)."""
+    """The kernels by hand (the combine where there are splits), partials
+    and outputs NaN-poisoned; with `misaligned`, Q's rows 129 elements
+    apart (no TMA: the plain twin)."""
     b, sq, hq, d = q.shape
     if heads_first:
         kc, vc = kc.transpose(1, 2), vc.transpose(1, 2)
@@ -102,13 +103,17 @@ def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False
         qr = wide[..., :d]
     part = torch.full((splits, b, hkv, r, d), float("nan"), device=DEV)
     plse = torch.full((splits, b, hkv, r), float("nan"), device=DEV)
-    kernel = bundle["decode_d%d" % d]
-    args = (qr, kc, vc, table, lens, part, plse, scale, g, splits)
-    assert kernel.choose(*args) == kernel.name + ("__plain" if misaligned else "")
-    kernel(*args)
     out = torch.full((b, hkv, r, d), float("nan"), device=DEV, dtype=torch.bfloat16)
     lse = torch.full((b, hkv, r), float("nan"), device=DEV)
-    bundle["decode_combine_d%d" % d](part, plse, out, lse)
+    kernel = bundle["decode_d%d" % d]
+    args = (qr, kc, vc, table, lens, part, plse, scale, g, splits, out, lse)
+    assert kernel.choose(*args) == kernel.name + ("__plain" if misaligned else "")
+    kernel(*args)
+    if splits > 1:  # (one split writes out and lse itself)
+        bundle["decode_combine_d%d" % d](part, plse, out, lse)
+    else:  # and leaves the partials alone
+        torch.cuda.synchronize()
+        assert torch.isnan(part).all() and torch.isnan(plse).all()
     torch.cuda.synchronize()
     out = out.view(b, hkv, sq, g, d).permute(0, 2, 1, 3, 4).reshape(b, sq, hq, d)
     lse = lse.view(b, hkv, sq, g).permute(0, 1, 3, 2).reshape(b, hq, sq)
