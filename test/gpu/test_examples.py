@@ -136,13 +136,13 @@ def forced(bundle, name):
 
 # The members of a GEMM family compiled for sm_90a: the kernel as written
 # (128x256), 128x128 and 128x64 (two warpgroups), 64x256, 64x128 and 64x64
-# (one), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
-# stream-K member (128x256_sk). Ping-pong kernels (128x128 as written) have
-# no 128x128, no 64x256 and no stream-K member; cluster kernels no
-# stream-K member.
-FAMILY = range(10)
+# (one), 256x128 (two warpgroups of 128 rows), split-K members 64x128 2
+# ways, 64x64 2 and 4 ways, and the stream-K member (128x256_sk).
+# Ping-pong kernels (128x128 as written) have no 128x128, no 64x256, no
+# 256x128 and no stream-K member; cluster kernels no stream-K member.
+FAMILY = range(11)
 PINGPONG_FAMILY = range(7)
-CLUSTER_FAMILY = range(9)
+CLUSTER_FAMILY = range(10)
 
 
 @pytest.mark.parametrize("m,n,k", [(100, 200, 72), (257, 136, 1000), (300, 520, 8), (1000, 1000, 520)])
