@@ -226,3 +226,57 @@ module {
     return
   }
 }
+
+// -----
+
+// A 256x128 tile (two warpgroups of 128 rows): its 256x64 boxes at two
+// rounds (64 KB) would leave the main loop three stages where one round
+// (32 KB) leaves it four, so it takes one round (one slot).
+// CHECK-LABEL: func.func @gemm_256x128(
+// CHECK: tgpu.alloc : <1x256x64xbf16
+// CHECK: tgpu.tma_store {{.*}} tma = 256x64, swizzle = 128>, <1x256x64xbf16
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared5 = #tile.shared<offset = [[1], [2], [4], [8], [16], [32], [64]]>
+#shared9 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]]>
+#linear10 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#linear11 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear12 = #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [[0], [0], [0]]>
+#linear13 = #tile.linear<register = [[1], [8], [16], [32], [64]], lane = [[2], [4], [0], [0], [0]], warp = [[0], [0], [0]]>
+#linear14 = #tile.linear<register = [[0, 1], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear39 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [128, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear40 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0], [128, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear41 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [128, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear42 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0], [128, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+#shared10 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]]>
+module {
+  func.func @gemm_256x128(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?xf32>, %arg3: !tile.tensor<?x?xbf16>) attributes {tgpu.persistent, tile.grid = #tile.grid<cdiv(dim(0, 0), 256), cdiv(dim(1, 1), 128)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<256x128xf32, #linear39>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c256_i32 : i32
+    %3 = arith.muli %1, %c128_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %5 = scf.for %arg4 = %c0_i32 to %4 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<256x128xf32, #linear39>)  : i32 {
+      %14 = tile.load %arg0[%2, %arg4] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [256, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<256x64xbf16, #linear40>
+      %15 = tile.load %arg1[%arg4, %3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x128xbf16, #linear10>
+      %16 = tile.convert_layout %14 {shared = #shared9, tgpu.partition = array<i32: 1>} : tensor<256x64xbf16, #linear40> -> tensor<256x64xbf16, #linear41>
+      %17 = tile.convert_layout %15 {shared = #shared4, tgpu.partition = array<i32: 1>} : tensor<64x128xbf16, #linear10> -> tensor<64x128xbf16, #linear11>
+      %18 = tile.dot %16, %17, %arg5 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<256x64xbf16, #linear41>, tensor<64x128xbf16, #linear11> -> tensor<256x128xf32, #linear39>
+      scf.yield %18 : tensor<256x128xf32, #linear39>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    %6 = tile.load %arg2[%3] : !tile.tensor<?xf32> -> tensor<128xf32, #linear12>
+    %7 = tile.convert_layout %6 {shared = #shared5} : tensor<128xf32, #linear12> -> tensor<128xf32, #linear13>
+    %8 = tile.expand_dims %7 axis 0 : tensor<128xf32, #linear13> -> tensor<1x128xf32, #linear14>
+    %9 = tile.broadcast %8 : tensor<1x128xf32, #linear14> -> tensor<256x128xf32, #linear39>
+    %10 = arith.addf %5, %9 : tensor<256x128xf32, #linear39>
+    %11 = arith.maximumf %10, %cst : tensor<256x128xf32, #linear39>
+    %12 = arith.truncf %11 : tensor<256x128xf32, #linear39> to tensor<256x128xbf16, #linear39>
+    %13 = tile.convert_layout %12 {shared = #shared10} : tensor<256x128xbf16, #linear39> -> tensor<256x128xbf16, #linear42>
+    tile.store %13, %arg3[%2, %3] : tensor<256x128xbf16, #linear42>, !tile.tensor<?x?xbf16>
+    return
+  }
+}
