@@ -18,7 +18,9 @@
 // goes, and the tile leaves in box-wide column chunks through the buffer's
 // slots (two rounds of them; one for a tile of one round: the chunks that
 // warps hold at once, a tile split by columns across warpgroups, are a
-// round). A reducing store (`reduce add`) adds with TMA
+// round; one where the second round would cost the main loop a stage
+// below four and is half a stage or more: 256x128's 256-row boxes). A
+// reducing store (`reduce add`) adds with TMA
 // (`cp.reduce.async.bulk.tensor`); one of the main loop's (attention
 // backward's dQ, each iteration) goes the same way, in the compute
 // partition, its buffer one round where two leave the loop fewer than two
