@@ -86,6 +86,16 @@ int64_t divisibilityAt(const AxisInfo &info, unsigned d, int64_t run) {
 
 AxisInfo get(Value v, int depth);
 
+/// What divides every value of `info`'s tile: the largest divisibility of a
+/// dim whose runs are single values (there it holds of each value).
+int64_t divisibilityOfEvery(const AxisInfo &info) {
+  int64_t every = 1;
+  for (auto [c, d] : llvm::zip(info.contiguity, info.divisibility))
+    if (c == 1)
+      every = std::max(every, d);
+  return every;
+}
+
 AxisInfo addSub(Value v, const AxisInfo &a, const AxisInfo &b, bool sub) {
   AxisInfo info = unknown(v);
   for (unsigned d = 0; d < info.contiguity.size(); ++d) {
@@ -156,10 +166,7 @@ AxisInfo get(Value v, int depth) {
   }
   if (auto ed = dyn_cast<ExpandDimsOp>(def)) {
     AxisInfo src = operand(0);
-    int64_t every = 1;
-    for (auto [c, d] : llvm::zip(src.contiguity, src.divisibility))
-      if (c == 1)
-        every = std::max(every, d);
+    int64_t every = divisibilityOfEvery(src);
     unsigned axis = ed.getAxis();
     if (axis > src.contiguity.size())
       return unknown(v);
@@ -211,12 +218,8 @@ AxisInfo get(Value v, int depth) {
                   return from[std::get<0>(p)] == to[std::get<1>(p)];
                 });
     if (same) {
-      int64_t every = 1;
-      for (auto [c, d] : llvm::zip(src.contiguity, src.divisibility))
-        if (c == 1)
-          every = std::max(every, d);
       for (int64_t &d : info.divisibility)
-        d = every;
+        d = divisibilityOfEvery(src);
       for (auto [f, t] : llvm::zip(fromDims, toDims)) {
         info.contiguity[t] = src.contiguity[f];
         info.constancy[t] = src.constancy[f];

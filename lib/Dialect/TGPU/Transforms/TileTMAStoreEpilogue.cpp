@@ -92,6 +92,19 @@ int64_t stageBytes(scf::ForOp loop,
   return bytes;
 }
 
+/// The conversions only `store` reads, down to the value its TMA store
+/// takes: they go with it.
+SmallVector<Operation *> conversionsItTakes(StoreOp store,
+                                           const EpilogueStore &e) {
+  SmallVector<Operation *> ops;
+  for (Operation *op : storedConversions(store)) {
+    if (op->getResult(0) == e.value)
+      break;
+    ops.push_back(op);
+  }
+  return ops;
+}
+
 std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
                                        bool inLoop = false) {
   auto view = dyn_cast<BlockArgument>(store.getTensor());
@@ -301,11 +314,7 @@ struct TileTMAStoreEpilogue
     for (auto [store, inLoop] : stores) {
       std::string ignored;
       if (std::optional<EpilogueStore> e = planStore(store, ignored, inLoop))
-        for (Operation *op : storedConversions(store)) {
-          if (op->getResult(0) == e->value)
-            break;
-          allGone.push_back(op);
-        }
+        llvm::append_range(allGone, conversionsItTakes(store, *e));
     }
     int64_t restAll =
         loads.empty() ? 0
@@ -313,15 +322,9 @@ struct TileTMAStoreEpilogue
     for (auto [store, inLoop] : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why, inLoop);
-      // The conversions only the store reads, down to the value the TMA
-      // store takes, go with it.
       SmallVector<Operation *> gone;
       if (e)
-        for (Operation *op : storedConversions(store)) {
-          if (op->getResult(0) == e->value)
-            break;
-          gone.push_back(op);
-        }
+        gone = conversionsItTakes(store, *e);
       // The staging buffers (one a compute copy) must leave the loop its
       // two stages (SharedMemoryPlan; an epilogue that converts much, as a
       // random-number one does, may not): without them the store converts
