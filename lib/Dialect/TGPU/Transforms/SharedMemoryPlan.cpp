@@ -231,7 +231,8 @@ bool tilec::storeUnconverted(StoreOp store) {
 int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                    ArrayRef<std::pair<Operation *, bool>> loads,
                                    int64_t copies,
-                                   ArrayRef<Operation *> without) {
+                                   ArrayRef<Operation *> without,
+                                   int64_t stages) {
   SharedMemoryPlan plan(func);
   plan.specialize(copies);
   for (Operation *op : without)
@@ -258,10 +259,10 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
     if (failed(slot))
       return std::numeric_limits<int64_t>::max();
     bool inLoop = load->getBlock() == loop.getBody();
-    plan.addBuffer(slot->type.withNumSlots(inLoop ? 2 : 1),
+    plan.addBuffer(slot->type.withNumSlots(inLoop ? stages : 1),
                    SharedMemoryLiveness::kForever, inLoop ? 1 : copies);
-    plan.addBarriers(inLoop ? 2 : 1);
-    plan.addBarriers(inLoop ? 2 : 1);
+    plan.addBarriers(inLoop ? stages : 1);
+    plan.addBarriers(inLoop ? stages : 1);
   }
   // The side loads (tiles of the loop no dot reads, TMA copies or the load
   // partition's): a channel of their own, as deep as the operands'.
@@ -274,13 +275,13 @@ int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                                  tgpu::kLoadPartition));
     if (operand || !producer || onlyDotsOf(load, loop))
       continue;
-    plan.addBuffer(tgpu::getSideSlot(load).type.withNumSlots(2),
+    plan.addBuffer(tgpu::getSideSlot(load).type.withNumSlots(stages),
                    SharedMemoryLiveness::kForever, 1);
     anySide = true;
   }
   if (anySide) {
-    plan.addBarriers(2);
-    plan.addBarriers(2);
+    plan.addBarriers(stages);
+    plan.addBarriers(stages);
   }
   return plan.bytes();
 }

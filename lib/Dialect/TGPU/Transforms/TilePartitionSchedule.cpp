@@ -111,9 +111,10 @@ epilogueStoreConversions(scf::ForOp loop) {
 /// (SharedMemoryPlan; a random-number epilogue converts 128 KiB), at the
 /// least it can take. Where they fit only if the epilogue's stores write
 /// their values as they are (narrower writes, once a program), `asIs`
-/// gets those stores' conversions to drop. Otherwise the kernel keeps its
-/// plain loop, whose epilogue's scratch takes the ring's bytes once the
-/// loop is done.
+/// gets those stores' conversions to drop; so where the kernel asks for a
+/// deeper ring (`tile.num_stages`) that fits only so. Otherwise the kernel
+/// keeps its plain loop, whose epilogue's scratch takes the ring's bytes
+/// once the loop is done.
 std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
                            const TargetInfo &target,
                            SmallVector<StoreOp> &asIs) {
@@ -136,20 +137,34 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
         staging += copies * *b;
       }
     });
-  int64_t bytes =
-      twoStageSharedBytes(func, loop, loads, copies, storeConversions);
-  if (bytes != std::numeric_limits<int64_t>::max() && staging)
-    bytes += std::min(staging,
-                      twoStageSharedBytes(func, loop, loads, copies) - bytes);
-  int64_t most = target.sharedMemoryPerBlock(func);
-  if (bytes <= most)
-    return "";
+  auto atLeast = [&](int64_t stages) {
+    int64_t bytes = twoStageSharedBytes(func, loop, loads, copies,
+                                        storeConversions, stages);
+    if (bytes != std::numeric_limits<int64_t>::max() && staging)
+      bytes += std::min(staging, twoStageSharedBytes(func, loop, loads, copies,
+                                                     {}, stages) -
+                                     bytes);
+    return bytes;
+  };
   auto [epilogue, conversions] = epilogueStoreConversions(loop);
-  if (!epilogue.empty() &&
-      twoStageSharedBytes(func, loop, loads, copies, conversions) <= most) {
-    asIs = epilogue;
-    return "";
+  auto fitsAsIs = [&](int64_t stages) {
+    return !epilogue.empty() &&
+           twoStageSharedBytes(func, loop, loads, copies, conversions,
+                               stages) <= target.sharedMemoryPerBlock(func);
+  };
+  int64_t most = target.sharedMemoryPerBlock(func);
+  int64_t asked = 2;
+  if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+    asked = std::max<int64_t>(asked, a.getInt());
+  for (int64_t stages : {asked, int64_t(2)}) {
+    if (atLeast(stages) <= most)
+      return "";
+    if (fitsAsIs(stages)) {
+      asIs = epilogue;
+      return "";
+    }
   }
+  int64_t bytes = atLeast(2);
   return "two stages of its ring and the rest of the kernel (its "
          "epilogue's scratch included) take " +
          (bytes == std::numeric_limits<int64_t>::max()
@@ -245,6 +260,9 @@ struct TilePartitionSchedule
   /// Stores the values of the epilogue's `stores` as they are
   /// (storeUnconverted), and says so.
   static void storeAsIs(func::FuncOp func, ArrayRef<StoreOp> stores) {
+    int64_t asked = 2;
+    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+      asked = a.getInt();
     for (StoreOp store : stores) {
       int64_t scratch = 0;
       for (Operation *op : storedConversions(store))
@@ -261,9 +279,11 @@ struct TilePartitionSchedule
           << "epilogue store writes its value in the layout it has (" << bytes
           << " contiguous bytes a thread): converting it for wider writes "
              "takes "
-          << scratch
-          << " bytes of shared memory, which two stages of the main loop's "
-             "ring leave no room for";
+          << scratch << " bytes of shared memory, which "
+          << (asked > 2 ? std::to_string(asked) +
+                              " stages of the main loop's ring (tile.num_stages)"
+                        : std::string("two stages of the main loop's ring"))
+          << " leave no room for";
     }
   }
 

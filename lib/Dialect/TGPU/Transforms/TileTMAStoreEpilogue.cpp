@@ -316,9 +316,13 @@ struct TileTMAStoreEpilogue
       if (std::optional<EpilogueStore> e = planStore(store, ignored, inLoop))
         llvm::append_range(allGone, conversionsItTakes(store, *e));
     }
-    int64_t restAll =
-        loads.empty() ? 0
-                      : twoStageSharedBytes(func, loop, loads, copies, allGone);
+    // The ring's depth the kernel asks for (tile.num_stages), at least two.
+    int64_t asked = 2;
+    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+      asked = std::max<int64_t>(asked, a.getInt());
+    int64_t restAll = loads.empty() ? 0
+                                    : twoStageSharedBytes(func, loop, loads,
+                                                          copies, allGone, asked);
     for (auto [store, inLoop] : stores) {
       std::string why;
       std::optional<EpilogueStore> e = planStore(store, why, inLoop);
@@ -332,7 +336,8 @@ struct TileTMAStoreEpilogue
       // round of slots where two do not fit.
       if (e && !loads.empty()) {
         int64_t most = TargetInfo::of(func).sharedMemoryPerBlock(func);
-        int64_t rest = twoStageSharedBytes(func, loop, loads, copies, gone);
+        int64_t rest =
+            twoStageSharedBytes(func, loop, loads, copies, gone, asked);
         auto fits = [&] {
           return rest > most ||
                  rest + staged + copies * e->bufferType.getTotalBytes() <=
@@ -352,7 +357,7 @@ struct TileTMAStoreEpilogue
         if (!inLoop && stage > 0 && restAll <= most &&
             e->bufferType.getNumSlots() > e->perRound) {
           auto stagesWith = [&](int64_t buffer) {
-            return 2 + (most - restAll - staged - copies * buffer) / stage;
+            return asked + (most - restAll - staged - copies * buffer) / stage;
           };
           int64_t twoBytes = e->bufferType.getTotalBytes();
           int64_t oneBytes =
@@ -370,8 +375,10 @@ struct TileTMAStoreEpilogue
         } else {
           why = "its " +
                 std::to_string(copies * e->bufferType.getTotalBytes()) +
-                "-byte staging buffer would leave the main loop fewer than "
-                "two pipeline stages";
+                "-byte staging buffer would leave the main loop fewer than " +
+                (asked > 2 ? std::to_string(asked) +
+                                 " pipeline stages (tile.num_stages)"
+                           : std::string("two pipeline stages"));
           e.reset();
         }
       }

@@ -39,9 +39,10 @@ int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
 llvm::SmallVector<std::pair<mlir::Operation *, bool>>
 sharedOperandLoads(mlir::scf::ForOp loop);
 
-/// Shared memory `func` takes with `loop` warp-specialized at two stages,
-/// as tile-insert-channels, tile-warp-specialize and tile-pipeline will lay
-/// it out (SharedMemoryPlan): a ring of two slots for each operand `loads`
+/// Shared memory `func` takes with `loop` warp-specialized at two stages
+/// (or `stages`), as tile-insert-channels, tile-warp-specialize and
+/// tile-pipeline will lay it out (SharedMemoryPlan): a ring of two slots
+/// (`stages`) for each operand `loads`
 /// copies in the loop, a slot each of `copies` compute copies for the
 /// tiles copied once, a channel's barriers for each, and scratch each
 /// compute copy (not the conversions of the copied tiles, which go with
@@ -50,7 +51,7 @@ sharedOperandLoads(mlir::scf::ForOp loop);
 int64_t twoStageSharedBytes(
     mlir::func::FuncOp func, mlir::scf::ForOp loop,
     llvm::ArrayRef<std::pair<mlir::Operation *, bool>> loads, int64_t copies,
-    llvm::ArrayRef<mlir::Operation *> without = {});
+    llvm::ArrayRef<mlir::Operation *> without = {}, int64_t stages = 2);
 
 /// The layout conversions and reshapes only `store` reads, the one it
 /// stores first: what goes with the store when it becomes a TMA store.
