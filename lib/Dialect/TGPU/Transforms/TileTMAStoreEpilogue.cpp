@@ -19,7 +19,10 @@
 // slots (two rounds of them; one for a tile of one round: the chunks that
 // warps hold at once, a tile split by columns across warpgroups, are a
 // round; one where the second round would cost the main loop a stage
-// below four and is half a stage or more: 256x128's 256-row boxes). A
+// below four and is half a stage or more: 256x128's 256-row boxes).
+// Several epilogue stores of one view go so where they write disjoint
+// elements (a tile's column blocks, or the branches of an scf.if) and take
+// one box, each through slots of its own. A
 // reducing store (`reduce add`) adds with TMA
 // (`cp.reduce.async.bulk.tensor`); one of the main loop's (attention
 // backward's dQ, each iteration) goes the same way, in the compute
@@ -105,11 +108,69 @@ SmallVector<Operation *> conversionsItTakes(StoreOp store,
   return ops;
 }
 
+/// `b`'s offset minus `a`'s where it is a constant: the same value, `a`
+/// plus a constant, or two constants.
+std::optional<int64_t> offsetDistance(Value a, Value b) {
+  if (a == b)
+    return 0;
+  auto plus = [](Value x, Value base) -> std::optional<int64_t> {
+    auto add = x.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return std::nullopt;
+    if (add.getLhs() == base)
+      return getConstantIntValue(add.getRhs());
+    if (add.getRhs() == base)
+      return getConstantIntValue(add.getLhs());
+    return std::nullopt;
+  };
+  if (std::optional<int64_t> d = plus(b, a))
+    return d;
+  if (std::optional<int64_t> d = plus(a, b))
+    return -*d;
+  std::optional<int64_t> ca = getConstantIntValue(a),
+                         cb = getConstantIntValue(b);
+  if (ca && cb)
+    return *cb - *ca;
+  return std::nullopt;
+}
+
+/// Whether two stores of one view never write the same element: they run
+/// in the two branches of one scf.if, or their offsets agree but along one
+/// dim, where one starts at or past the other's end (a 128x128 tile at n0
+/// and a 128x64 one at n0 + 128).
+bool disjointStores(StoreOp a, StoreOp b) {
+  for (auto ifOp = a->getParentOfType<scf::IfOp>(); ifOp;
+       ifOp = ifOp->getParentOfType<scf::IfOp>())
+    if (ifOp->isAncestor(b) &&
+        ifOp.getThenRegion().isAncestor(a->getParentRegion()) !=
+            ifOp.getThenRegion().isAncestor(b->getParentRegion()))
+      return true;
+  ArrayRef<int64_t> sa = cast<RankedTensorType>(a.getValue().getType()).getShape(),
+                    sb = cast<RankedTensorType>(b.getValue().getType()).getShape();
+  int apart = 0;
+  for (auto [d, offsets] :
+       llvm::enumerate(llvm::zip(a.getOffsets(), b.getOffsets()))) {
+    std::optional<int64_t> dist =
+        offsetDistance(std::get<0>(offsets), std::get<1>(offsets));
+    if (!dist)
+      return false;
+    if (*dist == 0)
+      continue;
+    if ((*dist > 0 && *dist < sa[d]) || (*dist < 0 && -*dist < sb[d]))
+      return false;
+    ++apart;
+  }
+  return apart == 1;
+}
+
 std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
-                                       bool inLoop = false) {
+                                       bool inLoop = false,
+                                       bool withOthers = true) {
   auto view = dyn_cast<BlockArgument>(store.getTensor());
   TensorViewType vt = store.getTensor().getType();
-  if (!view || vt.getRank() < 2 || vt.isTMA()) {
+  // (A view already TMA's: another store of it went first, and this one
+  // must take the same box, below.)
+  if (!view || vt.getRank() < 2 || (vt.isTMA() && inLoop)) {
     why = "the view is not a kernel argument of rank 2 or more";
     return std::nullopt;
   }
@@ -126,11 +187,24 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
     why = "only reducing stores of the loop go through TMA";
     return std::nullopt;
   }
-  if (llvm::any_of(view.getUsers(),
-                   [&](Operation *u) { return u != store.getOperation() &&
-                                              !isa<DimOp>(u); })) {
-    why = "the view has other uses";
-    return std::nullopt;
+  // Other stores of the view may go through TMA too: epilogue stores
+  // outside every loop that write other elements (the column blocks of a
+  // tile) and take the same box, so the view has one descriptor.
+  SmallVector<StoreOp> others;
+  for (Operation *u : view.getUsers()) {
+    // (A tgpu.tma_store: another store of the view, already through TMA.)
+    if (u == store.getOperation() || isa<DimOp>(u) ||
+        (!inLoop && isa<tgpu::TMAStoreOp>(u)))
+      continue;
+    auto other = dyn_cast<StoreOp>(u);
+    if (inLoop || !other || other.getReduce() || store.getReduce() ||
+        other->getParentOfType<LoopLikeOpInterface>() ||
+        store->getParentOfType<LoopLikeOpInterface>() ||
+        !disjointStores(store, other)) {
+      why = "the view has other uses";
+      return std::nullopt;
+    }
+    others.push_back(other);
   }
   // A tile of more dims than 2 has leading 1s (a 1x1xRxC tile of a 4-d
   // view): the box keeps the view's rank, the slots are 2-d.
@@ -153,6 +227,22 @@ std::optional<EpilogueStore> planStore(StoreOp store, std::string &why,
   e.store = store;
   e.view = view;
   e.whole = *whole;
+  if (vt.isTMA() && (vt.getTmaBox() != ArrayRef<int64_t>(e.whole.box) ||
+                     vt.getTmaSwizzle() != e.whole.swizzle)) {
+    why = "another store of the view takes another TMA box";
+    return std::nullopt;
+  }
+  if (withOthers)
+    for (StoreOp other : others) {
+      std::string otherWhy;
+      std::optional<EpilogueStore> o =
+          planStore(other, otherWhy, /*inLoop=*/false, /*withOthers=*/false);
+      if (!o || o->whole.box != e.whole.box ||
+          o->whole.swizzle != e.whole.swizzle) {
+        why = "another store of the view cannot take the same TMA box";
+        return std::nullopt;
+      }
+    }
   ArrayRef<int64_t> box = ArrayRef<int64_t>(e.whole.box).take_back(2);
   int64_t chunks = shape.back() / box[1];
   // The 2-d values the stored one comes from (through conversions the

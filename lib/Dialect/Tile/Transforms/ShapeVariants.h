@@ -42,6 +42,13 @@ inline LogicalResult verifyTrial(func::FuncOp func, StringRef what,
   return failure();
 }
 
+/// The offsets of a tile.load or tile.store.
+inline MutableOperandRange accessOffsets(Operation *access) {
+  if (auto l = dyn_cast<LoadOp>(access))
+    return l.getOffsetsMutable();
+  return cast<StoreOp>(access).getOffsetsMutable();
+}
+
 /// Union-find over the dims of a kernel's tiles: (value, dim) pairs whose
 /// sizes must stay equal.
 class DimClasses {
@@ -95,6 +102,18 @@ struct Plan {
   SmallVector<Value> tiles; // every tile-typed value of the kernel
   llvm::SmallPtrSet<Operation *, 8> products; // rows' and cols' offsets
 };
+
+/// Builds `func` (analyzed in `plan`) as two column blocks of `first` and
+/// `second` columns (a 128x192 tile as 128 + 64): `retileFirst` re-tiles it
+/// to `first` columns, then every op making or reading a column tile gets
+/// a copy for the second block, placed `first` columns further, and
+/// program ids place tiles of `first + second` columns
+/// (TileShapeVariantsColumns.cpp). Fails, saying why, where an op mixes
+/// the columns (a reduction along them, a dot contracting over them, an
+/// scf.if yielding column tiles).
+LogicalResult splitColumns(func::FuncOp func, Plan &plan, int64_t first,
+                           int64_t second, std::string &why,
+                           llvm::function_ref<LogicalResult()> retileFirst);
 
 /// The K loop of a GEMM-like kernel: what split-K rewrites and what makes
 /// the costs K-aware.

@@ -221,9 +221,7 @@ private:
   }
 
   static OperandRange offsetsOf(Operation *access) {
-    if (auto l = dyn_cast<LoadOp>(access))
-      return l.getOffsets();
-    return cast<StoreOp>(access).getOffsets();
+    return accessOffsets(access);
   }
 
   /// Every offset along the rows (columns) is program_id(a) * size, and
@@ -540,6 +538,13 @@ struct TileShapeVariants
       if (TargetInfo::of(func).wgmma && plan->rows.size == 128 &&
           plan->cols.size == 256)
         shapes.push_back({256, 128});
+      // And 128x192, as two column blocks (128 + 64, splitColumns): 2.9
+      // waves at 3072^2 where 128x256 makes 2.2, 1.0 at 777x3008 where it
+      // makes 0.6 (90% and 78% of cuBLAS where 128x256 ran 74% and 67%;
+      // 1% slower a tile at 8192^3: docs/plans/gemm-shapes.md).
+      if (TargetInfo::of(func).wgmma && plan->rows.size == 128 &&
+          plan->cols.size == 256)
+        shapes.push_back({128, 192});
     }
     func->removeAttr(kTileShapesAttr);
     SmallVector<Attribute> variantNames;
@@ -561,12 +566,29 @@ struct TileShapeVariants
     // shape the kernel did not ask for that cannot be built is dropped with
     // a remark; one it asked for is an error.
     SmallVector<std::pair<func::FuncOp, std::pair<int64_t, int64_t>>> built;
+    // A width that is not a power of two is two column blocks whose widths
+    // are (192 = 128 + 64).
+    auto build = [&](func::FuncOp member, Plan &p,
+                     std::pair<int64_t, int64_t> shape) -> LogicalResult {
+      auto [rows, cols] = shape;
+      if (cols <= 0 || llvm::isPowerOf2_64(cols))
+        return retile(member, p, rows, cols, why);
+      int64_t first = int64_t(llvm::bit_floor(uint64_t(cols)));
+      if (!llvm::isPowerOf2_64(cols - first)) {
+        why = "a width of " + std::to_string(cols) +
+              " is not the sum of two powers of two";
+        return failure();
+      }
+      return splitColumns(member, p, first, cols - first, why, [&] {
+        return retile(member, p, rows, first, why);
+      });
+    };
     for (auto &[member, shape] : members) {
       std::optional<Plan> own;
       if (member != func)
         own = Analysis(member).run(why);
       Plan *p = member == func ? &*plan : own ? &*own : nullptr;
-      if (!p || failed(retile(member, *p, shape.first, shape.second, why))) {
+      if (!p || failed(build(member, *p, shape))) {
         if (requested || member == func)
           return func.emitError() << "cannot compile '" << func.getSymName()
                                   << "' at tile shape " << shape.first << "x"

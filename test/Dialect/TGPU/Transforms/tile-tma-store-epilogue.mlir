@@ -65,7 +65,8 @@ module {
 
 // -----
 
-// A view stored twice: each store says why it stays as it is.
+// A view stored twice where the tiles overlap (rows 0 and 64 of 128-row
+// tiles): each store says why it stays as it is.
 // CHECK-LABEL: func.func @two_stores(
 // CHECK-NOT: tgpu.tma_store
 // CHECK-COUNT-2: tile.store
@@ -97,6 +98,52 @@ module {
     tile.store %2, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
     // expected-remark @+1 {{epilogue store not through TMA: the view has other uses}}
     tile.store %2, %arg2[%c64_i32, %c0_i32] : tensor<128x256xf32, #linear5>, !tile.tensor<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// A view stored twice at column blocks that do not overlap (a 128x192
+// tile as 128 + 64 columns stores two blocks): both stores go through TMA,
+// each through slots of its own, with the view's one box.
+// CHECK-LABEL: func.func @column_blocks(
+// CHECK-SAME: %arg2: !tile.tensor<?x?xf32, tma = 128x32, swizzle = 128>
+// CHECK-DAG: %[[B0:.*]] = tgpu.alloc : <2x128x32xf32
+// CHECK-DAG: %[[B1:.*]] = tgpu.alloc : <2x128x32xf32
+// CHECK: %[[ACC:.*]] = scf.for
+// CHECK: tgpu.tma_store %[[ACC]], %arg2[%c0_i32, %c0_i32] via
+// CHECK: %[[N1:.*]] = arith.addi %c0_i32, %c256_i32
+// CHECK-NEXT: tgpu.tma_store %[[ACC]], %arg2[%c0_i32, %[[N1]]] via
+// CHECK-NOT: tile.store
+// CHECK: tgpu.tma_store_wait
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 128], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @column_blocks(%arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>, %arg2: !tile.tensor<?x?xf32>) attributes {tile.grid = #tile.grid<1>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16>
+    %1 = scf.for %arg3 = %c0_i32 to %0 step %c64_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %3 = tile.load %arg0[%c0_i32, %arg3] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [128, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<128x64xbf16, #linear1>
+      %4 = tile.load %arg1[%arg3, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 128>} : !tile.tensor<?x?xbf16> -> tensor<64x256xbf16, #linear2>
+      %5 = tile.convert_layout %3 {shared = #shared, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear1> -> tensor<128x64xbf16, #linear3>
+      %6 = tile.convert_layout %4 {shared = #shared1, tgpu.partition = array<i32: 1>} : tensor<64x256xbf16, #linear2> -> tensor<64x256xbf16, #linear4>
+      %7 = tile.dot %5, %6, %arg4 {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<128x64xbf16, #linear3>, tensor<64x256xbf16, #linear4> -> tensor<128x256xf32, #linear>
+      scf.yield %7 : tensor<128x256xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tile.store %1, %arg2[%c0_i32, %c0_i32] : tensor<128x256xf32, #linear>, !tile.tensor<?x?xf32>
+    %c256_i32 = arith.constant 256 : i32
+    %n1 = arith.addi %c0_i32, %c256_i32 : i32
+    tile.store %1, %arg2[%c0_i32, %n1] : tensor<128x256xf32, #linear>, !tile.tensor<?x?xf32>
     return
   }
 }

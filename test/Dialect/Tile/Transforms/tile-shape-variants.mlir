@@ -17,7 +17,7 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), 32768)), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
 // CHECK-SAME: tile.num_warps = 8
-// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk]
+// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__128x192, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
@@ -66,6 +66,31 @@
 // CHECK: tile.load {{.*}} -> tensor<256x64xbf16>
 // CHECK: tile.load {{.*}} -> tensor<64x128xbf16>
 // CHECK: tile.store {{.*}} : tensor<256x128xbf16>
+// 128x192 as two column blocks (128 + 64): tiles placed at program_id y *
+// 192 (grid cdiv(N, 192)), the second block 128 columns further; both
+// accumulators carried, B's columns, the dot, the bias, the epilogue and
+// the store copied for the second block, A's load shared.
+// CHECK-LABEL: func.func @gemm__128x192(
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 192)), sms), mul(cdiv(dim(0, 1), 64), 26760)), {{[^>]*}})>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 192)>
+// CHECK: %[[PN192:.*]] = tile.program_id y
+// CHECK: %[[W:.*]] = arith.constant 192 : i32
+// CHECK: %[[N0:.*]] = arith.muli %[[PN192]], %[[W]]
+// CHECK: %[[C128B:.*]] = arith.constant 128 : i32
+// CHECK: %[[N1:.*]] = arith.addi %[[N0]], %[[C128B]]
+// CHECK: %[[Z0:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+// CHECK: %[[Z1:.*]] = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[X0:.*]] = %[[Z0]], %[[X1:.*]] = %[[Z1]]) -> (tensor<128x128xf32>, tensor<128x64xf32>)
+// CHECK: %[[TA:.*]] = tile.load %arg0{{.*}} -> tensor<128x64xbf16>
+// CHECK: %[[B0:.*]] = tile.load %arg1[%{{.*}}, %[[N0]]] {{.*}} -> tensor<64x128xbf16>
+// CHECK: %[[B1:.*]] = tile.load %arg1[%{{.*}}, %[[N1]]] {{.*}} -> tensor<64x64xbf16>
+// CHECK: tile.dot %[[TA]], %[[B0]], %[[X0]]
+// CHECK: tile.dot %[[TA]], %[[B1]], %[[X1]]
+// CHECK: scf.yield
+// CHECK: tile.load %arg2[%[[N0]]] {{.*}} -> tensor<128xf32>
+// CHECK: tile.load %arg2[%[[N1]]] {{.*}} -> tensor<64xf32>
+// CHECK: tile.store {{.*}}, %arg3[%{{.*}}, %[[N0]]] : tensor<128x128xbf16>
+// CHECK: tile.store {{.*}}, %arg3[%{{.*}}, %[[N1]]] : tensor<128x64xbf16>
 // Split-K (the 64x128 member 2 ways): unit z runs K steps [z * per, z * per
 // + per) with per = cdiv(cdiv(K, 64), 2) * 64, writes its partial tile
 // (workspace rows (tile * 2 + z) * 64) and counts itself in the tile's
