@@ -18,7 +18,8 @@ ratios and the worst shape, per type. --quick: a subset (M 16, 512, 8192
 on three (N, K) pairs). --unseen: issue 50's shapes instead (the ones it
 names, squares and the thin and wide, and 24 drawn at random with a fixed
 seed: M in [1, 16384], N and K in [256, 16384], multiples of 8, half of
-them not multiples of 64)."""
+them not multiples of 64; fp8 rows round N and K up to multiples of 16,
+which torch._scaled_mm needs)."""
 
 import math
 import os
@@ -173,7 +174,10 @@ def main():
         rows += rows_for("bf16", bundle["gemm"], bundle, bf16_problem, shapes(quick), copy_bw)
     if "fp8" in kinds:
         bundle = tilec.load(os.path.join(BUNDLES, "gemm_fp8.tlc"))
-        rows += rows_for("fp8", bundle["gemm_e4m3"], bundle, fp8_problem, shapes(quick), copy_bw)
+        # torch._scaled_mm takes N and K in multiples of 16 only: the fp8
+        # rows round them up (tilec takes multiples of 8).
+        fp8_shapes = [(m, -(-n // 16) * 16, -(-k // 16) * 16) for m, n, k in shapes(quick)]
+        rows += rows_for("fp8", bundle["gemm_e4m3"], bundle, fp8_problem, fp8_shapes, copy_bw)
     summary(rows)
 
 

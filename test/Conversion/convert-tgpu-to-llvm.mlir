@@ -128,6 +128,31 @@ func.func @all(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>,
 
 // -----
 
+// A view whose box has fewer rows than the slot (its tiles of 128 and 64
+// rows share a 64-row box: a 128x192 tile's column blocks of B given N x
+// K): rows of boxes fill the slot, each copy 64 rows further in the view
+// and 64 rows (8192 bytes) further in the slot.
+// CHECK-LABEL: func.func @row_boxes
+// CHECK-SAME: %[[I:arg6]]: i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%[[I]], %[[I]]]
+// CHECK: %[[OFF:.*]] = arith.constant 8192 : i32
+// CHECK: llvm.getelementptr %{{.*}}[%[[OFF]]]
+// CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: %[[R1:.*]] = arith.addi %[[I]], %[[C64]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%[[I]], %[[R1]]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+func.func @row_boxes(%a: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %i: i32) {
+  %ra = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  tgpu.tma_load %a[%i, %i] -> %ra[%i], %full
+      : !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>,
+        !tgpu.smem<2x128x64xbf16, #sa>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
 // Three regions: the warps are dealt out in order (cumulative thread
 // ranges), region r's group on named barrier 1 + r; the kernel launches
 // what they take (tgpu.launch_warps). A budget below the even share of

@@ -138,12 +138,10 @@ def forced(bundle, name):
 # (128x256), 128x128 and 128x64 (two warpgroups), 64x256, 64x128 and 64x64
 # (one), 256x128 (two warpgroups of 128 rows), 128x192 (two column blocks,
 # 128 + 64), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
-# stream-K member (128x256_sk). Kernels whose B is given N x K (B's rows
-# along the output's columns) have no 128x192 member. Ping-pong kernels
+# stream-K member (128x256_sk). Ping-pong kernels
 # (128x128 as written) have no 128x128, no 64x256, no 256x128, no 128x192
 # and no stream-K member; cluster kernels no stream-K member.
 FAMILY = range(12)
-FAMILY_NK = range(11)
 PINGPONG_FAMILY = range(7)
 CLUSTER_FAMILY = range(11)
 
@@ -462,7 +460,7 @@ def test_gemm_cluster(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", VARIANT_SHAPES)
-@pytest.mark.parametrize("member", FAMILY_NK)
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_nt_silu(m, n, k, member):
     # B column-major (the kernel reads Bt), alpha scaling, SiLU, bf16 out.
     a = torch.randn(m, k, device=DEV, dtype=torch.float16)
@@ -475,7 +473,7 @@ def test_gemm_nt_silu(m, n, k, member):
 
 
 @pytest.mark.parametrize("m,n,k", A_COLUMN_MAJOR_SHAPES)
-@pytest.mark.parametrize("member", FAMILY_NK)
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tt(m, n, k, member):
     # Both column-major.
     a, at = column_major(m, k, torch.bfloat16)
@@ -490,7 +488,7 @@ def test_gemm_tt(m, n, k, member):
     "m,n,k", [(128, 256, 128), (256, 512, 384), (100, 200, 80), (257, 136, 1008), (1, 16, 16), (300, 520, 32)]
 )
 @pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
-@pytest.mark.parametrize("member", FAMILY_NK)
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_fp8(m, n, k, dtype, member):
     # As torch._scaled_mm: A row-major, B column-major (the kernel reads
     # Bt, NxK), per-tensor scales on the device, bf16 output.
@@ -574,7 +572,7 @@ def test_gemm_batched(batch, m, n, k, runs):
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 256, 128), (300, 136, 272), (65, 520, 1024)])
-@pytest.mark.parametrize("member", FAMILY_NK)
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_i8(m, n, k, member):
     a, bt, c = i8_problem(m, n, k)
     forced(load("gemm_i8_tf32"), "gemm_i8")[member](a, bt, c)
@@ -589,7 +587,7 @@ def test_gemm_i8_twin(m, n, k):
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 256, 32), (300, 136, 200), (65, 520, 1024)])
-@pytest.mark.parametrize("member", FAMILY_NK)
+@pytest.mark.parametrize("member", FAMILY)
 def test_gemm_tf32(m, n, k, member):
     a, bt, c = tf32_problem(m, n, k)
     forced(load("gemm_i8_tf32"), "gemm_tf32")[member](a, bt, c)

@@ -206,12 +206,14 @@ Value tilec::tmaDescriptorEncoded(Emitter &e, Value desc) {
 }
 
 SmallVector<Value> tilec::tensorCoords(Emitter &e, ArrayRef<Value> coords,
-                                       int64_t innerOffset) {
+                                       int64_t innerOffset, int64_t rowOffset) {
   SmallVector<Value> out;
   for (int d = coords.size() - 1; d >= 0; --d) {
     Value c = coords[d];
     if (d == int(coords.size()) - 1 && innerOffset)
       c = e.add(c, e.i32(innerOffset));
+    if (d == int(coords.size()) - 2 && rowOffset)
+      c = e.add(c, e.i32(rowOffset));
     out.push_back(c);
   }
   return out;
@@ -456,8 +458,17 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
           rewriter, e.loc, rewriter.getI32Type(),
           inClusterCTA(e, bar, e.i32(0)));
     Value tid = e.threadId();
-    int64_t boxes = slot.back() / box.back();
+    // Boxes side by side along the innermost dim, and where a box has
+    // fewer rows than the slot (a view shared by tiles of several row
+    // counts), rows of them.
+    int64_t cols = slot.back() / box.back();
+    int64_t boxRows = slot.size() >= 2 && box.size() >= 2
+                          ? box[box.size() - 2]
+                          : 1;
+    int64_t rows = slot.size() >= 2 ? slot[slot.size() - 2] / boxRows : 1;
+    int64_t boxes = rows * cols;
     std::optional<int32_t> multicast = op.getMulticast();
+    int64_t perCta = multicast ? boxes / *multicast : boxes;
     Value ctaRank, mask;
     if (multicast) {
       ctaRank = NVVM::ClusterId::create(rewriter, e.loc, rewriter.getI32Type());
@@ -465,21 +476,24 @@ struct TMALoadLowering : public OpConversionPattern<TMALoadOp> {
                                           rewriter.getI16Type(),
                                           (1 << *multicast) - 1);
     }
-    // Boxes side by side along the innermost dim fill the slot.
     for (int64_t j = 0; j < boxes; ++j) {
       // (A box of more dims than the slot has leading 1s.)
       SmallVector<int64_t> first(slot.size(), 0);
-      first.back() = j * box.back();
+      first.back() = (j % cols) * box.back();
+      int64_t rowOffset = (j / cols) * boxRows;
+      if (rows > 1)
+        first[slot.size() - 2] = rowOffset;
       Value dstCta = offsetPtr(e, base, e.i32(slotByteOffset(dst, first)));
       // The issuing thread: thread 0 (of the CTA that owns box j).
       Value issuer = tid;
       if (multicast) {
-        Value owner = e.i32(j / (boxes / *multicast));
+        Value owner = e.i32(j / perCta);
         issuer = arith::SelectOp::create(
             rewriter, e.loc, e.eq(ctaRank, owner), tid, e.i32(1));
       }
       SmallVector<Value> coords =
-          tensorCoords(e, coordValues(adaptor.getCoords()), j * box.back());
+          tensorCoords(e, coordValues(adaptor.getCoords()),
+                       (j % cols) * box.back(), rowOffset);
       if (leaderBar) {
         std::string asmStr = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p "
                              "cp.async.bulk.tensor." +

@@ -251,10 +251,11 @@ void asyncCopyToShared(Emitter &e, mlir::Value addr, mlir::Value pred,
 mlir::Value tmaDescriptorEncoded(Emitter &e, mlir::Value desc);
 /// A bulk tensor copy's coordinates (`coords` outermost first),
 /// innermost first as the copy takes them, `innerOffset` added to the
-/// innermost.
+/// innermost and `rowOffset` to the next.
 llvm::SmallVector<mlir::Value> tensorCoords(Emitter &e,
                                             llvm::ArrayRef<mlir::Value> coords,
-                                            int64_t innerOffset);
+                                            int64_t innerOffset,
+                                            int64_t rowOffset = 0);
 /// A bulk tensor copy of the box at `coords` (i32, innermost first) of the
 /// descriptor at `desc` into shared memory at `dst` (!llvm.ptr<3>),
 /// completing on the barrier at `bar`, by the threads where `pred` (i1);

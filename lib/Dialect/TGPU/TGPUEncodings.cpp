@@ -316,8 +316,13 @@ std::optional<TMASlot> tgpu::getTMASlot(tile::LoadOp load, bool squeeze) {
   TMACopyAttr copy = getTMACopy(load);
   if (!copy)
     return std::nullopt;
-  return slotOfSwizzle(cast<RankedTensorType>(load.getType()),
-                       copy.getSwizzle(), squeeze);
+  TMASlot slot = slotOfSwizzle(cast<RankedTensorType>(load.getType()),
+                               copy.getSwizzle(), squeeze);
+  // The box the copy records: fewer rows than the tile where its view is
+  // shared with tiles of fewer rows (boxes of rows fill the slot).
+  if (copy.getBox().size() == slot.box.size())
+    slot.box.assign(copy.getBox().begin(), copy.getBox().end());
+  return slot;
 }
 
 TMASlot tgpu::getSideSlot(tile::LoadOp load) {

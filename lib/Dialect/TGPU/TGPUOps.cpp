@@ -111,9 +111,10 @@ LogicalResult TMALoadOp::verify() {
     if (s % b != 0)
       return emitOpError() << "slot dim " << s << " is not a multiple of box dim "
                            << b;
-  for (unsigned i = 0; i + 1 < slot.size(); ++i)
+  for (unsigned i = 0; i + 2 < slot.size(); ++i)
     if (slot[i] != box[i])
-      return emitOpError() << "only the innermost dim may take several boxes";
+      return emitOpError() << "only the innermost two dims may take several "
+                              "boxes";
   if (auto bars = dyn_cast<BarriersType>(getBarriers().getType())) {
     if (dst.hasUnknownDepth())
       return emitOpError() << "a ring of unknown depth is filled through its "
@@ -128,10 +129,14 @@ LogicalResult TMALoadOp::verify() {
   if (getMulticast() && getLeader())
     return emitOpError() << "multicasts to every CTA's barrier or completes "
                             "on the leader's, not both";
-  if (auto n = getMulticast())
-    if ((slot.back() / desc.getTmaBox().back()) % *n)
-      return emitOpError() << "a slot of " << slot.back() / desc.getTmaBox().back()
+  if (auto n = getMulticast()) {
+    int64_t boxes = 1;
+    for (auto [s, b] : llvm::zip(slot, box))
+      boxes *= s / b;
+    if (boxes % *n)
+      return emitOpError() << "a slot of " << boxes
                            << " boxes does not split among " << *n << " CTAs";
+  }
   return success();
 }
 

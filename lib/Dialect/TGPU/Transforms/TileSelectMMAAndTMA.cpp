@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 
 #define DEBUG_TYPE "tile-select-mma-and-tma"
 
@@ -40,6 +41,21 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
+
+/// Whether one box can serve tiles of both boxes `a` and `b`: they agree
+/// but in the rows (the dim before the innermost), where one divides the
+/// other; the box with fewer rows then fills the other's slot in rows of
+/// boxes (a 128- and a 64-row tile of B given N x K: a 128x192 tile's
+/// column blocks).
+bool boxesShareRows(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size() || a.size() < 2)
+    return false;
+  size_t r = a.size() - 2;
+  for (size_t d = 0; d < a.size(); ++d)
+    if (d != r && a[d] != b[d])
+      return false;
+  return std::max(a[r], b[r]) % std::min(a[r], b[r]) == 0;
+}
 
 /// The TMA copy that can bring `load` into a slot ahead of its iteration
 /// of `loop` (`whole`: of its box, its mask left to registers); says why
@@ -93,8 +109,8 @@ FailureOr<tgpu::TMASlot> planCopy(LoadOp load, scf::ForOp loop,
       std::string unused;
       FailureOr<tgpu::TMASlot> its = tgpu::planTMASlot(
           cast<RankedTensorType>(other.getType()), unused);
-      same = succeeded(its) && its->box == slot->box &&
-             its->swizzle == slot->swizzle;
+      same = succeeded(its) && its->swizzle == slot->swizzle &&
+             boxesShareRows(its->box, slot->box);
     }
     if (!same) {
       why = "the view has other uses";
@@ -375,6 +391,7 @@ struct TileSelectMMAAndTMA
         if (onlyDotsOf(load, loop))
           loads.push_back(load);
     bool dots = !loop.getBody()->getOps<DotOp>().empty();
+    llvm::MapVector<Value, SmallVector<LoadOp>> byView;
     for (LoadOp load : loads) {
       std::string why;
       FailureOr<tgpu::TMASlot> slot = planCopy(load, loop, why);
@@ -402,6 +419,23 @@ struct TileSelectMMAAndTMA
       load->setAttr(tgpu::kTMAAttr,
                     tgpu::TMACopyAttr::get(&getContext(), slot->box,
                                            slot->swizzle));
+      byView[load.getTensor()].push_back(load);
+    }
+    // A view has one box: where its tiles have several row counts, the
+    // fewest rows (planCopy checked that they divide the others).
+    for (auto &[view, copies] : byView) {
+      SmallVector<int64_t> box(tgpu::getTMACopy(copies.front()).getBox());
+      if (box.size() < 2)
+        continue;
+      for (LoadOp load : copies)
+        box[box.size() - 2] = std::min(
+            box[box.size() - 2],
+            tgpu::getTMACopy(load).getBox()[box.size() - 2]);
+      for (LoadOp load : copies)
+        load->setAttr(tgpu::kTMAAttr,
+                      tgpu::TMACopyAttr::get(
+                          &getContext(), box,
+                          tgpu::getTMACopy(load).getSwizzle()));
     }
   }
 };

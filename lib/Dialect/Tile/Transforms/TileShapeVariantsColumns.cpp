@@ -58,16 +58,19 @@ public:
               "' carries tiles along the output's columns";
         return WalkResult::interrupt();
       }
-      // (TMA boxes span a tile's outer dims whole: a 128- and a 64-row
-      // tile of one view would need two boxes, and a view has one.)
+      // (A view has one TMA box: tiles of one view whose rows run along
+      // the columns (B given N x K) share the second block's row count,
+      // boxes of rows filling the first's; a store's box spans its tile,
+      // so stored columns must be the innermost dim, and so must those of
+      // views of more dims.)
       if (isa<LoadOp, StoreOp>(op)) {
         Value tile = isa<LoadOp>(op) ? op->getResult(0)
                                      : cast<StoreOp>(op).getValue();
-        for (unsigned d = 0; d + 1 < DimClasses::rank(tile); ++d)
-          if (along(tile, d)) {
-            why = "a view's rows run along the output's columns (B given as "
-                  "N x K): the two blocks' copies would need TMA boxes of "
-                  "two shapes";
+        unsigned rank = DimClasses::rank(tile);
+        for (unsigned d = 0; d + 1 < rank; ++d)
+          if (along(tile, d) && (isa<StoreOp>(op) || d + 2 != rank)) {
+            why = "a view's outer dim runs along the output's columns: the "
+                  "two blocks' copies would need TMA boxes of two shapes";
             return WalkResult::interrupt();
           }
       }
