@@ -505,6 +505,28 @@ def test_gemm_fp8(m, n, k, dtype, member):
 
 
 
+@pytest.mark.parametrize("m,n,k", [(1000, 7000, 2000), (128, 256, 128), (77, 200, 272), (4, 16, 16)])
+def test_gemm_fp8_blockwise(m, n, k):
+    # DeepSeek-V3's block scales: sa per 1x128 block of A (stored K-block
+    # major, M contiguous), sb per 128x128 block of B (N x K), each 128 of
+    # K promoted in f32; ragged M, N and K (K's last block partial), M = 77
+    # and 4 (sa's rows not 16-byte aligned: the plain twin).
+    fp8 = torch.float8_e4m3fn
+    a = (torch.randn(m, k, device=DEV) * 2).to(fp8)
+    b = (torch.randn(n, k, device=DEV) * 2).to(fp8)
+    kb, nb = -(-k // 128), -(-n // 128)
+    sa = torch.rand(kb, m, device=DEV) + 0.5
+    sb = torch.rand(nb, kb, device=DEV) + 0.5
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_fp8_blockwise")["gemm_fp8_blockwise"](a, b, sa, sb, c)
+    torch.cuda.synchronize()
+    ref = torch.zeros(m, n, dtype=torch.float64, device=DEV)
+    for j in range(kb):
+        blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
+        ref += blk * sa[j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
+    check(c, ref, 1e-2, f"gemm_fp8_blockwise {m}x{n}x{k}")
+
+
 @pytest.mark.parametrize("m,n,k", [(16, 1000, 4096), (100, 200, 256), (1, 16, 16)])
 @pytest.mark.parametrize("split", ["64x128_k2", "64x64_k2", "64x64_k4"])
 def test_gemm_fp8_split_k(m, n, k, split):
