@@ -228,6 +228,12 @@ bool tilec::storeUnconverted(StoreOp store) {
   return true;
 }
 
+int64_t tilec::askedRingStages(func::FuncOp func) {
+  if (auto a = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr))
+    return std::max<int64_t>(2, a.getInt());
+  return 2;
+}
+
 int64_t tilec::twoStageSharedBytes(func::FuncOp func, scf::ForOp loop,
                                    ArrayRef<std::pair<Operation *, bool>> loads,
                                    int64_t copies,

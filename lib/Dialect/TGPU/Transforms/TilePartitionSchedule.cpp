@@ -146,25 +146,26 @@ std::string ringDoesNotFit(func::FuncOp func, scf::ForOp loop, int copies,
                                      bytes);
     return bytes;
   };
+  int64_t most = target.sharedMemoryPerBlock(func);
   auto [epilogue, conversions] = epilogueStoreConversions(loop);
   auto fitsAsIs = [&](int64_t stages) {
     return !epilogue.empty() &&
            twoStageSharedBytes(func, loop, loads, copies, conversions,
-                               stages) <= target.sharedMemoryPerBlock(func);
+                               stages) <= most;
   };
-  int64_t most = target.sharedMemoryPerBlock(func);
-  int64_t asked = 2;
-  if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
-    asked = std::max<int64_t>(asked, a.getInt());
-  for (int64_t stages : {asked, int64_t(2)}) {
-    if (atLeast(stages) <= most)
+  // The depth asked for, then the two the loop needs at the least.
+  int64_t asked = askedRingStages(func);
+  int64_t bytes = 0;
+  for (int64_t stages : asked > 2 ? SmallVector<int64_t>{asked, 2}
+                                  : SmallVector<int64_t>{2}) {
+    bytes = atLeast(stages);
+    if (bytes <= most)
       return "";
     if (fitsAsIs(stages)) {
       asIs = epilogue;
       return "";
     }
   }
-  int64_t bytes = atLeast(2);
   return "two stages of its ring and the rest of the kernel (its "
          "epilogue's scratch included) take " +
          (bytes == std::numeric_limits<int64_t>::max()
@@ -260,9 +261,7 @@ struct TilePartitionSchedule
   /// Stores the values of the epilogue's `stores` as they are
   /// (storeUnconverted), and says so.
   static void storeAsIs(func::FuncOp func, ArrayRef<StoreOp> stores) {
-    int64_t asked = 2;
-    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
-      asked = a.getInt();
+    int64_t asked = askedRingStages(func);
     for (StoreOp store : stores) {
       int64_t scratch = 0;
       for (Operation *op : storedConversions(store))

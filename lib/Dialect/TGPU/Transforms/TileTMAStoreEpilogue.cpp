@@ -406,10 +406,7 @@ struct TileTMAStoreEpilogue
       if (std::optional<EpilogueStore> e = planStore(store, ignored, inLoop))
         llvm::append_range(allGone, conversionsItTakes(store, *e));
     }
-    // The ring's depth the kernel asks for (tile.num_stages), at least two.
-    int64_t asked = 2;
-    if (auto a = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
-      asked = std::max<int64_t>(asked, a.getInt());
+    int64_t asked = askedRingStages(func);
     int64_t restAll = loads.empty() ? 0
                                     : twoStageSharedBytes(func, loop, loads,
                                                           copies, allGone, asked);

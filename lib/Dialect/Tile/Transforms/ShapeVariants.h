@@ -49,6 +49,13 @@ inline MutableOperandRange accessOffsets(Operation *access) {
   return cast<StoreOp>(access).getOffsetsMutable();
 }
 
+/// The tile a tile.load makes or a tile.store stores.
+inline Value accessTile(Operation *access) {
+  if (auto l = dyn_cast<LoadOp>(access))
+    return l.getResult();
+  return cast<StoreOp>(access).getValue();
+}
+
 /// Union-find over the dims of a kernel's tiles: (value, dim) pairs whose
 /// sizes must stay equal.
 class DimClasses {

@@ -210,8 +210,7 @@ private:
 
   /// The tiled dim a load/store's offset `d` runs along, if any.
   TiledDim *along(Plan &plan, Operation *access, unsigned d) {
-    Value tile = isa<LoadOp>(access) ? Value(access->getResult(0))
-                                     : Value(cast<StoreOp>(access).getValue());
+    Value tile = accessTile(access);
     int c = plan.classes.find(tile, d);
     if (c == plan.rows.cls)
       return &plan.rows;
@@ -535,16 +534,15 @@ struct TileShapeVariants
       // (4000x4104 is 4.1 waves of 128x256 tiles and 4.0 of 256x128, and
       // ran 21% faster so). It is a little slower a tile (costOf's
       // tileTime), so the cost model takes it only where it saves a wave.
-      if (TargetInfo::of(func).wgmma && plan->rows.size == 128 &&
-          plan->cols.size == 256)
-        shapes.push_back({256, 128});
       // And 128x192, as two column blocks (128 + 64, splitColumns): 2.9
       // waves at 3072^2 where 128x256 makes 2.2, 1.0 at 777x3008 where it
       // makes 0.6 (90% and 78% of cuBLAS where 128x256 ran 74% and 67%;
       // 1% slower a tile at 8192^3: docs/plans/gemm-shapes.md).
       if (TargetInfo::of(func).wgmma && plan->rows.size == 128 &&
-          plan->cols.size == 256)
+          plan->cols.size == 256) {
+        shapes.push_back({256, 128});
         shapes.push_back({128, 192});
+      }
     }
     func->removeAttr(kTileShapesAttr);
     SmallVector<Attribute> variantNames;

@@ -35,10 +35,6 @@ public:
 
   /// Whether the program can be split (before any change), or why not.
   bool check(std::string &why) {
-    int cols = plan.cols.cls;
-    auto along = [&](Value v, unsigned d) {
-      return plan.classes.find(v, d) == cols;
-    };
     WalkResult r = func.walk([&](Operation *op) {
       if (auto red = dyn_cast<ReduceOp>(op))
         if (along(red.getSrc(), red.getDim())) {
@@ -52,7 +48,7 @@ public:
         }
       bool touches = llvm::any_of(
           llvm::concat<Value>(op->getOperands(), op->getResults()),
-          [&](Value v) { return wide(v, along); });
+          [&](Value v) { return wide(v); });
       if (op->getNumRegions() && !isa<scf::ForOp, scf::IfOp>(op) && touches) {
         why = "'" + op->getName().getStringRef().str() +
               "' carries tiles along the output's columns";
@@ -64,8 +60,7 @@ public:
       // so stored columns must be the innermost dim, and so must those of
       // views of more dims.)
       if (isa<LoadOp, StoreOp>(op)) {
-        Value tile = isa<LoadOp>(op) ? op->getResult(0)
-                                     : cast<StoreOp>(op).getValue();
+        Value tile = accessTile(op);
         unsigned rank = DimClasses::rank(tile);
         for (unsigned d = 0; d + 1 < rank; ++d)
           if (along(tile, d) && (isa<StoreOp>(op) || d + 2 != rank)) {
@@ -76,7 +71,7 @@ public:
       }
       if (auto ifOp = dyn_cast<scf::IfOp>(op))
         if (llvm::any_of(ifOp.getResults(),
-                         [&](Value v) { return wide(v, along); })) {
+                         [&](Value v) { return wide(v); })) {
           why = "an scf.if yields tiles along the output's columns";
           return WalkResult::interrupt();
         }
@@ -88,14 +83,13 @@ public:
     // values are those the classes know.
     func.walk([&](Operation *op) {
       for (Value v : op->getResults())
-        note(v, along);
+        note(v);
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument a : block.getArguments())
-            note(a, along);
+            note(a);
       if (isa<LoadOp, StoreOp>(op)) {
-        Value tile = isa<LoadOp>(op) ? op->getResult(0)
-                                     : cast<StoreOp>(op).getValue();
+        Value tile = accessTile(op);
         for (unsigned d = 0; d < DimClasses::rank(tile); ++d)
           if (along(tile, d))
             columnOffsets[op].push_back(d);
@@ -131,8 +125,14 @@ public:
   }
 
 private:
+  /// Whether dim `d` of the tile `v` runs along the output's columns (the
+  /// analysis' classes: ask before the program changes).
+  bool along(Value v, unsigned d) {
+    return plan.classes.find(v, d) == plan.cols.cls;
+  }
+
   /// Whether `v` is a tile with a dim along the columns.
-  template <typename Along> static bool wide(Value v, Along &along) {
+  bool wide(Value v) {
     for (unsigned d = 0; d < DimClasses::rank(v); ++d)
       if (along(v, d))
         return true;
@@ -140,9 +140,9 @@ private:
   }
 
   /// Records the second block's type of `v` where it is a column tile.
-  template <typename Along> void note(Value v, Along &along) {
+  void note(Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (!t || !wide(v, along))
+    if (!t || !wide(v))
       return;
     SmallVector<int64_t> shape(t.getShape());
     for (unsigned d = 0; d < shape.size(); ++d)

@@ -52,6 +52,9 @@ int64_t twoStageSharedBytes(
     mlir::func::FuncOp func, mlir::scf::ForOp loop,
     llvm::ArrayRef<std::pair<mlir::Operation *, bool>> loads, int64_t copies,
     llvm::ArrayRef<mlir::Operation *> without = {}, int64_t stages = 2);
+/// The depth of the main loop's ring the kernel asks for (`tile.num_stages`),
+/// at least the two every warp-specialized loop takes.
+int64_t askedRingStages(mlir::func::FuncOp func);
 
 /// The layout conversions and reshapes only `store` reads, the one it
 /// stores first: what goes with the store when it becomes a TMA store.
