@@ -7,10 +7,13 @@
 // (fp8 wgmma's accumulator is not full f32 precision) promoted into the
 // f32 accumulator with its two scales. One 128x128 tile of C a program.
 // On sm_90a the loop runs warp-specialized: A, B and sa's row of 128
-// scales are TMA copies (sa a side load), sb's scalar is the load
-// partition's threads' copy; two consumer warpgroups run m64n128k32
-// wgmma. Each dot is waited for before its promotion (no overlap yet:
-// 0.60-0.68 of torch._scaled_mm's block-wise path, docs/plans/fp8-llm.md).
+// scales are TMA copies (sa a side load, read straight in the
+// accumulator's row layout), sb's scalar is the load partition's threads'
+// copy (not waited for: it arrives as it completes); two consumer
+// warpgroups run m64n128k32 wgmma, each reading its scales while its MMA
+// runs. A warpgroup's promotion does not overlap its own next MMA yet:
+// 0.75-0.90 of torch._scaled_mm's block-wise path (bench/gemm_fp8_blockwise.py,
+// docs/plans/fp8-llm.md).
 func.func @gemm_fp8_blockwise(%a: !tile.tensor<?x?xf8E4M3FN>, %b: !tile.tensor<?x?xf8E4M3FN>,
     %sa: !tile.tensor<?x?xf32>, %sb: !tile.tensor<?x?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8,

@@ -443,12 +443,19 @@ def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite
     are zero; vector loads where a uniform run-time check allows, element
     loads otherwise) and store it into slot `slot` of `buffer` (the tile's
     leading unit dims dropped), each store vector right after its loads,
-    so that a thread never holds the whole tile. Each thread then fences
-    its writes for the async proxy (`fence.proxy.async.shared::cta`): the
-    slot is a channel's (tile-insert-channels), filled for an MMA that
-    reads it through the async proxy (wgmma, tcgen05.mma), and the
-    channel's fill (each warp's arrival, after its threads' copies) hands
-    it over. No barrier: the producer acquired the slot.
+    so that a thread never holds the whole tile. Each thread then waits
+    for its `cp.async` copies and fences its writes for the async proxy
+    (`fence.proxy.async.shared::cta`): the slot is a channel's
+    (tile-insert-channels), filled for an MMA that reads it through the
+    async proxy (wgmma, tcgen05.mma), and the channel's fill (each warp's
+    arrival, after its threads' copies) hands it over. No barrier: the
+    producer acquired the slot.
+
+    With `no_wait`, the copies are not waited for: the channel is filled
+    as each thread's copies complete (`fill = async_copy`, each thread's
+    `cp.async.mbarrier.arrive.noinc`) and its readers fence the async
+    proxy, so the load partition issues the next use's copies while this
+    one's are in flight.
 
     ```mlir
     tgpu.thread_copy %b[%k, %n] -> %ring[%s]
@@ -458,9 +465,10 @@ def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite
   }];
   let arguments = (ins Tile_TensorViewType:$tensor, Variadic<I32>:$offsets,
                        TGPU_SharedBufferType:$buffer, I32:$slot,
-                       TypeAttrOf<TGPU_Tile>:$tile);
+                       TypeAttrOf<TGPU_Tile>:$tile, UnitAttr:$no_wait);
   let assemblyFormat = [{
-    $tensor `[` $offsets `]` `->` $buffer `[` $slot `]` `as` $tile attr-dict
+    $tensor `[` $offsets `]` `->` $buffer `[` $slot `]` `as` $tile
+    (`no_wait` $no_wait^)? attr-dict
     `:` qualified(type($tensor)) `,` type($buffer)
   }];
   let hasVerifier = 1;

@@ -677,9 +677,12 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     widest(whole.maxVector());
     // The thread's cp.async copies complete (PTX ISA 9.7.9.25.3.3,
     // cp.async.wait_all), then its generic-proxy writes become visible to
-    // the MMA's async-proxy reads.
-    e.ptx("cp.async.wait_all;", "", {}, {}, /*sideEffects=*/true);
-    fenceProxyAsyncShared(e);
+    // the MMA's async-proxy reads. (Unless the channel's fill waits for
+    // them, and its readers fence.)
+    if (!op.getNoWait()) {
+      e.ptx("cp.async.wait_all;", "", {}, {}, /*sideEffects=*/true);
+      fenceProxyAsyncShared(e);
+    }
     rewriter.eraseOp(op);
     return success();
   }

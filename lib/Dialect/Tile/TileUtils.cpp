@@ -13,9 +13,10 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
 
-static bool isElementwise(Operation *op) {
+bool tile::isElementwise(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-         op->getNumRegions() == 0;
+         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         !isa<arith::ConstantOp>(op);
 }
 
 bool tile::isRematerializable(Value v) {

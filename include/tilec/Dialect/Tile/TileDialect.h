@@ -157,6 +157,9 @@ mlir::RankedTensorType withLayout(mlir::Type tile, const LinearLayout &layout);
 /// Number of warps of a kernel (tile.num_warps, default 4).
 int getNumWarps(mlir::Operation *kernel);
 
+/// An arith or math op of one result, not a constant: it computes each
+/// element from the same element of its operands, in any layout.
+bool isElementwise(mlir::Operation *op);
 /// Whether `v` is computed only from splats, iotas and constants through
 /// broadcasts, expand_dims, conversions and elementwise ops, so that it can
 /// be rebuilt in any layout at no cost but its own arithmetic.

@@ -327,13 +327,16 @@ LogicalResult KernelChannels::insert(func::FuncOp func, scf::ForOp l) {
         threads |= o.threads;
         gathers |= isa<GatherOp>(o.load);
       }
-    // Gathers' cp.async copies are not waited for: each thread arrives as
-    // its copies complete (a thread_copy beside them waits for its own).
+    // The threads' cp.async copies are not waited for: each thread arrives
+    // as its copies complete. (Gathers' everywhere; thread_copy's for
+    // wgmma: tcgen05's thread copies still wait, each warp arriving after
+    // its threads'.)
+    bool asyncCopies = gathers || (threads && !TargetInfo::of(loop).tcgen05);
     auto kind = tgpu::ChannelKindAttr::get(
         ctx,
-        gathers   ? tgpu::FillKind::AsyncCopy
-        : threads ? tgpu::FillKind::Arrive
-                  : tgpu::FillKind::TMA,
+        asyncCopies ? tgpu::FillKind::AsyncCopy
+        : threads   ? tgpu::FillKind::Arrive
+                    : tgpu::FillKind::TMA,
         tgpu::ReleaseKind::MMA);
     auto channel = tgpu::ChannelOp::create(
         b, loc, tgpu::ChannelType::get(ctx), types,
@@ -465,9 +468,19 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
       setArgumentType(func, s.view, vt.withTMA(s.slot.box, s.slot.swizzle));
     types.push_back(s.slot.type.withNumSlots(ShapedType::kDynamic));
   }
+  // Threads' copies: through registers (masked tiles, and tiles padded
+  // with other than zero), which each warp's arrival hands over, or each
+  // thread's cp.async copies, which arrive as they complete.
+  auto copiesThroughRegisters = [&](SideLoad &s) {
+    auto load = dyn_cast<LoadOp>(s.op);
+    return !load || load.getMask() || !load.padsWithZero();
+  };
   auto ch = makeChannel(
       func, types, getNumWarps(func), 0,
-      threads ? tgpu::FillKind::Arrive : tgpu::FillKind::TMA,
+      !threads ? tgpu::FillKind::TMA
+      : llvm::any_of(group, copiesThroughRegisters)
+          ? tgpu::FillKind::Arrive
+          : tgpu::FillKind::AsyncCopy,
       tgpu::ReleaseKind::Arrive, threads ? copyWarps() : 0);
   Value sideCh = ch.getChannel();
   for (auto [s, ring] : llvm::zip(group, ch.getBuffers()))
@@ -485,7 +498,7 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
   for (SideLoad &s : group) {
     OpBuilder cb(s.op);
     auto load = dyn_cast<LoadOp>(s.op);
-    if (!load || (threads && (load.getMask() || !load.padsWithZero()))) {
+    if (!load || (threads && copiesThroughRegisters(s))) {
       emitCopyThroughRegisters(cb, s, acq);
     } else if (threads) {
       Operand o;
@@ -512,26 +525,37 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
   // backward's Delta after two MMAs, holds no registers across them); the
   // use is waited for before the first read and released after the last.
   struct Read {
-    SmallVector<ReshapeOp> reshapes;
+    // Reshapes, and elementwise ops whose other operands are cheap in any
+    // layout, from the tile to `cvt`.
+    SmallVector<Operation *> chain;
     ConvertLayoutOp cvt;
     Operation *at = nullptr; // the first reader, an op of the body
   };
   SmallVector<Read> reads;
   Operation *firstAt = nullptr;
   for (SideLoad &s : group) {
-    // A tile read only in another layout, as it is or reshaped (a 1x1xN
-    // row read as N), is read from the slot in that one (the slot is
-    // shared memory either way: no second round trip), where that
-    // layout's value is first read (the reshapes follow the read).
+    // A tile read only in another layout, as it is, reshaped (a 1x1xN
+    // row read as N) or through elementwise ops with splats and
+    // constants (block-scaled GEMM's row of A scales times B's scale), is
+    // read from the slot in that one (the slot is shared memory either
+    // way: no second round trip through a conversion's scratch and its
+    // barrier across the consumers), where that layout's value is first
+    // read (the chain follows the read).
     Read r;
     Value v = s.op->getResult(0);
-    while (v.hasOneUse())
-      if (auto reshape = dyn_cast<ReshapeOp>(*v.getUsers().begin())) {
-        r.reshapes.push_back(reshape);
-        v = reshape.getResult();
-      } else {
+    auto cheapElsewhere = [&](Operation *op, Value from) {
+      return isElementwise(op) && op->getBlock() == body &&
+             llvm::all_of(op->getOperands(), [&](Value o) {
+               return o == from || isRematerializable(o);
+             });
+    };
+    while (v.hasOneUse()) {
+      Operation *user = *v.getUsers().begin();
+      if (!isa<ReshapeOp>(user) && !cheapElsewhere(user, v))
         break;
-      }
+      r.chain.push_back(user);
+      v = user->getResult(0);
+    }
     r.cvt = v.hasOneUse()
                 ? dyn_cast<ConvertLayoutOp>(*v.getUsers().begin())
                 : ConvertLayoutOp();
@@ -570,14 +594,32 @@ void KernelChannels::insertSideChannel(func::FuncOp func,
     if (lastRead->isBeforeInBlock(read))
       lastRead = read;
     if (r.cvt) {
-      // The reshapes again, in the layouts the read gives them.
-      Value v = read.getResult();
-      for (ReshapeOp reshape : r.reshapes)
-        v = reshapeAgain(rb, reshape, v);
+      // The chain again, in the layouts the read gives it.
+      Value v = read.getResult(), was = tile;
+      for (Operation *op : r.chain) {
+        if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+          v = reshapeAgain(rb, reshape, v);
+        } else {
+          LinearLayout layout = getLayout(v.getType());
+          SmallVector<Value> operands;
+          for (Value o : op->getOperands())
+            operands.push_back(o == was ? v
+                               : isa<RankedTensorType>(o.getType())
+                                   ? rematerialize(rb, o, layout,
+                                                   [](Operation *) {})
+                                   : o);
+          v = rb.create(op->getLoc(), op->getName().getIdentifier(),
+                        operands,
+                        {withLayout(op->getResult(0).getType(), layout)},
+                        op->getAttrs())
+                  ->getResult(0);
+        }
+        was = op->getResult(0);
+      }
       r.cvt.getResult().replaceAllUsesWith(v);
       r.cvt->erase();
-      for (ReshapeOp reshape : llvm::reverse(r.reshapes))
-        unread.push_back(reshape);
+      for (Operation *op : llvm::reverse(r.chain))
+        unread.push_back(op);
     } else {
       tile.replaceAllUsesWith(read.getResult());
     }
@@ -760,9 +802,12 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot,
   }
   auto load = cast<LoadOp>(o.load);
   LinearLayout l = copyLayout(type, load.getTensor().getType().getContiguousDim());
+  // (Not waited for where the channel's fill waits for each thread's.)
+  auto kind = ch.getDefiningOp<tgpu::ChannelOp>().getKind();
+  bool noWait = kind && kind->getFill() == tgpu::FillKind::AsyncCopy;
   auto copy = tgpu::ThreadCopyOp::create(
       b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
-      cast<RankedTensorType>(withLayout(type, l)));
+      cast<RankedTensorType>(withLayout(type, l)), noWait);
   tag(copy, {tgpu::kLoadPartition});
 }
 
@@ -932,8 +977,10 @@ void KernelChannels::insertConsumer() {
   // main kernel (H200, 4x16x4096), scores transposed, dPᵀ written after
   // Sᵀ: D 128, 128 + 2·32 + 16 = 208, ran 522 -> 547 TFLOP/s deferred;
   // D 64, 64 + 2·64 + 32 = 224, 412 -> 239 (its results in flight spill).
-  // Loops of one or two dots keep the wait after each (tile-mma-pipeline
-  // reorders the forward's two).
+  // A loop of one dot whose math reads it (block-scaled fp8 GEMM's fresh
+  // dot a K block) waits there too: its scale reads overlap the MMA
+  // (H200, 4096x7168x2048: 833 -> 867 TFLOP/s). Loops of two dots keep
+  // the wait after each (tile-mma-pipeline reorders the forward's two).
   constexpr int64_t kDeferredPeakRegs = 208;
   int64_t computeThreads =
       32 * getNumWarps(loop->getParentOfType<func::FuncOp>());
@@ -949,7 +996,7 @@ void KernelChannels::insertConsumer() {
   }
   int64_t peakRegs = carriedRegs + 2 * largestRegs + largestRegs / 2;
   bool deferWaits =
-      usesResultsInLoop && mmas.size() >= 3 && peakRegs <= kDeferredPeakRegs;
+      usesResultsInLoop && mmas.size() != 2 && peakRegs <= kDeferredPeakRegs;
   SmallVector<std::pair<tgpu::WGMMAOp, int>> issued;
   DenseMap<Value, Value> stages;      // a staged tile -> its buffer
   llvm::SetVector<Operation *> unstaged; // conversions stages replace

@@ -372,9 +372,15 @@ struct TilePipeline : public tilec::impl::TilePipelineBase<TilePipeline> {
       } else if (auto wait = dyn_cast<tgpu::ChannelWaitOp>(user)) {
         Value i = wait.getIndex();
         Value slot = tgpu::ringSlot(ub, uloc, i, depth);
+        // Threads' cp.async writes are the generic proxy's: an MMA reading
+        // the slot (the async proxy) needs a fence after the wait, a
+        // shared load (a block-scaled GEMM's scale) does not.
+        bool asyncReaders = llvm::any_of(wait->getUsers(), [](Operation *u) {
+          return !isa<tgpu::LocalLoadOp>(u);
+        });
         tgpu::WaitOp::create(ub, uloc, full, slot,
                              tgpu::ringPhase(ub, uloc, i, depth),
-                             /*proxy_fence=*/asyncCopies);
+                             /*proxy_fence=*/asyncCopies && asyncReaders);
         wait.replaceAllUsesWith(slot);
         wait.erase();
       } else if (auto rel = dyn_cast<tgpu::ChannelReleaseOp>(user)) {

@@ -32,12 +32,6 @@ using namespace tilec::tile;
 
 namespace {
 
-bool isElementwise(Operation *op) {
-  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
-         !isa<arith::ConstantOp>(op);
-}
-
 /// op(convert(x1), ..., cheap...) -> convert(op(x1, ..., convert(cheap)...))
 /// when every converted operand comes from one layout, at least one of them
 /// is not rematerializable (those conversions sink instead, below), and the

@@ -658,16 +658,17 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 
 // A GEMM's loads without TMA copies (a plain twin: views TMA cannot read):
 // the load partition's four warps copy each tile into its slot themselves
-// (tgpu.thread_copy in the coalesced layout of 4 warps), then fill the use
-// (fill = arrive, producer_warps 4: each warp's arrival); the views keep
-// their plain types; the consumer side is the TMA case's.
+// (tgpu.thread_copy in the coalesced layout of 4 warps, not waiting for
+// their cp.async copies), then fill the use (fill = async_copy,
+// producer_warps 4: each thread's arrival as its copies complete); the
+// views keep their plain types; the consumer side is the TMA case's.
 // CHECK-LABEL: func.func @gemm_threads(
 // CHECK-SAME: %arg0: !tile.tensor<?x?xbf16>, %arg1: !tile.tensor<?x?xbf16>,
-// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+// CHECK-NEXT: %[[CH:.*]], %[[R:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = async_copy, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
 // CHECK: scf.for %[[K:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[I:.*]] = %{{.*}})
 // CHECK-NEXT: %[[S:.*]] = tgpu.channel_acquire %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
-// CHECK-NEXT: tgpu.thread_copy %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[S]]] as tensor<128x64xbf16, #[[LA:.*]]> {tgpu.partition = array<i32: 0>}
-// CHECK-NEXT: tgpu.thread_copy %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[S]]] as tensor<64x256xbf16, #{{.*}}> {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg0[%{{.*}}, %[[K]]] -> %[[R]]#0[%[[S]]] as tensor<128x64xbf16, #[[LA:.*]]> no_wait {tgpu.partition = array<i32: 0>}
+// CHECK-NEXT: tgpu.thread_copy %arg1[%[[K]], %{{.*}}] -> %[[R]]#1[%[[S]]] as tensor<64x256xbf16, #{{.*}}> no_wait {tgpu.partition = array<i32: 0>}
 // CHECK-NEXT: tgpu.channel_fill %[[CH]][%[[I]]] {tgpu.partition = array<i32: 0>}
 // CHECK-NEXT: %[[W:.*]] = tgpu.channel_wait %[[CH]][%[[I]]] {tgpu.partition = array<i32: 1>}
 // CHECK-NEXT: tgpu.wgmma %[[R]]#0[%[[W]]], %[[R]]#1[%[[W]]]

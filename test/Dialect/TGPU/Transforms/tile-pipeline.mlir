@@ -304,7 +304,8 @@ func.func private @use(tensor<128x64xbf16, #co>)
 // Slots the load partition's threads gather into without waiting for their
 // cp.async copies (fill = async_copy: paged K and V): the full barrier
 // counts the 128 producer threads, the fill is each thread's arrival as its
-// copies complete, and the consumer fences the async proxy after its wait.
+// copies complete, and the consumer fences the async proxy after its wait
+// where anything but a shared load reads the slot (an MMA: here a call).
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 #co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
@@ -327,6 +328,36 @@ func.func @filled_by_async_copies(%t: i32, %a: !tile.tensor<?x?xbf16>, %m: i32, 
   %ch, %ra = tgpu.channel consumer_warps 4 producer_warps 4 depth 2 kind <fill = async_copy, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
   %s = tgpu.channel_acquire %ch[%t]
   tgpu.thread_gather %a[%rows, %cols] -> %ra[%s] as tensor<128x64xbf16, #co> : !tile.tensor<?x?xbf16>, !tgpu.smem<?x128x64xbf16, #sa>, tensor<128x64xi32, #co>, tensor<128x64xi32, #co>
+  tgpu.channel_fill %ch[%t]
+  %w = tgpu.channel_wait %ch[%t]
+  %x = tgpu.local_load %ra[%w] : !tgpu.smem<?x128x64xbf16, #sa> -> tensor<128x64xbf16, #co>
+  func.call @mma(%w) : (i32) -> ()
+  tgpu.channel_release %ch[%t]
+  func.call @use(%x) : (tensor<128x64xbf16, #co>) -> ()
+  return
+}
+func.func private @use(tensor<128x64xbf16, #co>)
+func.func private @mma(i32)
+
+// -----
+
+// Where only shared loads read the slot (a block-scaled GEMM's scale that
+// the threads copy), the consumer's wait does not fence: the copies and
+// the loads are both the generic proxy's.
+
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+
+// CHECK-LABEL: func.func @read_by_shared_loads
+// CHECK: tgpu.thread_copy %{{.*}} no_wait
+// CHECK: tgpu.arrive %[[FULL:.*]][%{{.*}}] async_copies : <2>
+// CHECK: tgpu.wait %[[FULL]][%{{.*}}], %{{.*}} : <2>
+// CHECK-NEXT: tgpu.local_load
+func.func @read_by_shared_loads(%t: i32, %a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %ch, %ra = tgpu.channel consumer_warps 4 producer_warps 4 depth 2 kind <fill = async_copy, release = arrive> : !tgpu.smem<?x128x64xbf16, #sa>
+  %s = tgpu.channel_acquire %ch[%t]
+  tgpu.thread_copy %a[%m, %k] -> %ra[%s] as tensor<128x64xbf16, #co> no_wait : !tile.tensor<?x?xbf16>, !tgpu.smem<?x128x64xbf16, #sa>
   tgpu.channel_fill %ch[%t]
   %w = tgpu.channel_wait %ch[%t]
   %x = tgpu.local_load %ra[%w] : !tgpu.smem<?x128x64xbf16, #sa> -> tensor<128x64xbf16, #co>

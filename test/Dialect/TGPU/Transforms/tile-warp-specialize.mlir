@@ -67,12 +67,12 @@
 // LOWERED-NOT: tgpu.channel
 // The twin, for views TMA cannot read (the runtime launches it instead):
 // the same partitions, the load partition's four warps copying A and B
-// into the slots themselves (tgpu.thread_copy, then each warp's arrival:
-// fill = arrive), at 72 registers a thread; the consumers keep 216 of the
-// block's 64512.
+// into the slots themselves (tgpu.thread_copy, then each thread's arrival
+// as its copies complete: fill = async_copy), at 72 registers a thread;
+// the consumers keep 216 of the block's 64512.
 // CHECK: func.func @gemm__plain
 // CHECK-SAME: tile.plain_variant_of = @gemm
-// CHECK: %[[TCH:.*]], %[[TR:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = arrive, release = mma>
+// CHECK: %[[TCH:.*]], %[[TR:.*]]:2 = tgpu.channel consumer_warps 8 producer_warps 4 kind <fill = async_copy, release = mma>
 // CHECK: tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 72>, #tgpu.partition<compute, warps = 8, regs = 216>]
 // CHECK: %[[TS:.*]] = tgpu.channel_acquire %[[TCH]]
 // CHECK-NEXT: tgpu.thread_copy %arg0{{.*}} -> %[[TR]]#0[%[[TS]]] as tensor<128x64xbf16

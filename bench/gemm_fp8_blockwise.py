@@ -1,0 +1,112 @@
+"""Block-scaled fp8 GEMM (issue 51): tilec's examples/gemm_fp8_blockwise.mlir
+against torch._scaled_mm's block-wise mode (cuBLAS: 1x128 scales for A,
+128x128 for B) in one run on one GPU, every result checked first.
+
+    python3 bench/gemm_fp8_blockwise.py [--quick]   # bundle from $TILEC_BUNDLE_DIR
+
+M in {16, 64, 128, 512, 1024, 4096, 16384} times the (N, K) of a
+DeepSeek-V3-like model's projections. A [M, K] and B [N, K] e4m3, sa
+[ceil(K/128), M] (M contiguous: torch takes it as its transpose, an
+(M, K/128) view), sb [ceil(N/128), ceil(K/128)], bf16 C. Per shape:
+TFLOP/s of tilec, of torch block-wise (where the installed torch has it;
+else the column says n/a) and of torch's per-tensor scaled fp8 GEMM (the
+fastest fp8 path, not the same math), timed in turn as flushed CUDA-graph
+replays (bench/timing.py); the ratios to block-wise and to the best torch
+fp8 path. Every backend is first checked against float64 on fresh random
+inputs with C poisoned (NaN). At the end: geometric means by M <= 256 and
+M >= 1024. --quick: M 128 and 4096 only."""
+
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemm import BUNDLES, tilec  # noqa: E402
+from timing import interleaved  # noqa: E402
+
+MS = [16, 64, 128, 512, 1024, 4096, 16384]
+NK = [(24576, 1536), (7168, 16384), (4096, 7168), (7168, 2048), (2112, 7168)]
+
+
+def reference(a, b, sa, sb):
+    """float64: each 128 of K a dot of its own, scaled by A's row scales and
+    B's block scale."""
+    m, k = a.shape
+    n = b.shape[0]
+    out = torch.zeros(m, n, dtype=torch.float64, device=a.device)
+    for kb in range((k + 127) // 128):
+        blk = a[:, kb * 128:(kb + 1) * 128].double() @ b[:, kb * 128:(kb + 1) * 128].double().t()
+        col = sb[:, kb].double().repeat_interleave(128)[:n]
+        out += blk * sa[kb].double()[:, None] * col[None, :]
+    return out
+
+
+def problem(m, n, k):
+    f8 = torch.float8_e4m3fn
+    a = (torch.randn(m, k, device="cuda") * 2).to(f8)
+    b = (torch.randn(n, k, device="cuda") * 2).to(f8)
+    sa = torch.rand((k + 127) // 128, m, device="cuda") + 0.5
+    sb = torch.rand((n + 127) // 128, (k + 127) // 128, device="cuda") + 0.5
+    return a, b, sa, sb
+
+
+def check(c, ref, what):
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    if not math.isfinite(err) or err > 1e-2:
+        raise SystemExit(f"{what}: relative error {err:.3e}")
+
+
+def main():
+    quick = "--quick" in sys.argv
+    ms = [128, 4096] if quick else MS
+    kernel = tilec.load(os.path.join(BUNDLES, "gemm_fp8_blockwise.tlc"))["gemm_fp8_blockwise"]
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"{'M x N x K':20} {'tilec':>7} {'blockwise':>9} {'pertensor':>9} "
+          f"{'t/blk':>6} {'t/best':>6}")
+    rows = []
+    for m in ms:
+        for n, k in NK:
+            a, b, sa, sb = problem(m, n, k)
+            ref = reference(a, b, sa, sb)
+            c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            c.fill_(float("nan"))
+            kernel(a, b, sa, sb, c)
+            check(c, ref, f"tilec {m}x{n}x{k}")
+            one = torch.ones((), device="cuda")
+            runs = {
+                "tilec": lambda: kernel(a, b, sa, sb, c),
+                "pertensor": lambda: torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                                      out_dtype=torch.bfloat16),
+            }
+            try:
+                blk = lambda: torch._scaled_mm(a, b.t(), scale_a=sa.t(), scale_b=sb.t(),  # noqa: E731
+                                               out_dtype=torch.bfloat16)
+                check(blk(), ref, f"torch block-wise {m}x{n}x{k}")
+                runs["blockwise"] = blk
+            except (RuntimeError, SystemExit) as ex:
+                print(f"torch block-wise unavailable: {str(ex).splitlines()[0][:120]}")
+            t = interleaved(runs, rounds=3, rep_ms=25, graphs=True)
+            tf = {x: 2 * m * n * k / v / 1e9 for x, v in t.items()}
+            best = max(v for x, v in tf.items() if x != "tilec")
+            row = (m, f"{m}x{n}x{k}", tf["tilec"], tf.get("blockwise"), tf["pertensor"], best)
+            rows.append(row)
+            blk_s = f"{row[3]:9.0f}" if row[3] else f"{'n/a':>9}"
+            ratio = f"{row[2] / row[3]:6.2f}" if row[3] else f"{'':6}"
+            print(f"{row[1]:20} {row[2]:7.0f} {blk_s} {row[4]:9.0f} {ratio} "
+                  f"{row[2] / best:6.2f}", flush=True)
+    for what, sel in (("M <= 256", lambda r: r[0] <= 256), ("M >= 1024", lambda r: r[0] >= 1024)):
+        rs = [r for r in rows if sel(r)]
+        if not rs:
+            continue
+        for col, name in ((3, "torch block-wise"), (5, "best torch fp8")):
+            ratios = [r[2] / r[col] for r in rs if r[col]]
+            if ratios:
+                geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+                print(f"{what}: geometric mean tilec / {name} {geo:.3f} over {len(ratios)} "
+                      f"shapes; worst {min(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()
