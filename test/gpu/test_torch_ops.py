@@ -15,6 +15,7 @@ from gpu_common import (BUNDLES, DEV, ROOT, attention_reference, bias_relu_refer
                         rel_err, torch)
 
 import tilec
+import tilec.fp8
 
 NAN = float("nan")
 
@@ -137,3 +138,60 @@ def test_torch_ops_example():
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("worst relative error") == 8, r.stdout
+
+
+def blockwise_reference(a, sa, b, sb):
+    # float64: each 128 of K its own dot, times a's row scales and b's
+    # block scale.
+    m, k = a.shape
+    n = b.shape[0]
+    ref = torch.zeros(m, n, dtype=torch.float64, device=DEV)
+    for j in range(-(-k // 128)):
+        blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
+        ref += blk * sa[:, j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
+    return ref
+
+
+@pytest.mark.parametrize("m,n,k", [(300, 520, 392), (77, 1000, 4100), (1, 16, 16)])
+@pytest.mark.parametrize("sa_layout", ["m_contiguous", "row_major"])
+def test_fp8_gemm_blockwise_op(m, n, k, sa_layout):
+    # tilec.ops.fp8_gemm_blockwise against float64 at ragged shapes, sa as
+    # torch._scaled_mm takes it (M contiguous) and row-major (copied so);
+    # the allocator's next block poisoned first (the op allocates C).
+    fp8 = torch.float8_e4m3fn
+    a = (torch.randn(m, k, device=DEV) * 2).to(fp8)
+    b = (torch.randn(n, k, device=DEV) * 2).to(fp8)
+    kb, nb = -(-k // 128), -(-n // 128)
+    sa = torch.rand(kb, m, device=DEV).t() + 0.5 if sa_layout == "m_contiguous" else \
+        torch.rand(m, kb, device=DEV) + 0.5
+    sb = torch.rand(nb, kb, device=DEV) + 0.5
+    poison = torch.full((m, n), NAN, device=DEV, dtype=torch.bfloat16)
+    del poison
+    c = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)
+    torch.cuda.synchronize()
+    assert c.shape == (m, n) and c.dtype == torch.bfloat16
+    assert rel_err(c, blockwise_reference(a, sa, b, sb)) < 1e-2
+
+
+def test_fp8_gemm_blockwise_op_compile_and_graph():
+    fp8 = torch.float8_e4m3fn
+    m, n, k = 200, 300, 1000
+    a = (torch.randn(m, k, device=DEV) * 2).to(fp8)
+    b = (torch.randn(n, k, device=DEV) * 2).to(fp8)
+    sa = torch.rand(-(-k // 128), m, device=DEV).t() + 0.5
+    sb = torch.rand(-(-n // 128), -(-k // 128), device=DEV) + 0.5
+    ref = blockwise_reference(a, sa, b, sb)
+    # (Not test_schema: it multiplies the inputs, which torch cannot do in
+    # fp8.)
+    torch.library.opcheck(tilec.fp8._register(), (a, sa, b, sb),
+                          test_utils=("test_faketensor", "test_autograd_registration"))
+    f = torch.compile(tilec.ops.fp8_gemm_blockwise, fullgraph=True)
+    c = f(a, sa, b, sb)
+    assert rel_err(c, ref) < 1e-2
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        c2 = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)
+    c2.fill_(NAN)
+    g.replay()
+    torch.cuda.synchronize()
+    assert rel_err(c2, ref) < 1e-2

@@ -1,0 +1,51 @@
+"""tilec.ops.fp8_gemm_blockwise without a GPU: its argument checks and its
+operator's fake implementation (the GPU runs are test/gpu/test_torch_ops.py)."""
+
+import pytest
+
+import tilec
+import tilec.fp8
+import tilec.ops
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch", reason="torch is not installed")
+
+
+def test_the_kernel_is_found_in_the_repository():
+    dirs = tilec.attention._kernel_dirs()
+    assert any((d / "gemm_fp8_blockwise.mlir").is_file() for d in dirs), dirs
+
+
+def test_bad_arguments_are_refused(torch):
+    f8 = torch.float8_e4m3fn
+    a = torch.zeros(100, 300, dtype=f8)
+    b = torch.zeros(200, 300, dtype=f8)
+    sa = torch.ones(100, 3)
+    sb = torch.ones(2, 3)
+    cases = [
+        ((a[0], sa, b, sb), "a must be a 2-D tensor"),
+        ((a.float(), sa, b, sb), "a must be float8_e4m3fn"),
+        ((a, sa, b.to(torch.float8_e5m2), sb), "b must be float8_e4m3fn"),
+        ((a, sa.double(), b, sb), "sa must be float32"),
+        ((a, sa, b[:, :200], sb), "K differs \\(300, 200\\)"),
+        ((a, sa[:, :2], b, sb), "sa must be \\(M, ceil\\(K/128\\)\\) = \\(100, 3\\)"),
+        ((a, sa, b, sb[:1]), "sb must be \\(ceil\\(N/128\\), ceil\\(K/128\\)\\) = \\(2, 3\\)"),
+        ((a, sa, b, sb), "a must be a CUDA tensor"),
+    ]
+    for args, message in cases:
+        with pytest.raises(tilec.TilecError, match=message) as e:
+            tilec.ops.fp8_gemm_blockwise(*args)
+        assert e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_fake_implementation_gives_the_shape(torch):
+    op = tilec.fp8._register()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        a = torch.empty(77, 300, dtype=torch.float8_e4m3fn)
+        b = torch.empty(200, 300, dtype=torch.float8_e4m3fn)
+        c = op(a, torch.empty(77, 3), b, torch.empty(2, 3))
+        assert c.shape == (77, 200) and c.dtype == torch.bfloat16

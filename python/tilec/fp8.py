@@ -1,0 +1,94 @@
+"""Block-scaled fp8 GEMM as a PyTorch operator: tilec.ops.fp8_gemm_blockwise
+(DeepSeek-V3's recipe; DeepGEMM's and torch._scaled_mm's block-wise
+argument conventions).
+
+    import tilec.ops
+    c = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)     # (M, N) bf16
+
+a is (M, K) float8_e4m3fn with sa (M, ceil(K/128)) float32, one scale per
+1x128 block of a row; b is (N, K) float8_e4m3fn (the weight, K-major) with
+sb (ceil(N/128), ceil(K/128)) float32, one scale per 128x128 block. Returns
+c[m, n] = sum over K blocks kb of (a[m, kb] . b[n, kb]) * sa[m, kb] *
+sb[n / 128, kb], each block's dot promoted into f32, as bfloat16. sa is read
+M-contiguous (the layout DeepGEMM and torch._scaled_mm take: ``sa.t()``
+contiguous); another layout is copied so first. The kernel is
+examples/gemm_fp8_blockwise.mlir's (sm_90a); the op is a torch.library
+custom op (tilec::fp8_gemm_blockwise) with a fake implementation, so it
+traces under torch.compile and launches without host synchronization.
+"""
+
+from ._lib import INVALID_ARGUMENT, TilecError
+from .attention import _bundle
+
+BLOCK = 128  # the scales' block along K (and along N for b)
+
+_op = None
+
+
+def _check(a, sa, b, sb):
+    import torch
+
+    def bad(what):
+        return TilecError("tilec.ops.fp8_gemm_blockwise: " + what, INVALID_ARGUMENT)
+
+    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb)):
+        if not isinstance(t, torch.Tensor) or t.dim() != 2:
+            raise bad("%s must be a 2-D tensor" % name)
+    for name, t in (("a", a), ("b", b)):
+        if t.dtype != torch.float8_e4m3fn:
+            raise bad("%s must be float8_e4m3fn, got %s" % (name, t.dtype))
+    for name, t in (("sa", sa), ("sb", sb)):
+        if t.dtype != torch.float32:
+            raise bad("%s must be float32, got %s" % (name, t.dtype))
+    (m, k), (n, kk) = a.shape, b.shape
+    if k != kk:
+        raise bad("a is (M, K) and b (N, K): K differs (%d, %d)" % (k, kk))
+    kb, nb = -(-k // BLOCK), -(-n // BLOCK)
+    if tuple(sa.shape) != (m, kb):
+        raise bad("sa must be (M, ceil(K/128)) = (%d, %d), got %s" % (m, kb, tuple(sa.shape)))
+    if tuple(sb.shape) != (nb, kb):
+        raise bad("sb must be (ceil(N/128), ceil(K/128)) = (%d, %d), got %s"
+                  % (nb, kb, tuple(sb.shape)))
+    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb)):
+        if t.device.type != "cuda":
+            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
+    if not (a.device == sa.device == b.device == sb.device):
+        raise bad("a, sa, b and sb must be on one device")
+
+
+def _gemm(a, sa, b, sb):
+    import torch
+
+    m, n = a.shape[0], b.shape[0]
+    c = torch.empty((m, n), device=a.device, dtype=torch.bfloat16)
+    # The kernel reads sa as (ceil(K/128), M), M contiguous.
+    sat = sa.t() if sa.stride(0) == 1 else sa.t().contiguous()
+    _bundle("gemm_fp8_blockwise", a.device)["gemm_fp8_blockwise"](a, b, sat, sb, c)
+    return c
+
+
+def _register():
+    global _op
+    if _op is not None:
+        return _op
+    import torch
+
+    @torch.library.custom_op("tilec::fp8_gemm_blockwise", mutates_args=(), device_types="cuda")
+    def fp8_gemm_blockwise_op(a: torch.Tensor, sa: torch.Tensor, b: torch.Tensor,
+                              sb: torch.Tensor) -> torch.Tensor:
+        return _gemm(a, sa, b, sb)
+
+    @fp8_gemm_blockwise_op.register_fake
+    def _(a, sa, b, sb):
+        return a.new_empty((a.shape[0], b.shape[0]), dtype=torch.bfloat16)
+
+    _op = fp8_gemm_blockwise_op
+    return _op
+
+
+def fp8_gemm_blockwise(a, sa, b, sb):
+    """(a . bᵀ) with DeepSeek-V3's block scales (see the module): a (M, K)
+    and b (N, K) float8_e4m3fn, sa (M, ceil(K/128)) and sb (ceil(N/128),
+    ceil(K/128)) float32; returns (M, N) bfloat16."""
+    _check(a, sa, b, sb)
+    return _register()(a, sa, b, sb)
