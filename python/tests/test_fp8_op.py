@@ -49,3 +49,23 @@ def test_fake_implementation_gives_the_shape(torch):
         b = torch.empty(200, 300, dtype=torch.float8_e4m3fn)
         c = op(a, torch.empty(77, 3), b, torch.empty(2, 3))
         assert c.shape == (77, 200) and c.dtype == torch.bfloat16
+
+
+def test_quantize_bad_arguments_are_refused(torch):
+    x = torch.zeros(100, 300, dtype=torch.bfloat16)
+    for arg, message in ((x[0], "x must be a 2-D tensor"), (x.float(), "x must be bfloat16"),
+                         (x, "x must be a CUDA tensor")):
+        with pytest.raises(tilec.TilecError, match=message) as e:
+            tilec.ops.fp8_quantize_blockwise(arg)
+        assert e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_quantize_fake_implementation_gives_the_shapes(torch):
+    op = tilec.fp8._register_quantize()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        a, sa = op(torch.empty(77, 300, dtype=torch.bfloat16))
+        assert a.shape == (77, 300) and a.dtype == torch.float8_e4m3fn
+        # sa as the GEMM reads it: (M, ceil(K/128)), M contiguous.
+        assert sa.shape == (77, 3) and sa.stride() == (1, 77) and sa.dtype == torch.float32

@@ -1,9 +1,16 @@
-"""Block-scaled fp8 GEMM as a PyTorch operator: tilec.ops.fp8_gemm_blockwise
+"""Block-scaled fp8 GEMM and its activations' quantization as PyTorch
+operators: tilec.ops.fp8_gemm_blockwise and tilec.ops.fp8_quantize_blockwise
 (DeepSeek-V3's recipe; DeepGEMM's and torch._scaled_mm's block-wise
 argument conventions).
 
     import tilec.ops
+    a, sa = tilec.ops.fp8_quantize_blockwise(x)        # x (M, K) bf16
     c = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)     # (M, N) bf16
+
+fp8_quantize_blockwise gives each 1x128 group of a row the scale
+max(|group|, 1e-4) / 448 and its values divided by it in e4m3 (one pass
+over x, examples/quant_fp8_blockwise.mlir); sa comes back (M, ceil(K/128)),
+M-contiguous (a view of a (ceil(K/128), M) tensor), as the GEMM reads it.
 
 a is (M, K) float8_e4m3fn with sa (M, ceil(K/128)) float32, one scale per
 1x128 block of a row; b is (N, K) float8_e4m3fn (the weight, K-major) with
@@ -23,6 +30,7 @@ from .attention import _bundle
 BLOCK = 128  # the scales' block along K (and along N for b)
 
 _op = None
+_quant_op = None
 
 
 def _check(a, sa, b, sb):
@@ -92,3 +100,51 @@ def fp8_gemm_blockwise(a, sa, b, sb):
     ceil(K/128)) float32; returns (M, N) bfloat16."""
     _check(a, sa, b, sb)
     return _register()(a, sa, b, sb)
+
+
+def _quantize(x):
+    import torch
+
+    m, k = x.shape
+    a = torch.empty((m, k), device=x.device, dtype=torch.float8_e4m3fn)
+    sat = torch.empty((-(-k // BLOCK), m), device=x.device, dtype=torch.float32)
+    _bundle("quant_fp8_blockwise", x.device)["quant_fp8_blockwise"](x, a, sat)
+    return a, sat.t()
+
+
+def _register_quantize():
+    global _quant_op
+    if _quant_op is not None:
+        return _quant_op
+    import torch
+
+    @torch.library.custom_op("tilec::fp8_quantize_blockwise", mutates_args=(),
+                             device_types="cuda")
+    def fp8_quantize_blockwise_op(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return _quantize(x)
+
+    @fp8_quantize_blockwise_op.register_fake
+    def _(x):
+        m, k = x.shape
+        sat = x.new_empty((-(-k // BLOCK), m), dtype=torch.float32)
+        return x.new_empty((m, k), dtype=torch.float8_e4m3fn), sat.t()
+
+    _quant_op = fp8_quantize_blockwise_op
+    return _quant_op
+
+
+def fp8_quantize_blockwise(x):
+    """(a, sa): x (M, K) bfloat16 quantized a 1x128 group at a time (see the
+    module): a (M, K) float8_e4m3fn, sa (M, ceil(K/128)) float32, M-contiguous."""
+    import torch
+
+    def bad(what):
+        return TilecError("tilec.ops.fp8_quantize_blockwise: " + what, INVALID_ARGUMENT)
+
+    if not isinstance(x, torch.Tensor) or x.dim() != 2:
+        raise bad("x must be a 2-D tensor")
+    if x.dtype != torch.bfloat16:
+        raise bad("x must be bfloat16, got %s" % x.dtype)
+    if x.device.type != "cuda":
+        raise bad("x must be a CUDA tensor, got %s" % x.device)
+    return _register_quantize()(x)

@@ -27,8 +27,8 @@ import re
 
 from ._lib import TilecError, INVALID_ARGUMENT
 
-__all__ = ["attention", "custom_op", "decode_attention", "fp8_gemm_blockwise", "mla_decode",
-           "op_schema", "varlen_attention"]
+__all__ = ["attention", "custom_op", "decode_attention", "fp8_gemm_blockwise",
+           "fp8_quantize_blockwise", "mla_decode", "op_schema", "varlen_attention"]
 
 _NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
 _registered = {}  # operator name -> name of the kernel custom_op registered as it
@@ -174,4 +174,4 @@ from .attention import attention  # noqa: E402 (tilec.ops.attention)
 from .decode import decode_attention  # noqa: E402 (tilec.ops.decode_attention)
 from .varlen import varlen_attention  # noqa: E402 (tilec.ops.varlen_attention)
 from .mla import mla_decode  # noqa: E402 (tilec.ops.mla_decode)
-from .fp8 import fp8_gemm_blockwise  # noqa: E402 (tilec.ops.fp8_gemm_blockwise)
+from .fp8 import fp8_gemm_blockwise, fp8_quantize_blockwise  # noqa: E402

@@ -195,3 +195,47 @@ def test_fp8_gemm_blockwise_op_compile_and_graph():
     g.replay()
     torch.cuda.synchronize()
     assert rel_err(c2, ref) < 1e-2
+
+
+@pytest.mark.parametrize("m,k", [(300, 392), (77, 4100), (1, 16), (4096, 7168)])
+def test_fp8_quantize_blockwise_op(m, k):
+    # Against the same arithmetic in torch: the scales to an ulp (the
+    # kernel's division is approximate), the values each within e4m3's
+    # rounding of x (3 mantissa bits), and equal to torch's bytes all but
+    # where the division's last bit tips a rounding; a's and sa's memory
+    # poisoned first. Then the GEMM over them against float64.
+    x = torch.randn(m, k, device=DEV, dtype=torch.bfloat16) * 3
+    x[:, :64] *= 100  # a group with an outlier scale
+    kb = -(-k // 128)
+    poison = (torch.full((m * k,), 0x7F, device=DEV, dtype=torch.uint8),  # e4m3 NaN
+              torch.full((kb, m), NAN, device=DEV))
+    del poison
+    a, sa = tilec.ops.fp8_quantize_blockwise(x)
+    torch.cuda.synchronize()
+    assert a.shape == (m, k) and sa.shape == (m, kb) and sa.stride() == (1, m)
+    xf = torch.nn.functional.pad(x.float(), (0, kb * 128 - k)).view(m, kb, 128)
+    s_ref = xf.abs().amax(dim=2).clamp(min=1e-4) / 448
+    assert torch.allclose(sa, s_ref, rtol=1e-6, atol=0)
+    s_col = sa.repeat_interleave(128, dim=1)[:, :k]
+    # (Half an e4m3 step: 2^-4 of the value, or of the smallest subnormal's
+    # 2^-9 of the scale.)
+    assert ((a.float() * s_col - x.float()).abs() <=
+            x.float().abs() * 2 ** -4 + s_col * 2 ** -10).all()
+    a_ref = (xf / s_ref[:, :, None]).to(torch.float8_e4m3fn).view(m, kb * 128)[:, :k]
+    same = (a.view(torch.uint8) == a_ref.view(torch.uint8)).float().mean().item()
+    assert same > 0.999, same
+    n = 300
+    b = (torch.randn(n, k, device=DEV) * 2).to(torch.float8_e4m3fn)
+    sb = torch.rand(-(-n // 128), kb, device=DEV) + 0.5
+    c = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)
+    assert rel_err(c, blockwise_reference(a, sa, b, sb)) < 1e-2
+
+
+def test_fp8_quantize_blockwise_op_compile():
+    x = torch.randn(200, 1000, device=DEV, dtype=torch.bfloat16)
+    torch.library.opcheck(tilec.fp8._register_quantize(), (x,),
+                          test_utils=("test_faketensor", "test_autograd_registration"))
+    a, sa = tilec.ops.fp8_quantize_blockwise(x)
+    f = torch.compile(tilec.ops.fp8_quantize_blockwise, fullgraph=True)
+    a2, sa2 = f(x)
+    assert torch.equal(a2.view(torch.uint8), a.view(torch.uint8)) and torch.equal(sa2, sa)
