@@ -69,3 +69,15 @@ def test_quantize_fake_implementation_gives_the_shapes(torch):
         assert a.shape == (77, 300) and a.dtype == torch.float8_e4m3fn
         # sa as the GEMM reads it: (M, ceil(K/128)), M contiguous.
         assert sa.shape == (77, 3) and sa.stride() == (1, 77) and sa.dtype == torch.float32
+
+
+def test_small_tiles_where_the_large_grid_leaves_sms_idle():
+    pick = tilec.fp8.pick_kernel
+    # 56 programs of 128x128 on 132 SMs at M = 16: 112 of 64x64 in one wave.
+    assert pick(16, 7168, 132) == "gemm_fp8_blockwise_64x64"
+    assert pick(128, 2112, 132) == "gemm_fp8_blockwise_64x64"
+    # 224 programs of 64x64 take two waves: no better than one of 128x128.
+    assert pick(128, 7168, 132) == "gemm_fp8_blockwise"
+    # Full waves either way: the larger tile.
+    assert pick(512, 4096, 132) == "gemm_fp8_blockwise"
+    assert pick(4096, 7168, 132) == "gemm_fp8_blockwise"

@@ -19,7 +19,8 @@ c[m, n] = sum over K blocks kb of (a[m, kb] . b[n, kb]) * sa[m, kb] *
 sb[n / 128, kb], each block's dot promoted into f32, as bfloat16. sa is read
 M-contiguous (the layout DeepGEMM and torch._scaled_mm take: ``sa.t()``
 contiguous); another layout is copied so first. The kernel is
-examples/gemm_fp8_blockwise.mlir's (sm_90a); the op is a torch.library
+examples/gemm_fp8_blockwise.mlir's (sm_90a), at 128x128 tiles or at
+64x64 where the larger tiles' grid leaves SMs idle (pick_kernel); the op is a torch.library
 custom op (tilec::fp8_gemm_blockwise) with a fake implementation, so it
 traces under torch.compile and launches without host synchronization.
 """
@@ -64,6 +65,22 @@ def _check(a, sa, b, sb):
         raise bad("a, sa, b and sb must be on one device")
 
 
+# A 64x64 program's time over a 128x128 one's at equal K, both on a full
+# GPU (H200, 4096x7168x2048: 462 and 951 TFLOP/s, so 4 x 462 / 951 of the
+# time for a quarter of the work).
+SMALL_TILE_COST = 0.515
+
+
+def pick_kernel(m, n, sms):
+    """The kernel for an M x N output on `sms` SMs: 128x128 tiles, or 64x64
+    where their waves (each a 64x64 program's time) take less than the
+    128x128 tiles' (a grid that leaves SMs idle: small M, or few N blocks)."""
+    def waves(rows, cols):
+        return -(-(-(-m // rows) * -(-n // cols)) // sms)
+    small = waves(64, 64) * SMALL_TILE_COST < waves(128, 128)
+    return "gemm_fp8_blockwise_64x64" if small else "gemm_fp8_blockwise"
+
+
 def _gemm(a, sa, b, sb):
     import torch
 
@@ -71,7 +88,8 @@ def _gemm(a, sa, b, sb):
     c = torch.empty((m, n), device=a.device, dtype=torch.bfloat16)
     # The kernel reads sa as (ceil(K/128), M), M contiguous.
     sat = sa.t() if sa.stride(0) == 1 else sa.t().contiguous()
-    _bundle("gemm_fp8_blockwise", a.device)["gemm_fp8_blockwise"](a, b, sat, sb, c)
+    sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    _bundle("gemm_fp8_blockwise", a.device)[pick_kernel(m, n, sms)](a, b, sat, sb, c)
     return c
 
 

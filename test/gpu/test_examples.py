@@ -517,14 +517,16 @@ def test_gemm_fp8_blockwise(m, n, k):
     kb, nb = -(-k // 128), -(-n // 128)
     sa = torch.rand(kb, m, device=DEV) + 0.5
     sb = torch.rand(nb, kb, device=DEV) + 0.5
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_fp8_blockwise")["gemm_fp8_blockwise"](a, b, sa, sb, c)
-    torch.cuda.synchronize()
     ref = torch.zeros(m, n, dtype=torch.float64, device=DEV)
     for j in range(kb):
         blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
         ref += blk * sa[j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
-    check(c, ref, 1e-2, f"gemm_fp8_blockwise {m}x{n}x{k}")
+    # Both tile shapes (64x64: a tile's columns within one of sb's blocks).
+    for name in ("gemm_fp8_blockwise", "gemm_fp8_blockwise_64x64"):
+        c = poisoned(m, n, dtype=torch.bfloat16)
+        load("gemm_fp8_blockwise")[name](a, b, sa, sb, c)
+        torch.cuda.synchronize()
+        check(c, ref, 1e-2, f"{name} {m}x{n}x{k}")
 
 
 @pytest.mark.parametrize("m,n,k", [(16, 1000, 4096), (100, 200, 256), (1, 16, 16)])
