@@ -378,6 +378,34 @@ func.func @thread_copy(%a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32, %i: i32)
 
 // -----
 
+// With no_wait (the channel is filled as each thread's cp.async copies
+// complete: fill = async_copy), the cp.async paths end without a wait or a
+// fence; the paths through registers end with a release fence (the
+// arrival orders the thread's cp.async copies, not its stores), the
+// readers fence the async proxy.
+#sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#co = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+// CHECK-LABEL: func.func @thread_copy_no_wait
+// CHECK: cp.async.cg.shared.global
+// CHECK-NOT: fence
+// CHECK: cp.async.ca.shared.global
+// CHECK-NOT: fence
+// CHECK: shf.r.clamp.b32
+// CHECK: fence.acq_rel.cta;
+// CHECK: ld.global.u16
+// CHECK: fence.acq_rel.cta;
+// CHECK-NOT: cp.async.wait_all
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: return
+func.func @thread_copy_no_wait(%a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %buf = tgpu.alloc : !tgpu.smem<2x128x64xbf16, #sa>
+  tgpu.thread_copy %a[%m, %k] -> %buf[%i] as tensor<128x64xbf16, #co> no_wait : !tile.tensor<?x?xbf16>, !tgpu.smem<2x128x64xbf16, #sa>
+  return
+}
+
+// -----
+
 // tgpu.thread_gather: rows gathered through index tiles (paged K) into a
 // channel's slot. Columns consecutive by AxisInfo (an iota along the
 // view's contiguous dim), the rest constant along it: one 16-byte cp.async

@@ -290,9 +290,13 @@ struct ThreadGatherOpLowering
       }
       for (int64_t r = 0; r < numRegs; r += width)
         copy(r, width);
-      // (The element path's stores, for the MMA's async proxy.)
-      if (width == 1)
+      // (The element path's stores, for the MMA's async proxy, released:
+      // the channel's fill is each thread's cp.async arrival, which
+      // orders its cp.async copies, not its stores.)
+      if (width == 1) {
         fenceProxyAsyncShared(e);
+        e.ptx("fence.acq_rel.cta;", "", {}, {}, /*sideEffects=*/true);
+      }
       return SmallVector<Value>();
     };
     // (Not waited for: the channel's fill arrives as they complete.)

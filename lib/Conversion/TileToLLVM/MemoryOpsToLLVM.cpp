@@ -632,11 +632,20 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     int32_t budget = e.partitionRegisters();
     int64_t shiftedChunk = (budget == 0 || budget >= 64 ? 4 : 2) * sv;
     int64_t chunk = 2 * std::max(whole.maxVector(), sv);
+    // Shared stores from registers where the copies are not waited for:
+    // the channel's fill is each thread's cp.async arrival, which orders
+    // its cp.async copies, not its stores; a release fence does.
+    auto releaseStores = [&] {
+      if (op.getNoWait())
+        e.ptx("fence.acq_rel.cta;", "", {}, {}, /*sideEffects=*/true);
+    };
     auto path = [&](int64_t vec, bool unitStride) {
-      if (vec * eltBytes >= 4 && vec <= sv)
+      if (vec * eltBytes >= 4 && vec <= sv) {
         forEachChunk(chunk, asyncCopy(vec));
-      else
-        forEachChunk(chunk, registerCopy(vec, unitStride));
+        return;
+      }
+      forEachChunk(chunk, registerCopy(vec, unitStride));
+      releaseStores();
     };
     // The widest vector the uniform run-time checks allow, then 4-byte
     // words: rows 4-byte aligned (bf16 N even) still move in words; rows
@@ -664,7 +673,10 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
             e.andI(unit, arith::CmpIOp::create(
                              e.b, loc, arith::CmpIPredicate::sge,
                              whole.offsets[whole.contigDim], e.i64(0))),
-            [&] { forEachChunk(shiftedChunk, shiftedCopy); },
+            [&] {
+              forEachChunk(shiftedChunk, shiftedCopy);
+              releaseStores();
+            },
             [&] { path(1, false); });
       }
       // (Then 4-byte words, then elements: each path is code and
