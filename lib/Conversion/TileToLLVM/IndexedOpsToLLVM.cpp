@@ -291,11 +291,10 @@ struct ThreadGatherOpLowering
       for (int64_t r = 0; r < numRegs; r += width)
         copy(r, width);
       // (The element path's stores, for the MMA's async proxy, released:
-      // the channel's fill is each thread's cp.async arrival, which
-      // orders its cp.async copies, not its stores.)
+      // the channel's fill is each thread's cp.async arrival.)
       if (width == 1) {
         fenceProxyAsyncShared(e);
-        e.ptx("fence.acq_rel.cta;", "", {}, {}, /*sideEffects=*/true);
+        releaseSharedStores(e);
       }
       return SmallVector<Value>();
     };

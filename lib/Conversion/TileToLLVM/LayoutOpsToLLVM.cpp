@@ -149,6 +149,10 @@ void tilec::fenceProxyAsyncShared(Emitter &e) {
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
+void tilec::releaseSharedStores(Emitter &e) {
+  e.ptx("fence.acq_rel.cta;", "", {}, {}, /*sideEffects=*/true);
+}
+
 SmallVector<Value> tilec::loadFromShared(Emitter &e, int64_t numRegisters,
                                          Type elt, const SharedAccess &load,
                                          Value base) {

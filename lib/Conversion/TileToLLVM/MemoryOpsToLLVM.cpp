@@ -633,11 +633,10 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     int64_t shiftedChunk = (budget == 0 || budget >= 64 ? 4 : 2) * sv;
     int64_t chunk = 2 * std::max(whole.maxVector(), sv);
     // Shared stores from registers where the copies are not waited for:
-    // the channel's fill is each thread's cp.async arrival, which orders
-    // its cp.async copies, not its stores; a release fence does.
+    // the channel's fill is each thread's cp.async arrival.
     auto releaseStores = [&] {
       if (op.getNoWait())
-        e.ptx("fence.acq_rel.cta;", "", {}, {}, /*sideEffects=*/true);
+        releaseSharedStores(e);
     };
     auto path = [&](int64_t vec, bool unitStride) {
       if (vec * eltBytes >= 4 && vec <= sv) {

@@ -268,6 +268,11 @@ void tmaLoadBox(Emitter &e, mlir::Value dst, mlir::Value desc,
 /// visible to the async proxy (`fence.proxy.async.shared::cta`: bulk copies,
 /// wgmma and tcgen05.mma read through it).
 void fenceProxyAsyncShared(Emitter &e);
+/// The executing thread's shared stores are ordered before what it does
+/// next (`fence.acq_rel.cta`): before an arrival that orders nothing of
+/// them itself (`cp.async.mbarrier.arrive`, which orders the thread's
+/// cp.async copies only).
+void releaseSharedStores(Emitter &e);
 
 /// The registers of a tile read from shared memory at `base` as `load`
 /// says (ldmatrix where it fits, vector loads otherwise).
