@@ -34,11 +34,6 @@ def test_the_kernels_are_found_in_the_repository():
     assert any((d / "decode_attention.mlir").is_file() for d in dirs), dirs
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch", reason="torch is not installed")
-
-
 def test_bad_arguments_are_refused(torch):
     q = torch.randn(2, 1, 8, 128, dtype=torch.bfloat16)
     kc = torch.randn(4, 16, 2, 128, dtype=torch.bfloat16)

@@ -8,11 +8,6 @@ import tilec.mla
 import tilec.ops
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch", reason="torch is not installed")
-
-
 def test_the_kernel_is_found_in_the_repository():
     dirs = tilec.attention._kernel_dirs()
     assert any((d / "mla_decode.mlir").is_file() for d in dirs), dirs

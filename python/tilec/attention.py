@@ -18,6 +18,7 @@ torch.compile(fullgraph=True) and launch without host synchronization
 tilec.compile's cache (or loaded already built): see _bundle.
 """
 
+import functools
 import math
 import os
 import pathlib
@@ -166,14 +167,10 @@ def _backward(q, k, v, o, lse, do, causal, scale, deterministic=False):
     return dq, dk, dv
 
 
-_ops = None
-
-
+@functools.cache
 def _register():
-    """Registers tilec::attention_fwd and tilec::attention_bwd (once)."""
-    global _ops
-    if _ops is not None:
-        return _ops
+    """Registers tilec::attention_fwd and tilec::attention_bwd (once: torch
+    refuses a second operator of the name)."""
     import torch
 
     @torch.library.custom_op("tilec::attention_fwd", mutates_args=(), device_types="cuda")
@@ -215,8 +212,7 @@ def _register():
         return dq, dk, dv, None, None, None
 
     attention_fwd.register_autograd(backward, setup_context=setup_context)
-    _ops = (attention_fwd, attention_bwd)
-    return _ops
+    return attention_fwd, attention_bwd
 
 
 def attention(q, k, v, causal=False, scale=None, return_lse=False, deterministic=False):

@@ -25,6 +25,7 @@ with a fake implementation, so it traces under torch.compile and launches
 without host synchronization (CUDA graphs).
 """
 
+import functools
 import math
 
 from ._lib import INVALID_ARGUMENT, TilecError
@@ -160,14 +161,9 @@ def _append(k, v, k_cache, v_cache, block_table, seq_lens, heads_first):
     bundle["decode_append_d%d" % k.shape[3]](k, v, k_cache, v_cache, block_table, seq_lens)
 
 
-_op = None
-_append_op = None
-
-
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register_append():
-    global _append_op
-    if _append_op is not None:
-        return _append_op
     import torch
 
     @torch.library.custom_op("tilec::decode_append_kv", mutates_args=("k_cache", "v_cache"),
@@ -181,14 +177,12 @@ def _register_append():
     def _(k, v, k_cache, v_cache, block_table, seq_lens, heads_first):
         return None
 
-    _append_op = append_op
-    return _append_op
+    return append_op
 
 
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register():
-    global _op
-    if _op is not None:
-        return _op
     import torch
 
     @torch.library.custom_op("tilec::decode_attention", mutates_args=(), device_types="cuda")
@@ -205,8 +199,7 @@ def _register():
         return (q.new_empty((b, sq, hq, q.shape[3])),
                 q.new_empty((b, hq, sq), dtype=torch.float32))
 
-    _op = decode_attention_op
-    return _op
+    return decode_attention_op
 
 
 def decode_attention(q, k_cache, v_cache, block_table, seq_lens, scale=None,

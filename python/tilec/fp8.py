@@ -7,11 +7,6 @@ argument conventions).
     a, sa = tilec.ops.fp8_quantize_blockwise(x)        # x (M, K) bf16
     c = tilec.ops.fp8_gemm_blockwise(a, sa, b, sb)     # (M, N) bf16
 
-fp8_quantize_blockwise gives each 1x128 group of a row the scale
-max(|group|, 1e-4) / 448 and its values divided by it in e4m3 (one pass
-over x, examples/quant_fp8_blockwise.mlir); sa comes back (M, ceil(K/128)),
-M-contiguous (a view of a (ceil(K/128), M) tensor), as the GEMM reads it.
-
 a is (M, K) float8_e4m3fn with sa (M, ceil(K/128)) float32, one scale per
 1x128 block of a row; b is (N, K) float8_e4m3fn (the weight, K-major) with
 sb (ceil(N/128), ceil(K/128)) float32, one scale per 128x128 block. Returns
@@ -20,18 +15,24 @@ sb[n / 128, kb], each block's dot promoted into f32, as bfloat16. sa is read
 M-contiguous (the layout DeepGEMM and torch._scaled_mm take: ``sa.t()``
 contiguous); another layout is copied so first. The kernel is
 examples/gemm_fp8_blockwise.mlir's (sm_90a), at 128x128 tiles or at
-64x64 where the larger tiles' grid leaves SMs idle (pick_kernel); the op is a torch.library
-custom op (tilec::fp8_gemm_blockwise) with a fake implementation, so it
-traces under torch.compile and launches without host synchronization.
+64x64 where the larger tiles' grid leaves SMs idle (pick_kernel); the op
+is a torch.library custom op (tilec::fp8_gemm_blockwise) with a fake
+implementation, so it traces under torch.compile and launches without host
+synchronization.
+
+fp8_quantize_blockwise gives each 1x128 group of a row the scale
+max(|group|, 1e-4) / 448 and its values divided by it in e4m3 (one pass
+over x, examples/quant_fp8_blockwise.mlir, tilec::fp8_quantize_blockwise);
+sa comes back (M, ceil(K/128)), M-contiguous (a view of a (ceil(K/128), M)
+tensor), as the GEMM reads it.
 """
+
+import functools
 
 from ._lib import INVALID_ARGUMENT, TilecError
 from .attention import _bundle
 
 BLOCK = 128  # the scales' block along K (and along N for b)
-
-_op = None
-_quant_op = None
 
 
 def _check(a, sa, b, sb):
@@ -93,10 +94,9 @@ def _gemm(a, sa, b, sb):
     return c
 
 
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register():
-    global _op
-    if _op is not None:
-        return _op
     import torch
 
     @torch.library.custom_op("tilec::fp8_gemm_blockwise", mutates_args=(), device_types="cuda")
@@ -108,8 +108,7 @@ def _register():
     def _(a, sa, b, sb):
         return a.new_empty((a.shape[0], b.shape[0]), dtype=torch.bfloat16)
 
-    _op = fp8_gemm_blockwise_op
-    return _op
+    return fp8_gemm_blockwise_op
 
 
 def fp8_gemm_blockwise(a, sa, b, sb):
@@ -130,10 +129,9 @@ def _quantize(x):
     return a, sat.t()
 
 
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register_quantize():
-    global _quant_op
-    if _quant_op is not None:
-        return _quant_op
     import torch
 
     @torch.library.custom_op("tilec::fp8_quantize_blockwise", mutates_args=(),
@@ -147,8 +145,7 @@ def _register_quantize():
         sat = x.new_empty((-(-k // BLOCK), m), dtype=torch.float32)
         return x.new_empty((m, k), dtype=torch.float8_e4m3fn), sat.t()
 
-    _quant_op = fp8_quantize_blockwise_op
-    return _quant_op
+    return fp8_quantize_blockwise_op
 
 
 def fp8_quantize_blockwise(x):

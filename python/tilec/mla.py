@@ -23,6 +23,7 @@ torch.library custom op (tilec::mla_decode) with a fake implementation, so
 it traces under torch.compile and launches without host synchronization.
 """
 
+import functools
 import math
 
 from ._lib import INVALID_ARGUMENT, TilecError
@@ -109,13 +110,9 @@ def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
     return out, lse
 
 
-_op = None
-
-
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register():
-    global _op
-    if _op is not None:
-        return _op
     import torch
 
     @torch.library.custom_op("tilec::mla_decode", mutates_args=(), device_types="cuda")
@@ -130,8 +127,7 @@ def _register():
         return (q.new_empty((b, sq, hq, D_V)),
                 q.new_empty((b, hq, sq), dtype=torch.float32))
 
-    _op = mla_decode_op
-    return _op
+    return mla_decode_op
 
 
 def mla_decode(q, kv_cache, block_table, cache_seqlens, head_dim_v=D_V, softmax_scale=None,

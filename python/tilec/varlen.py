@@ -30,6 +30,7 @@ op (tilec::varlen_attention) with a fake implementation: it traces under
 torch.compile, and the lengths stay on the GPU (CUDA graphs).
 """
 
+import functools
 import math
 from typing import Optional
 
@@ -138,13 +139,9 @@ def _varlen(q, k, v, cu_q, cu_k, scale, causal, window_left=-1, window_right=-1,
     return o, lse
 
 
-_op = None
-
-
+# (Registered once: torch refuses a second operator of the name.)
+@functools.cache
 def _register():
-    global _op
-    if _op is not None:
-        return _op
     import torch
 
     @torch.library.custom_op("tilec::varlen_attention", mutates_args=(), device_types="cuda")
@@ -161,8 +158,7 @@ def _register():
         return (torch.empty_like(q),
                 q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32))
 
-    _op = varlen_op
-    return _op
+    return varlen_op
 
 
 def varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=None,
