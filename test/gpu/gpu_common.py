@@ -36,6 +36,19 @@ def bias_relu_reference(a, b, bias):
     return torch.relu(a.double() @ b.double() + bias.double())
 
 
+def blockwise_reference(a, sa, b, sb):
+    """float64 block-scaled fp8 GEMM (examples/gemm_fp8_blockwise.mlir):
+    each 128 of K its own dot, times a's row scales sa (M, ceil(K/128)) and
+    b's block scales sb (ceil(N/128), ceil(K/128))."""
+    m, k = a.shape
+    n = b.shape[0]
+    ref = torch.zeros(m, n, dtype=torch.float64, device=a.device)
+    for j in range(-(-k // 128)):
+        blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
+        ref += blk * sa[:, j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
+    return ref
+
+
 def attention_reference(q, k, v, scale, causal):
     """float64 O and LSE of (B, Hq, S, D) q and (B, Hkv, Skv, D) k, v."""
     group = q.shape[1] // k.shape[1]

@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from gpu_common import (DEV, attention_reference, attention_twin_case, load,
-                        rel_err, torch)
+from gpu_common import (DEV, attention_reference, attention_twin_case, blockwise_reference,
+                        load, rel_err, torch)
 
 
 def kernel(name):
@@ -517,10 +517,7 @@ def test_gemm_fp8_blockwise(m, n, k):
     kb, nb = -(-k // 128), -(-n // 128)
     sa = torch.rand(kb, m, device=DEV) + 0.5
     sb = torch.rand(nb, kb, device=DEV) + 0.5
-    ref = torch.zeros(m, n, dtype=torch.float64, device=DEV)
-    for j in range(kb):
-        blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
-        ref += blk * sa[j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
+    ref = blockwise_reference(a, sa.t(), b, sb)
     # Both tile shapes (64x64: a tile's columns within one of sb's blocks).
     for name in ("gemm_fp8_blockwise", "gemm_fp8_blockwise_64x64"):
         c = poisoned(m, n, dtype=torch.bfloat16)

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from gpu_common import (BUNDLES, DEV, ROOT, attention_reference, bias_relu_reference, load,
-                        rel_err, torch)
+from gpu_common import (BUNDLES, DEV, ROOT, attention_reference, bias_relu_reference,
+                        blockwise_reference, load, rel_err, torch)
 
 import tilec
 import tilec.fp8
@@ -138,18 +138,6 @@ def test_torch_ops_example():
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("worst relative error") == 8, r.stdout
-
-
-def blockwise_reference(a, sa, b, sb):
-    # float64: each 128 of K its own dot, times a's row scales and b's
-    # block scale.
-    m, k = a.shape
-    n = b.shape[0]
-    ref = torch.zeros(m, n, dtype=torch.float64, device=DEV)
-    for j in range(-(-k // 128)):
-        blk = a[:, j * 128:(j + 1) * 128].double() @ b[:, j * 128:(j + 1) * 128].double().T
-        ref += blk * sa[:, j].double()[:, None] * sb[:, j].double().repeat_interleave(128)[None, :n]
-    return ref
 
 
 @pytest.mark.parametrize("m,n,k", [(300, 520, 392), (77, 1000, 4100), (1, 16, 16)])
