@@ -235,7 +235,11 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
       }
       if (stages)
         d += ", " + std::to_string(stages.getInt()) + " stages";
-      if (func->hasAttr(tgpu::kPersistentAttr))
+      // (tile-persistent-tiles consumes the attribute; the grid rule it
+      // leaves counts the multiprocessors.)
+      auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
+      if (func->hasAttr(tgpu::kPersistentAttr) ||
+          (grid && grid.axis(0).usesSms()))
         d += ", persistent";
       if (auto c = func->getAttrOfType<IntegerAttr>(kClusterAttr))
         d += ", cluster of " + std::to_string(c.getInt());
