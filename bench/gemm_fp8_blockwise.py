@@ -3,7 +3,7 @@
 torch._scaled_mm's block-wise mode (cuBLAS: 1x128 scales for A,
 128x128 for B) in one run on one GPU, every result checked first.
 
-    python3 bench/gemm_fp8_blockwise.py [--quick]   # bundle from $TILEC_BUNDLE_DIR
+    python3 bench/gemm_fp8_blockwise.py [--quick | --grouped | --quant]
 
 M in {16, 64, 128, 512, 1024, 4096, 16384} times the (N, K) of a
 DeepSeek-V3-like model's projections. A [M, K] and B [N, K] e4m3, sa
@@ -16,6 +16,14 @@ replays (bench/timing.py); the ratios to block-wise and to the best torch
 fp8 path. Every backend is first checked against float64 on fresh random
 inputs with C poisoned (NaN). At the end: geometric means by M <= 256 and
 M >= 1024. --quick: M 128 and 4096 only.
+
+--grouped: instead, the mixture-of-experts forms (tilec.ops.fp8_grouped_gemm_contiguous
+and fp8_grouped_gemm_masked, examples/gemm_fp8_grouped.mlir), 8 to 64 experts of 256
+to 8192 tokens each (each expert's count drawn within +-30%, seeded), the (N, K) of an
+expert's gate-and-up and down projections, against a loop of torch block-wise
+GEMMs, one an expert over its rows (counts rounded up to 4 rows, as torch's scale
+layout needs), each loop captured whole in the CUDA graph the timing replays (no
+launch gaps); tilec's valid rows checked against the loop's first.
 
 --quant: instead, the activations' quantization (tilec.ops.fp8_quantize_blockwise,
 examples/quant_fp8_blockwise.mlir) in GB/s of bytes moved (bf16 in, e4m3 and
@@ -100,9 +108,86 @@ def quant():
                   f"{gb['tilec'] / gb['copy']:6.2f}", flush=True)
 
 
+GROUPED = [(8, 256), (8, 1024), (8, 8192), (32, 256), (32, 1024), (32, 4096),
+           (64, 256), (64, 1024)]
+MOE_NK = [(4096, 7168), (7168, 2048)]
+
+
+def grouped():
+    gen = torch.Generator().manual_seed(51)
+    f8 = torch.float8_e4m3fn
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"{'form':10} {'G x tokens':11} {'N x K':11} {'tilec':>7} {'loop':>7} {'t/loop':>6}")
+    rows = []
+    for g, tokens in GROUPED:
+        counts = [max(1, int(tokens * (0.7 + 0.6 * torch.rand(1, generator=gen).item())))
+                  for _ in range(g)]
+        for n, k in MOE_NK:
+            kb = -(-k // 128)
+            b = (torch.randn(g, n, k, device="cuda") * 2).to(f8)
+            sb = torch.rand(g, -(-n // 128), kb, device="cuda") + 0.5
+            # Contiguous: each expert's rows from a multiple of 128.
+            starts = [0]
+            for cnt in counts:
+                starts.append(starts[-1] + -(-cnt // 128) * 128)
+            mi = torch.full((starts[-1],), -1, dtype=torch.int32, device="cuda")
+            for e, cnt in enumerate(counts):
+                mi[starts[e]:starts[e] + cnt] = e
+            a = (torch.randn(starts[-1], k, device="cuda") * 2).to(f8)
+            sa = torch.rand(kb, starts[-1], device="cuda").t() + 0.5
+            # The peer's operands: each expert's rows (a multiple of 4) as their own tensors.
+            per = []
+            for e, cnt in enumerate(counts):
+                r = -(-cnt // 4) * 4
+                per.append((a[starts[e]:starts[e] + r].contiguous(),
+                            sa[starts[e]:starts[e] + r].t().contiguous().t(), b[e], sb[e].t()))
+
+            def loop():
+                return [torch._scaled_mm(ae, be.t(), scale_a=se, scale_b=sbe,
+                                         out_dtype=torch.bfloat16) for ae, se, be, sbe in per]
+
+            def contiguous():
+                return tilec.ops.fp8_grouped_gemm_contiguous(a, sa, b, sb, mi)
+
+            ref = loop()
+            c = contiguous()
+            for e, cnt in enumerate(counts):
+                check(c[starts[e]:starts[e] + cnt], ref[e][:cnt].double(), f"contiguous expert {e}")
+            # Masked: every expert's rows in a (G, M_max) block, M_max the largest count.
+            m_max = -(-max(counts) // 128) * 128
+            am = torch.zeros(g, m_max, k, device="cuda", dtype=f8)
+            sam = torch.ones(g, kb, m_max, device="cuda")
+            for e, cnt in enumerate(counts):
+                am[e, :cnt] = a[starts[e]:starts[e] + cnt]
+                sam[e, :, :cnt] = sa[starts[e]:starts[e] + cnt].t()
+            sam = sam.transpose(1, 2)
+            mm = torch.tensor(counts, dtype=torch.int32, device="cuda")
+
+            def masked():
+                return tilec.ops.fp8_grouped_gemm_masked(am, sam, b, sb, mm)
+
+            cm = masked()
+            for e, cnt in enumerate(counts):
+                check(cm[e, :cnt], ref[e][:cnt].double(), f"masked expert {e}")
+            t = interleaved({"contiguous": contiguous, "masked": masked, "loop": loop},
+                            rounds=3, rep_ms=25, graphs=True)
+            flops = 2 * sum(counts) * n * k
+            tf = {x: flops / v / 1e9 for x, v in t.items()}
+            for form in ("contiguous", "masked"):
+                rows.append(tf[form] / tf["loop"])
+                print(f"{form:10} {g:>3} x {tokens:<5} {n}x{k:<6} {tf[form]:7.0f} "
+                      f"{tf['loop']:7.0f} {rows[-1]:6.2f}", flush=True)
+            del a, am, b, per, ref, c, cm
+    geo = math.exp(sum(math.log(x) for x in rows) / len(rows))
+    print(f"grouped: geometric mean tilec / per-expert loop {geo:.3f} over {len(rows)} rows; "
+          f"worst {min(rows):.2f}")
+
+
 def main():
     if "--quant" in sys.argv:
         return quant()
+    if "--grouped" in sys.argv:
+        return grouped()
     quick = "--quick" in sys.argv
     ms = [128, 4096] if quick else MS
     # The operator as users call it: its choice of tile (128x128, or 64x64

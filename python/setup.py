@@ -19,7 +19,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 LIB = "libtilec_runtime.so"
 KERNELS = ("attention.mlir", "attention_bwd.mlir", "decode_attention.mlir",
            "varlen_attention.mlir", "mla_decode.mlir", "gemm_fp8_blockwise.mlir",
-           "quant_fp8_blockwise.mlir")
+           "gemm_fp8_grouped.mlir", "quant_fp8_blockwise.mlir")
 
 
 class BuildWithRuntime(build_py):

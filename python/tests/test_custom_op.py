@@ -123,3 +123,21 @@ def test_a_name_is_registered_once():
         tilec.custom_op("tilec_unit::add", kernel(GEMM, "gemm"), {}, mutates=("c",))
     with pytest.raises(tilec.TilecError, match="torch already has an operator 'aten::add'"):
         tilec.custom_op("aten::add", k, {}, mutates=("out",))
+
+
+def test_library_operators_are_registered_so_compiled_code_finds_them(torch):
+    # tilec.ops registers its operators once (register_all, also run at
+    # import where torch is loaded); fetching one again is a lookup that
+    # torch.compile traces (through functools.cache it would trace into the
+    # registration, which it refuses).
+    import tilec.fp8
+
+    tilec.ops.register_all()
+    for name in ("attention_fwd", "decode_attention", "decode_append_kv", "varlen_attention",
+                 "mla_decode", "fp8_gemm_blockwise", "fp8_quantize_blockwise",
+                 "fp8_grouped_gemm_contiguous", "fp8_grouped_gemm_masked"):
+        assert hasattr(torch.ops.tilec, name), name
+    op = tilec.fp8._register_grouped(True)
+    f = torch.compile(lambda x: x + (1 if tilec.fp8._register_grouped(True) is op else 0),
+                      fullgraph=True)
+    assert f(torch.zeros(2)).tolist() == [1.0, 1.0]

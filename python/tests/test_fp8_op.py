@@ -1,5 +1,6 @@
-"""tilec.ops.fp8_gemm_blockwise without a GPU: its argument checks and its
-operator's fake implementation (the GPU runs are test/gpu/test_torch_ops.py)."""
+"""tilec.ops.fp8_gemm_blockwise, its quantization and its grouped forms
+without a GPU: their argument checks and their operators' fake
+implementations (the GPU runs are test/gpu/test_torch_ops.py)."""
 
 import pytest
 
@@ -76,3 +77,60 @@ def test_small_tiles_where_the_large_grid_leaves_sms_idle():
     # Full waves either way: the larger tile.
     assert pick(512, 4096, 132) == "gemm_fp8_blockwise"
     assert pick(4096, 7168, 132) == "gemm_fp8_blockwise"
+
+
+def test_grouped_bad_arguments_are_refused(torch):
+    f8 = torch.float8_e4m3fn
+    a = torch.zeros(256, 300, dtype=f8)
+    sa = torch.ones(256, 3)
+    b = torch.zeros(4, 200, 300, dtype=f8)
+    sb = torch.ones(4, 2, 3)
+    mi = torch.zeros(256, dtype=torch.int32)
+    contiguous = [
+        ((a, sa, b[0], sb, mi), "b must be a 3-D tensor"),
+        ((a, sa, b, sb, mi.long()), "m_indices must be int32"),
+        ((a, sa, b[:, :, :200], sb, mi), "a's K \\(300\\) is not b's \\(G, N, K\\) K \\(200\\)"),
+        ((a, sa[:, :2], b, sb, mi), "sa must be \\(M, ceil\\(K/128\\)\\) = \\(256, 3\\)"),
+        ((a, sa, b, sb[:3], mi),
+         "sb must be \\(G, ceil\\(N/128\\), ceil\\(K/128\\)\\) = \\(4, 2, 3\\)"),
+        ((a, sa, b, sb, mi[:100]), "m_indices must be \\(M,\\) = \\(256,\\)"),
+        ((a, sa, b, sb, mi), "a must be a CUDA tensor"),
+    ]
+    for args, message in contiguous:
+        with pytest.raises(tilec.TilecError, match=message) as e:
+            tilec.ops.fp8_grouped_gemm_contiguous(*args)
+        assert e.value.code == tilec.INVALID_ARGUMENT
+    am = torch.zeros(4, 64, 300, dtype=f8)
+    sam = torch.ones(4, 64, 3)
+    mm = torch.zeros(4, dtype=torch.int32)
+    masked = [
+        ((a, sa, b, sb, mm), "a must be a 3-D tensor"),
+        ((am[:3], sam[:3], b, sb, mm), "G differs \\(3, 4\\)"),
+        ((am, sam[:, :, :2], b, sb, mm),
+         "sa must be \\(G, M_max, ceil\\(K/128\\)\\) = \\(4, 64, 3\\)"),
+        ((am, sam, b, sb, mm[:2]), "masked_m must be \\(G,\\) = \\(4,\\)"),
+        ((torch.zeros(129, 8, 300, dtype=f8), torch.ones(129, 8, 3),
+          torch.zeros(129, 200, 300, dtype=f8), torch.ones(129, 2, 3),
+          torch.zeros(129, dtype=torch.int32)), "at most 128 experts, got 129"),
+        ((am, sam, b, sb, mm), "a must be a CUDA tensor"),
+    ]
+    for args, message in masked:
+        with pytest.raises(tilec.TilecError, match=message) as e:
+            tilec.ops.fp8_grouped_gemm_masked(*args)
+        assert e.value.code == tilec.INVALID_ARGUMENT
+
+
+def test_grouped_fake_implementations_give_the_shapes(torch):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    f8 = torch.float8_e4m3fn
+    with FakeTensorMode():
+        b, sb = torch.empty(4, 200, 300, dtype=f8), torch.empty(4, 2, 3)
+        c = tilec.fp8._register_grouped(False)(
+            torch.empty(384, 300, dtype=f8), torch.empty(384, 3), b, sb,
+            torch.empty(384, dtype=torch.int32))
+        assert c.shape == (384, 200) and c.dtype == torch.bfloat16
+        c = tilec.fp8._register_grouped(True)(
+            torch.empty(4, 64, 300, dtype=f8), torch.empty(4, 64, 3), b, sb,
+            torch.empty(4, dtype=torch.int32))
+        assert c.shape == (4, 64, 200) and c.dtype == torch.bfloat16

@@ -46,6 +46,25 @@ DTYPE_SIZES = {
 INT_DTYPES = frozenset(["i1", "i8", "i16", "i32", "i64"])
 
 
+def once(register):
+    """Decorates a function that registers torch operators: it runs once
+    for each distinct argument tuple, its result kept (torch refuses a second
+    operator of a name). A plain dict lookup, which torch.compile traces to
+    the registered operator; it would trace functools.cache's wrapper into
+    the registration itself, which it refuses (tilec.ops registers its
+    operators as it is imported where torch already is, so that the first
+    call may come from compiled code)."""
+    done = {}
+
+    def get(*key):
+        if key not in done:
+            done[key] = register(*key)
+        return done[key]
+
+    get.__name__, get.__doc__ = register.__name__, register.__doc__
+    return get
+
+
 class TilecError(RuntimeError):
     """An error reported by the tilec runtime (or by the binding itself).
 

@@ -18,13 +18,12 @@ torch.compile(fullgraph=True) and launch without host synchronization
 tilec.compile's cache (or loaded already built): see _bundle.
 """
 
-import functools
 import math
 import os
 import pathlib
 import threading
 
-from ._lib import INVALID_ARGUMENT, NOT_FOUND, TilecError
+from ._lib import INVALID_ARGUMENT, NOT_FOUND, TilecError, once
 
 _PACKAGE_DIR = pathlib.Path(__file__).resolve().parent
 HEAD_DIMS = (64, 128, 256)
@@ -167,7 +166,7 @@ def _backward(q, k, v, o, lse, do, causal, scale, deterministic=False):
     return dq, dk, dv
 
 
-@functools.cache
+@once
 def _register():
     """Registers tilec::attention_fwd and tilec::attention_bwd (once: torch
     refuses a second operator of the name)."""

@@ -25,10 +25,9 @@ with a fake implementation, so it traces under torch.compile and launches
 without host synchronization (CUDA graphs).
 """
 
-import functools
 import math
 
-from ._lib import INVALID_ARGUMENT, TilecError
+from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
 HEAD_DIMS = (128,)
@@ -162,7 +161,7 @@ def _append(k, v, k_cache, v_cache, block_table, seq_lens, heads_first):
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register_append():
     import torch
 
@@ -181,7 +180,7 @@ def _register_append():
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register():
     import torch
 

@@ -27,12 +27,12 @@ sa comes back (M, ceil(K/128)), M-contiguous (a view of a (ceil(K/128), M)
 tensor), as the GEMM reads it.
 """
 
-import functools
 
-from ._lib import INVALID_ARGUMENT, TilecError
+from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
 BLOCK = 128  # the scales' block along K (and along N for b)
+MASKED_EXPERTS = 128  # the masked kernel's scan of the experts' counts
 
 
 def _check(a, sa, b, sb):
@@ -87,15 +87,13 @@ def _gemm(a, sa, b, sb):
 
     m, n = a.shape[0], b.shape[0]
     c = torch.empty((m, n), device=a.device, dtype=torch.bfloat16)
-    # The kernel reads sa as (ceil(K/128), M), M contiguous.
-    sat = sa.t() if sa.stride(0) == 1 else sa.t().contiguous()
     sms = torch.cuda.get_device_properties(a.device).multi_processor_count
-    _bundle("gemm_fp8_blockwise", a.device)[pick_kernel(m, n, sms)](a, b, sat, sb, c)
+    _bundle("gemm_fp8_blockwise", a.device)[pick_kernel(m, n, sms)](a, b, _m_contiguous(sa), sb, c)
     return c
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register():
     import torch
 
@@ -119,6 +117,118 @@ def fp8_gemm_blockwise(a, sa, b, sb):
     return _register()(a, sa, b, sb)
 
 
+def _check_grouped(op, a, sa, b, sb, index, masked):
+    """The grouped forms' arguments (see fp8_grouped_gemm_contiguous and
+    fp8_grouped_gemm_masked); a TilecError naming `op` otherwise."""
+    import torch
+
+    def bad(what):
+        return TilecError("tilec.ops.%s: %s" % (op, what), INVALID_ARGUMENT)
+
+    ranks = (("a", a, 3 if masked else 2), ("sa", sa, 3 if masked else 2), ("b", b, 3),
+             ("sb", sb, 3), ("masked_m" if masked else "m_indices", index, 1))
+    for name, t, rank in ranks:
+        if not isinstance(t, torch.Tensor) or t.dim() != rank:
+            raise bad("%s must be a %d-D tensor" % (name, rank))
+    for name, t, want in (("a", a, torch.float8_e4m3fn), ("b", b, torch.float8_e4m3fn),
+                          ("sa", sa, torch.float32), ("sb", sb, torch.float32),
+                          (ranks[4][0], index, torch.int32)):
+        if t.dtype != want:
+            raise bad("%s must be %s, got %s" % (name, str(want).replace("torch.", ""), t.dtype))
+    g, n, k = b.shape
+    if a.shape[-1] != k:
+        raise bad("a's K (%d) is not b's (G, N, K) K (%d)" % (a.shape[-1], k))
+    kb, nb = -(-k // BLOCK), -(-n // BLOCK)
+    if masked:
+        if a.shape[0] != g:
+            raise bad("a is (G, M_max, K) and b (G, N, K): G differs (%d, %d)" % (a.shape[0], g))
+        if g > MASKED_EXPERTS:
+            raise bad("at most %d experts, got %d" % (MASKED_EXPERTS, g))
+        want_sa, want_index = (g, a.shape[1], kb), (g,)
+        sa_text, index_text = "(G, M_max, ceil(K/128))", "(G,)"
+    else:
+        want_sa, want_index = (a.shape[0], kb), (a.shape[0],)
+        sa_text, index_text = "(M, ceil(K/128))", "(M,)"
+    if tuple(sa.shape) != want_sa:
+        raise bad("sa must be %s = %s, got %s" % (sa_text, want_sa, tuple(sa.shape)))
+    if tuple(sb.shape) != (g, nb, kb):
+        raise bad("sb must be (G, ceil(N/128), ceil(K/128)) = %s, got %s"
+                  % ((g, nb, kb), tuple(sb.shape)))
+    if tuple(index.shape) != want_index:
+        raise bad("%s must be %s = %s, got %s"
+                  % (ranks[4][0], index_text, want_index, tuple(index.shape)))
+    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb), (ranks[4][0], index)):
+        if t.device.type != "cuda":
+            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
+        if t.device != a.device:
+            raise bad("a, sa, b, sb and %s must be on one device" % ranks[4][0])
+
+
+def _m_contiguous(sa):
+    """sa (..., M, K blocks) as the kernels read it: (..., K blocks, M) with M
+    contiguous; a copy only where M is not."""
+    sat = sa.transpose(-1, -2)
+    return sat if sat.stride(-1) == 1 else sat.contiguous()
+
+
+def _grouped(a, sa, b, sb, index, masked):
+    import torch
+
+    n = b.shape[1]
+    shape = (a.shape[0], a.shape[1], n) if masked else (a.shape[0], n)
+    c = torch.empty(shape, device=a.device, dtype=torch.bfloat16)
+    name = "gemm_fp8_grouped_masked" if masked else "gemm_fp8_grouped_contiguous"
+    _bundle("gemm_fp8_grouped", a.device)[name](a, b, _m_contiguous(sa), sb, index, c)
+    return c
+
+
+# (Registered once each: torch refuses a second operator of the name.)
+@once
+def _register_grouped(masked):
+    import torch
+
+    form = "masked" if masked else "contiguous"
+
+    @torch.library.custom_op("tilec::fp8_grouped_gemm_" + form, mutates_args=(),
+                             device_types="cuda")
+    def grouped_op(a: torch.Tensor, sa: torch.Tensor, b: torch.Tensor, sb: torch.Tensor,
+                   index: torch.Tensor) -> torch.Tensor:
+        return _grouped(a, sa, b, sb, index, masked)
+
+    @grouped_op.register_fake
+    def _(a, sa, b, sb, index):
+        return a.new_empty(tuple(a.shape[:-1]) + (b.shape[1],), dtype=torch.bfloat16)
+
+    return grouped_op
+
+
+def fp8_grouped_gemm_contiguous(a, sa, b, sb, m_indices):
+    """A mixture-of-experts layer's block-scaled GEMM over experts' tokens
+    stored contiguously (DeepGEMM's contiguous form): a (M, K) float8_e4m3fn
+    holds every expert's rows, each expert's segment starting at a multiple
+    of 128 rows; m_indices (M,) int32 names each row's expert, -1 for a
+    padding row (a 128-row block takes its first row's expert: pad each
+    segment at its end). b (G, N, K) float8_e4m3fn, sa (M, ceil(K/128))
+    and sb (G, ceil(N/128), ceil(K/128)) float32 as in fp8_gemm_blockwise.
+    Returns (M, N) bfloat16: row r is a[r] times expert m_indices[r]'s
+    weight; rows of a block that starts with padding are zero. One launch
+    (examples/gemm_fp8_grouped.mlir)."""
+    _check_grouped("fp8_grouped_gemm_contiguous", a, sa, b, sb, m_indices, masked=False)
+    return _register_grouped(False)(a, sa, b, sb, m_indices)
+
+
+def fp8_grouped_gemm_masked(a, sa, b, sb, masked_m):
+    """The masked form (DeepGEMM's, for decode under CUDA graphs): a
+    (G, M_max, K) float8_e4m3fn, G at most 128, expert g's tokens its first
+    masked_m[g] rows (masked_m (G,) int32 on the device: the launch does not
+    read it);
+    sa (G, M_max, ceil(K/128)) float32 (read with M contiguous, copied so
+    otherwise), b and sb as in fp8_grouped_gemm_contiguous. Returns
+    (G, M_max, N) bfloat16; rows at or past masked_m[g] are unspecified."""
+    _check_grouped("fp8_grouped_gemm_masked", a, sa, b, sb, masked_m, masked=True)
+    return _register_grouped(True)(a, sa, b, sb, masked_m)
+
+
 def _quantize(x):
     import torch
 
@@ -130,7 +240,7 @@ def _quantize(x):
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register_quantize():
     import torch
 

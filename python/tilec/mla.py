@@ -23,10 +23,9 @@ torch.library custom op (tilec::mla_decode) with a fake implementation, so
 it traces under torch.compile and launches without host synchronization.
 """
 
-import functools
 import math
 
-from ._lib import INVALID_ARGUMENT, TilecError
+from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
 D_QK = 576
@@ -111,7 +110,7 @@ def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register():
     import torch
 

@@ -28,7 +28,8 @@ import re
 from ._lib import TilecError, INVALID_ARGUMENT
 
 __all__ = ["attention", "custom_op", "decode_attention", "fp8_gemm_blockwise",
-           "fp8_quantize_blockwise", "mla_decode", "op_schema", "varlen_attention"]
+           "fp8_grouped_gemm_contiguous", "fp8_grouped_gemm_masked", "fp8_quantize_blockwise",
+           "mla_decode", "op_schema", "register_all", "varlen_attention"]
 
 _NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
 _registered = {}  # operator name -> name of the kernel custom_op registered as it
@@ -174,4 +175,24 @@ from .attention import attention  # noqa: E402 (tilec.ops.attention)
 from .decode import decode_attention  # noqa: E402 (tilec.ops.decode_attention)
 from .varlen import varlen_attention  # noqa: E402 (tilec.ops.varlen_attention)
 from .mla import mla_decode  # noqa: E402 (tilec.ops.mla_decode)
-from .fp8 import fp8_gemm_blockwise, fp8_quantize_blockwise  # noqa: E402
+from .fp8 import (fp8_gemm_blockwise, fp8_grouped_gemm_contiguous,  # noqa: E402
+                  fp8_grouped_gemm_masked, fp8_quantize_blockwise)
+
+
+def register_all():
+    """Registers every tilec.ops operator with torch now (each is
+    otherwise registered at its first eager call). torch.compile cannot
+    trace a registration: this runs as tilec.ops is imported where torch
+    already is, and a program that imports torch later and whose first call
+    is compiled calls it first."""
+    from . import attention as _a, decode as _d, fp8 as _f, mla as _m, varlen as _v
+
+    for register in (_a._register, _d._register, _d._register_append, _v._register,
+                     _m._register, _f._register, _f._register_quantize):
+        register()
+    for masked in (False, True):
+        _f._register_grouped(masked)
+
+
+if "torch" in __import__("sys").modules:
+    register_all()

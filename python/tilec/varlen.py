@@ -30,11 +30,10 @@ op (tilec::varlen_attention) with a fake implementation: it traces under
 torch.compile, and the lengths stay on the GPU (CUDA graphs).
 """
 
-import functools
 import math
 from typing import Optional
 
-from ._lib import INVALID_ARGUMENT, TilecError
+from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
 HEAD_DIMS = (128,)
@@ -140,7 +139,7 @@ def _varlen(q, k, v, cu_q, cu_k, scale, causal, window_left=-1, window_right=-1,
 
 
 # (Registered once: torch refuses a second operator of the name.)
-@functools.cache
+@once
 def _register():
     import torch
 

@@ -185,6 +185,112 @@ def test_fp8_gemm_blockwise_op_compile_and_graph():
     assert rel_err(c2, ref) < 1e-2
 
 
+def _experts(g, n, k):
+    """b (G, N, K) e4m3 and sb (G, ceil(N/128), ceil(K/128)), fresh."""
+    b = (torch.randn(g, n, k, device=DEV) * 2).to(torch.float8_e4m3fn)
+    sb = torch.rand(g, -(-n // 128), -(-k // 128), device=DEV) + 0.5
+    return b, sb
+
+
+def _contiguous_case(counts, n, k, tail=0):
+    """DeepGEMM's contiguous layout: expert e's counts[e] rows start at a
+    multiple of 128 and are padded to the next (-1 rows; the last expert's
+    not padded), `tail` padding rows after. Returns a, sa (M contiguous),
+    b, sb, m_indices and each expert's first row."""
+    starts, rows = [], 0
+    for e, cnt in enumerate(counts):
+        starts.append(rows)
+        rows += cnt if e == len(counts) - 1 else -(-cnt // 128) * 128
+    rows += tail
+    mi = torch.full((rows,), -1, dtype=torch.int32, device=DEV)
+    for e, (s, cnt) in enumerate(zip(starts, counts)):
+        mi[s:s + cnt] = e
+    a = (torch.randn(rows, k, device=DEV) * 2).to(torch.float8_e4m3fn)
+    sa = torch.rand(-(-k // 128), rows, device=DEV).t() + 0.5
+    return (a, sa) + _experts(len(counts), n, k) + (mi, starts)
+
+
+@pytest.mark.parametrize("counts,n,k,tail", [
+    ((0, 1, 127, 129, 300, 5), 520, 392, 0),    # M = 901: sa's rows not 16-byte aligned
+    ((256, 40, 0, 200), 264, 4100, 128),         # a whole padding block at the end
+    ((3,), 16, 16, 0)])
+def test_fp8_grouped_gemm_contiguous_op(counts, n, k, tail):
+    # Each expert's rows against float64 with its own weight and scales; a
+    # block that starts with padding is zero; C's memory poisoned first.
+    a, sa, b, sb, mi, starts = _contiguous_case(counts, n, k, tail)
+    poison = torch.full((a.shape[0], n), NAN, device=DEV, dtype=torch.bfloat16)
+    del poison
+    c = tilec.ops.fp8_grouped_gemm_contiguous(a, sa, b, sb, mi)
+    torch.cuda.synchronize()
+    assert c.shape == (a.shape[0], n) and c.dtype == torch.bfloat16
+    for e, (s, cnt) in enumerate(zip(starts, counts)):
+        if cnt:
+            ref = blockwise_reference(a[s:s + cnt], sa[s:s + cnt], b[e], sb[e])
+            assert rel_err(c[s:s + cnt], ref) < 1e-2, e
+    for r0 in range(0, a.shape[0], 128):
+        if mi[r0] < 0:
+            assert (c[r0:r0 + 128] == 0).all(), r0
+
+
+@pytest.mark.parametrize("g,m_max,counts,n,k", [
+    (4, 300, (0, 1, 200, 300), 520, 392),
+    (3, 77, (77, 13, 64), 136, 4100),           # M_max * 4 bytes not a multiple of 16
+    (2, 1024, (1000, 129), 256, 2048),
+    (40, 200, tuple(i * 37 % 201 for i in range(40)), 136, 256)])  # empty experts among full ones
+def test_fp8_grouped_gemm_masked_op(g, m_max, counts, n, k):
+    # Expert g's first masked_m[g] rows against float64; sa given (G, M_max,
+    # K/128) row-major (copied M-contiguous by the op) for the first case,
+    # M-contiguous for the others.
+    a = (torch.randn(g, m_max, k, device=DEV) * 2).to(torch.float8_e4m3fn)
+    kb = -(-k // 128)
+    sa = torch.rand(g, m_max, kb, device=DEV) + 0.5 if m_max == 300 else \
+        (torch.rand(g, kb, m_max, device=DEV) + 0.5).transpose(1, 2)
+    b, sb = _experts(g, n, k)
+    mm = torch.tensor(counts, dtype=torch.int32, device=DEV)
+    poison = torch.full((g, m_max, n), NAN, device=DEV, dtype=torch.bfloat16)
+    del poison
+    c = tilec.ops.fp8_grouped_gemm_masked(a, sa, b, sb, mm)
+    torch.cuda.synchronize()
+    assert c.shape == (g, m_max, n) and c.dtype == torch.bfloat16
+    for e, cnt in enumerate(counts):
+        if cnt:
+            ref = blockwise_reference(a[e, :cnt], sa[e, :cnt], b[e], sb[e])
+            assert rel_err(c[e, :cnt], ref) < 1e-2, e
+
+
+def test_fp8_grouped_gemm_ops_compile_and_graph():
+    # Both forms: opcheck (fake tensors, autograd registration),
+    # torch.compile(fullgraph=True), and a CUDA graph replayed after the
+    # masked counts change on the device.
+    a, sa, b, sb, mi, starts = _contiguous_case((100, 0, 250), 300, 1000)
+    torch.library.opcheck(tilec.fp8._register_grouped(False), (a, sa, b, sb, mi),
+                          test_utils=("test_faketensor", "test_autograd_registration"))
+    c = torch.compile(tilec.ops.fp8_grouped_gemm_contiguous, fullgraph=True)(a, sa, b, sb, mi)
+    ref = blockwise_reference(a[starts[2]:starts[2] + 250], sa[starts[2]:starts[2] + 250],
+                              b[2], sb[2])
+    assert rel_err(c[starts[2]:starts[2] + 250], ref) < 1e-2
+    g, m_max, n, k = 3, 256, 300, 1000
+    am = (torch.randn(g, m_max, k, device=DEV) * 2).to(torch.float8_e4m3fn)
+    sam = (torch.rand(g, -(-k // 128), m_max, device=DEV) + 0.5).transpose(1, 2)
+    bm, sbm = _experts(g, n, k)
+    mm = torch.tensor([10, 0, 200], dtype=torch.int32, device=DEV)
+    torch.library.opcheck(tilec.fp8._register_grouped(True), (am, sam, bm, sbm, mm),
+                          test_utils=("test_faketensor", "test_autograd_registration"))
+    f = torch.compile(tilec.ops.fp8_grouped_gemm_masked, fullgraph=True)
+    assert rel_err(f(am, sam, bm, sbm, mm)[2, :200],
+                   blockwise_reference(am[2, :200], sam[2, :200], bm[2], sbm[2])) < 1e-2
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        c2 = tilec.ops.fp8_grouped_gemm_masked(am, sam, bm, sbm, mm)
+    mm.copy_(torch.tensor([256, 5, 0], dtype=torch.int32))
+    c2.fill_(NAN)
+    graph.replay()
+    torch.cuda.synchronize()
+    for e, cnt in enumerate((256, 5)):
+        ref = blockwise_reference(am[e, :cnt], sam[e, :cnt], bm[e], sbm[e])
+        assert rel_err(c2[e, :cnt], ref) < 1e-2, e
+
+
 @pytest.mark.parametrize("m,k", [(300, 392), (77, 4100), (1, 16), (4096, 7168)])
 def test_fp8_quantize_blockwise_op(m, k):
     # Against the same arithmetic in torch: the scales to an ulp (the
