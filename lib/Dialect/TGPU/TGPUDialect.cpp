@@ -78,12 +78,24 @@ bool tgpu::inRole(Operation *op, scf::ForOp loop, PartitionRole role) {
   });
 }
 
-int tgpu::getComputeGroups(Operation *root) {
+bool tgpu::partitionTakesScratch(WarpSpecializeOp ws, unsigned index) {
+  if (ws.getPartition(index).getRole() == PartitionRole::Compute)
+    return true;
+  return ws->getRegion(index)
+      .walk([](Operation *op) {
+        return isa<LocalStageOp>(op) || tile::getScratchBytes(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+int tgpu::getScratchGroups(Operation *root) {
   int groups = 0;
   root->walk([&](WarpSpecializeOp op) {
-    for (Attribute a : op.getPartitions())
-      if (auto p = cast<PartitionAttr>(a); p.getRole() == PartitionRole::Compute)
-        groups += p.getCopies();
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      if (partitionTakesScratch(op, i))
+        groups += op.getPartition(i).getCopies();
   });
   return std::max(groups, 1);
 }

@@ -95,10 +95,16 @@ bool isThreadGather(mlir::Operation *op);
 /// none.
 mlir::Operation *operandCopy(mlir::Value v, bool &transposed);
 
-/// The groups of warps that run compute partitions' regions in the
-/// tgpu.warp_specialize under `root` (each copy one; 1 if there is none):
-/// each takes its own scratch area.
-int getComputeGroups(mlir::Operation *root);
+/// Whether partition `index` of `ws` takes a scratch area of its own: a
+/// compute partition, and any other whose region writes scratch (the code
+/// a kernel runs before its main loop is in every region: a reduction
+/// across warps there, such as a scan of an expert table, runs in the load
+/// partition at the same time as in the compute partition).
+bool partitionTakesScratch(WarpSpecializeOp ws, unsigned index);
+/// The groups of warps that take scratch areas (partitionTakesScratch) in
+/// the tgpu.warp_specialize under `root`, each copy one; 1 if there is
+/// none.
+int getScratchGroups(mlir::Operation *root);
 /// The copies of the tgpu.warp_specialize region `op` is in (1 outside
 /// one): each copy takes its own buffers.
 int getRegionCopies(mlir::Operation *op);

@@ -110,8 +110,9 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
       func->walk([](tgpu::WarpSpecializeOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
   if (specialized) {
-    // One area: as much as the most any op needs, once a compute group
-    // (those run at once; the code outside the regions uses the first).
+    // One area: as much as the most any op needs, once a group that takes
+    // scratch (tgpu::partitionTakesScratch: those run at once; the code
+    // outside the regions uses the first).
     // A staged MMA operand (tgpu.local_stage, or a dot's A selected to be
     // one, as the passes that size rings see it) is read by descriptor:
     // its swizzle repeats every 1024 bytes, so scratch starts on one.
@@ -124,7 +125,7 @@ SharedMemoryPlan::Layout SharedMemoryPlan::layout() const {
            tgpu::getMMA(dot).getA() == tgpu::OperandSource::Staged))
         align = 1024;
     });
-    int64_t groups = computeGroups.value_or(tgpu::getComputeGroups(func));
+    int64_t groups = computeGroups.value_or(tgpu::getScratchGroups(func));
     out.groupScratch = llvm::alignTo(scratch, align);
     int64_t start = end ? llvm::alignTo(end, align) : 0;
     if (end)

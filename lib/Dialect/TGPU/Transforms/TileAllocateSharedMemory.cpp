@@ -20,8 +20,9 @@
 // In a kernel with a tgpu.warp_specialize, scratch is one area after the
 // barriers for the code outside the regions; each group of warps that runs
 // a compute partition (each copy) takes its own part of it, recorded as
-// the op's `scratch` shifts (a group a region copy, load groups 0: they
-// convert no layouts). The kernel records where scratch starts,
+// the op's `scratch` shifts (a group a region copy; a load partition's only
+// where its region writes scratch, as a reduction in the code before the
+// main loop, which every region runs). The kernel records where scratch starts,
 // `tgpu.scratch_offset`.
 //
 // In a kernel without one, each op that needs scratch gets its own
@@ -119,17 +120,24 @@ struct TileAllocateSharedMemory
     Builder b(ctx);
     for (auto &[op, offset] : layout.scratch)
       op->setAttr(tgpu::kScratchOffsetAttr, b.getI64IntegerAttr(offset));
-    // With warp specialization: each compute group's part of the area (a
-    // group a region copy; load groups 0: they convert no layouts).
-    int computeGroups = 0;
+    // With warp specialization: each group's part of the area (a group a
+    // region copy of a partition that takes scratch, compute groups first,
+    // so their parts stay where they were; others 0: they write none).
+    int groups = 0;
     func.walk([&](tgpu::WarpSpecializeOp ws) {
       SmallVector<int64_t> shifts;
-      for (auto [i, a] : llvm::enumerate(ws.getPartitions())) {
-        auto p = cast<tgpu::PartitionAttr>(a);
-        for (int c = 0; c < p.getCopies(); ++c)
-          shifts.push_back(p.getRole() == tgpu::PartitionRole::Compute
-                               ? layout.groupScratch * computeGroups++
-                               : 0);
+      for (Attribute a : ws.getPartitions())
+        shifts.append(cast<tgpu::PartitionAttr>(a).getCopies(), 0);
+      // Compute groups first, then the others that take scratch.
+      for (bool compute : {true, false}) {
+        unsigned at = 0;
+        for (auto [i, a] : llvm::enumerate(ws.getPartitions())) {
+          auto p = cast<tgpu::PartitionAttr>(a);
+          bool isCompute = p.getRole() == tgpu::PartitionRole::Compute;
+          for (int c = 0; c < p.getCopies(); ++c, ++at)
+            if (isCompute == compute && tgpu::partitionTakesScratch(ws, i))
+              shifts[at] = layout.groupScratch * groups++;
+        }
       }
       ws.setScratch(shifts);
     });

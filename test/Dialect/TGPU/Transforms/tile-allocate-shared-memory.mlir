@@ -5,7 +5,8 @@
 // scratch (128-byte aligned). A buffer in a region that runs as two copies
 // gets a place for each, the copies one after the other; each compute
 // group gets its own part of scratch (the op's `scratch` shifts: load
-// group, copy 0, copy 1). Without warp specialization each op's scratch
+// group, copy 0, copy 1), and so does a load partition that writes
+// scratch (@load_writes_scratch). Without warp specialization each op's scratch
 // has its own place (@reuse).
 
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
@@ -48,6 +49,24 @@ func.func @cooperative(%t: tensor<64x64xf32, #tile.linear<register = [[0, 1], [8
   %c = tile.convert_layout %t : tensor<64x64xf32, #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>> -> tensor<64x64xf32, #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>>
   tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232>] {
   }, {
+  }
+  return
+}
+
+// -----
+
+// A load partition whose region writes scratch (the code before a main
+// loop is in every region: a conversion or reduction across its warps
+// there) takes a part of its own after the compute groups', as it runs at
+// the same time as they do: shifts [16384, 0].
+// CHECK-LABEL: func.func @load_writes_scratch
+// CHECK-SAME: tile.shared_memory = 32768 : i64
+// CHECK: scratch [16384, 0]
+func.func @load_writes_scratch(%t: tensor<64x64xf32, #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>>) {
+  tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 4, regs = 232>] {
+    %l = tile.convert_layout %t : tensor<64x64xf32, #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>> -> tensor<64x64xf32, #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>>
+  }, {
+    %c = tile.convert_layout %t : tensor<64x64xf32, #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>> -> tensor<64x64xf32, #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>>
   }
   return
 }
