@@ -126,11 +126,11 @@ def test_grouped_fake_implementations_give_the_shapes(torch):
     f8 = torch.float8_e4m3fn
     with FakeTensorMode():
         b, sb = torch.empty(4, 200, 300, dtype=f8), torch.empty(4, 2, 3)
-        c = tilec.fp8._register_grouped(False)(
+        c = tilec.fp8._register_grouped()[0](
             torch.empty(384, 300, dtype=f8), torch.empty(384, 3), b, sb,
             torch.empty(384, dtype=torch.int32))
         assert c.shape == (384, 200) and c.dtype == torch.bfloat16
-        c = tilec.fp8._register_grouped(True)(
+        c = tilec.fp8._register_grouped()[1](
             torch.empty(4, 64, 300, dtype=f8), torch.empty(4, 64, 3), b, sb,
             torch.empty(4, dtype=torch.int32))
         assert c.shape == (4, 64, 200) and c.dtype == torch.bfloat16

@@ -46,22 +46,26 @@ DTYPE_SIZES = {
 INT_DTYPES = frozenset(["i1", "i8", "i16", "i32", "i64"])
 
 
-def once(register):
-    """Decorates a function that registers torch operators: it runs once
-    for each distinct argument tuple, its result kept (torch refuses a second
-    operator of a name). A plain dict lookup, which torch.compile traces to
-    the registered operator; it would trace functools.cache's wrapper into
-    the registration itself, which it refuses (tilec.ops registers its
-    operators as it is imported where torch already is, so that the first
-    call may come from compiled code)."""
-    done = {}
+REGISTRATIONS = []  # every once-decorated registration, for tilec.ops.register_all
 
-    def get(*key):
-        if key not in done:
-            done[key] = register(*key)
-        return done[key]
+
+def once(register):
+    """Decorates a function that registers torch operators: it runs once,
+    its result kept (torch refuses a second operator of a name), and it is
+    listed in REGISTRATIONS. A plain lookup, which torch.compile traces to
+    the registered operators; it would trace functools.cache's wrapper into
+    the registration itself, which it refuses (tilec.ops registers them all
+    as it is imported where torch already is, so that the first call may
+    come from compiled code)."""
+    done = []
+
+    def get():
+        if not done:
+            done.append(register())
+        return done[0]
 
     get.__name__, get.__doc__ = register.__name__, register.__doc__
+    REGISTRATIONS.append(get)
     return get
 
 

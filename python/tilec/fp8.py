@@ -27,12 +27,34 @@ sa comes back (M, ceil(K/128)), M-contiguous (a view of a (ceil(K/128), M)
 tensor), as the GEMM reads it.
 """
 
-
 from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
 BLOCK = 128  # the scales' block along K (and along N for b)
 MASKED_EXPERTS = 128  # the masked kernel's scan of the experts' counts
+
+
+def _check_tensors(bad, tensors):
+    """Each (name, tensor, rank, dtype) of `tensors` is a tensor of that rank
+    and dtype; a `bad` error naming the first that is not."""
+    import torch
+
+    for name, t, rank, _ in tensors:
+        if not isinstance(t, torch.Tensor) or t.dim() != rank:
+            raise bad("%s must be a %d-D tensor" % (name, rank))
+    for name, t, _, dtype in tensors:
+        if t.dtype != dtype:
+            raise bad("%s must be %s, got %s" % (name, str(dtype).replace("torch.", ""), t.dtype))
+
+
+def _check_devices(bad, tensors):
+    """Each (name, tensor, ...) of `tensors` is a CUDA tensor, all on one device."""
+    for name, t, *_ in tensors:
+        if t.device.type != "cuda":
+            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
+    if len({t.device for _, t, *_ in tensors}) > 1:
+        names = [name for name, *_ in tensors]
+        raise bad("%s and %s must be on one device" % (", ".join(names[:-1]), names[-1]))
 
 
 def _check(a, sa, b, sb):
@@ -41,15 +63,9 @@ def _check(a, sa, b, sb):
     def bad(what):
         return TilecError("tilec.ops.fp8_gemm_blockwise: " + what, INVALID_ARGUMENT)
 
-    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb)):
-        if not isinstance(t, torch.Tensor) or t.dim() != 2:
-            raise bad("%s must be a 2-D tensor" % name)
-    for name, t in (("a", a), ("b", b)):
-        if t.dtype != torch.float8_e4m3fn:
-            raise bad("%s must be float8_e4m3fn, got %s" % (name, t.dtype))
-    for name, t in (("sa", sa), ("sb", sb)):
-        if t.dtype != torch.float32:
-            raise bad("%s must be float32, got %s" % (name, t.dtype))
+    f8, f32 = torch.float8_e4m3fn, torch.float32
+    tensors = (("a", a, 2, f8), ("sa", sa, 2, f32), ("b", b, 2, f8), ("sb", sb, 2, f32))
+    _check_tensors(bad, tensors)
     (m, k), (n, kk) = a.shape, b.shape
     if k != kk:
         raise bad("a is (M, K) and b (N, K): K differs (%d, %d)" % (k, kk))
@@ -59,11 +75,7 @@ def _check(a, sa, b, sb):
     if tuple(sb.shape) != (nb, kb):
         raise bad("sb must be (ceil(N/128), ceil(K/128)) = (%d, %d), got %s"
                   % (nb, kb, tuple(sb.shape)))
-    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb)):
-        if t.device.type != "cuda":
-            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
-    if not (a.device == sa.device == b.device == sb.device):
-        raise bad("a, sa, b and sb must be on one device")
+    _check_devices(bad, tensors)
 
 
 # A 64x64 program's time over a 128x128 one's at equal K, both on a full
@@ -125,16 +137,12 @@ def _check_grouped(op, a, sa, b, sb, index, masked):
     def bad(what):
         return TilecError("tilec.ops.%s: %s" % (op, what), INVALID_ARGUMENT)
 
-    ranks = (("a", a, 3 if masked else 2), ("sa", sa, 3 if masked else 2), ("b", b, 3),
-             ("sb", sb, 3), ("masked_m" if masked else "m_indices", index, 1))
-    for name, t, rank in ranks:
-        if not isinstance(t, torch.Tensor) or t.dim() != rank:
-            raise bad("%s must be a %d-D tensor" % (name, rank))
-    for name, t, want in (("a", a, torch.float8_e4m3fn), ("b", b, torch.float8_e4m3fn),
-                          ("sa", sa, torch.float32), ("sb", sb, torch.float32),
-                          (ranks[4][0], index, torch.int32)):
-        if t.dtype != want:
-            raise bad("%s must be %s, got %s" % (name, str(want).replace("torch.", ""), t.dtype))
+    f8, f32 = torch.float8_e4m3fn, torch.float32
+    rank = 3 if masked else 2
+    index_name = "masked_m" if masked else "m_indices"
+    tensors = (("a", a, rank, f8), ("sa", sa, rank, f32), ("b", b, 3, f8), ("sb", sb, 3, f32),
+               (index_name, index, 1, torch.int32))
+    _check_tensors(bad, tensors)
     g, n, k = b.shape
     if a.shape[-1] != k:
         raise bad("a's K (%d) is not b's (G, N, K) K (%d)" % (a.shape[-1], k))
@@ -156,12 +164,8 @@ def _check_grouped(op, a, sa, b, sb, index, masked):
                   % ((g, nb, kb), tuple(sb.shape)))
     if tuple(index.shape) != want_index:
         raise bad("%s must be %s = %s, got %s"
-                  % (ranks[4][0], index_text, want_index, tuple(index.shape)))
-    for name, t in (("a", a), ("sa", sa), ("b", b), ("sb", sb), (ranks[4][0], index)):
-        if t.device.type != "cuda":
-            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
-        if t.device != a.device:
-            raise bad("a, sa, b, sb and %s must be on one device" % ranks[4][0])
+                  % (index_name, index_text, want_index, tuple(index.shape)))
+    _check_devices(bad, tensors)
 
 
 def _m_contiguous(sa):
@@ -182,24 +186,28 @@ def _grouped(a, sa, b, sb, index, masked):
     return c
 
 
-# (Registered once each: torch refuses a second operator of the name.)
+# (Registered once: torch refuses a second operator of the name.)
 @once
-def _register_grouped(masked):
+def _register_grouped():
+    """The two grouped operators, (contiguous, masked)."""
     import torch
 
-    form = "masked" if masked else "contiguous"
+    def register(masked):
+        form = "masked" if masked else "contiguous"
 
-    @torch.library.custom_op("tilec::fp8_grouped_gemm_" + form, mutates_args=(),
-                             device_types="cuda")
-    def grouped_op(a: torch.Tensor, sa: torch.Tensor, b: torch.Tensor, sb: torch.Tensor,
-                   index: torch.Tensor) -> torch.Tensor:
-        return _grouped(a, sa, b, sb, index, masked)
+        @torch.library.custom_op("tilec::fp8_grouped_gemm_" + form, mutates_args=(),
+                                 device_types="cuda")
+        def grouped_op(a: torch.Tensor, sa: torch.Tensor, b: torch.Tensor, sb: torch.Tensor,
+                       index: torch.Tensor) -> torch.Tensor:
+            return _grouped(a, sa, b, sb, index, masked)
 
-    @grouped_op.register_fake
-    def _(a, sa, b, sb, index):
-        return a.new_empty(tuple(a.shape[:-1]) + (b.shape[1],), dtype=torch.bfloat16)
+        @grouped_op.register_fake
+        def _(a, sa, b, sb, index):
+            return a.new_empty(tuple(a.shape[:-1]) + (b.shape[1],), dtype=torch.bfloat16)
 
-    return grouped_op
+        return grouped_op
+
+    return register(False), register(True)
 
 
 def fp8_grouped_gemm_contiguous(a, sa, b, sb, m_indices):
@@ -214,19 +222,18 @@ def fp8_grouped_gemm_contiguous(a, sa, b, sb, m_indices):
     weight; rows of a block that starts with padding are zero. One launch
     (examples/gemm_fp8_grouped.mlir)."""
     _check_grouped("fp8_grouped_gemm_contiguous", a, sa, b, sb, m_indices, masked=False)
-    return _register_grouped(False)(a, sa, b, sb, m_indices)
+    return _register_grouped()[0](a, sa, b, sb, m_indices)
 
 
 def fp8_grouped_gemm_masked(a, sa, b, sb, masked_m):
     """The masked form (DeepGEMM's, for decode under CUDA graphs): a
     (G, M_max, K) float8_e4m3fn, G at most 128, expert g's tokens its first
     masked_m[g] rows (masked_m (G,) int32 on the device: the launch does not
-    read it);
-    sa (G, M_max, ceil(K/128)) float32 (read with M contiguous, copied so
+    read it); sa (G, M_max, ceil(K/128)) float32 (read with M contiguous, copied so
     otherwise), b and sb as in fp8_grouped_gemm_contiguous. Returns
     (G, M_max, N) bfloat16; rows at or past masked_m[g] are unspecified."""
     _check_grouped("fp8_grouped_gemm_masked", a, sa, b, sb, masked_m, masked=True)
-    return _register_grouped(True)(a, sa, b, sb, masked_m)
+    return _register_grouped()[1](a, sa, b, sb, masked_m)
 
 
 def _quantize(x):

@@ -185,13 +185,10 @@ def register_all():
     trace a registration: this runs as tilec.ops is imported where torch
     already is, and a program that imports torch later and whose first call
     is compiled calls it first."""
-    from . import attention as _a, decode as _d, fp8 as _f, mla as _m, varlen as _v
+    from ._lib import REGISTRATIONS
 
-    for register in (_a._register, _d._register, _d._register_append, _v._register,
-                     _m._register, _f._register, _f._register_quantize):
+    for register in REGISTRATIONS:
         register()
-    for masked in (False, True):
-        _f._register_grouped(masked)
 
 
 if "torch" in __import__("sys").modules:

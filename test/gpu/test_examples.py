@@ -117,7 +117,7 @@ def check_bias_relu_gemm(launch, m, n, k, dtype=torch.bfloat16, what="gemm", tol
 
 @pytest.mark.parametrize(
     "m,n,k", [(128, 256, 64), (256, 384, 512), (100, 200, 72), (257, 136, 1000), (1, 8, 8), (300, 520, 8),
-              (2100, 520, 64)]  # 17 rows of 128-row tiles: groups of 9 and 8
+              (2100, 520, 64)]  # 17 rows of 128-row tiles: groups of 8, 8 and 1
 )
 def test_gemm(m, n, k):
     check_bias_relu_gemm(kernel("gemm"), m, n, k)
@@ -579,7 +579,8 @@ def check_tf32(a, bt, c, what):
     (3, 128, 128, 64, "gemm_batched"), (5, 300, 136, 272, "gemm_batched"),
     (2, 65, 520, 1000, "gemm_batched"), (4, 1, 8, 8, "gemm_batched"),
     (7, 129, 264, 72, "gemm_batched"),
-    # 11 and 17 rows of tiles a member: one group of 11, groups of 9 and 8.
+    # 11 and 17 rows of tiles a member: the persistent walk's last group of
+    # rows short (3 and 1 of 8).
     (3, 1400, 136, 200, "gemm_batched"), (2, 2100, 264, 72, "gemm_batched"),
     # Rows TMA cannot read (N or K not a multiple of 8): the mma.sync twin.
     (3, 100, 130, 72, "gemm_batched__plain"), (2, 64, 36, 37, "gemm_batched__plain")])

@@ -263,7 +263,7 @@ def test_fp8_grouped_gemm_ops_compile_and_graph():
     # torch.compile(fullgraph=True), and a CUDA graph replayed after the
     # masked counts change on the device.
     a, sa, b, sb, mi, starts = _contiguous_case((100, 0, 250), 300, 1000)
-    torch.library.opcheck(tilec.fp8._register_grouped(False), (a, sa, b, sb, mi),
+    torch.library.opcheck(tilec.fp8._register_grouped()[0], (a, sa, b, sb, mi),
                           test_utils=("test_faketensor", "test_autograd_registration"))
     c = torch.compile(tilec.ops.fp8_grouped_gemm_contiguous, fullgraph=True)(a, sa, b, sb, mi)
     ref = blockwise_reference(a[starts[2]:starts[2] + 250], sa[starts[2]:starts[2] + 250],
@@ -274,7 +274,7 @@ def test_fp8_grouped_gemm_ops_compile_and_graph():
     sam = (torch.rand(g, -(-k // 128), m_max, device=DEV) + 0.5).transpose(1, 2)
     bm, sbm = _experts(g, n, k)
     mm = torch.tensor([10, 0, 200], dtype=torch.int32, device=DEV)
-    torch.library.opcheck(tilec.fp8._register_grouped(True), (am, sam, bm, sbm, mm),
+    torch.library.opcheck(tilec.fp8._register_grouped()[1], (am, sam, bm, sbm, mm),
                           test_utils=("test_faketensor", "test_autograd_registration"))
     f = torch.compile(tilec.ops.fp8_grouped_gemm_masked, fullgraph=True)
     assert rel_err(f(am, sam, bm, sbm, mm)[2, :200],
