@@ -12,7 +12,10 @@ bf16. GB/s is the bytes the kernel must move (the cache rows of every
 sequence, 576 · 2 bytes a key, plus q and out) over its time; TFLOP/s is
 2 · keys · Sq · Hq · (576 + 512) over it. Beside them, the fractions of
 the copy's rate (read + written, timed from the host) and of cuBLAS's
-bf16 8192³ GEMM (the dense peak the GPU reaches). Times are GPU times
+bf16 8192³ GEMM (the dense peak the GPU reaches); "chunks" is the
+schedule's target (chunks in all), and beside it the same op with every
+sequence cut into at most 7 chunks of a fixed size (num_splits=7), its
+time and its ratio to the balanced one's. Times are GPU times
 under a CUDA graph with L2 flushed before each launch (timing.interleaved
 with graphs), the combine kernel included. Each configuration's output is
 checked against float64 on two sequences before timing."""
@@ -78,7 +81,7 @@ def main():
     print(f"MLA decode, bf16, batch {B}, pages of {PAGE}, {dev}; copy {copy_gbs:.0f} GB/s "
           f"(read + written), cuBLAS bf16 8192^3 {peak:.0f} TFLOP/s")
     print(f"{'context':>7} {'Sq':>2} {'Hq':>3} | {'us':>7} {'GB/s':>6} {'TFLOP/s':>7} | "
-          f"{'of copy':>7} {'of peak':>7} {'splits':>6}")
+          f"{'of copy':>7} {'of peak':>7} {'chunks':>6} | {'n=7 us':>7} {'ratio':>5}")
     for ctx in (4096, 8192):
         g = torch.Generator().manual_seed(ctx)
         lens_l = torch.normal(float(ctx), ctx / 2, (B,), generator=g).clamp(1, 2 * ctx)
@@ -91,19 +94,27 @@ def main():
                 q = torch.randn(B, sq, hq, D, device="cuda", dtype=torch.bfloat16)
                 scale = 1.0 / math.sqrt(D)
                 sms = torch.cuda.get_device_properties(0).multi_processor_count
-                splits = tilec.mla.num_splits(B * -(-(sq * hq) // tilec.mla.ROWS),
-                                              table.shape[1] * PAGE, sms)
+                target, _ = tilec.mla.schedule(-(-(sq * hq) // tilec.mla.ROWS),
+                                               -(-table.shape[1] * PAGE // tilec.mla.KEYS),
+                                               B, sms)
 
                 def ours(q=q):
                     return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,
                                                 causal=True)
+
+                def fixed(q=q):
+                    return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,
+                                                causal=True, num_splits=7)
                 check(q, kv, table, lens, ours()[0], scale, True)
-                t = interleaved({"tilec": ours}, graphs=True)["tilec"] * 1e-3
+                check(q, kv, table, lens, fixed()[0], scale, True)
+                ts = interleaved({"tilec": ours, "fixed": fixed}, graphs=True)
+                t, tf = ts["tilec"] * 1e-3, ts["fixed"] * 1e-3
                 nbytes = keys * D * 2 + q.numel() * 2 + B * sq * hq * DV * 2
                 flops = 2 * keys * sq * hq * (D + DV)
                 gbs, tfs = nbytes / t / 1e9, flops / t / 1e12
                 print(f"{ctx:7d} {sq:2d} {hq:3d} | {t * 1e6:7.1f} {gbs:6.0f} {tfs:7.0f} | "
-                      f"{gbs / copy_gbs:7.2f} {tfs / peak:7.2f} {splits:6d}", flush=True)
+                      f"{gbs / copy_gbs:7.2f} {tfs / peak:7.2f} {target:6d} | {tf * 1e6:7.1f} "
+                      f"{tf / t:5.2f}", flush=True)
         del kv, table
         torch.cuda.empty_cache()
 

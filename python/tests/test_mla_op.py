@@ -50,10 +50,13 @@ def test_fake_implementation_gives_the_shapes(torch):
         assert lse.shape == (3, 64, 2) and lse.dtype == torch.float32
 
 
-def test_splits_from_the_shapes():
-    # 128 programs on 132 SMs: six waves' worth (7 splits); 512 programs:
-    # at least 4; a short table: shares of at least 8 blocks.
-    assert tilec.mla.num_splits(128, 8192, 132) == 7
-    assert tilec.mla.num_splits(512, 8192, 132) == 4
-    assert tilec.mla.num_splits(128, 1024, 132) == 2
-    assert tilec.mla.num_splits(128, 64, 132) == 1
+def test_schedule_from_the_shapes():
+    # Two waves of 132 programs: 264 chunks in all, 132 where q has two
+    # 64-row blocks; the tiles bound them (at most one short chunk a
+    # sequence besides). num_splits = n fixes the chunk at the table's
+    # width / n blocks: at most n a sequence.
+    assert tilec.mla.schedule(1, 128, 128, 132) == (264, 264 + 128)
+    assert tilec.mla.schedule(2, 128, 128, 132) == (132, 132 + 128)
+    assert tilec.mla.schedule(1, 128, 4, 132, num_splits=7) == (-19, 4 * 7)
+    assert tilec.mla.schedule(1, 128, 4, 132, num_splits=1) == (-128, 4)
+    assert tilec.mla.schedule(1, 0, 4, 132, num_splits=3) == (-1, 4)

@@ -15,12 +15,16 @@ token t of Sq sees keys 0 .. len - Sq + t; else every token sees the whole
 sequence. Returns out (B, Sq, Hq, 512) bf16 and lse (B, Hq, Sq) f32 (natural
 log). Any page size (64 in FlashMLA); bf16.
 
-The keys are split across programs (``num_splits``, 0 chooses from the
-shapes and the number of SMs, never from the lengths: enough programs to
-even out sequences of different lengths); a combine kernel merges the
-splits by their LSE. Both kernels are examples/mla_decode.mlir's; the op is a
-torch.library custom op (tilec::mla_decode) with a fake implementation, so
-it traces under torch.compile and launches without host synchronization.
+The keys are cut into chunks balanced over the SMs (FlashMLA's
+get_mla_metadata, computed on the GPU from cache_seqlens by two small
+kernels: the lengths never reach the host): about two waves of chunks of
+equal size, each sequence's shorter last chunk after every full one; a
+combine kernel merges each sequence's chunks by their LSE. ``num_splits``
+= n > 0 instead cuts every sequence into at most n chunks of a size fixed
+by the block table's width (1: each sequence whole). The kernels are
+examples/mla_decode.mlir's; the op is a torch.library custom op
+(tilec::mla_decode) with a fake implementation, so it traces under
+torch.compile and launches without host synchronization.
 """
 
 import math
@@ -34,18 +38,23 @@ ROWS = 64   # query rows a program (the MMA's M)
 KEYS = 64   # keys a step
 
 
-def num_splits(programs, max_keys, sms):
-    """Splits of each sequence's keys, from the shapes alone (the lengths
-    stay on the GPU): enough programs for six waves of one a SM, so that
-    sequences of different lengths even out over the SMs (a sequence twice
-    the mean is no single program's tail), at least 4, and shares of at
-    least 8 blocks of the table's keys (`max_keys`: its width times the
-    page). Measured on FlashMLA's grid (lengths N(c, c / 2), H200): 4-7
-    splits took 0.79-0.89 of one split's time at 4096 and 8192 keys, 16
-    and 128 heads."""
-    blocks = -(-max_keys // KEYS)
-    want = max(4, -(-6 * sms // max(1, programs)))
-    return max(1, min(want, blocks // 8, 64))
+WAVES = 2   # chunks a program, about (the last waves take the short ones)
+
+
+def schedule(rows_blocks, max_blocks, batch, sms, num_splits=0):
+    """(target, tiles) for the schedule kernels: target > 0 asks for about
+    that many chunks of equal size in all (WAVES of the SMs' programs,
+    each of `rows_blocks` tiles), target < 0 fixes the chunk at -target
+    blocks (`num_splits` = n: at most n chunks a sequence of `max_blocks`,
+    the table's width in 64-key blocks); tiles bounds the chunks (rows of
+    the schedule, slots of the partials). Simulated on FlashMLA's grid
+    (lengths N(c, c / 2), 132 SMs): the slowest program 1.04-1.07x the
+    mean at two waves, 1.5-1.7x with 7 fixed splits a sequence."""
+    if num_splits > 0:
+        chunk = max(1, -(-max_blocks // num_splits))
+        return -chunk, batch * -(-max(1, max_blocks) // chunk)
+    target = max(1, WAVES * sms // max(1, rows_blocks))
+    return target, target + batch
 
 
 def _check(q, kv_cache, block_table, cache_seqlens, head_dim_v):
@@ -83,6 +92,27 @@ def _check(q, kv_cache, block_table, cache_seqlens, head_dim_v):
         raise bad("every tensor must be on one device")
 
 
+def _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, target,
+            tiles, out, lse, workspace):
+    """The four kernels: the schedule's two, the chunks, the combine.
+    workspace(shape, dtype) makes the intermediates (torch.empty, or
+    poisoned ones in the tests)."""
+    import torch
+
+    b, sq, hq, _ = q.shape
+    r = sq * hq
+    info = workspace((b, 8), torch.int32)
+    sched = workspace((tiles, 4), torch.int32)
+    part = workspace((tiles, r, D_V), torch.float32)
+    part_lse = workspace((tiles, r), torch.float32)
+    bundle["mla_schedule_seqs"](cache_seqlens, info, int(target))
+    bundle["mla_schedule_tiles"](info, sched)
+    bundle["mla_decode"](q.contiguous().view(b, r, D_QK), kv_cache, block_table,
+                         cache_seqlens, sched, part, part_lse, float(scale), hq,
+                         int(causal))
+    bundle["mla_combine"](part, part_lse, info, out.view(b, r, D_V), lse, hq)
+
+
 def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
     import torch
 
@@ -92,20 +122,12 @@ def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
     lse = torch.empty(b, hq, sq, device=q.device, dtype=torch.float32)
     if not q.numel():
         return out, lse
-    if splits <= 0:
-        sms = torch.cuda.get_device_properties(q.device).multi_processor_count
-        splits = num_splits(b * -(-r // ROWS), block_table.shape[1] * kv_cache.shape[1], sms)
-    part = torch.empty(splits, b, r, D_V, device=q.device, dtype=torch.float32)
-    part_lse = torch.empty(splits, b, r, device=q.device, dtype=torch.float32)
-    bundle = _bundle("mla_decode", q.device)
-    bundle["mla_decode"](q.contiguous().view(b, r, D_QK), kv_cache, block_table,
-                         cache_seqlens, part, part_lse, float(scale), hq, int(causal),
-                         splits)
-    if splits == 1:  # nothing to merge: the partial is the result
-        out.view(b, r, D_V).copy_(part[0])
-        lse.copy_(part_lse[0].view(b, sq, hq).transpose(1, 2))
-        return out, lse
-    bundle["mla_combine"](part, part_lse, out.view(b, r, D_V), lse, hq)
+    sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+    max_blocks = -(-block_table.shape[1] * kv_cache.shape[1] // KEYS)
+    target, tiles = schedule(-(-r // ROWS), max_blocks, b, sms, splits)
+    _launch(_bundle("mla_decode", q.device), q, kv_cache, block_table, cache_seqlens,
+            scale, causal, target, tiles, out, lse,
+            lambda shape, dtype: torch.empty(shape, device=q.device, dtype=dtype))
     return out, lse
 
 
@@ -134,7 +156,8 @@ def mla_decode(q, kv_cache, block_table, cache_seqlens, head_dim_v=D_V, softmax_
     """softmax(q kᵀ · scale) v over each sequence's paged latent cache (see
     the module), v = k[..., :512]. Returns (out (B, Sq, Hq, 512) bf16, lse
     (B, Hq, Sq) f32). softmax_scale defaults to 1 / sqrt(576); num_splits =
-    0 chooses the splits from the shapes and the GPU."""
+    0 balances the keys over the SMs, n > 0 cuts each sequence into at
+    most n chunks."""
     _check(q, kv_cache, block_table, cache_seqlens, head_dim_v)
     if softmax_scale is None:
         softmax_scale = 1.0 / math.sqrt(D_QK)

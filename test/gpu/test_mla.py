@@ -3,9 +3,11 @@ tilec.ops.mla_decode: against float64 at ragged lengths (0, 1, 15, 16, 17,
 1000, 4097), pages scattered at random in a cache whose unused pages and
 unused page slots hold NaN (never read: a NaN would reach the output),
 outputs and partials NaN-poisoned, 16 to 128 query heads, 1 and 2 new
-tokens (causal and not), page sizes 64 and 16, splits on and off (results
-equal to the unsplit ones within tolerance), and the operator under
-torch.compile and in a CUDA graph. Skipped without a GPU."""
+tokens (causal and not), page sizes 64 and 16, the keys in one chunk a
+sequence, in fixed chunks (down to a block each) and balanced (results
+equal to the unsplit ones within tolerance), the schedule against a
+Python reference, and the operator under torch.compile and in a CUDA
+graph. Skipped without a GPU."""
 
 import math
 
@@ -70,24 +72,32 @@ def reference(q, rows, scale, causal):
     return out, lse
 
 
+def poisoned(shape, dtype):
+    if dtype == torch.int32:
+        return torch.full(shape, -7, device=DEV, dtype=dtype)
+    return torch.full(shape, float("nan"), device=DEV, dtype=dtype)
+
+
 def run_kernel(bundle, q, kv, table, lens, scale, causal, splits):
-    """The two kernels, partials and outputs NaN-poisoned first."""
+    """The op's four kernels (tilec.mla._launch), the schedule, partials and
+    outputs poisoned first; splits = n > 0 cuts each sequence into at most
+    n chunks, 0 balances the chunks over the SMs."""
     b, sq, hq, _ = q.shape
-    r = sq * hq
-    part = torch.full((splits, b, r, DV), float("nan"), device=DEV)
-    plse = torch.full((splits, b, r), float("nan"), device=DEV)
     out = torch.full((b, sq, hq, DV), float("nan"), device=DEV, dtype=torch.bfloat16)
     lse = torch.full((b, hq, sq), float("nan"), device=DEV)
-    bundle["mla_decode"](q.view(b, r, D), kv, table, lens, part, plse, scale, hq,
-                         int(causal), splits)
-    bundle["mla_combine"](part, plse, out.view(b, r, DV), lse, hq)
+    sms = torch.cuda.get_device_properties(DEV).multi_processor_count
+    max_blocks = -(-table.shape[1] * kv.shape[1] // tilec.mla.KEYS)
+    target, tiles = tilec.mla.schedule(-(-sq * hq // tilec.mla.ROWS), max_blocks, b, sms,
+                                       splits)
+    tilec.mla._launch(bundle, q, kv, table, lens, scale, causal, target, tiles, out, lse,
+                      poisoned)
     return out, lse
 
 
 @pytest.mark.parametrize("hq,sq,causal,page,splits", [
-    (16, 1, False, 64, 1), (16, 1, False, 64, 3), (32, 2, True, 64, 1),
-    (64, 2, False, 64, 2), (128, 1, False, 64, 1), (128, 2, True, 16, 2),
-    (16, 2, True, 16, 1)])
+    (16, 1, False, 64, 1), (16, 1, False, 64, 3), (32, 2, True, 64, 0),
+    (64, 2, False, 64, 2), (128, 1, False, 64, 0), (128, 2, True, 16, 2),
+    (16, 2, True, 16, 1), (16, 1, True, 64, 70)])
 def test_against_float64(bundle, hq, sq, causal, page, splits):
     kv, table, lens, rows = make_cache(LENS, page, seed=hq + sq + page)
     q = torch.randn(len(LENS), sq, hq, D, device=DEV, dtype=torch.bfloat16)
@@ -101,10 +111,42 @@ def test_splits_agree_with_one(bundle):
     kv, table, lens, _ = make_cache((4097, 3000, 64), 64, seed=5)
     q = torch.randn(3, 1, 64, D, device=DEV, dtype=torch.bfloat16)
     one, lse1 = run_kernel(bundle, q, kv, table, lens, 0.05, False, 1)
-    for splits in (2, 5, 40):
+    for splits in (0, 2, 5, 40):
         out, lse = run_kernel(bundle, q, kv, table, lens, 0.05, False, splits)
         assert (out.float() - one.float()).abs().max().item() < 2e-2
         assert (lse - lse1).abs().max().item() < 1e-4
+
+
+def schedule_reference(lens, target, tiles):
+    """The schedule's rows as Python computes them: chunks of c blocks,
+    every full chunk in sequence order, then the short last ones, longer
+    first (ties: lower sequence); slots each sequence's chunks in order."""
+    nb = [(n + 63) // 64 for n in lens]
+    c = max(1, -(-sum(nb) // target)) if target > 0 else -target
+    ps, at = [], 0
+    for n in nb:
+        ps.append(at)
+        at += n // c + (n % c > 0)
+    rows = [(b, j * c, j * c + c, ps[b] + j) for b, n in enumerate(nb) for j in range(n // c)]
+    short = sorted((b for b, n in enumerate(nb) if n % c), key=lambda b: (-(nb[b] % c), b))
+    rows += [(b, nb[b] // c * c, nb[b], ps[b] + nb[b] // c) for b in short]
+    return rows + [(-1, 0, 0, -1)] * (tiles - len(rows))
+
+
+@pytest.mark.parametrize("batch,target", [(7, 264), (300, 132), (300, -5), (129, 1)])
+def test_schedule(bundle, batch, target):
+    g = torch.Generator().manual_seed(batch)
+    lens = torch.randint(0, 9000, (batch,), generator=g, dtype=torch.int32)
+    lens[::5] = 0
+    lens[1::7] = 64
+    nb = ((lens + 63) // 64).tolist()
+    tiles = target + batch if target > 0 else sum(-(-n // -target) for n in nb) + 3
+    info = poisoned((batch, 8), torch.int32)
+    sched = poisoned((tiles, 4), torch.int32)
+    bundle["mla_schedule_seqs"](lens.to(DEV), info, target)
+    bundle["mla_schedule_tiles"](info, sched)
+    assert sched.cpu().tolist() == [list(r) for r in schedule_reference(lens.tolist(), target,
+                                                                         tiles)]
 
 
 def test_operator_compile_and_graph():
