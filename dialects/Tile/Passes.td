@@ -41,6 +41,27 @@ def TileScalarMemory : Pass<"tile-scalar-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def TileInvariantDivision : Pass<"tile-invariant-division", "mlir::ModuleOp"> {
+  let summary = "divisions of tiles by a loop-invariant scalar as multiplies";
+  let description = [{
+    An unsigned 32-bit division or remainder of a tile by a splat of a
+    scalar that a loop around it does not change (a paged cache's page
+    size: every key's page and slot, every step) becomes a multiply-high
+    by the divisor's magic number and two shifts, the number and shifts
+    computed once where the scalar is defined (the round-up method of
+    Granlund and Montgomery, in libdivide's branch-free form). ptxas
+    expands a division by a register into about twenty instructions an
+    element.
+
+      %q = arith.divui %x, %ds      (%ds = tile.splat %d, %d loop-invariant)
+    becomes
+      %t = trunci((extui %x * extui splat(%m)) >> 32)
+      %q = (%t + ((%x - %t) >> splat(%s1))) >> splat(%s2)
+    and arith.remui %x, %ds becomes %x - %q * %ds.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
 def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
   let summary = "compile GEMM-like kernels at other output tile shapes";
   let description = [{

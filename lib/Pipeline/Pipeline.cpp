@@ -16,6 +16,7 @@ void tilec::buildTilePipeline(OpPassManager &pm) {
   pm.addPass(createTileVerifyKernels());
   pm.addPass(createTileScalarMemory());
   pm.addPass(createTileShapeVariants());
+  pm.addPass(createTileInvariantDivision());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileAssignLayouts());
