@@ -166,3 +166,24 @@ def test_scalar_loads_and_stores(ops, blocks):
     assert torch.equal(s2[~s2.isnan()], (s + 1)[~s2.isnan()])
     assert torch.equal(n2[:, 0], nn[:, 0] * 3) and torch.all(n2[:, 1] == 7)
     assert torch.equal(h.view(torch.int16), h0.view(torch.int16))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 64, 641, 1000003, 2**31 - 1, 2**31, 2**31 + 1,
+                               2**32 - 1])
+def test_div_invariant(ops, d):
+    # Every 32-bit x, as unsigned, at both ends and at random; the kernel
+    # divides by a loop-invariant scalar (a multiply-high), against int64.
+    g = torch.Generator().manual_seed(d % 1000)
+    x = torch.cat([torch.arange(0, 3000, dtype=torch.int64),
+                   torch.arange(2**32 - 3000, 2**32, dtype=torch.int64),
+                   torch.arange(d - 5, d + 5, dtype=torch.int64).clamp(0, 2**32 - 1),
+                   torch.randint(0, 2**32, (20000,), generator=g, dtype=torch.int64)])
+    n = x.numel()
+    x32 = (x - (x >= 2**31).long() * 2**32).to(torch.int32).to(DEV)
+    q = torch.full((n,), -7, dtype=torch.int32, device=DEV)
+    r = torch.full((n,), -7, dtype=torch.int32, device=DEV)
+    d32 = d - 2**32 if d >= 2**31 else d
+    ops["div_invariant"](x32, q, r, d32)
+    uq = q.cpu().long() % 2**32
+    ur = r.cpu().long() % 2**32
+    assert torch.equal(uq, x // d) and torch.equal(ur, x % d)

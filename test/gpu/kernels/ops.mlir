@@ -292,3 +292,23 @@ func.func @scalars(%x: !tile.tensor<?xf32>, %s: !tile.tensor<?xf32>, %n: !tile.t
   tile.store %hv, %h[%pid] : bf16, !tile.tensor<?xbf16>
   return
 }
+
+// Unsigned division and remainder of i32 tiles by a scalar the loop does
+// not change (tile-invariant-division's multiply-high): q[i] = x[i] / d,
+// r[i] = x[i] % d over the whole vector, 256 a step.
+func.func @div_invariant(%x: !tile.tensor<?xi32>, %q: !tile.tensor<?xi32>,
+    %r: !tile.tensor<?xi32>, %d: i32)
+    attributes {tile.kernel, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %c256 = arith.constant 256 : i32
+  %n = tile.dim %x, 0 : !tile.tensor<?xi32>
+  %ds = tile.splat %d : i32 -> !tile.tile<256xi32>
+  scf.for %i = %c0 to %n step %c256 : i32 {
+    %v = tile.load %x[%i] : !tile.tensor<?xi32> -> !tile.tile<256xi32>
+    %qv = arith.divui %v, %ds : !tile.tile<256xi32>
+    %rv = arith.remui %v, %ds : !tile.tile<256xi32>
+    tile.store %qv, %q[%i] : !tile.tile<256xi32>, !tile.tensor<?xi32>
+    tile.store %rv, %r[%i] : !tile.tile<256xi32>, !tile.tensor<?xi32>
+  }
+  return
+}
