@@ -15,7 +15,9 @@ the copy's rate (read + written, timed from the host) and of cuBLAS's
 bf16 8192³ GEMM (the dense peak the GPU reaches); "chunks" is the
 schedule's target (chunks in all), and beside it the same op with every
 sequence cut into at most 7 chunks of a fixed size (num_splits=7), its
-time and its ratio to the balanced one's. Times are GPU times
+time and its ratio to the balanced one's, and a layer's call on a
+schedule computed once for all layers (mla_decode_metadata, FlashMLA's
+get_mla_metadata): its time, GB/s and TFLOP/s. Times are GPU times
 under a CUDA graph with L2 flushed before each launch (timing.interleaved
 with graphs), the combine kernel included. Each configuration's output is
 checked against float64 on two sequences before timing."""
@@ -81,7 +83,8 @@ def main():
     print(f"MLA decode, bf16, batch {B}, pages of {PAGE}, {dev}; copy {copy_gbs:.0f} GB/s "
           f"(read + written), cuBLAS bf16 8192^3 {peak:.0f} TFLOP/s")
     print(f"{'context':>7} {'Sq':>2} {'Hq':>3} | {'us':>7} {'GB/s':>6} {'TFLOP/s':>7} | "
-          f"{'of copy':>7} {'of peak':>7} {'chunks':>6} | {'n=7 us':>7} {'ratio':>5}")
+          f"{'of copy':>7} {'of peak':>7} {'chunks':>6} | {'n=7 us':>7} {'ratio':>5} | "
+          f"{'meta us':>7} {'GB/s':>6} {'TFLOP/s':>7}")
     for ctx in (4096, 8192):
         g = torch.Generator().manual_seed(ctx)
         lens_l = torch.normal(float(ctx), ctx / 2, (B,), generator=g).clamp(1, 2 * ctx)
@@ -105,16 +108,23 @@ def main():
                 def fixed(q=q):
                     return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,
                                                 causal=True, num_splits=7)
+                meta = tilec.ops.mla_decode_metadata(q, kv, table, lens)
+
+                def layer(q=q, meta=meta):
+                    return tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=scale,
+                                                causal=True, metadata=meta)
                 check(q, kv, table, lens, ours()[0], scale, True)
                 check(q, kv, table, lens, fixed()[0], scale, True)
-                ts = interleaved({"tilec": ours, "fixed": fixed}, graphs=True)
-                t, tf = ts["tilec"] * 1e-3, ts["fixed"] * 1e-3
+                check(q, kv, table, lens, layer()[0], scale, True)
+                ts = interleaved({"tilec": ours, "fixed": fixed, "layer": layer}, graphs=True)
+                t, tf, tl = ts["tilec"] * 1e-3, ts["fixed"] * 1e-3, ts["layer"] * 1e-3
                 nbytes = keys * D * 2 + q.numel() * 2 + B * sq * hq * DV * 2
                 flops = 2 * keys * sq * hq * (D + DV)
                 gbs, tfs = nbytes / t / 1e9, flops / t / 1e12
                 print(f"{ctx:7d} {sq:2d} {hq:3d} | {t * 1e6:7.1f} {gbs:6.0f} {tfs:7.0f} | "
                       f"{gbs / copy_gbs:7.2f} {tfs / peak:7.2f} {target:6d} | {tf * 1e6:7.1f} "
-                      f"{tf / t:5.2f}", flush=True)
+                      f"{tf / t:5.2f} | {tl * 1e6:7.1f} {nbytes / tl / 1e9:6.0f} "
+                      f"{flops / tl / 1e12:7.0f}", flush=True)
         del kv, table
         torch.cuda.empty_cache()
 

@@ -134,7 +134,7 @@ def test_library_operators_are_registered_so_compiled_code_finds_them(torch):
 
     tilec.ops.register_all()
     for name in ("attention_fwd", "decode_attention", "decode_append_kv", "varlen_attention",
-                 "mla_decode", "fp8_gemm_blockwise", "fp8_quantize_blockwise",
+                 "mla_decode", "mla_decode_metadata", "fp8_gemm_blockwise", "fp8_quantize_blockwise",
                  "fp8_grouped_gemm_contiguous", "fp8_grouped_gemm_masked"):
         assert hasattr(torch.ops.tilec, name), name
     op = tilec.fp8._register_grouped()[1]

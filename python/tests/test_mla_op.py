@@ -34,10 +34,17 @@ def test_bad_arguments_are_refused(torch):
         assert e.value.code == tilec.INVALID_ARGUMENT
     with pytest.raises(tilec.TilecError, match="head_dim_v must be 512"):
         tilec.ops.mla_decode(q, kv, bt, lens, head_dim_v=128)
+    # (Checked before the device: CPU tensors reach it.)
+    info, sched = torch.zeros(2, 8, dtype=torch.int32), torch.zeros(5, 4, dtype=torch.int32)
+    for meta in ((info,), (info.long(), sched), (info[:1], sched), (info, sched[:, :3])):
+        with pytest.raises(tilec.TilecError, match="metadata must be the pair"):
+            tilec.mla._check_metadata(meta, 2, info.device)
+    with pytest.raises(tilec.TilecError, match="metadata must be on q's device"):
+        tilec.mla._check_metadata((info, sched), 2, torch.device("meta"))
 
 
 def test_fake_implementation_gives_the_shapes(torch):
-    op = tilec.mla._register()
+    op, meta = tilec.mla._register()
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     with FakeTensorMode():
@@ -48,6 +55,14 @@ def test_fake_implementation_gives_the_shapes(torch):
         out, lse = op(q, kv, bt, lens, 0.1, True, 0)
         assert out.shape == (3, 2, 64, 512) and out.dtype == torch.bfloat16
         assert lse.shape == (3, 64, 2) and lse.dtype == torch.float32
+        # The schedule: (B, 8) and (tiles, 4) int32 (num_splits = 3 of a
+        # table 4 blocks wide: chunks of 2 blocks, at most 2 a sequence);
+        # the op takes it.
+        info, sched = meta(q, kv, bt, lens, 3)
+        assert info.shape == (3, 8) and info.dtype == torch.int32
+        assert sched.shape == (6, 4) and sched.dtype == torch.int32
+        out, lse = op(q, kv, bt, lens, 0.1, True, 0, info, sched)
+        assert out.shape == (3, 2, 64, 512)
 
 
 def test_schedule_from_the_shapes():

@@ -21,13 +21,18 @@ kernels: the lengths never reach the host): about two waves of chunks of
 equal size, each sequence's shorter last chunk after every full one; a
 combine kernel merges each sequence's chunks by their LSE. ``num_splits``
 = n > 0 instead cuts every sequence into at most n chunks of a size fixed
-by the block table's width (1: each sequence whole). The kernels are
+by the block table's width (1: each sequence whole). The schedule
+depends on the lengths alone: ``m = tilec.ops.mla_decode_metadata(q,
+kv_cache, block_table, cache_seqlens)`` computes it once a decode step
+and ``mla_decode(..., metadata=m)`` in every layer skips its two kernels.
+The kernels are
 examples/mla_decode.mlir's; the op is a torch.library custom op
 (tilec::mla_decode) with a fake implementation, so it traces under
 torch.compile and launches without host synchronization.
 """
 
 import math
+from typing import Optional
 
 from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
@@ -92,43 +97,75 @@ def _check(q, kv_cache, block_table, cache_seqlens, head_dim_v):
         raise bad("every tensor must be on one device")
 
 
-def _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, target,
-            tiles, out, lse, workspace):
-    """The four kernels: the schedule's two, the chunks, the combine.
-    workspace(shape, dtype) makes the intermediates (torch.empty, or
-    poisoned ones in the tests)."""
+def _schedule(bundle, cache_seqlens, target, tiles, workspace):
+    """The schedule's two kernels: (info (B, 8), sched (tiles, 4)) int32."""
+    import torch
+
+    info = workspace((cache_seqlens.shape[0], 8), torch.int32)
+    sched = workspace((tiles, 4), torch.int32)
+    bundle["mla_schedule_seqs"](cache_seqlens, info, int(target))
+    bundle["mla_schedule_tiles"](info, sched)
+    return info, sched
+
+
+def _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, info, sched,
+            out, lse, workspace):
+    """The chunks and the combine, on a schedule (_schedule's).
+    workspace(shape, dtype) makes the partials (torch.empty, or poisoned
+    ones in the tests)."""
     import torch
 
     b, sq, hq, _ = q.shape
     r = sq * hq
-    info = workspace((b, 8), torch.int32)
-    sched = workspace((tiles, 4), torch.int32)
+    tiles = sched.shape[0]
     part = workspace((tiles, r, D_V), torch.float32)
     part_lse = workspace((tiles, r), torch.float32)
-    bundle["mla_schedule_seqs"](cache_seqlens, info, int(target))
-    bundle["mla_schedule_tiles"](info, sched)
     bundle["mla_decode"](q.contiguous().view(b, r, D_QK), kv_cache, block_table,
                          cache_seqlens, sched, part, part_lse, float(scale), hq,
                          int(causal))
     bundle["mla_combine"](part, part_lse, info, out.view(b, r, D_V), lse, hq)
 
 
-def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits):
+def _plan(q, kv_cache, block_table, splits):
+    """schedule()'s (target, tiles) for these shapes on q's GPU."""
     import torch
 
     b, sq, hq, _ = q.shape
-    r = sq * hq
+    sms = (torch.cuda.get_device_properties(q.device).multi_processor_count
+           if q.device.type == "cuda" else 1)
+    max_blocks = -(-block_table.shape[1] * kv_cache.shape[1] // KEYS)
+    return schedule(-(-sq * hq // ROWS), max_blocks, b, sms, splits)
+
+
+def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits, info=None,
+         sched=None):
+    import torch
+
+    b, sq, hq, _ = q.shape
     out = torch.empty(b, sq, hq, D_V, device=q.device, dtype=q.dtype)
     lse = torch.empty(b, hq, sq, device=q.device, dtype=torch.float32)
     if not q.numel():
         return out, lse
-    sms = torch.cuda.get_device_properties(q.device).multi_processor_count
-    max_blocks = -(-block_table.shape[1] * kv_cache.shape[1] // KEYS)
-    target, tiles = schedule(-(-r // ROWS), max_blocks, b, sms, splits)
-    _launch(_bundle("mla_decode", q.device), q, kv_cache, block_table, cache_seqlens,
-            scale, causal, target, tiles, out, lse,
-            lambda shape, dtype: torch.empty(shape, device=q.device, dtype=dtype))
+    bundle = _bundle("mla_decode", q.device)
+    empty = lambda shape, dtype: torch.empty(shape, device=q.device, dtype=dtype)  # noqa: E731
+    if sched is None:
+        target, tiles = _plan(q, kv_cache, block_table, splits)
+        info, sched = _schedule(bundle, cache_seqlens, target, tiles, empty)
+    _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, info, sched,
+            out, lse, empty)
     return out, lse
+
+
+def _metadata(q, kv_cache, block_table, cache_seqlens, splits):
+    import torch
+
+    target, tiles = _plan(q, kv_cache, block_table, splits)
+    if not q.numel():
+        return (torch.zeros(q.shape[0], 8, device=q.device, dtype=torch.int32),
+                torch.full((tiles, 4), -1, device=q.device, dtype=torch.int32))
+    return _schedule(_bundle("mla_decode", q.device), cache_seqlens, target, tiles,
+                     lambda shape, dtype: torch.empty(shape, device=q.device,
+                                                      dtype=dtype))
 
 
 # (Registered once: torch refuses a second operator of the name.)
@@ -139,27 +176,79 @@ def _register():
     @torch.library.custom_op("tilec::mla_decode", mutates_args=(), device_types="cuda")
     def mla_decode_op(q: torch.Tensor, kv_cache: torch.Tensor, block_table: torch.Tensor,
                       cache_seqlens: torch.Tensor, scale: float, causal: bool,
-                      num_splits: int) -> tuple[torch.Tensor, torch.Tensor]:
-        return _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, num_splits)
+                      num_splits: int, info: Optional[torch.Tensor] = None,
+                      sched: Optional[torch.Tensor] = None
+                      ) -> tuple[torch.Tensor, torch.Tensor]:
+        return _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, num_splits,
+                    info, sched)
 
     @mla_decode_op.register_fake
-    def _(q, kv_cache, block_table, cache_seqlens, scale, causal, num_splits):
+    def _(q, kv_cache, block_table, cache_seqlens, scale, causal, num_splits, info=None,
+          sched=None):
         b, sq, hq, _ = q.shape
         return (q.new_empty((b, sq, hq, D_V)),
                 q.new_empty((b, hq, sq), dtype=torch.float32))
 
-    return mla_decode_op
+    @torch.library.custom_op("tilec::mla_decode_metadata", mutates_args=(),
+                             device_types="cuda")
+    def metadata_op(q: torch.Tensor, kv_cache: torch.Tensor, block_table: torch.Tensor,
+                    cache_seqlens: torch.Tensor, num_splits: int
+                    ) -> tuple[torch.Tensor, torch.Tensor]:
+        return _metadata(q, kv_cache, block_table, cache_seqlens, num_splits)
+
+    @metadata_op.register_fake
+    def _(q, kv_cache, block_table, cache_seqlens, num_splits):
+        _, tiles = _plan(q, kv_cache, block_table, num_splits)
+        return (q.new_empty((q.shape[0], 8), dtype=torch.int32),
+                q.new_empty((tiles, 4), dtype=torch.int32))
+
+    return mla_decode_op, metadata_op
+
+
+def mla_decode_metadata(q, kv_cache, block_table, cache_seqlens, num_splits=0):
+    """The schedule mla_decode computes from the lengths (FlashMLA's
+    get_mla_metadata), as a pair of int32 tensors computed on the GPU.
+    Compute it once a decode step and pass it to every layer's call with
+    the same cache_seqlens, `mla_decode(..., metadata=m)`: the schedule's
+    two kernels then run once instead of in every layer. Any q shape and
+    cache with those lengths may use it (the shapes only pick the
+    balance)."""
+    _check(q, kv_cache, block_table, cache_seqlens, D_V)
+    return _register()[1](q, kv_cache, block_table, cache_seqlens, int(num_splits))
 
 
 def mla_decode(q, kv_cache, block_table, cache_seqlens, head_dim_v=D_V, softmax_scale=None,
-               causal=False, num_splits=0):
+               causal=False, num_splits=0, metadata=None):
     """softmax(q kᵀ · scale) v over each sequence's paged latent cache (see
     the module), v = k[..., :512]. Returns (out (B, Sq, Hq, 512) bf16, lse
     (B, Hq, Sq) f32). softmax_scale defaults to 1 / sqrt(576); num_splits =
     0 balances the keys over the SMs, n > 0 cuts each sequence into at
-    most n chunks."""
+    most n chunks; metadata, mla_decode_metadata's for these lengths,
+    skips computing the schedule (num_splits is then its)."""
     _check(q, kv_cache, block_table, cache_seqlens, head_dim_v)
     if softmax_scale is None:
         softmax_scale = 1.0 / math.sqrt(D_QK)
-    return _register()(q, kv_cache, block_table, cache_seqlens, float(softmax_scale),
-                       bool(causal), int(num_splits))
+    info = sched = None
+    if metadata is not None:
+        info, sched = _check_metadata(metadata, q.shape[0], q.device)
+    return _register()[0](q, kv_cache, block_table, cache_seqlens, float(softmax_scale),
+                          bool(causal), int(num_splits), info, sched)
+
+
+def _check_metadata(metadata, b, device):
+    import torch
+
+    def bad(what):
+        return TilecError("tilec.ops.mla_decode: " + what, INVALID_ARGUMENT)
+
+    if not isinstance(metadata, (tuple, list)) or len(metadata) != 2:
+        raise bad("metadata must be the pair mla_decode_metadata returns")
+    info, sched = metadata
+    if (not isinstance(info, torch.Tensor) or info.dtype != torch.int32 or
+            tuple(info.shape) != (b, 8) or not isinstance(sched, torch.Tensor) or
+            sched.dtype != torch.int32 or sched.dim() != 2 or sched.shape[1] != 4):
+        raise bad("metadata must be the pair mla_decode_metadata returns for B = %d "
+                  "((B, 8) and (tiles, 4) int32)" % b)
+    if info.device != device or sched.device != device:
+        raise bad("metadata must be on q's device")
+    return info.contiguous(), sched.contiguous()

@@ -29,7 +29,8 @@ from ._lib import TilecError, INVALID_ARGUMENT
 
 __all__ = ["attention", "custom_op", "decode_attention", "fp8_gemm_blockwise",
            "fp8_grouped_gemm_contiguous", "fp8_grouped_gemm_masked", "fp8_quantize_blockwise",
-           "mla_decode", "op_schema", "register_all", "varlen_attention"]
+           "mla_decode", "mla_decode_metadata", "op_schema", "register_all",
+           "varlen_attention"]
 
 _NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)\Z")
 _registered = {}  # operator name -> name of the kernel custom_op registered as it
@@ -174,7 +175,7 @@ def custom_op(name, kernel, outputs, mutates=()):
 from .attention import attention  # noqa: E402 (tilec.ops.attention)
 from .decode import decode_attention  # noqa: E402 (tilec.ops.decode_attention)
 from .varlen import varlen_attention  # noqa: E402 (tilec.ops.varlen_attention)
-from .mla import mla_decode  # noqa: E402 (tilec.ops.mla_decode)
+from .mla import mla_decode, mla_decode_metadata  # noqa: E402 (tilec.ops.mla_decode)
 from .fp8 import (fp8_gemm_blockwise, fp8_grouped_gemm_contiguous,  # noqa: E402
                   fp8_grouped_gemm_masked, fp8_quantize_blockwise)
 

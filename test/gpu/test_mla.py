@@ -79,7 +79,7 @@ def poisoned(shape, dtype):
 
 
 def run_kernel(bundle, q, kv, table, lens, scale, causal, splits):
-    """The op's four kernels (tilec.mla._launch), the schedule, partials and
+    """The op's four kernels (tilec.mla._schedule, _launch), the schedule, partials and
     outputs poisoned first; splits = n > 0 cuts each sequence into at most
     n chunks, 0 balances the chunks over the SMs."""
     b, sq, hq, _ = q.shape
@@ -89,7 +89,8 @@ def run_kernel(bundle, q, kv, table, lens, scale, causal, splits):
     max_blocks = -(-table.shape[1] * kv.shape[1] // tilec.mla.KEYS)
     target, tiles = tilec.mla.schedule(-(-sq * hq // tilec.mla.ROWS), max_blocks, b, sms,
                                        splits)
-    tilec.mla._launch(bundle, q, kv, table, lens, scale, causal, target, tiles, out, lse,
+    info, sched = tilec.mla._schedule(bundle, lens, target, tiles, poisoned)
+    tilec.mla._launch(bundle, q, kv, table, lens, scale, causal, info, sched, out, lse,
                       poisoned)
     return out, lse
 
@@ -166,3 +167,41 @@ def test_operator_compile_and_graph():
     g.replay()
     torch.cuda.synchronize()
     check_attention(out3, lse3, ref, ref_lse)
+
+
+def test_metadata_shared_by_layers():
+    # The schedule computed once (mla_decode_metadata) serves every call
+    # with the same lengths, other q shapes included: the same results as
+    # computing it in the call, eager, compiled and in a CUDA graph where
+    # the lengths change between replays.
+    kv, table, lens, rows = make_cache((1000, 17, 0, 4097), 64, seed=9)
+    qa = torch.randn(4, 1, 16, D, device=DEV, dtype=torch.bfloat16)
+    qb = torch.randn(4, 2, 128, D, device=DEV, dtype=torch.bfloat16)
+    meta = tilec.ops.mla_decode_metadata(qa, kv, table, lens)
+    for q in (qa, qb):
+        ref, ref_lse = reference(q, rows, 0.05, True)
+        out, lse = tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=0.05, causal=True,
+                                        metadata=meta)
+        check_attention(out, lse, ref, ref_lse)
+        plain, _ = tilec.ops.mla_decode(q, kv, table, lens, softmax_scale=0.05, causal=True)
+        assert (out.float() - plain.float()).abs().max().item() < 2e-2
+    f = torch.compile(lambda q, m0, m1: tilec.ops.mla_decode(
+        q, kv, table, lens, softmax_scale=0.05, causal=True, metadata=(m0, m1)),
+        fullgraph=True)
+    out2, _ = f(qb, *meta)
+    ref, ref_lse = reference(qb, rows, 0.05, True)
+    check_attention(out2, _, ref, ref_lse)
+    glens = lens.clone()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        m = tilec.ops.mla_decode_metadata(qa, kv, table, glens)
+        outs = [tilec.ops.mla_decode(q, kv, table, glens, softmax_scale=0.05, causal=True,
+                                     metadata=m) for q in (qa, qb)]
+    new = (999, 5, 0, 4000)  # (within each sequence's pages)
+    glens.copy_(torch.tensor(new, dtype=torch.int32, device=DEV))
+    g.replay()
+    torch.cuda.synchronize()
+    rows2 = [r[:n] for r, n in zip(rows, new)]
+    for q, (o, l) in zip((qa, qb), outs):
+        ref, ref_lse = reference(q, rows2, 0.05, True)
+        check_attention(o, l, ref, ref_lse)
