@@ -14,9 +14,11 @@
 // The schedule (FlashMLA's get_mla_metadata, here two small kernels on the
 // device: the lengths never reach the host). Sequence b's 64-key blocks
 // are cut into chunks of c blocks, c = ceil(total blocks / target) (or
-// -target where target < 0: a fixed size), so the chunks are about target
-// in all (the op asks for two waves of the SMs). Tile t of mla_decode is
-// row t of sched (b, first block, end block, partial slot): the full
+// -target where target < 0: a fixed size), so the full chunks are at most
+// target and each sequence adds at most one short one (the op asks for two
+// waves of the SMs). Tile t of mla_decode (program id y, at most 65535;
+// x is q's 64-row block, so that both blocks of a chunk run together and
+// meet in L2) is row t of sched (b, first block, end block, partial slot): the full
 // chunks of every sequence first, then each sequence's last, shorter chunk,
 // longest first, so that the persistent walk's waves even out (its last
 // waves take the short ones). Rows past the last chunk are (-1, 0, 0, -1).
@@ -281,6 +283,7 @@ func.func @mla_combine(%o: !tile.tensor<?x?x512xf32>, %lse: !tile.tensor<?x?xf32
 //   4 n    its chunks (F, and 1 for the short one)
 //   5 c    the chunk size in blocks (every row)
 //   6 nb   its 64-key blocks
+//   7      (not written)
 // c = ceil(total blocks / target) for target > 0, else -target. Program x
 // fills 128 rows, against every sequence in chunks of 128 (the total
 // first).
@@ -319,7 +322,7 @@ func.func @mla_schedule_seqs(%lens: !tile.tensor<?xi32>, %info: !tile.tensor<?x8
   %tg = arith.maxsi %target, %c1 : i32
   %tm1 = arith.subi %tg, %c1 : i32
   %tp = arith.addi %total, %tm1 : i32
-  %ca = arith.divsi %tp, %tg : i32
+  %ca = arith.divui %tp, %tg : i32
   %cfix = arith.subi %c0, %target : i32
   %cs0 = arith.select %auto, %ca, %cfix : i32
   %c = arith.maxsi %cs0, %c1 : i32
@@ -330,8 +333,8 @@ func.func @mla_schedule_seqs(%lens: !tile.tensor<?xi32>, %info: !tile.tensor<?x8
   %lb = tile.load %lens[%b0] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
   %lb63 = arith.addi %lb, %c63 : !tile.tile<128xi32>
   %nbb = arith.shrsi %lb63, %c6t : !tile.tile<128xi32>
-  %fb = arith.divsi %nbb, %ct : !tile.tile<128xi32>
-  %rb = arith.remsi %nbb, %ct : !tile.tile<128xi32>
+  %fb = arith.divui %nbb, %ct : !tile.tile<128xi32>
+  %rb = arith.remui %nbb, %ct : !tile.tile<128xi32>
   %hasr = arith.cmpi sgt, %rb, %zero : !tile.tile<128xi32>
   %hb = arith.select %hasr, %one, %zero : !tile.tile<128xi1>, !tile.tile<128xi32>
   %bi2 = tile.expand_dims %bi axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
@@ -348,8 +351,8 @@ func.func @mla_schedule_seqs(%lens: !tile.tensor<?xi32>, %info: !tile.tensor<?x8
     %l = tile.load %lens[%cc] : !tile.tensor<?xi32> -> !tile.tile<128xi32>
     %l63 = arith.addi %l, %c63 : !tile.tile<128xi32>
     %nb = arith.shrsi %l63, %c6t : !tile.tile<128xi32>
-    %f = arith.divsi %nb, %ct : !tile.tile<128xi32>
-    %r = arith.remsi %nb, %ct : !tile.tile<128xi32>
+    %f = arith.divui %nb, %ct : !tile.tile<128xi32>
+    %r = arith.remui %nb, %ct : !tile.tile<128xi32>
     %hr = arith.cmpi sgt, %r, %zero : !tile.tile<128xi32>
     %h = arith.select %hr, %one, %zero : !tile.tile<128xi1>, !tile.tile<128xi32>
     %fh = arith.addi %f, %h : !tile.tile<128xi32>

@@ -41,6 +41,9 @@ def test_bad_arguments_are_refused(torch):
             tilec.mla._check_metadata(meta, 2, info.device)
     with pytest.raises(tilec.TilecError, match="metadata must be on q's device"):
         tilec.mla._check_metadata((info, sched), 2, torch.device("meta"))
+    # (The operator called directly: its two halves come together.)
+    with pytest.raises(tilec.TilecError, match="info and sched come together"):
+        tilec.mla._mla(q, kv, bt, lens, 0.1, False, 0, info, None)
 
 
 def test_fake_implementation_gives_the_shapes(torch):
@@ -75,3 +78,7 @@ def test_schedule_from_the_shapes():
     assert tilec.mla.schedule(1, 128, 4, 132, num_splits=7) == (-19, 4 * 7)
     assert tilec.mla.schedule(1, 128, 4, 132, num_splits=1) == (-128, 4)
     assert tilec.mla.schedule(1, 0, 4, 132, num_splits=3) == (-1, 4)
+    # At most 65535 tiles (the kernel's grid y): bigger fixed chunks, a
+    # smaller target.
+    assert tilec.mla.schedule(1, 4096, 2048, 132, num_splits=64) == (-133, 2048 * 31)
+    assert tilec.mla.schedule(1, 4096, 65400, 132) == (135, 65535)

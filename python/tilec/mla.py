@@ -44,6 +44,7 @@ KEYS = 64   # keys a step
 
 
 WAVES = 2   # chunks a program, about (the last waves take the short ones)
+MAX_TILES = 65535  # a grid's y
 
 
 def schedule(rows_blocks, max_blocks, batch, sms, num_splits=0):
@@ -55,10 +56,12 @@ def schedule(rows_blocks, max_blocks, batch, sms, num_splits=0):
     the schedule, slots of the partials). Simulated on FlashMLA's grid
     (lengths N(c, c / 2), 132 SMs): the slowest program 1.04-1.07x the
     mean at two waves, 1.5-1.7x with 7 fixed splits a sequence."""
+    # (The tiles are the kernel's grid y: at most 65535.)
     if num_splits > 0:
-        chunk = max(1, -(-max_blocks // num_splits))
+        chunk = max(1, -(-max_blocks // num_splits),
+                    -(-max_blocks // max(1, MAX_TILES // max(1, batch))))
         return -chunk, batch * -(-max(1, max_blocks) // chunk)
-    target = max(1, WAVES * sms // max(1, rows_blocks))
+    target = max(1, min(WAVES * sms // max(1, rows_blocks), MAX_TILES - batch))
     return target, target + batch
 
 
@@ -146,6 +149,9 @@ def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits, info=No
     lse = torch.empty(b, hq, sq, device=q.device, dtype=torch.float32)
     if not q.numel():
         return out, lse
+    if (info is None) != (sched is None):
+        raise TilecError("tilec::mla_decode: info and sched come together "
+                         "(mla_decode_metadata's pair)", INVALID_ARGUMENT)
     bundle = _bundle("mla_decode", q.device)
     empty = lambda shape, dtype: torch.empty(shape, device=q.device, dtype=dtype)  # noqa: E731
     if sched is None:
@@ -160,9 +166,10 @@ def _metadata(q, kv_cache, block_table, cache_seqlens, splits):
     import torch
 
     target, tiles = _plan(q, kv_cache, block_table, splits)
-    if not q.numel():
-        return (torch.zeros(q.shape[0], 8, device=q.device, dtype=torch.int32),
-                torch.full((tiles, 4), -1, device=q.device, dtype=torch.int32))
+    if not q.numel():  # (no chunks: every row (-1, 0, 0, -1))
+        sched = torch.zeros(tiles, 4, device=q.device, dtype=torch.int32)
+        sched[:, 0] = sched[:, 3] = -1
+        return torch.zeros(q.shape[0], 8, device=q.device, dtype=torch.int32), sched
     return _schedule(_bundle("mla_decode", q.device), cache_seqlens, target, tiles,
                      lambda shape, dtype: torch.empty(shape, device=q.device,
                                                       dtype=dtype))

@@ -188,9 +188,9 @@ def test_metadata_shared_by_layers():
     f = torch.compile(lambda q, m0, m1: tilec.ops.mla_decode(
         q, kv, table, lens, softmax_scale=0.05, causal=True, metadata=(m0, m1)),
         fullgraph=True)
-    out2, _ = f(qb, *meta)
+    out2, lse2 = f(qb, *meta)
     ref, ref_lse = reference(qb, rows, 0.05, True)
-    check_attention(out2, _, ref, ref_lse)
+    check_attention(out2, lse2, ref, ref_lse)
     glens = lens.clone()
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):

@@ -1,9 +1,9 @@
 //===- TileInvariantDivision.cpp - divisions by loop-invariant scalars ----===//
 //
 // The tile-invariant-division pass. An unsigned 32-bit division (or
-// remainder) of a tile by a splat of a scalar that the innermost loop
-// around it does not change is a multiply-high by the divisor's magic
-// number and two shifts (Granlund and Montgomery's round-up method, in
+// remainder) of a tile by a splat of a scalar (not a constant: LLVM has
+// those) that the innermost loop around it does not change is a
+// multiply-high by the divisor's magic number and two shifts (Granlund and Montgomery's round-up method, in
 // libdivide's branch-free form):
 //
 //   l  = ceil(log2 d)                       (32 - clz(d - 1); 0 for d = 1)
@@ -12,7 +12,9 @@
 //   q  = (t + ((x - t) >> min(l, 1))) >> max(l - 1, 0)
 //
 // exact for every 32-bit x and d >= 1. m, l and the shifts are computed
-// once, right after the scalar's definition (outside the loop); the tile
+// once, right after the scalar's definition (outside the loop; from
+// max(d, 1): the division's own d = 0 is undefined, but the loop may
+// never run); the tile
 // ops are elementwise, and r = x - q · d. ptxas expands a division by a
 // register into about twenty instructions an element: MLA decode's
 // producer, finding every key's page and slot a step, ran 5-8% faster
@@ -25,6 +27,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace tilec {
@@ -47,6 +50,9 @@ Magic magicOf(OpBuilder &b, Location loc, Value d) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
   auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i64, v); };
+  // (Computed where the division may never run: from max(d, 1), so that a
+  // d of 0 the program never divides by is no division by zero here.)
+  d = arith::MaxUIOp::create(b, loc, d, c32(1));
   Value dm1 = arith::SubIOp::create(b, loc, d, c32(1));
   Value clz = math::CountLeadingZerosOp::create(b, loc, dm1);
   Value l = arith::SubIOp::create(b, loc, c32(32), clz);
@@ -74,8 +80,10 @@ struct TileInvariantDivision
       auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType());
       auto splat = op->getOperand(1).getDefiningOp<SplatOp>();
       auto loop = op->getParentOfType<LoopLikeOpInterface>();
+      // (LLVM divides by a constant well already.)
       if (t && t.getElementType().isInteger(32) && splat && loop &&
-          loop.isDefinedOutsideOfLoop(splat.getValue()))
+          loop.isDefinedOutsideOfLoop(splat.getValue()) &&
+          !matchPattern(splat.getValue(), m_Constant()))
         divs.push_back(op);
     });
     llvm::DenseMap<Value, Magic> magics;
