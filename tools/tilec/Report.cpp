@@ -183,7 +183,12 @@ describeMainLoop(func::FuncOp func) {
     text += ", B from shared memory (" + major(b, 1) + ")";
     std::string waited = "; left in flight into the next iteration";
     for (Operation *user : mma->getUsers())
-      if (auto wait = dyn_cast<tgpu::WGMMAWaitOp>(user)) {
+      if (auto next = dyn_cast<tgpu::WGMMAOp>(user);
+          next && next.getAcc() == mma.getResult()) {
+        // (MLA's S = Q·Kᵀ over the latent columns, then the rotary ones.)
+        waited = "; its result the next MMA's accumulator, waited for with it";
+        break;
+      } else if (auto wait = dyn_cast<tgpu::WGMMAWaitOp>(user)) {
         waited = wait.getPendings() == 0
                      ? "; waited for before the next MMA"
                      : "; waited for with " +
