@@ -78,16 +78,21 @@ bool tgpu::inRole(Operation *op, scf::ForOp loop, PartitionRole role) {
   });
 }
 
-bool tgpu::partitionTakesScratch(WarpSpecializeOp ws, unsigned index) {
-  if (ws.getPartition(index).getRole() == PartitionRole::Compute)
-    return true;
-  return ws->getRegion(index)
-      .walk([](Operation *op) {
-        return isa<LocalStageOp>(op) || tile::getScratchBytes(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+bool tgpu::writesScratch(Operation *op,
+                         llvm::function_ref<bool(Operation *)> ignore) {
+  return op
+      ->walk([&](Operation *inner) {
+        bool writes = isa<LocalStageOp>(inner) || tile::getScratchBytes(inner);
+        return writes && !(ignore && ignore(inner)) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+bool tgpu::partitionTakesScratch(WarpSpecializeOp ws, unsigned index) {
+  return ws.getPartition(index).getRole() == PartitionRole::Compute ||
+         llvm::any_of(ws->getRegion(index).getOps(),
+                      [](Operation &op) { return writesScratch(&op); });
 }
 
 int tgpu::getScratchGroups(Operation *root) {

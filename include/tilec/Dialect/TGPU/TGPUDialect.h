@@ -95,6 +95,11 @@ bool isThreadGather(mlir::Operation *op);
 /// none.
 mlir::Operation *operandCopy(mlir::Value v, bool &transposed);
 
+/// Whether `op` or an op nested in it writes scratch (a layout conversion
+/// through shared memory, a reduction across warps, a tgpu.local_stage),
+/// not counting the ops `ignore` names.
+bool writesScratch(mlir::Operation *op,
+                   llvm::function_ref<bool(mlir::Operation *)> ignore = {});
 /// Whether partition `index` of `ws` takes a scratch area of its own: a
 /// compute partition, and any other whose region writes scratch (the code
 /// a kernel runs before its main loop is in every region: a reduction

@@ -200,18 +200,6 @@ SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
   return ops;
 }
 
-bool tilec::writesScratch(Operation *op,
-                          llvm::function_ref<bool(Operation *)> ignore) {
-  return op
-      ->walk([&](Operation *inner) {
-        bool writes = isa<tgpu::LocalStageOp>(inner) ||
-                      tile::getScratchBytes(inner);
-        return writes && !(ignore && ignore(inner)) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 bool tilec::storeUnconverted(StoreOp store) {
   if (store.getMask())
     return false;

@@ -87,7 +87,7 @@ struct TileAllocateSharedMemory
           }
           for (Operation *op = stage->getNextNode(); op != at;
                op = op->getNextNode())
-            if (writesScratch(op)) {
+            if (tgpu::writesScratch(op)) {
               op->emitError() << "writes scratch while a staged tile in it "
                                  "is still to be read";
               return WalkResult::interrupt();

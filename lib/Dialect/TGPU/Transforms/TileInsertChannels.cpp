@@ -920,7 +920,7 @@ static bool writesScratchBetween(Operation *from, Operation *to) {
   };
   for (Operation *op = from->getNextNode(); op && op != to;
        op = op->getNextNode())
-    if (writesScratch(op, stagedA))
+    if (tgpu::writesScratch(op, stagedA))
       return true;
   return false;
 }
@@ -1160,7 +1160,7 @@ void KernelChannels::insertDeferredWaits(
       for (Value v : inner->getOperands())
         reads(v);
     });
-    if (writesScratch(op))
+    if (tgpu::writesScratch(op))
       for (auto [k, e] : llvm::enumerate(inFlight))
         if (e.staged)
           latest = std::max(latest, int(k));

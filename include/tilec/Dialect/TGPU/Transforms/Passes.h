@@ -65,11 +65,6 @@ llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
 /// store go, the reshapes between them take its layout along. Returns
 /// whether any went.
 bool storeUnconverted(tile::StoreOp store);
-/// Whether `op` or an op nested in it writes scratch (a layout conversion
-/// through shared memory, a reduction across warps, a tgpu.local_stage),
-/// not counting the ops `ignore` names.
-bool writesScratch(mlir::Operation *op,
-                   llvm::function_ref<bool(mlir::Operation *)> ignore = {});
 /// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
 /// from the induction variable and values defined outside the loop (what
 /// the load partition can compute on its own).
