@@ -129,6 +129,13 @@ def _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, info
     bundle["mla_combine"](part, part_lse, info, out.view(b, r, D_V), lse, hq)
 
 
+def _empty(device):
+    """A workspace(shape, dtype) of torch.empty tensors on `device`."""
+    import torch
+
+    return lambda shape, dtype: torch.empty(shape, device=device, dtype=dtype)
+
+
 def _plan(q, kv_cache, block_table, splits):
     """schedule()'s (target, tiles) for these shapes on q's GPU."""
     import torch
@@ -153,12 +160,11 @@ def _mla(q, kv_cache, block_table, cache_seqlens, scale, causal, splits, info=No
         raise TilecError("tilec::mla_decode: info and sched come together "
                          "(mla_decode_metadata's pair)", INVALID_ARGUMENT)
     bundle = _bundle("mla_decode", q.device)
-    empty = lambda shape, dtype: torch.empty(shape, device=q.device, dtype=dtype)  # noqa: E731
     if sched is None:
         target, tiles = _plan(q, kv_cache, block_table, splits)
-        info, sched = _schedule(bundle, cache_seqlens, target, tiles, empty)
+        info, sched = _schedule(bundle, cache_seqlens, target, tiles, _empty(q.device))
     _launch(bundle, q, kv_cache, block_table, cache_seqlens, scale, causal, info, sched,
-            out, lse, empty)
+            out, lse, _empty(q.device))
     return out, lse
 
 
@@ -171,8 +177,7 @@ def _metadata(q, kv_cache, block_table, cache_seqlens, splits):
         sched[:, 0] = sched[:, 3] = -1
         return torch.zeros(q.shape[0], 8, device=q.device, dtype=torch.int32), sched
     return _schedule(_bundle("mla_decode", q.device), cache_seqlens, target, tiles,
-                     lambda shape, dtype: torch.empty(shape, device=q.device,
-                                                      dtype=dtype))
+                     _empty(q.device))
 
 
 # (Registered once: torch refuses a second operator of the name.)
