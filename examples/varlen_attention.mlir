@@ -16,8 +16,12 @@
 // program x takes (a sequence of -1: none, the program stores nothing).
 // tilec.ops.varlen_attention computes it on the GPU from the lengths,
 // longest sequences first and each sequence's last block first (the most
-// keys when causal), so that the long programs start in the first wave;
-// its rows are at most total_q / 128 + B. The body is the fixed-length
+// keys when causal), so that the long programs start first; its rows are
+// at most total_q / 128 + B. The tiles' work depends on the lengths, which
+// the grid does not show, so the persistent programs take them dynamically
+// (tile.tile_scheduler = dynamic: a program that finishes a tile takes the
+// next one of the order; causal rows 3-6% faster than the static waves).
+// The body is the fixed-length
 // kernel's (examples/attention.mlir: warp-specialized, Q, K and V by TMA
 // at the sequence's row offsets, wgmma): rows of the next sequence that a
 // block reads are masked in the scores (keys) or never stored (queries);
@@ -28,6 +32,7 @@ func.func @varlen_attention_d128(%q: !tile.tensor<?x?x128xbf16>, %k: !tile.tenso
     %lse: !tile.tensor<?x?xf32>, %cuq: !tile.tensor<?xi32>, %cuk: !tile.tensor<?xi32>,
     %sched: !tile.tensor<?x2xi32>, %scale: f32, %causal: i32)
     attributes {tile.kernel, tile.num_warps = 8,
+                tile.tile_scheduler = #tile.tile_scheduler<dynamic>,
                 tile.grid = #tile.grid<dim(7, 0), dim(0, 0)>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -193,6 +198,7 @@ func.func @varlen_attention_opts_d128(%q: !tile.tensor<?x?x128xbf16>, %k: !tile.
     %sched: !tile.tensor<?x2xi32>, %scale: f32, %causal: i32, %wl: i32, %wr: i32,
     %softcap: f32, %sinks: !tile.tensor<?xf32>, %has_sinks: i32)
     attributes {tile.kernel, tile.num_warps = 8,
+                tile.tile_scheduler = #tile.tile_scheduler<dynamic>,
                 tile.grid = #tile.grid<dim(7, 0), dim(0, 0)>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -921,6 +921,65 @@ def TGPU_QueryCancelOp : TGPU_Op<"query_cancel", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def TGPU_ClaimTileOp : TGPU_Op<"claim_tile"> {
+  let summary = "take the next tile of a dynamic schedule";
+  let description = [{
+    One thread of the executing warps adds 1 to the tile counter (element
+    0 of `counter`, a view of the kernel's semaphores;
+    `atom.relaxed.gpu.global.add`), writes the old value to the first word
+    of row `index` of `response` (one slot of Nx4 i32, row-major) and then
+    arrives on barrier `index` of `barriers` (its one arrival), so that
+    the warps that wait for that phase read the value with
+    `tgpu.claimed_tile`. The tile the value names is the caller's to
+    compute (the programs' count plus the value, in a dynamic schedule).
+
+    ```mlir
+    tgpu.claim_tile %counter, %resp[%slot], %full : !tile.tensor<?xi32>, !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$counter, TGPU_SharedBufferType:$response,
+                       I32:$index, TGPU_BarriersType:$barriers);
+  let assemblyFormat = [{
+    $counter `,` $response `[` $index `]` `,` $barriers attr-dict
+    `:` qualified(type($counter)) `,` type($response) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGPU_ClaimedTileOp : TGPU_Op<"claimed_tile", [MemoryEffects<[MemRead]>]> {
+  let summary = "the counter value a tgpu.claim_tile wrote";
+  let description = [{
+    Reads the first word of row `index` of `response`, after the phase of
+    its barrier that the claim completed.
+
+    ```mlir
+    %old = tgpu.claimed_tile %resp[%slot] : !tgpu.smem<2x4xi32, #rows>
+    ```
+  }];
+  let arguments = (ins TGPU_SharedBufferType:$response, I32:$index);
+  let results = (outs I32:$value);
+  let assemblyFormat = "$response `[` $index `]` attr-dict `:` type($response)";
+  let hasVerifier = 1;
+}
+
+def TGPU_ReleaseTileCounterOp : TGPU_Op<"release_tile_counter"> {
+  let summary = "the program's last claim is done; the last program zeroes the counter";
+  let description = [{
+    One thread of the executing warps (the one that ran the program's
+    `tgpu.claim_tile`s) adds 1 to element 1 of `counter`
+    (`atom.acq_rel.gpu`: its claims are ordered before it); the program
+    that brings it to the number of programs of the launch is the last,
+    every claim of every program is done, and it sets both elements back
+    to zero, as the kernel's semaphores must be left.
+
+    ```mlir
+    tgpu.release_tile_counter %counter : !tile.tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$counter);
+  let assemblyFormat = "$counter attr-dict `:` qualified(type($counter))";
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//

@@ -169,7 +169,8 @@ def Tile_ScheduleAttr : EnumAttr<Tile_Dialect, Tile_Schedule, "schedule"> {
 def Tile_TileScheduler : I32EnumAttr<"TileScheduler",
     "how the programs of a persistent kernel find their next tile", [
     I32EnumAttrCase<"Static", 0, "static">,
-    I32EnumAttrCase<"LaunchControl", 1, "launch_control">]> {
+    I32EnumAttrCase<"LaunchControl", 1, "launch_control">,
+    I32EnumAttrCase<"Dynamic", 2, "dynamic">]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
 }
@@ -186,6 +187,16 @@ def Tile_TileSchedulerAttr : EnumAttr<Tile_Dialect, Tile_TileScheduler,
     another kernel sharing the GPU keep their place; a cluster's first
     block asks for the whole cluster. Where it cannot run (sm_90a,
     stream-K) the kernel keeps the static schedule and a remark says why.
+    `dynamic` (any target): min(SMs, tiles) programs start on the first
+    tiles, and a program that finishes one takes the next of the order
+    from a counter in the kernel's semaphores (an atomic add a tile, made
+    by the load partition as it leaves the tile), so that tiles of unequal
+    work that the grid does not predict (variable-length attention) and
+    SMs that run slower even out. Each tile pays the atomic's round trip
+    in the load partition, so where the grid's order already balances the
+    work (the static waves alternate direction) it can be slower. Not with
+    stream-K, ping-pong consumers, clusters or a kernel that has
+    semaphores of its own (a remark says why).
 
     ```mlir
     func.func @k(...) attributes {tile.tile_scheduler = #tile.tile_scheduler<launch_control>, ...}

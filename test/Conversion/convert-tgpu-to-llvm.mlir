@@ -606,3 +606,31 @@ func.func @store_reduce(%c: !tile.tensor<?x?xf32, tma = 64x32, swizzle = 128>,
         !tgpu.smem<4x64x32xf32, #sd>
   return
 }
+
+// -----
+
+// The dynamic tile scheduler's ops: the claim is one asm block on the first
+// thread (the counter's atom.add, its old value to the response row's
+// first word, then the full barrier's arrival); the read is a 4-byte shared
+// load of that word; the release counts the program done (acq_rel) and the
+// last of the launch's programs zeroes both words. The counter is the
+// kernel's semaphores (a trailing parameter).
+// CHECK-LABEL: func.func @dynamic_tiles(
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0A.reg .b32 old;\0Asetp.ne.b32 p, $0, 0;\0A@p atom.relaxed.gpu.global.add.u32 old, [$1], 1;\0A@p st.shared.u32 [$2], old;\0A@p mbarrier.arrive.shared::cta.b64 _, [$3];\0A}", "r,l,r,r"
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}@p atom.acq_rel.gpu.global.add.u32 old, [$1+4], 1;\0Asetp.eq.and.u32 last, old, n, p;\0A@last st.relaxed.gpu.global.u32 [$1], 0;\0A@last st.relaxed.gpu.global.u32 [$1+4], 0;\0A}", "r,l"
+#rows = #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>
+func.func @dynamic_tiles(%i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>, tile.semaphores = #tile.expr<8>} {
+  %c2 = arith.constant 2 : i32
+  %c0 = arith.constant 0 : i64
+  %ctr = tile.workspace semaphores [%c2] offset %c0 : !tile.tensor<?xi32>
+  %resp = tgpu.alloc : !tgpu.smem<2x4xi32, #rows>
+  %full = tgpu.barriers arrive_count 1 : !tgpu.mbarriers<2>
+  tgpu.claim_tile %ctr, %resp[%i], %full : !tile.tensor<?xi32>, !tgpu.smem<2x4xi32, #rows>, !tgpu.mbarriers<2>
+  %old = tgpu.claimed_tile %resp[%i] : !tgpu.smem<2x4xi32, #rows>
+  tgpu.arrive %full[%old] : !tgpu.mbarriers<2>
+  tgpu.release_tile_counter %ctr : !tile.tensor<?xi32>
+  return
+}

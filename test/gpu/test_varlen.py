@@ -111,6 +111,37 @@ def test_varlen_more_keys_than_queries(bundle, causal):
     check(out, lse, *reference(q, k, v, lens_q, lens_k, scale, causal))
 
 
+def test_dynamic_tiles_leave_the_counter_zero(bundle):
+    """The kernel's programs take tiles from a counter in its semaphores
+    (tile.tile_scheduler = dynamic), which each launch must leave zero: three
+    launches queued back to back on one stream (more tiles than programs,
+    so programs claim), then one on another stream, each output poisoned
+    and checked. A counter left non-zero would skip tiles of the next."""
+    d, hq, hkv = 128, 8, 2
+    lens = list(LENS) * 2
+    q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=11)
+    scale = d ** -0.5
+    sched = tilec.varlen.schedule(cu_q, q.shape[0])
+    assert sched.shape[0] * hq > torch.cuda.get_device_properties(DEV).multi_processor_count
+    ref = reference(q, k, v, lens, lens, scale, True)
+
+    def launch():
+        o = torch.full_like(q, float("nan"))
+        lse = torch.full((hq, q.shape[0]), float("nan"), device=DEV)
+        bundle["varlen_attention_d128"](
+            q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), o.transpose(0, 1), lse,
+            cu_q, cu_k, sched, scale, 1)
+        return o, lse
+    outs = [launch() for _ in range(3)]
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        outs.append(launch())
+    torch.cuda.synchronize()
+    for out, lse in outs:
+        check(out, lse, *ref)
+
+
 def test_op(bundle):
     d, hq, hkv = 128, 16, 4
     lens = [33, 1000, 1, 257]

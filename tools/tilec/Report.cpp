@@ -214,8 +214,9 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
                      func->hasAttr(kPlainVariantOfAttr),
                  func->hasAttr(kPlainVariantOfAttr)};
     bool ws = false, wgmma = false, tcgen05 = false, mmaSync = false,
-         tma = false, threadCopies = false;
+         tma = false, threadCopies = false, claims = false;
     func.walk([&](Operation *op) {
+      claims |= isa<tgpu::ClaimTileOp>(op);
       ws |= isa<tgpu::WarpSpecializeOp>(op);
       wgmma |= isa<tgpu::WGMMAOp>(op);
       tcgen05 |= isa<tgpu::Tcgen05MMAOp>(op);
@@ -243,8 +244,11 @@ std::vector<KernelPath> tilec::describeKernelPaths(ModuleOp module) {
       // (tile-persistent-tiles consumes the attribute; the grid rule it
       // leaves counts the multiprocessors.)
       auto grid = func->getAttrOfType<GridAttr>(kGridAttr);
-      if (func->hasAttr(tgpu::kPersistentAttr) ||
-          (grid && grid.axis(0).usesSms()))
+      auto dynamic = func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr);
+      if (claims || (dynamic && dynamic.getValue() == TileScheduler::Dynamic))
+        d += ", persistent (tiles taken dynamically)";
+      else if (func->hasAttr(tgpu::kPersistentAttr) ||
+               (grid && grid.axis(0).usesSms()))
         d += ", persistent";
       if (auto c = func->getAttrOfType<IntegerAttr>(kClusterAttr))
         d += ", cluster of " + std::to_string(c.getInt());

@@ -426,6 +426,84 @@ struct QueryCancelLowering : public OpConversionPattern<QueryCancelOp> {
   }
 };
 
+/// The global address (i64) of a dynamic schedule's counter view.
+Value counterAddress(Emitter &e, tile::TensorViewType type, ValueRange view) {
+  return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(),
+                                  ViewValues(type, view).base);
+}
+
+/// tgpu.claim_tile: on the first thread of the executing warps, the
+/// counter's old value (atom.add) to the response's first word, then the
+/// barrier's arrival (mbarrier.arrive releases the shared store to the
+/// warps that wait for the phase). One asm block: the arrive must follow
+/// the store, which waits for the atomic's value.
+struct ClaimTileLowering : public OpConversionPattern<ClaimTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClaimTileOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value counter =
+        counterAddress(e, op.getCounter().getType(), adaptor.getCounter());
+    Value index = adaptor.getIndex().front();
+    Value resp =
+        responsePointer(e, adaptor.getResponse().front(), index);
+    Value bar = barrierPointer(e, adaptor.getBarriers().front(), index);
+    e.ptx("{\n.reg .pred p;\n.reg .b32 old;\nsetp.ne.b32 p, $0, 0;\n"
+          "@p atom.relaxed.gpu.global.add.u32 old, [$1], 1;\n"
+          "@p st.shared.u32 [$2], old;\n"
+          "@p mbarrier.arrive.shared::cta.b64 _, [$3];\n}",
+          "r,l,r,r", {},
+          {firstThread(e, e.threadId()), counter, sharedAddress(e, resp),
+           sharedAddress(e, bar)},
+          /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tgpu.claimed_tile: the response's first word.
+struct ClaimedTileLowering : public OpConversionPattern<ClaimedTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClaimedTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value resp = responsePointer(e, adaptor.getResponse(), adaptor.getIndex());
+    rewriter.replaceOp(op, LLVM::LoadOp::create(rewriter, e.loc,
+                                                rewriter.getI32Type(), resp, 4));
+    return success();
+  }
+};
+
+/// tgpu.release_tile_counter: on the first thread of the executing warps
+/// (the one that claimed), element 1 counts the programs done (acq_rel:
+/// the program's claims before it, every other program's seen by the last
+/// one); the last of the launch's programs zeroes both elements.
+struct ReleaseTileCounterLowering
+    : public OpConversionPattern<ReleaseTileCounterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReleaseTileCounterOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e{rewriter, op.getLoc()};
+    Value counter =
+        counterAddress(e, op.getCounter().getType(), adaptor.getCounter());
+    e.ptx("{\n.reg .pred p, last;\n.reg .b32 old, n, m;\n"
+          "setp.ne.b32 p, $0, 0;\nmov.u32 old, 0;\n"
+          "mov.u32 n, %nctaid.x;\nmov.u32 m, %nctaid.y;\nmul.lo.u32 n, n, m;\n"
+          "mov.u32 m, %nctaid.z;\nmul.lo.u32 n, n, m;\nsub.u32 n, n, 1;\n"
+          "@p atom.acq_rel.gpu.global.add.u32 old, [$1+4], 1;\n"
+          "setp.eq.and.u32 last, old, n, p;\n"
+          "@last st.relaxed.gpu.global.u32 [$1], 0;\n"
+          "@last st.relaxed.gpu.global.u32 [$1+4], 0;\n}",
+          "r,l", {}, {firstThread(e, e.threadId()), counter},
+          /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The converted coordinates of a TMA op (one value each), outermost
 /// first.
 SmallVector<Value> coordValues(ArrayRef<ValueRange> coords) {
@@ -718,7 +796,8 @@ void tilec::populateTGPUPatterns(TypeConverter &converter,
                LocalLoadLowering,
                LocalStoreLowering, SlotStoreLowering, LocalStageLowering,
                TMAReadyLowering, WarpgroupIndexLowering, ClusterRankLowering,
-               TryCancelLowering,
+               TryCancelLowering, ClaimTileLowering, ClaimedTileLowering,
+               ReleaseTileCounterLowering,
                QueryCancelLowering, NamedBarrierLowering<NamedBarrierWaitOp>,
                NamedBarrierLowering<NamedBarrierArriveOp>>(converter, patterns.getContext());
 }

@@ -71,6 +71,17 @@ LogicalResult QueryCancelOp::verify() {
   return verifyResponses(*this, getResponse().getType());
 }
 
+LogicalResult ClaimTileOp::verify() {
+  tile::TensorViewType counter = getCounter().getType();
+  if (counter.getRank() != 1 || !counter.getElementType().isInteger(32))
+    return emitOpError() << "counts in a 1-d i32 view, found " << counter;
+  return verifyResponses(*this, getResponse().getType());
+}
+
+LogicalResult ClaimedTileOp::verify() {
+  return verifyResponses(*this, getResponse().getType());
+}
+
 LogicalResult ArriveOp::verify() {
   if (getCluster() && getLeader())
     return emitOpError() << "arrives on every CTA's barrier (cluster) or on "

@@ -13,6 +13,26 @@ func.func @not_a_tma_view(%a: !tile.tensor<?x?xbf16>, %i: i32) {
 
 // -----
 
+// A dynamic schedule's counter is a 1-d view of i32 (the semaphores' words).
+func.func @claim_tile_counter(%i: i32, %full: !tgpu.mbarriers<2>, %c: !tile.tensor<?x?xi32>,
+    %r: !tgpu.smem<2x4xi32, #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>>) {
+  // expected-error @+1 {{counts in a 1-d i32 view}}
+  tgpu.claim_tile %c, %r[%i], %full : !tile.tensor<?x?xi32>, !tgpu.smem<2x4xi32, #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+// Its response rows are try_cancel's.
+func.func @claimed_tile_rows(%i: i32,
+    %r: !tgpu.smem<2x8xi16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [1, 0]]>>) {
+  // expected-error @+1 {{needs a buffer of try_cancel responses}}
+  %x = tgpu.claimed_tile %r[%i] : !tgpu.smem<2x8xi16, #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [1, 0]]>>
+  return
+}
+
+// -----
+
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 func.func @barrier_per_slot(%a: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %i: i32) {

@@ -214,7 +214,8 @@ struct TilePartitionSchedule
         if (why.empty()) {
           storeAsIs(func, asIs);
           if (pers)
-            func->setAttr(tgpu::kPersistentAttr, persistentScheduler(func, target));
+            func->setAttr(tgpu::kPersistentAttr,
+                          persistentScheduler(func, copies, target));
           if (useCtaPair(func, loop, pers, target))
             func->setAttr(tgpu::kCtaGroupAttr,
                           IntegerAttr::get(IntegerType::get(func.getContext(), 32), 2));
@@ -227,13 +228,17 @@ struct TilePartitionSchedule
             << target.asyncMMAName()
             << " not used): " << why;
       }
-      // A request for launch control that no persistent tile loop takes.
+      // A request for launch control or the dynamic scheduler that no
+      // persistent tile loop takes.
       auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
-      if (want && want.getValue() == TileScheduler::LaunchControl &&
+      if (want && want.getValue() != TileScheduler::Static &&
           !func->hasAttr(tgpu::kPersistentAttr))
         mlir::emitRemark(func.getLoc())
             << variantPrefix(func)
-            << "launch control not used: the kernel does not walk its tiles "
+            << (want.getValue() == TileScheduler::LaunchControl
+                    ? "launch control"
+                    : "dynamic tile scheduler")
+            << " not used: the kernel does not walk its tiles "
                "persistently (no warp-specialized main loop, or a grid its "
                "programs cannot walk)";
       // wgmma and tcgen05 run only in a scheduled (warp-specialized) loop:
@@ -298,26 +303,59 @@ struct TilePartitionSchedule
 
   using Partitions = llvm::DenseMap<Operation *, std::set<int32_t>>;
 
-  /// What tgpu.persistent holds: the launch-control scheduler where the
-  /// kernel asks for it (tile.tile_scheduler) and can run it, else a unit
-  /// (the static waves); a remark says why a request is not met.
-  static Attribute persistentScheduler(func::FuncOp func, const TargetInfo &target) {
+  /// What tgpu.persistent holds: the launch-control or the dynamic
+  /// scheduler where the kernel asks for it (tile.tile_scheduler) and can
+  /// run it, else a unit (the static waves); a remark says why a request is
+  /// not met.
+  static Attribute persistentScheduler(func::FuncOp func, int copies,
+                                       const TargetInfo &target) {
     MLIRContext *ctx = func.getContext();
     auto want = func->getAttrOfType<TileSchedulerAttr>(kTileSchedulerAttr);
-    if (!want || want.getValue() != TileScheduler::LaunchControl)
+    if (!want || want.getValue() == TileScheduler::Static)
       return UnitAttr::get(ctx);
-    std::string why;
     auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
-    if (!target.tcgen05)
-      why = "cluster launch control is sm_100a's";
-    else if (streamK && streamK.getInt() > 1)
+    bool split = streamK && streamK.getInt() > 1;
+    std::string why;
+    if (want.getValue() == TileScheduler::LaunchControl) {
+      if (!target.tcgen05)
+        why = "cluster launch control is sm_100a's";
+      else if (split)
+        why = "a stream-K kernel's units are split statically";
+      if (why.empty())
+        return want;
+      mlir::emitRemark(func.getLoc())
+          << variantPrefix(func)
+          << "tiles scheduled in static waves, not by launch control: " << why;
+      return UnitAttr::get(ctx);
+    }
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    if (split)
       why = "a stream-K kernel's units are split statically";
+    else if (copies > 1)
+      why = "ping-pong consumers take alternate tiles of a fixed order";
+    else if (cluster && cluster.getInt() > 1)
+      why = "a cluster's programs take their tiles together";
+    else if (func->hasAttr(kSemaphoresAttr))
+      why = "the kernel's semaphores are its own";
     if (why.empty())
-      return TileSchedulerAttr::get(ctx, TileScheduler::LaunchControl);
+      return want;
     mlir::emitRemark(func.getLoc())
         << variantPrefix(func)
-        << "tiles scheduled in static waves, not by launch control: " << why;
+        << "tiles scheduled in static waves, not dynamically: " << why;
     return UnitAttr::get(ctx);
+  }
+
+  /// Whether the bounds of `loop` depend on the tile (program ids, and
+  /// what is loaded at them): tiles of unequal work.
+  static bool tripCountDependsOnTile(scf::ForOp loop) {
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.omitBlockArguments = true;
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      (void)getBackwardSlice(v, &slice, opts);
+    return llvm::any_of(slice, [](Operation *op) {
+      return isa<ProgramIdOp, NumProgramsOp>(op);
+    });
   }
 
   /// Whether the MMAs of `loop` run over the CTA pair of the kernel's
@@ -392,14 +430,7 @@ struct TilePartitionSchedule
       why = "each consumer copy is one warpgroup: tile.num_warps must be 4";
     // Consumers find their slots by counting the other's iterations, so
     // every tile must run the same number of them.
-    SetVector<Operation *> slice;
-    BackwardSliceOptions opts;
-    opts.omitBlockArguments = true;
-    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-      (void)getBackwardSlice(v, &slice, opts);
-    if (why.empty() && llvm::any_of(slice, [](Operation *op) {
-          return isa<ProgramIdOp, NumProgramsOp>(op);
-        }))
+    if (why.empty() && tripCountDependsOnTile(loop))
       why = "the main loop's trip count depends on the tile";
     if (why.empty())
       return true;

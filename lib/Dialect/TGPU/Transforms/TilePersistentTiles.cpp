@@ -79,20 +79,23 @@ using namespace tilec::tile;
 
 namespace {
 
-/// The buffers of the launch-control tile loop: two try_cancel responses,
-/// their full barriers (the response's 16 bytes) and empty ones (every
-/// warp of every region has read it).
+/// The buffers of the launch-control (or dynamic) tile loop: two
+/// responses (try_cancel's, or a claimed counter value in the first word),
+/// their full barriers (the response's 16 bytes; the claim's arrival) and
+/// empty ones (every warp of every region has read it); with the dynamic
+/// scheduler, the tile counter (a view of the kernel's semaphores).
 struct Responses {
-  Value buffer, full, empty;
+  Value buffer, full, empty, counter;
 };
 
-/// A launch-control tile loop as Persistent::wrapLaunchControl builds it:
-/// the tile's coordinates, its ordinal k, and the response it uses (row k
-/// mod 2, phase k / 2 mod 2).
+/// A launch-control (or dynamic) tile loop as Persistent::
+/// wrapLaunchControl builds it: the tile's coordinates, its ordinal k, the
+/// response it uses (row k mod 2, phase k / 2 mod 2) and, for the dynamic
+/// scheduler, the tiles there are and the programs.
 struct LaunchControlLoop {
   scf::WhileOp loop;
   std::array<Value, 4> ids;
-  Value ordinal, slot, phase;
+  Value ordinal, slot, phase, tiles, programs;
 };
 
 /// A persistent schedule: a grid of min(SMs, tiles) programs taking the
@@ -106,6 +109,7 @@ struct Persistent {
   int cluster = 1;     // programs a cluster (along x)
   int64_t streamK = 0; // stream-K: the most units a tile is split into
   bool launchControl = false; // a block a tile, taken over by try_cancel
+  bool dynamic = false;       // min(SMs, tiles) programs, a tile counter
   int blocksPerSM = 1;         // programs an SM (tile.blocks_per_sm)
 
   /// gx * gy tiles of the original grid, times gz.
@@ -268,6 +272,15 @@ struct Persistent {
   /// tile (try_cancel into response k mod 2, once every region has read
   /// response k - 2); at the bottom every region reads the answer (-1: no
   /// block was left to take over) and releases it.
+  ///
+  /// The dynamic scheduler's loop is the same but for the asking: t starts
+  /// as the program's id (tiles 0 .. P - 1 go to the P programs), and at
+  /// the bottom of tile k, once every region has read response k - 2, the
+  /// `scheduler` region claims the next tile (tgpu.claim_tile: the
+  /// counter's old value c, the tile P + c, none past the last tile) into
+  /// response k mod 2. The load region leaves a tile ahead of the
+  /// consumers (by its ring), so the claim is made about when a program
+  /// needs it: a program that finishes sooner takes more tiles.
   LaunchControlLoop wrapLaunchControl(OpBuilder &b, Location loc,
                                       func::FuncOp func, const Responses &resp,
                                       bool scheduler) {
@@ -288,6 +301,11 @@ struct Persistent {
       nx = arith::CeilDivSIOp::create(b, loc, nx, cl);
     }
     Value plane = arith::MulIOp::create(b, loc, nx, ny);
+    Value tiles, programs;
+    if (dynamic) {
+      tiles = nz ? arith::MulIOp::create(b, loc, plane, nz).getResult() : plane;
+      programs = NumProgramsOp::create(b, loc, 0);
+    }
     Value zero = cst(b, 0);
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, i32, i32},
                                      ValueRange{first, zero, zero});
@@ -305,7 +323,7 @@ struct Persistent {
     Value slot = arith::RemUIOp::create(ib, loc, k, two);
     Value phase = arith::AndIOp::create(
         ib, loc, arith::DivUIOp::create(ib, loc, k, two), one);
-    if (scheduler) {
+    if (scheduler && launchControl) {
       tgpu::WaitOp::create(ib, loc, resp.empty, slot,
                            arith::XOrIOp::create(ib, loc, phase, one));
       tgpu::ArriveOp::create(ib, loc, resp.full, slot,
@@ -313,22 +331,43 @@ struct Persistent {
       tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full,
                                 /*multicast=*/cluster > 1);
     }
-    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank), k, slot,
-            phase};
+    return {loop,  tileIds(ib, loc, t, plane, nx, ny, nz, rank), k, slot,
+            phase, tiles, programs};
   }
 
-  /// The bottom of tile k in the launch-control loop (see above): every
-  /// region reads the next tile and releases the response.
+  /// The bottom of tile k in the launch-control (or dynamic) loop (see
+  /// above): the dynamic scheduler's `scheduler` region claims the next
+  /// tile, every region reads the next tile and releases the response.
   void nextLaunchControlTile(OpBuilder &b, Location loc,
                              const LaunchControlLoop &tile,
-                             const Responses &resp, Value counter) const {
+                             const Responses &resp, Value counter,
+                             bool scheduler) const {
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
     };
     Value slot = tile.slot;
+    if (dynamic && scheduler) {
+      tgpu::WaitOp::create(b, loc, resp.empty, slot,
+                           arith::XOrIOp::create(b, loc, tile.phase, cst(1)));
+      tgpu::ClaimTileOp::create(b, loc, resp.counter, resp.buffer, slot,
+                                resp.full);
+    }
     tgpu::WaitOp::create(b, loc, resp.full, slot, tile.phase);
-    Value next =
-        tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
+    Value next;
+    if (dynamic) {
+      next = arith::AddIOp::create(
+          b, loc, tgpu::ClaimedTileOp::create(b, loc, b.getI32Type(), resp.buffer,
+                                      slot),
+          tile.programs);
+      next = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                tile.tiles),
+          next, cst(-1));
+    } else {
+      next = tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer,
+                                         slot);
+    }
     // In clusters: the cluster's index (the first block's x / size), and
     // every warp releases the response in every CTA, so that the first
     // CTA asks again only when all of them have read it.
@@ -529,7 +568,10 @@ struct TilePersistentTiles
     pers.blocksPerSM = tile::getBlocksPerSM(func);
     if (auto sched =
             func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr))
+    {
       pers.launchControl = sched.getValue() == TileScheduler::LaunchControl;
+      pers.dynamic = sched.getValue() == TileScheduler::Dynamic;
+    }
     // A CTA pair's MMAs: only the first CTA's MMA thread issues them.
     bool pairMMA = func->hasAttr(tgpu::kCtaGroupAttr);
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
@@ -558,7 +600,12 @@ struct TilePersistentTiles
     if (pers.launchControl && (copies > 1 || pers.streamK > 1))
       return func.emitError() << "launch control takes whole tiles and one "
                                  "compute copy";
-    if (pers.launchControl) {
+    if (pers.dynamic && (copies > 1 || pers.streamK > 1 || pers.cluster > 1 ||
+                         func->hasAttr(kSemaphoresAttr)))
+      return func.emitError()
+             << "the dynamic tile scheduler takes whole tiles, one compute "
+                "copy, no cluster and a kernel without semaphores";
+    if (pers.launchControl || pers.dynamic) {
       // Two responses; every warp of every region (of every CTA of the
       // cluster) releases one. The barriers are set up before the cluster
       // synchronizes (tile-cluster-multicast's cluster_sync), as the other
@@ -577,7 +624,17 @@ struct TilePersistentTiles
       Responses resp{
           tgpu::AllocOp::create(rb, loc, tgpu::launchControlResponses(ctx, 2)),
           tgpu::BarriersOp::create(rb, loc, bars, 1),
-          tgpu::BarriersOp::create(rb, loc, bars, warps)};
+          tgpu::BarriersOp::create(rb, loc, bars, warps), Value()};
+      if (pers.dynamic) {
+        // The counter and the programs done: two words of semaphores.
+        auto i32 = rb.getI32Type();
+        auto type = TensorViewType::get(ctx, {ShapedType::kDynamic}, i32, {1});
+        resp.counter = WorkspaceOp::create(
+            rb, loc, type, /*semaphores=*/true,
+            ValueRange{arith::ConstantIntOp::create(rb, loc, i32, 2)},
+            arith::ConstantIntOp::create(rb, loc, rb.getI64Type(), 0));
+        func->setAttr(kSemaphoresAttr, GridExprAttr::literal(ctx, 8));
+      }
       // The load region asks for the next tile.
       if (failed(wrapLaunchControl(func, pers, resp, producer,
                                    OpBuilder::atBlockBegin(producer),
@@ -631,6 +688,7 @@ struct TilePersistentTiles
     Value once = onceIndex(block);
     LaunchControlLoop tile = pers.wrapLaunchControl(b, loc, func, resp,
                                                     scheduler);
+
     Block *body = tile.loop.getAfterBody();
     Value after =
         intoTileLoop(tile.loop, body, tile.ids, block, tileCodeEnd(block),
@@ -639,7 +697,13 @@ struct TilePersistentTiles
     if (!after)
       return failure();
     OpBuilder yb = OpBuilder::atBlockEnd(body);
-    pers.nextLaunchControlTile(yb, loc, tile, resp, after);
+    pers.nextLaunchControlTile(yb, loc, tile, resp, after, scheduler);
+    // The scheduler's last claim is done when its loop ends.
+    if (pers.dynamic && scheduler) {
+      OpBuilder ab(tile.loop->getContext());
+      ab.setInsertionPointAfter(tile.loop);
+      tgpu::ReleaseTileCounterOp::create(ab, loc, resp.counter);
+    }
     return success();
   }
 

@@ -1392,3 +1392,132 @@ module attributes {tile.target = #tile.target<sm_100a>} {
     return
   }
 }
+
+// -----
+
+// The dynamic scheduler: the grid stays min(sms, tiles); every region
+// walks an scf.while from its program's own tile (program id x); at the
+// bottom of tile k the load region waits for response k mod 2 to be free
+// and claims the next tile from the counter (two words of the kernel's
+// semaphores, which the kernel now has), every region reads it (P + the
+// counter's old value, -1 past the last tile) and releases the response;
+// after its loop the load region releases the counter.
+// CHECK-LABEL: func.func @gemm_dynamic(
+// CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 1, 1>
+// CHECK-SAME: tile.semaphores = #tile.expr<8>
+// CHECK: %[[R:.*]] = tgpu.alloc : <2x4xi32, #{{.*}}>
+// CHECK-NEXT: %[[F:.*]] = tgpu.barriers arrive_count 1 : <2>
+// CHECK-NEXT: %[[E:.*]] = tgpu.barriers arrive_count 12 : <2>
+// CHECK: %[[CTR:.*]] = tile.workspace semaphores[%c2_i32] offset %c0_i64 : !tile.tensor<?xi32>
+// CHECK-NEXT: tgpu.warp_specialize
+// CHECK: %[[P0:.*]] = tile.program_id x
+// CHECK: %[[PLANE:.*]] = arith.muli
+// CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
+// CHECK: %[[LOOP:.*]]:3 = scf.while (%[[T:.*]] = %[[P0]], %[[K:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32) {
+// CHECK: arith.cmpi sge, %[[T]]
+// CHECK: } do {
+// CHECK: %[[S:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK: %[[PH:.*]] = arith.andi
+// CHECK-NOT: tgpu.claim_tile
+// CHECK: tgpu.channel_acquire
+// CHECK: %[[FREE:.*]] = arith.xori %[[PH]]
+// CHECK-NEXT: tgpu.wait %[[E]][%[[S]]], %[[FREE]]
+// CHECK-NEXT: tgpu.claim_tile %[[CTR]], %[[R]][%[[S]]], %[[F]]
+// CHECK-NEXT: tgpu.wait %[[F]][%[[S]]], %[[PH]]
+// CHECK-NEXT: %[[OLD:.*]] = tgpu.claimed_tile %[[R]][%[[S]]]
+// CHECK-NEXT: %[[N:.*]] = arith.addi %[[OLD]], %[[NP]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[N]], %[[PLANE]]
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[IN]], %[[N]], %{{.*}}
+// CHECK-NEXT: tgpu.arrive %[[E]][%[[S]]] : <2>
+// CHECK: scf.yield %[[NEXT]], %{{.*}}, %{{.*}} : i32, i32, i32
+// CHECK: tgpu.release_tile_counter %[[CTR]]
+// CHECK-NEXT: }, {
+// CHECK: scf.while
+// CHECK: } do {
+// CHECK-NOT: tgpu.claim_tile
+// CHECK: tgpu.tma_store %
+// CHECK-NOT: tgpu.claim_tile
+// CHECK: tgpu.wait %[[F]]
+// CHECK-NEXT: tgpu.claimed_tile %[[R]]
+// CHECK-NOT: tgpu.release_tile_counter
+// CHECK: tgpu.tma_store_wait {
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#linear3 = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear5 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_dynamic(%arg0: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>, %arg1: !tile.tensor<?x?xbf16, tma = 64x64, swizzle = 128>, %arg2: !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>) attributes {tgpu.persistent = #tile.tile_scheduler<dynamic>, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %channel, %buffers:2 = tgpu.channel consumer_warps 8 kind <fill = tma, release = mma> : !tgpu.smem<?x128x64xbf16, #shared>, !tgpu.smem<?x64x256xbf16, #shared1>
+    tgpu.warp_specialize [#tgpu.partition<load, warps = 4, regs = 40>, #tgpu.partition<compute, warps = 8, regs = 232>] {
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %0 = tile.program_id x
+      %1 = tile.program_id y
+      %2 = arith.muli %0, %c128_i32 : i32
+      %3 = arith.muli %1, %c256_i32 : i32
+      %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %5 = scf.for %arg3 = %c0_i32 to %4 step %c64_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
+        %6 = tgpu.channel_acquire %channel[%arg4]
+        tgpu.tma_load %arg0[%2, %arg3] -> %buffers#0[%6], %channel : <?x?xbf16, tma = 128x64, swizzle = 128>, <?x128x64xbf16, #shared>, !tgpu.channel
+        tgpu.tma_load %arg1[%arg3, %3] -> %buffers#1[%6], %channel : <?x?xbf16, tma = 64x64, swizzle = 128>, <?x64x256xbf16, #shared1>, !tgpu.channel
+        %c1_i32 = arith.constant 1 : i32
+        %7 = arith.addi %arg4, %c1_i32 : i32
+        scf.yield %7 : i32
+      }
+    }, {
+      %0 = tgpu.alloc : <2x128x64xbf16, #shared>
+      %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+      %c0_i32 = arith.constant 0 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %1 = tile.program_id x
+      %2 = tile.program_id y
+      %3 = arith.muli %1, %c128_i32 : i32
+      %4 = arith.muli %2, %c256_i32 : i32
+      %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xbf16, tma = 128x64, swizzle = 128>
+      %c0_i32_0 = arith.constant 0 : i32
+      %6 = arith.cmpi slt, %c0_i32, %5 : i32
+      %7:2 = scf.if %6 -> (tensor<128x256xf32, #linear>, i32) {
+        %9:2 = scf.for %arg3 = %c0_i32 to %5 step %c64_i32 iter_args(%arg4 = %cst, %arg5 = %c0_i32_0) -> (tensor<128x256xf32, #linear>, i32)  : i32 {
+          %12 = tgpu.channel_wait %channel[%arg5]
+          %13 = tgpu.wgmma %buffers#0[%12], %buffers#1[%12], %arg4 : !tgpu.smem<?x128x64xbf16, #shared>, <?x64x256xbf16, #shared1>, tensor<128x256xf32, #linear>
+          tgpu.wgmma_wait {pendings = 1 : i32}
+          %c1_i32 = arith.constant 1 : i32
+          %14 = arith.cmpi ugt, %arg5, %c0_i32_0 : i32
+          scf.if %14 {
+            %c1_i32_1 = arith.constant 1 : i32
+            %16 = arith.subi %arg5, %c1_i32_1 : i32
+            tgpu.channel_release %channel[%16]
+          }
+          %15 = arith.addi %arg5, %c1_i32 : i32
+          scf.yield %13, %15 : tensor<128x256xf32, #linear>, i32
+        }
+        %10 = tgpu.wgmma_wait %9#0 : tensor<128x256xf32, #linear> {pendings = 0 : i32}
+        %11 = arith.cmpi ugt, %9#1, %c0_i32_0 : i32
+        scf.if %11 {
+          %c1_i32 = arith.constant 1 : i32
+          %12 = arith.subi %9#1, %c1_i32 : i32
+          tgpu.channel_release %channel[%12]
+        }
+        scf.yield %10, %9#1 : tensor<128x256xf32, #linear>, i32
+      } else {
+        scf.yield %cst, %c0_i32_0 : tensor<128x256xf32, #linear>, i32
+      }
+      %8 = arith.truncf %7#0 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+      tgpu.tma_store %8, %arg2[%3, %4] via %0 : tensor<128x256xbf16, #linear>, <?x?xbf16, tma = 128x64, swizzle = 128>, <2x128x64xbf16, #shared>
+      tgpu.tma_store_wait {pendings = 0 : i32}
+    }
+    return
+  }
+}
+
