@@ -315,22 +315,15 @@ struct TilePartitionSchedule
       return UnitAttr::get(ctx);
     auto streamK = func->getAttrOfType<IntegerAttr>(kStreamKAttr);
     bool split = streamK && streamK.getInt() > 1;
-    std::string why;
-    if (want.getValue() == TileScheduler::LaunchControl) {
-      if (!target.tcgen05)
-        why = "cluster launch control is sm_100a's";
-      else if (split)
-        why = "a stream-K kernel's units are split statically";
-      if (why.empty())
-        return want;
-      mlir::emitRemark(func.getLoc())
-          << variantPrefix(func)
-          << "tiles scheduled in static waves, not by launch control: " << why;
-      return UnitAttr::get(ctx);
-    }
+    bool launchControl = want.getValue() == TileScheduler::LaunchControl;
     auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
-    if (split)
+    std::string why;
+    if (launchControl && !target.tcgen05)
+      why = "cluster launch control is sm_100a's";
+    else if (split)
       why = "a stream-K kernel's units are split statically";
+    else if (launchControl)
+      return want;
     else if (copies > 1)
       why = "ping-pong consumers take alternate tiles of a fixed order";
     else if (cluster && cluster.getInt() > 1)
@@ -340,8 +333,9 @@ struct TilePartitionSchedule
     if (why.empty())
       return want;
     mlir::emitRemark(func.getLoc())
-        << variantPrefix(func)
-        << "tiles scheduled in static waves, not dynamically: " << why;
+        << variantPrefix(func) << "tiles scheduled in static waves, not "
+        << (launchControl ? "by launch control" : "dynamically") << ": "
+        << why;
     return UnitAttr::get(ctx);
   }
 
