@@ -188,8 +188,8 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     tile-warp-specialize: both regions of the `tgpu.warp_specialize` loop
     over the program's tiles (grouped rasterization, 8 rows of tiles a
     group; clusters of `tile.cluster` programs along x), program ids x and
-    y becoming the tile's coordinates, and the grid becomes `min(sms, gx *
-    gy)` (in whole clusters). Each channel use counter (the last iter_arg
+    y becoming the tile's coordinates, and the grid becomes `min(sms *
+    blocks_per_sm, gx * gy * gz)` (in whole clusters). Each channel use counter (the last iter_arg
     of the loop whose acquires or waits it indexes) runs on across tiles;
     a channel index outside every loop (tiles copied once) becomes the
     tile's ordinal. With two consumer copies (ping-pong), copy c takes
@@ -207,7 +207,16 @@ def TilePersistentTiles : Pass<"tile-persistent-tiles", "mlir::ModuleOp"> {
     multicast), at the bottom every region reads it (`tgpu.query_cancel`,
     -1 ends the loop) and releases it. In a kernel with `tgpu.cta_group`
     the MMA region's code of a tile runs in an `scf.if` on the cluster's
-    first CTA (`tgpu.cluster_rank` 0). `tgpu.persistent` is consumed.
+    first CTA (`tgpu.cluster_rank` 0). With `tgpu.persistent =
+    #tile.tile_scheduler<dynamic>` the grid stays `min(sms * blocks_per_sm,
+    tiles)` and the loops are the same `scf.while`s from the program's own
+    tile (none past the last), but at the bottom of tile k the load region
+    claims the next from a counter (`tgpu.claim_tile` into response k mod
+    2: two words of semaphores, `tile.semaphores = 8` and a `tile.workspace
+    semaphores` op added), every region reads it (`tgpu.claimed_tile`,
+    the programs' count plus the counter's old value) and releases it, and
+    after its loop the load region releases the counter
+    (`tgpu.release_tile_counter`). `tgpu.persistent` is consumed.
   }];
   let dependentDialects = ["::tilec::tgpu::TGPUDialect",
                            "::mlir::scf::SCFDialect",

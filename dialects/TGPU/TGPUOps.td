@@ -978,6 +978,7 @@ def TGPU_ReleaseTileCounterOp : TGPU_Op<"release_tile_counter"> {
   }];
   let arguments = (ins Tile_TensorViewType:$counter);
   let assemblyFormat = "$counter attr-dict `:` qualified(type($counter))";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

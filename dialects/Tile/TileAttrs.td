@@ -187,7 +187,8 @@ def Tile_TileSchedulerAttr : EnumAttr<Tile_Dialect, Tile_TileScheduler,
     another kernel sharing the GPU keep their place; a cluster's first
     block asks for the whole cluster. Where it cannot run (sm_90a,
     stream-K) the kernel keeps the static schedule and a remark says why.
-    `dynamic` (any target): min(SMs, tiles) programs start on the first
+    `dynamic` (any target): min(SMs · blocks_per_sm, tiles) programs
+    start on the first
     tiles, and a program that finishes one takes the next of the order
     from a counter in the kernel's semaphores (an atomic add a tile, made
     by the load partition as it leaves the tile), so that tiles of unequal

@@ -113,30 +113,36 @@ def test_varlen_more_keys_than_queries(bundle, causal):
 
 def test_dynamic_tiles_leave_the_counter_zero(bundle):
     """The kernel's programs take tiles from a counter in its semaphores
-    (tile.tile_scheduler = dynamic), which each launch must leave zero: three
-    launches queued back to back on one stream (more tiles than programs,
-    so programs claim), then one on another stream, each output poisoned
-    and checked. A counter left non-zero would skip tiles of the next."""
+    (tile.tile_scheduler = dynamic), which each launch must leave zero:
+    three launches queued back to back on one stream (more tiles than
+    programs, so programs claim; the second and third would skip tiles if
+    the one before left the counter non-zero), one on another stream (its
+    own semaphores), and one given a grid wider than the tiles (programs
+    past the last tile take none), each output poisoned and checked."""
     d, hq, hkv = 128, 8, 2
     lens = list(LENS) * 2
     q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=11)
     scale = d ** -0.5
     sched = tilec.varlen.schedule(cu_q, q.shape[0])
-    assert sched.shape[0] * hq > torch.cuda.get_device_properties(DEV).multi_processor_count
+    tiles = sched.shape[0] * hq
+    assert tiles > torch.cuda.get_device_properties(DEV).multi_processor_count
     ref = reference(q, k, v, lens, lens, scale, True)
 
-    def launch():
+    def launch(grid=None):
         o = torch.full_like(q, float("nan"))
         lse = torch.full((hq, q.shape[0]), float("nan"), device=DEV)
         bundle["varlen_attention_d128"](
             q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1), o.transpose(0, 1), lse,
-            cu_q, cu_k, sched, scale, 1)
+            cu_q, cu_k, sched, scale, 1, grid=grid)
         return o, lse
     outs = [launch() for _ in range(3)]
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         outs.append(launch())
+    torch.cuda.current_stream().wait_stream(side)
+    outs.append(launch(grid=tiles + 5))
+    outs.append(launch())
     torch.cuda.synchronize()
     for out, lse in outs:
         check(out, lse, *ref)

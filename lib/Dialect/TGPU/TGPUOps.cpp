@@ -71,11 +71,27 @@ LogicalResult QueryCancelOp::verify() {
   return verifyResponses(*this, getResponse().getType());
 }
 
+/// A dynamic schedule's counter: two contiguous i32 words (the counter and
+/// the programs done), as the lowerings address them.
+static LogicalResult verifyTileCounter(Operation *op, tile::TensorViewType t) {
+  if (t.getRank() != 1 || !t.getElementType().isInteger(32) ||
+      t.getStrides().front() != 1 ||
+      (!ShapedType::isDynamic(t.getShape().front()) && t.getShape().front() < 2))
+    return op->emitOpError()
+           << "counts in a 1-d i32 view of at least 2 contiguous elements, "
+              "found "
+           << t;
+  return success();
+}
+
 LogicalResult ClaimTileOp::verify() {
-  tile::TensorViewType counter = getCounter().getType();
-  if (counter.getRank() != 1 || !counter.getElementType().isInteger(32))
-    return emitOpError() << "counts in a 1-d i32 view, found " << counter;
+  if (failed(verifyTileCounter(*this, getCounter().getType())))
+    return failure();
   return verifyResponses(*this, getResponse().getType());
+}
+
+LogicalResult ReleaseTileCounterOp::verify() {
+  return verifyTileCounter(*this, getCounter().getType());
 }
 
 LogicalResult ClaimedTileOp::verify() {

@@ -625,7 +625,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == kTileSchedulerAttr) {
     if (!func || !isa<TileSchedulerAttr>(attr.getValue()))
       return op->emitError() << "'tile.tile_scheduler' must be "
-                                "#tile.tile_scheduler<static|launch_control>, "
+                                "#tile.tile_scheduler<static|launch_control|"
+                                "dynamic>, "
                                 "found "
                              << attr.getValue();
     return success();

@@ -16,8 +16,17 @@ func.func @not_a_tma_view(%a: !tile.tensor<?x?xbf16>, %i: i32) {
 // A dynamic schedule's counter is a 1-d view of i32 (the semaphores' words).
 func.func @claim_tile_counter(%i: i32, %full: !tgpu.mbarriers<2>, %c: !tile.tensor<?x?xi32>,
     %r: !tgpu.smem<2x4xi32, #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>>) {
-  // expected-error @+1 {{counts in a 1-d i32 view}}
+  // expected-error @+1 {{counts in a 1-d i32 view of at least 2 contiguous elements}}
   tgpu.claim_tile %c, %r[%i], %full : !tile.tensor<?x?xi32>, !tgpu.smem<2x4xi32, #tile.shared<offset = [[0, 1], [0, 2], [1, 0]]>>, !tgpu.mbarriers<2>
+  return
+}
+
+// -----
+
+// The release addresses the counter's second word too.
+func.func @release_tile_counter_short(%c: !tile.tensor<1xi32>) {
+  // expected-error @+1 {{counts in a 1-d i32 view of at least 2 contiguous elements}}
+  tgpu.release_tile_counter %c : !tile.tensor<1xi32>
   return
 }
 

@@ -344,7 +344,7 @@ func.func @schedule(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.sched
 
 // -----
 
-// expected-error @+1 {{'tile.tile_scheduler' must be #tile.tile_scheduler<static|launch_control>, found #tile.schedule<pingpong>}}
+// expected-error @+1 {{'tile.tile_scheduler' must be #tile.tile_scheduler<static|launch_control|dynamic>, found #tile.schedule<pingpong>}}
 func.func @tile_scheduler(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.tile_scheduler = #tile.schedule<pingpong>, tile.grid = #tile.grid<1>} {
   return
 }

@@ -55,6 +55,16 @@
 // cluster, in every CTA). The ordinal k stands where the static loop's
 // ordinal does.
 //
+// The dynamic scheduler (tgpu.persistent = #tile.tile_scheduler<dynamic>,
+// any target): the static grid, min(SMs, tiles) programs, and the launch-
+// control loop from the program's own tile (none past the last tile), but
+// the load region claims the next tile at the bottom of each
+// (tgpu.claim_tile: an atomic add on a counter in two words of the
+// kernel's semaphores, which the pass adds, its old value c naming tile P
+// + c, none past the last) and posts it in the response; after its loop
+// it counts the program done and the last program zeroes the counter
+// (tgpu.release_tile_counter).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TGPU/TGPUDialect.h"
@@ -305,6 +315,13 @@ struct Persistent {
     if (dynamic) {
       tiles = nz ? arith::MulIOp::create(b, loc, plane, nz).getResult() : plane;
       programs = NumProgramsOp::create(b, loc, 0);
+      // A grid wider than the tiles (a launch given its own grid): the
+      // programs past the last tile take none.
+      first = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, first,
+                                tiles),
+          first, cst(b, -1));
     }
     Value zero = cst(b, 0);
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, i32, i32},

@@ -1413,7 +1413,10 @@ module attributes {tile.target = #tile.target<sm_100a>} {
 // CHECK: %[[P0:.*]] = tile.program_id x
 // CHECK: %[[PLANE:.*]] = arith.muli
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
-// CHECK: %[[LOOP:.*]]:3 = scf.while (%[[T:.*]] = %[[P0]], %[[K:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32) {
+// A program past the last tile (a launch given a wider grid) takes none.
+// CHECK: %[[HAS:.*]] = arith.cmpi ult, %[[P0]], %[[PLANE]]
+// CHECK-NEXT: %[[T0:.*]] = arith.select %[[HAS]], %[[P0]], %c-1_i32
+// CHECK: %[[LOOP:.*]]:3 = scf.while (%[[T:.*]] = %[[T0]], %[[K:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, i32) -> (i32, i32, i32) {
 // CHECK: arith.cmpi sge, %[[T]]
 // CHECK: } do {
 // CHECK: %[[S:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
