@@ -118,9 +118,15 @@ struct Persistent {
   GridExprAttr gz;     // and z (a batch of such grids), null if 1
   int cluster = 1;     // programs a cluster (along x)
   int64_t streamK = 0; // stream-K: the most units a tile is split into
-  bool launchControl = false; // a block a tile, taken over by try_cancel
-  bool dynamic = false;       // min(SMs, tiles) programs, a tile counter
+  // Static waves; launch control (a block a tile, taken over by
+  // try_cancel); dynamic (min(SMs, tiles) programs, a tile counter).
+  TileScheduler scheduler = TileScheduler::Static;
   int blocksPerSM = 1;         // programs an SM (tile.blocks_per_sm)
+
+  bool launchControl() const {
+    return scheduler == TileScheduler::LaunchControl;
+  }
+  bool dynamic() const { return scheduler == TileScheduler::Dynamic; }
 
   /// gx * gy tiles of the original grid, times gz.
   GridExprAttr times(GridExprAttr e) const {
@@ -135,10 +141,10 @@ struct Persistent {
     GridExprAttr sms = GridExprAttr::sms(ctx), x;
     if (blocksPerSM > 1)
       sms = call(GridOp::Mul, sms, lit(blocksPerSM));
-    if (launchControl && cluster == 1) {
+    if (launchControl() && cluster == 1) {
       // A block a tile; running blocks cancel the launch of later ones.
       x = times(call(GridOp::Mul, gx, gy));
-    } else if (launchControl) {
+    } else if (launchControl()) {
       // The same in whole clusters.
       GridExprAttr c = lit(cluster);
       x = call(GridOp::Mul,
@@ -312,7 +318,7 @@ struct Persistent {
     }
     Value plane = arith::MulIOp::create(b, loc, nx, ny);
     Value tiles, programs;
-    if (dynamic) {
+    if (dynamic()) {
       tiles = nz ? arith::MulIOp::create(b, loc, plane, nz).getResult() : plane;
       programs = NumProgramsOp::create(b, loc, 0);
       // A grid wider than the tiles (a launch given its own grid): the
@@ -340,7 +346,7 @@ struct Persistent {
     Value slot = arith::RemUIOp::create(ib, loc, k, two);
     Value phase = arith::AndIOp::create(
         ib, loc, arith::DivUIOp::create(ib, loc, k, two), one);
-    if (scheduler && launchControl) {
+    if (scheduler && launchControl()) {
       tgpu::WaitOp::create(ib, loc, resp.empty, slot,
                            arith::XOrIOp::create(ib, loc, phase, one));
       tgpu::ArriveOp::create(ib, loc, resp.full, slot,
@@ -348,8 +354,8 @@ struct Persistent {
       tgpu::TryCancelOp::create(ib, loc, resp.buffer, slot, resp.full,
                                 /*multicast=*/cluster > 1);
     }
-    return {loop,  tileIds(ib, loc, t, plane, nx, ny, nz, rank), k, slot,
-            phase, tiles, programs};
+    return {loop, tileIds(ib, loc, t, plane, nx, ny, nz, rank), k, slot, phase,
+            tiles, programs};
   }
 
   /// The bottom of tile k in the launch-control (or dynamic) loop (see
@@ -363,7 +369,7 @@ struct Persistent {
       return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
     };
     Value slot = tile.slot;
-    if (dynamic && scheduler) {
+    if (dynamic() && scheduler) {
       tgpu::WaitOp::create(b, loc, resp.empty, slot,
                            arith::XOrIOp::create(b, loc, tile.phase, cst(1)));
       tgpu::ClaimTileOp::create(b, loc, resp.counter, resp.buffer, slot,
@@ -371,11 +377,10 @@ struct Persistent {
     }
     tgpu::WaitOp::create(b, loc, resp.full, slot, tile.phase);
     Value next;
-    if (dynamic) {
-      next = arith::AddIOp::create(
-          b, loc, tgpu::ClaimedTileOp::create(b, loc, b.getI32Type(), resp.buffer,
-                                      slot),
-          tile.programs);
+    if (dynamic()) {
+      Value claimed =
+          tgpu::ClaimedTileOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
+      next = arith::AddIOp::create(b, loc, claimed, tile.programs);
       next = arith::SelectOp::create(
           b, loc,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
@@ -585,10 +590,7 @@ struct TilePersistentTiles
     pers.blocksPerSM = tile::getBlocksPerSM(func);
     if (auto sched =
             func->getAttrOfType<TileSchedulerAttr>(tgpu::kPersistentAttr))
-    {
-      pers.launchControl = sched.getValue() == TileScheduler::LaunchControl;
-      pers.dynamic = sched.getValue() == TileScheduler::Dynamic;
-    }
+      pers.scheduler = sched.getValue();
     // A CTA pair's MMAs: only the first CTA's MMA thread issues them.
     bool pairMMA = func->hasAttr(tgpu::kCtaGroupAttr);
     Region *load = ws.getRegionOf(tgpu::PartitionRole::Load);
@@ -614,15 +616,15 @@ struct TilePersistentTiles
     if (mma && (copies > 1 || pers.streamK > 1))
       return func.emitError() << "sm_100a's MMA partition walks tiles with "
                                  "one compute copy and whole tiles";
-    if (pers.launchControl && (copies > 1 || pers.streamK > 1))
+    if (pers.launchControl() && (copies > 1 || pers.streamK > 1))
       return func.emitError() << "launch control takes whole tiles and one "
                                  "compute copy";
-    if (pers.dynamic && (copies > 1 || pers.streamK > 1 || pers.cluster > 1 ||
+    if (pers.dynamic() && (copies > 1 || pers.streamK > 1 || pers.cluster > 1 ||
                          func->hasAttr(kSemaphoresAttr)))
       return func.emitError()
              << "the dynamic tile scheduler takes whole tiles, one compute "
                 "copy, no cluster and a kernel without semaphores";
-    if (pers.launchControl || pers.dynamic) {
+    if (pers.scheduler != TileScheduler::Static) {
       // Two responses; every warp of every region (of every CTA of the
       // cluster) releases one. The barriers are set up before the cluster
       // synchronizes (tile-cluster-multicast's cluster_sync), as the other
@@ -642,7 +644,7 @@ struct TilePersistentTiles
           tgpu::AllocOp::create(rb, loc, tgpu::launchControlResponses(ctx, 2)),
           tgpu::BarriersOp::create(rb, loc, bars, 1),
           tgpu::BarriersOp::create(rb, loc, bars, warps), Value()};
-      if (pers.dynamic) {
+      if (pers.dynamic()) {
         // The counter and the programs done: two words of semaphores.
         auto i32 = rb.getI32Type();
         auto type = TensorViewType::get(ctx, {ShapedType::kDynamic}, i32, {1});
@@ -705,7 +707,6 @@ struct TilePersistentTiles
     Value once = onceIndex(block);
     LaunchControlLoop tile = pers.wrapLaunchControl(b, loc, func, resp,
                                                     scheduler);
-
     Block *body = tile.loop.getAfterBody();
     Value after =
         intoTileLoop(tile.loop, body, tile.ids, block, tileCodeEnd(block),
@@ -716,7 +717,7 @@ struct TilePersistentTiles
     OpBuilder yb = OpBuilder::atBlockEnd(body);
     pers.nextLaunchControlTile(yb, loc, tile, resp, after, scheduler);
     // The scheduler's last claim is done when its loop ends.
-    if (pers.dynamic && scheduler) {
+    if (pers.dynamic() && scheduler) {
       OpBuilder ab(tile.loop->getContext());
       ab.setInsertionPointAfter(tile.loop);
       tgpu::ReleaseTileCounterOp::create(ab, loc, resp.counter);
