@@ -217,7 +217,8 @@ def Tile_GridOp : I32EnumAttr<"GridOp", "a node of a grid expression", [
     I32EnumAttrCase<"Mul", 7, "mul">,
     I32EnumAttrCase<"Div", 8, "div">,
     I32EnumAttrCase<"Min", 9, "min">,
-    I32EnumAttrCase<"Max", 10, "max">]> {
+    I32EnumAttrCase<"Max", 10, "max">,
+    I32EnumAttrCase<"Stride", 11, "stride">]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
 }
@@ -227,7 +228,9 @@ def Tile_GridExprAttr : Tile_Attr<"GridExpr", "expr"> {
   let description = [{
     The language of launch-grid rules and launch costs (docs/BUNDLE.md):
     an integer literal; `sms`, the multiprocessor count of the device;
-    `dim(P, D)`, the extent of dim `D` of tensor argument `P`; `arg(P)`,
+    `dim(P, D)`, the extent of dim `D` of tensor argument `P`;
+    `stride(P, D)`, its stride in elements (costs only: a kernel cannot
+    read it, so grids, workspaces and semaphores do not take it); `arg(P)`,
     integer scalar argument `P`; and `cdiv`, `add`, `sub`, `mul`, `div`,
     `min`, `max` of two expressions. The runtime evaluates it at launch;
     the bundle carries its text form (`cdiv(dim(0,0),128)`).
@@ -248,6 +251,10 @@ def Tile_GridExprAttr : Tile_Attr<"GridExpr", "expr"> {
                               int64_t axis);
     /// arg(param): integer scalar argument `param`.
     static GridExprAttr argOf(::mlir::MLIRContext *ctx, int64_t param);
+    /// stride(param, axis): the stride, in elements, of dim `axis` of
+    /// tensor argument `param` (in costs only).
+    static GridExprAttr strideOf(::mlir::MLIRContext *ctx, int64_t param,
+                                 int64_t axis);
     static GridExprAttr call(GridOp op, GridExprAttr lhs, GridExprAttr rhs);
     /// The operands of a call.
     GridExprAttr lhs() const;
@@ -258,6 +265,8 @@ def Tile_GridExprAttr : Tile_Attr<"GridExpr", "expr"> {
     }
     /// Whether the expression reads `sms` anywhere.
     bool usesSms() const;
+    /// Whether it reads a `stride` anywhere.
+    bool usesStride() const;
     /// Nodes, and the depth of the deepest.
     int64_t size() const;
     int64_t depth() const;

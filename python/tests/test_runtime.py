@@ -587,6 +587,6 @@ def test_processes_autotuning_at_once_lose_no_cache_entry(tmp_path):
         assert p.returncode == 0, err
     (cache,) = [f for f in os.listdir(tmp_path) if f.endswith(".txt")]
     lines = (tmp_path / cache).read_text().splitlines()
-    assert lines[0] == "tilec-autotune 1"
+    assert lines[0] == "tilec-autotune 2"
     buckets = sorted(int(line.split("\t")[3].split("x")[0]) for line in lines[1:])
     assert buckets == [128 * (i + 1) for i in range(1, 129)]

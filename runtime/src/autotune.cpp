@@ -21,7 +21,8 @@
 namespace tilec_rt {
 namespace {
 
-constexpr const char* kHeader = "tilec-autotune 1";
+// 2: a bucket marks tensors whose rows are not 128-byte aligned ("u").
+constexpr const char* kHeader = "tilec-autotune 2";
 constexpr size_t kMaxCacheBytes = size_t{16} << 20;
 
 int64_t bucket_of(int64_t e) {
@@ -279,10 +280,17 @@ std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t 
     const tilec_arg& a = args[i];
     if (i) s += ";";
     if (p.kind == TILEC_ARG_TENSOR) {
+      bool unaligned = false;
       for (int d = 0; d < p.rank; ++d) {
         if (d) s += "x";
         s += p.shape[d] == TILEC_DYNAMIC ? cat(bucket_of(a.shape[d])) : cat(p.shape[d]);
+        if (d + 1 < p.rank && a.shape[d] > 1 &&
+            a.strides[d] * static_cast<int64_t>(dtype_size(p.dtype)) % 128 != 0)
+          unaligned = true;
       }
+      // Rows 16- but not 128-byte aligned cost TMA copies more (a member's
+      // cost reads the strides): another bucket.
+      if (unaligned) s += "u";
     } else if (dtype_is_int(p.dtype)) {
       s += cat(a.value.i);
     } else {

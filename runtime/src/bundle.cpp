@@ -515,18 +515,22 @@ class MetadataParser {
                                &k.cost,    &k.workspace, &k.semaphores};
     for (int axis = 0; axis < 6; ++axis) {
       for (const auto& n : exprs[axis]->nodes) {
-        if (n.op != GridExpr::Dim && n.op != GridExpr::Arg) continue;
+        if (n.op != GridExpr::Dim && n.op != GridExpr::Stride && n.op != GridExpr::Arg)
+          continue;
         const std::string where = cat("kernel '", k.name, "' ", kAxis[axis], " '",
                                       exprs[axis]->text, "': ");
         if (n.a >= static_cast<int64_t>(k.params.size()))
           error(cat(where, "parameter ", n.a, " does not exist (the kernel has ", k.params.size(),
                     " params)"));
         const Param& p = k.params[static_cast<size_t>(n.a)];
-        if (n.op == GridExpr::Dim) {
+        if (n.op == GridExpr::Stride && axis != 3)
+          error(cat(where, "stride(", n.a, ",", n.b, ") is for costs only"));
+        if (n.op == GridExpr::Dim || n.op == GridExpr::Stride) {
+          const char* fn = n.op == GridExpr::Dim ? "dim(" : "stride(";
           if (p.kind != TILEC_ARG_TENSOR)
-            error(cat(where, "dim(", n.a, ",", n.b, ") names scalar param '", p.name, "'"));
+            error(cat(where, fn, n.a, ",", n.b, ") names scalar param '", p.name, "'"));
           if (n.b >= p.rank)
-            error(cat(where, "dim(", n.a, ",", n.b, ") is out of range for rank-", p.rank,
+            error(cat(where, fn, n.a, ",", n.b, ") is out of range for rank-", p.rank,
                       " tensor '", p.name, "'"));
         } else {
           if (p.kind != TILEC_ARG_SCALAR || !dtype_is_int(p.dtype))

@@ -85,13 +85,13 @@ struct Parser {
     while (peek() >= 'a' && peek() <= 'z') ++pos;
     const std::string name = s.substr(start, pos - start);
     if (name == "sms") return add_node(GridExpr::Sms, 0, 0, 0);
-    if (name == "dim") {
+    if (name == "dim" || name == "stride") {
       expect('(');
       const int64_t p = parse_index_literal("parameter index");
       expect(',');
       const int64_t d = parse_index_literal("dimension");
       expect(')');
-      return add_node(GridExpr::Dim, 0, p, d);
+      return add_node(name == "dim" ? GridExpr::Dim : GridExpr::Stride, 0, p, d);
     }
     if (name == "arg") {
       expect('(');
@@ -116,7 +116,7 @@ struct Parser {
     }
     pos = start;
     error(cat("unknown function '", name,
-              "' (expected sms, dim, arg, cdiv, add, sub, mul, div, min or max)"));
+              "' (expected sms, dim, stride, arg, cdiv, add, sub, mul, div, min or max)"));
   }
 };
 

@@ -78,11 +78,11 @@ uint8_t float_to_f8e5m2_bits(double v);
 
 // ---- grid expressions -----------------------------------------------------
 struct GridExpr {
-  enum Op : uint8_t { Lit, Dim, Arg, Cdiv, Add, Sub, Mul, Div, Min, Max, Sms };
+  enum Op : uint8_t { Lit, Dim, Arg, Cdiv, Add, Sub, Mul, Div, Min, Max, Sms, Stride };
   struct Node {
     Op op;
     int64_t value;  // Lit
-    int64_t a, b;   // Dim: param, dim; Arg: param; binary ops: node indices
+    int64_t a, b;   // Dim, Stride: param, dim; Arg: param; binary ops: node indices
   };
   std::vector<Node> nodes;
   int64_t root = -1;

@@ -112,13 +112,15 @@ struct Evaluator {
       case GridExpr::Sms:
         if (sms < 1) error("sms (the number of multiprocessors) needs a GPU");
         return sms;
-      case GridExpr::Dim: {
+      case GridExpr::Dim:
+      case GridExpr::Stride: {
+        const char* fn = n.op == GridExpr::Dim ? "dim(" : "stride(";
         const tilec_arg& a = args[n.a];
         if (a.kind != TILEC_ARG_TENSOR)
-          error(cat("dim(", n.a, ",", n.b, "): argument ", n.a, " is not a tensor"));
+          error(cat(fn, n.a, ",", n.b, "): argument ", n.a, " is not a tensor"));
         if (a.rank < 0 || n.b >= a.rank || n.b >= TILEC_MAX_RANK)
-          error(cat("dim(", n.a, ",", n.b, "): argument ", n.a, " has rank ", a.rank));
-        return a.shape[n.b];
+          error(cat(fn, n.a, ",", n.b, "): argument ", n.a, " has rank ", a.rank));
+        return n.op == GridExpr::Dim ? a.shape[n.b] : a.strides[n.b];
       }
       case GridExpr::Arg: {
         const tilec_arg& a = args[n.a];

@@ -139,10 +139,11 @@ def forced(bundle, name):
 # (128x256), 128x128 and 128x64 (two warpgroups), 64x256, 64x128 and 64x64
 # (one), 256x128 (two warpgroups of 128 rows), 128x192 (two column blocks,
 # 128 + 64), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
-# stream-K member (128x256_sk). Ping-pong kernels
+# stream-K member (128x256_sk), the kernel in clusters of two (128x256_c2,
+# B multicast). Ping-pong kernels
 # (128x128 as written) have no 128x128, no 64x256, no 256x128, no 128x192
-# and no stream-K member; cluster kernels no stream-K member.
-FAMILY = range(12)
+# and no stream-K or cluster member; cluster kernels no stream-K member.
+FAMILY = range(13)
 PINGPONG_FAMILY = range(7)
 CLUSTER_FAMILY = range(11)
 
@@ -334,7 +335,7 @@ def test_gemm_autotune(tmp_path, monkeypatch):
     family = ["gemm"] + [v for v in load("gemm").kernels if v.startswith("gemm__")]
     assert chosen[0] in family and chosen[0] != "gemm__plain", chosen
     text = "".join(open(tmp_path / f).read() for f in os.listdir(tmp_path))
-    assert text.startswith("tilec-autotune 1\n") and "\tgemm\t" in text, text
+    assert text.startswith("tilec-autotune 2\n") and "\tgemm\t" in text, text
     again = load("gemm")["gemm"]
     a = torch.randn(777, 520, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(520, 1032, device=DEV, dtype=torch.bfloat16)

@@ -527,6 +527,8 @@ std::vector<BadMeta> bad_metadata_cases() {
        "metadata line 10", "duplicate 'cost' in kernel 'gemm'"},
       {"BadCost", replace(kGemm, "cluster 2 1 1\n", "cluster 2 1 1\ncost mul(sms)\n"),
        "metadata line 9", "cost: "},
+      {"StrideInGrid", replace(kVA, "grid cdiv(dim(0,0),1024) 1 1", "grid stride(0,0) 1 1"),
+       "kernel 'vector_add' grid x 'stride(0,0)'", "stride(0,0) is for costs only"},
       {"TmaInnerBoxNot16Bytes", replace(kGemm, "tma 64 64 swizzle 128", "tma 64 4 swizzle none"),
        "metadata line 10", "tma box innermost extent 4 x 2 bytes is not a multiple of 16 bytes"},
       {"TmaInnerBoxExceedsSwizzle", replace(kGemm, "tma 64 64 swizzle 128", "tma 64 64 swizzle 64"),

@@ -280,6 +280,30 @@ TEST_F(RuntimeLaunch, TileShapeVariantChosenByCost) {
   EXPECT_EQ(fake->launches.back().grid[0], 3u);
 }
 
+// A cost may read a tensor's strides (stride(P,D)): the member whose cost
+// is least for these strides runs.
+TEST_F(RuntimeLaunch, CostReadsStrides) {
+  const std::string meta =
+      "tilec-bundle 1\narch sm_90a\n"
+      "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
+      "cost mul(stride(0,0),2)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+      "kernel t__small\nthreads 384\n"
+      "cost 200\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
+      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n";
+  BundlePtr b = load_ok(make_bundle(meta + kPlainT));
+  tilec_kernel* k = kernel(b.get(), "t");
+  fake->sm_count = 10;
+  auto chosen_for = [&](int64_t stride) {
+    std::vector<tilec_arg> args{tensor_arg(0x1000, TILEC_DTYPE_F32, {1280, 64}, {stride, 1})};
+    tilec_kernel* chosen = nullptr;
+    EXPECT_TRUE(IsOk(tilec_kernel_choose(k, args.data(), args.size(), &chosen)));
+    return std::string(chosen ? tilec_kernel_name(chosen) : "");
+  };
+  EXPECT_EQ(chosen_for(64), "t");          // cost 128 < 200
+  EXPECT_EQ(chosen_for(128), "t__small");  // 256 > 200
+}
+
 TEST_F(RuntimeLaunch, GemmWithTmaClusterAndLargeSmem) {
   BundlePtr b = load_ok(make_bundle(gemm_meta()));
   tilec_kernel* k = kernel(b.get(), "gemm");
@@ -801,7 +825,7 @@ TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
   EXPECT_EQ(flushes, tuning_launches);
   ASSERT_EQ(fake->allocations.size(), allocs + 1);
   EXPECT_EQ(fake->frees.back(), fake->allocations.back());
-  EXPECT_NE(cache_text().find("tilec-autotune 1\nFake GPU\t12080\tt\t5120x64\tt__small\t"),
+  EXPECT_NE(cache_text().find("tilec-autotune 2\nFake GPU\t12080\tt\t5120x64\tt__small\t"),
             std::string::npos)
       << cache_text();
 
@@ -822,6 +846,12 @@ TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
   EXPECT_GT(fake->launches.size(), before);
   EXPECT_NE(cache_text().find("\tt\t1280x64\tt\t"), std::string::npos) << cache_text();
   EXPECT_NE(cache_text().find("\tt\t5120x64\tt__small\t"), std::string::npos) << cache_text();
+  // Rows 16- but not 128-byte aligned (36 floats apart) are another
+  // bucket: a cost may read the strides, and such rows cost TMA more.
+  const size_t aligned = fake->launches.size();
+  EXPECT_EQ(tune(kernel(again.get(), "t"), rows(5120, 36)), "t");
+  EXPECT_GT(fake->launches.size(), aligned);
+  EXPECT_NE(cache_text().find("\tt\t5120x64u\tt\t"), std::string::npos) << cache_text();
 }
 
 // The cost model's choice stays unless a member beats it beyond the noise
@@ -949,8 +979,8 @@ TEST_F(RuntimeAutotune, CorruptCacheIsIgnoredWithAWarning) {
   pclose(ls);
   std::string path = dir_ + "/cache/" + std::string(name, strcspn(name, "\n"));
   for (const std::string& junk :
-       {std::string("garbage\n"), std::string("tilec-autotune 1\na\tb\n"),
-        std::string("tilec-autotune 1\nFake GPU\t12080\tt\t5120x64\tt__small\tfast\n"),
+       {std::string("garbage\n"), std::string("tilec-autotune 2\na\tb\n"),
+        std::string("tilec-autotune 2\nFake GPU\t12080\tt\t5120x64\tt__small\tfast\n"),
         std::string("")}) {
     FILE* f = fopen(path.c_str(), "w");
     fputs(junk.c_str(), f);
@@ -963,7 +993,7 @@ TEST_F(RuntimeAutotune, CorruptCacheIsIgnoredWithAWarning) {
     EXPECT_NE(err.find("tilec: warning: ignoring the autotuning cache " + path), std::string::npos)
         << junk << " -> " << err;
     EXPECT_GT(fake->launches.size(), before);  // timed again
-    EXPECT_EQ(cache_text().rfind("tilec-autotune 1\n", 0), 0u);  // rewritten whole
+    EXPECT_EQ(cache_text().rfind("tilec-autotune 2\n", 0), 0u);  // rewritten whole
   }
   // A directory where the file should be: a warning, and the tuned member.
   std::system(("rm -f " + path + " && mkdir " + path).c_str());

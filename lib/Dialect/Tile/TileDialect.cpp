@@ -573,10 +573,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'tile.grid' must be a #tile.grid<...> of 1 to 3 grid "
                 "expressions, e.g. #tile.grid<cdiv(dim(0, 0), 128)>; found "
              << attr.getValue();
-    for (GridExprAttr e : grid.getAxes())
+    for (GridExprAttr e : grid.getAxes()) {
       if (auto err = e.check(func.getArgumentTypes()))
         return op->emitError() << "bad grid expression '" << e.str()
                                << "': " << *err;
+      if (e.usesStride())
+        return op->emitError() << "bad grid expression '" << e.str()
+                               << "': stride() is for costs only (a kernel "
+                                  "cannot read a view's strides)";
+    }
     // A rule every launch would reject (the runtime's limits: x in
     // 1..2^31-1, y and z in 1..65535).
     static constexpr char kAxis[] = {'x', 'y', 'z'};
@@ -725,6 +730,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (auto err = e.check(func.getArgumentTypes()))
       return op->emitError() << "bad " << name.drop_front(5) // after "tile."
                              << " expression '" << e.str() << "': " << *err;
+    if (name != kCostAttr && e.usesStride())
+      return op->emitError() << "bad " << name.drop_front(5)
+                             << " expression '" << e.str()
+                             << "': stride() is for costs only";
     return success();
   }
   if (name == kTmaFallbackAttr) {

@@ -38,6 +38,11 @@ GridExprAttr GridExprAttr::dimOf(MLIRContext *ctx, int64_t param,
   return get(ctx, GridOp::Dim, param, axis, {});
 }
 
+GridExprAttr GridExprAttr::strideOf(MLIRContext *ctx, int64_t param,
+                                    int64_t axis) {
+  return get(ctx, GridOp::Stride, param, axis, {});
+}
+
 GridExprAttr GridExprAttr::argOf(MLIRContext *ctx, int64_t param) {
   return get(ctx, GridOp::Arg, param, 0, {});
 }
@@ -57,7 +62,7 @@ GridExprAttr GridExprAttr::rhs() const {
 
 static bool isCallOp(GridOp op) {
   return op != GridOp::Literal && op != GridOp::Sms && op != GridOp::Dim &&
-         op != GridOp::Arg;
+         op != GridOp::Arg && op != GridOp::Stride;
 }
 
 LogicalResult
@@ -71,7 +76,8 @@ GridExprAttr::verify(function_ref<InFlightDiagnostic()> emitError, GridOp op,
   for (Attribute a : operands)
     if (!isa<GridExprAttr>(a))
       return emitError() << "grid operands are #tile.expr, found " << a;
-  if ((op == GridOp::Dim || op == GridOp::Arg) && (value < 0 || axis < 0))
+  if ((op == GridOp::Dim || op == GridOp::Stride || op == GridOp::Arg) &&
+      (value < 0 || axis < 0))
     return emitError() << "grid '" << stringifyGridOp(op)
                        << "' refers to argument " << value << ", dim " << axis;
   return success();
@@ -81,6 +87,12 @@ bool GridExprAttr::usesSms() const {
   if (getOp() == GridOp::Sms)
     return true;
   return isCall() && (lhs().usesSms() || rhs().usesSms());
+}
+
+bool GridExprAttr::usesStride() const {
+  if (getOp() == GridOp::Stride)
+    return true;
+  return isCall() && (lhs().usesStride() || rhs().usesStride());
 }
 
 int64_t GridExprAttr::size() const {
@@ -100,7 +112,9 @@ void GridExprAttr::printExpr(llvm::raw_ostream &os, StringRef sep) const {
     os << "sms";
     return;
   case GridOp::Dim:
-    os << "dim(" << getValue() << sep << getAxis() << ")";
+  case GridOp::Stride:
+    os << stringifyGridOp(getOp()) << "(" << getValue() << sep << getAxis()
+       << ")";
     return;
   case GridOp::Arg:
     os << "arg(" << getValue() << ")";
@@ -142,7 +156,8 @@ std::optional<std::string> GridExprAttr::check(TypeRange args) const {
       self(e.rhs(), self);
       return;
     }
-    if (e.getOp() != GridOp::Dim && e.getOp() != GridOp::Arg)
+    if (e.getOp() != GridOp::Dim && e.getOp() != GridOp::Stride &&
+        e.getOp() != GridOp::Arg)
       return;
     int64_t p = e.getValue();
     std::string what = e.str();
@@ -151,7 +166,7 @@ std::optional<std::string> GridExprAttr::check(TypeRange args) const {
               " but the kernel has " + std::to_string(args.size());
       return;
     }
-    if (e.getOp() == GridOp::Dim) {
+    if (e.getOp() == GridOp::Dim || e.getOp() == GridOp::Stride) {
       auto tv = dyn_cast<TensorViewType>(args[p]);
       if (!tv)
         error = what + ": argument " + std::to_string(p) + " is not a tensor";
@@ -187,6 +202,8 @@ GridExprAttr::Range GridExprAttr::range(TypeRange args) const {
       return {tv.getShape()[getAxis()], tv.getShape()[getAxis()], false};
     return {0, INT64_MAX, false};
   }
+  case GridOp::Stride:
+    return {0, INT64_MAX, false};
   case GridOp::Arg: {
     Type t = getValue() < int64_t(args.size()) ? args[getValue()] : Type();
     if (t && t.isSignlessInteger() && t.getIntOrFloatBitWidth() < 64) {
@@ -252,31 +269,34 @@ static GridExprAttr parseExprAt(AsmParser &parser, int depth) {
   StringRef name;
   if (parser.parseOptionalKeyword(&name)) {
     parser.emitError(loc) << "expected a grid expression: an integer, sms, "
-                             "dim(P, D), arg(P) or a call";
+                             "dim(P, D), stride(P, D), arg(P) or a call";
     return {};
   }
   std::optional<GridOp> op = symbolizeGridOp(name);
   if (!op || *op == GridOp::Literal) {
     parser.emitError(loc) << "unknown grid function '" << name
-                          << "'; expected sms, dim, arg, cdiv, add, sub, mul, "
-                             "div, min or max";
+                          << "'; expected sms, dim, stride, arg, cdiv, add, "
+                             "sub, mul, div, min or max";
     return {};
   }
   if (*op == GridOp::Sms)
     return GridExprAttr::sms(ctx);
   if (parser.parseLParen())
     return {};
-  if (*op == GridOp::Dim || *op == GridOp::Arg) {
+  if (*op == GridOp::Dim || *op == GridOp::Stride || *op == GridOp::Arg) {
     int64_t param = 0, axis = 0;
     SMLoc at = parser.getCurrentLocation();
     if (parser.parseInteger(param) ||
-        (*op == GridOp::Dim && (parser.parseComma() || parser.parseInteger(axis))) ||
+        (*op != GridOp::Arg &&
+         (parser.parseComma() || parser.parseInteger(axis))) ||
         parser.parseRParen())
       return {};
     if (param < 0 || axis < 0) {
       parser.emitError(at) << name << "() takes non-negative literals";
       return {};
     }
+    if (*op == GridOp::Stride)
+      return GridExprAttr::strideOf(ctx, param, axis);
     return *op == GridOp::Dim ? GridExprAttr::dimOf(ctx, param, axis)
                               : GridExprAttr::argOf(ctx, param);
   }

@@ -271,6 +271,8 @@ Value tile::emitGridExpr(OpBuilder &b, Location loc, func::FuncOp func,
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), e.getValue());
   case GridOp::Dim:
     return DimOp::create(b, loc, func.getArgument(e.getValue()), e.getAxis());
+  case GridOp::Stride:
+    llvm_unreachable("stride() is verified to appear in costs only");
   case GridOp::Arg: {
     Value arg = func.getArgument(e.getValue());
     unsigned bits = arg.getType().getIntOrFloatBitWidth();

@@ -277,7 +277,7 @@ func.func @no_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel} {
 
 // -----
 
-// expected-error @+1 {{expected a grid expression: an integer, sms, dim(P, D), arg(P) or a call}}
+// expected-error @+1 {{expected a grid expression: an integer, sms, dim(P, D), stride(P, D), arg(P) or a call}}
 func.func @bad_grid(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<cdiv(dim(0, 0), )>} {
   return
 }
@@ -388,6 +388,28 @@ func.func @cost(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = #t
 
 // expected-error @+1 {{bad cost expression 'mul(arg(0), 4)': arg(0): argument 0 is not an integer scalar}}
 func.func @cost_arg(%x: !tile.tensor<?xf32>) attributes {tile.kernel, tile.cost = #tile.expr<mul(arg(0), 4)>, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// A kernel cannot read a view's strides: stride() is for costs only.
+// expected-error @+1 {{bad grid expression 'cdiv(stride(0, 0), 128)': stride() is for costs only (a kernel cannot read a view's strides)}}
+func.func @grid_stride(%x: !tile.tensor<?x?xf32>) attributes {tile.kernel, tile.grid = #tile.grid<cdiv(stride(0, 0), 128)>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{bad workspace expression 'stride(0, 0)': stride() is for costs only}}
+func.func @workspace_stride(%x: !tile.tensor<?x?xf32>) attributes {tile.kernel, tile.workspace = #tile.expr<stride(0, 0)>, tile.grid = #tile.grid<1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{bad cost expression 'stride(1, 0)': stride(1, 0): argument 1 is not a tensor}}
+func.func @cost_stride_scalar(%x: !tile.tensor<?x?xf32>, %n: i32) attributes {tile.kernel, tile.cost = #tile.expr<stride(1, 0)>, tile.grid = #tile.grid<1>} {
   return
 }
 

@@ -24,7 +24,7 @@
 // MMA thread waits on are the first CTA's and count both CTAs).
 //
 // A cluster needs the persistent tile loop (which walks tiles in whole
-// clusters) and shared slots a multiple of N boxes wide; where it cannot
+// clusters) and shared slots of a multiple of N boxes; where it cannot
 // run, a remark says why and `tile.cluster` is dropped. A kernel without
 // warp-specialized regions gets the remark that clusters need them.
 //
@@ -116,9 +116,16 @@ struct TileClusterMulticast
         break;
       auto view = cast<TensorViewType>(copy.getDesc().getType());
       auto slot = cast<tgpu::SharedBufferType>(copy.getDst().getType());
-      if ((slot.getSlotShape().back() / view.getTmaBox().back()) % n)
+      // Boxes side by side and, where a box has fewer rows than the slot,
+      // rows of them (the copy's lowering splits them over the cluster).
+      ArrayRef<int64_t> shape = slot.getSlotShape();
+      ArrayRef<int64_t> box = view.getTmaBox();
+      int64_t boxes = shape.back() / box.back();
+      if (shape.size() >= 2 && box.size() >= 2)
+        boxes *= shape[shape.size() - 2] / box[box.size() - 2];
+      if (boxes % n)
         why = "a slot the cluster shares is not a multiple of " +
-              std::to_string(n) + " TMA boxes wide";
+              std::to_string(n) + " TMA boxes";
     }
     if (!why.empty()) {
       // Said at the main loop (the producer's copies loop carries its

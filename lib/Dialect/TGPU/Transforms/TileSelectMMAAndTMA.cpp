@@ -422,15 +422,30 @@ struct TileSelectMMAAndTMA
       byView[load.getTensor()].push_back(load);
     }
     // A view has one box: where its tiles have several row counts, the
-    // fewest rows (planCopy checked that they divide the others).
+    // fewest rows (planCopy checked that they divide the others). In
+    // clusters of N along x, a tile every CTA of the cluster shares (its
+    // offsets do not depend on program_id x) is copied a share a CTA
+    // (tile-cluster-multicast): where its boxes side by side are not a
+    // multiple of N, at most 1/N of its rows a box (fp8's B given N x K,
+    // 256 rows of one box, is two boxes of 128 in clusters of two). On
+    // sm_90a: sm_100a's clusters are CTA pairs that share no copy.
+    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
     for (auto &[view, copies] : byView) {
       SmallVector<int64_t> box(tgpu::getTMACopy(copies.front()).getBox());
       if (box.size() < 2)
         continue;
-      for (LoadOp load : copies)
-        box[box.size() - 2] = std::min(
-            box[box.size() - 2],
-            tgpu::getTMACopy(load).getBox()[box.size() - 2]);
+      for (LoadOp load : copies) {
+        int64_t rows = tgpu::getTMACopy(load).getBox()[box.size() - 2];
+        auto shape = cast<RankedTensorType>(load.getType()).getShape();
+        int64_t across = shape.back() / box.back();
+        if (cluster && cluster.getInt() > 1 && TargetInfo::of(func).wgmma &&
+            !dependsOnProgramId(load.getOffsets(), 0) &&
+            across % cluster.getInt() != 0 &&
+            rows == shape[shape.size() - 2] &&
+            rows % (2 * cluster.getInt()) == 0)
+          rows /= cluster.getInt();
+        box[box.size() - 2] = std::min(box[box.size() - 2], rows);
+      }
       for (LoadOp load : copies)
         load->setAttr(tgpu::kTMAAttr,
                       tgpu::TMACopyAttr::get(

@@ -130,6 +130,10 @@ struct KLoop {
   GridExprAttr extent;    // K, as the runtime can evaluate it
   unsigned aBytes = 0;    // bytes of an element of the dot's A and B
   unsigned bBytes = 0;
+  // The kernel arguments A and B are loaded from (through transposes) and
+  // their ranks; -1 where an operand is not a load of an argument.
+  int64_t aParam = -1, aRank = 0;
+  int64_t bParam = -1, bRank = 0;
 };
 
 /// How a member divides its tiles' K steps: split-K (every tile `ways`
@@ -146,8 +150,11 @@ constexpr int64_t kStreamKSplits = 8;
 /// Relative time of one tile of the output at this shape, for the cost
 /// model (docs/ARCHITECTURE.md): its area over the efficiency measured for
 /// tiles of its shape on the H100 (bench/RESULTS.md). Smaller tiles move
-/// more operand bytes per MMA.
-int64_t tileTime(int64_t rows, int64_t cols);
+/// more operand bytes per MMA. `aTraffic` and `bTraffic` scale A's and B's
+/// bytes (5/4 for rows that are not 128-byte aligned, 1/C for B shared by
+/// a cluster of C).
+int64_t tileTime(int64_t rows, int64_t cols, double aTraffic = 1.0,
+                 double bTraffic = 1.0);
 
 /// The launch's estimated time (docs/ARCHITECTURE.md), in units of about
 /// 22 ps (a 128x256 tile's K step of 64 bf16 on the H100 is 32768 units).

@@ -411,6 +411,21 @@ GridExprAttr gridExprOf(Value v) {
   return {};
 }
 
+/// The kernel argument a dot operand is loaded from, through transposes,
+/// and its rank; {-1, 0} otherwise.
+std::pair<int64_t, int64_t> loadedArgument(Value v) {
+  while (auto t = v.getDefiningOp<TransposeOp>())
+    v = t.getSrc();
+  auto load = v.getDefiningOp<LoadOp>();
+  if (!load)
+    return {-1, 0};
+  auto arg = dyn_cast<BlockArgument>(load.getTensor());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return {-1, 0};
+  return {arg.getArgNumber(),
+          cast<TensorViewType>(arg.getType()).getRank()};
+}
+
 /// The main dot's loop, if it is a top-level `scf.for` from 0 by a constant
 /// step to an extent the runtime can evaluate.
 std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
@@ -429,6 +444,8 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
   k.step = *step;
   k.aBytes = storageBytes(getElementTypeOrSelf(dot.getA().getType()));
   k.bBytes = storageBytes(getElementTypeOrSelf(dot.getB().getType()));
+  std::tie(k.aParam, k.aRank) = loadedArgument(dot.getA());
+  std::tie(k.bParam, k.bRank) = loadedArgument(dot.getB());
   return k;
 }
 
@@ -454,7 +471,8 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
 /// members, where the name is taken.
 func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
                          std::pair<int64_t, int64_t> shape, Split split,
-                         Operation *after, StringRef asked) {
+                         Operation *after, StringRef asked,
+                         int64_t cluster = 1) {
   std::string name = (func.getSymName() + "__" + std::to_string(shape.first) +
                       "x" + std::to_string(shape.second))
                          .str();
@@ -462,6 +480,8 @@ func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
     name += "_k" + std::to_string(split.ways);
   if (split.streamK > 1)
     name += "_sk";
+  if (cluster > 1)
+    name += "_c" + std::to_string(cluster);
   if (SymbolTable::lookupSymbolIn(func->getParentOp(), name)) {
     func.emitError() << asked << ": '" << name
                      << "' is listed twice or already defined";
@@ -697,6 +717,27 @@ struct TileShapeVariants
       if (!*clone)
         mlir::emitRemark(func.getLoc())
             << "'" << func.getSymName() << "' has no stream-K member: " << why;
+    }
+    // A member of the kernel's own 128x256 shape in clusters of two along
+    // M (tile.cluster = 2): the pair's B tile is one copy multicast to
+    // both CTAs, which halves what B costs the L2. The 128x256 tile is
+    // near what the L2 feeds an SM: in clusters it ran 1-2% faster at
+    // 8192^3, and 15-25% faster where the operands' rows are 16-byte but
+    // not 128-byte aligned (each 128-byte box row then spans two lines:
+    // 9656x13112x10280 0.78 -> 0.97 of cuBLAS; docs/plans/gemm-shapes.md).
+    if (!requested && TargetInfo::of(func).wgmma && headShape.first == 128 &&
+        headShape.second == 256 &&
+        (!schedule || schedule.getValue() != Schedule::PingPong) &&
+        (!cluster || cluster.getInt() <= 1)) {
+      func::FuncOp clone = cloneMember(func, func, headShape, Split{}, after,
+                                       kTileShapesAttr, /*cluster=*/2);
+      if (!clone)
+        return failure();
+      clone->setAttr(kClusterAttr,
+                     IntegerAttr::get(IntegerType::get(ctx, 64), 2));
+      after = clone;
+      variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
+      family.push_back({clone, headShape, Split{}});
     }
     if (variantNames.empty())
       return success();

@@ -17,11 +17,12 @@ using namespace tilec::tile;
 /// model (docs/ARCHITECTURE.md): its area over the efficiency measured for
 /// tiles of its shape on the H100 (bench/RESULTS.md). Smaller tiles move
 /// more operand bytes per MMA.
-int64_t shape_variants::tileTime(int64_t rows, int64_t cols) {
+int64_t shape_variants::tileTime(int64_t rows, int64_t cols, double aTraffic,
+                                 double bTraffic) {
   // Operand bytes per MMA flop go as 1/rows + 1/cols; past 128x256's they
   // cost this much efficiency per unit of excess.
   constexpr double kPenalty = 0.8;
-  double traffic = 1.0 / double(rows) + 1.0 / double(cols);
+  double traffic = bTraffic / double(rows) + aTraffic / double(cols);
   double excess = std::max(0.0, traffic / (1.0 / 128 + 1.0 / 256) - 1.0);
   // Tiles of more than 128 rows (256x128: two 64-row MMAs a warpgroup)
   // ran 0-3% below 128x256 at the same waves on the H200, four stages each
@@ -48,26 +49,80 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   MLIRContext *ctx = func.getContext();
   auto call = GridExprAttr::call;
   auto lit = [&](int64_t v) { return GridExprAttr::literal(ctx, v); };
+  // Clusters of C programs along x run whole clusters: the first axis's
+  // tiles round up to a multiple of C.
+  auto clusterAttr = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+  int64_t cluster = clusterAttr ? clusterAttr.getInt() : 1;
   GridExprAttr units;
-  for (GridExprAttr g : func->getAttrOfType<GridAttr>(kGridAttr).getAxes())
+  for (GridExprAttr g : func->getAttrOfType<GridAttr>(kGridAttr).getAxes()) {
+    if (!units && cluster > 1)
+      g = call(GridOp::Mul, call(GridOp::CDiv, g, lit(cluster)), lit(cluster));
     units = units ? call(GridOp::Mul, units, g) : g;
+  }
   GridExprAttr waves = call(GridOp::CDiv, units, GridExprAttr::sms(ctx));
   if (!k)
     return call(GridOp::Mul, waves, lit(tileTime(rows, cols)));
+  // tileTime's operand traffic as the runtime sees it: an operand whose
+  // rows are 16- but not 128-byte aligned moves 5/4 of its bytes (each
+  // 128-byte TMA box row spans two lines: 5 sectors for 4; 9656x13112x
+  // 10280 ran at 0.78 of cuBLAS, 0.96 with both operands' rows padded), and
+  // in clusters of C along M B's tile is one copy for C CTAs. The step's
+  // cost for each case of the two operands' alignment, chosen at launch by
+  // stride(): s00 + a (s10 - s00) + b (s01 - s00) + a b (the rest), a and b
+  // being 1 where A's or B's rows are misaligned.
+  auto misaligned = [&](int64_t param, int64_t rank,
+                        unsigned bytes) -> GridExprAttr {
+    if (param < 0 || rank < 2)
+      return {};
+    GridExprAttr rowBytes = call(
+        GridOp::Mul, GridExprAttr::strideOf(ctx, param, rank - 2), lit(bytes));
+    GridExprAttr rem = call(
+        GridOp::Sub, rowBytes,
+        call(GridOp::Mul, call(GridOp::Div, rowBytes, lit(128)), lit(128)));
+    return call(GridOp::Min, rem, lit(1));
+  };
   // One K step of the tile: its time at BK * bytes = 128 (64 bf16, 128
-  // fp8: the tensor cores' rate doubles as the bytes halve).
-  int64_t step = std::max<int64_t>(
-      1, tileTime(rows, cols) * k->step * k->aBytes / 128);
+  // fp8: the tensor cores' rate doubles as the bytes halve). In clusters
+  // (B multicast) a step ran 2-4% faster where K is long, and a tile took
+  // about one step longer where it is short (H200, 2026-11-30: 4096^2 x
+  // 11008 0.94 -> 0.98 of cuBLAS, 8053x5760x1024 0.96 -> 0.90): counted 3%
+  // a step plus a step a tile.
+  auto stepOf = [&](bool aOff, bool bOff) {
+    double bShare = (bOff ? 1.25 : 1.0) / double(cluster);
+    int64_t t = tileTime(rows, cols, aOff ? 1.25 : 1.0, bShare);
+    return std::max<int64_t>(1, t * k->step * k->aBytes / 128 *
+                                    (cluster > 1 ? 97 : 100) / 100);
+  };
+  int64_t step = stepOf(false, false);
+  GridExprAttr misA = misaligned(k->aParam, k->aRank, k->aBytes);
+  GridExprAttr misB = misaligned(k->bParam, k->bRank, k->bBytes);
+  GridExprAttr stepCost = lit(step);
+  // (Terms under 1% of the step, the rounding of the products, are left
+  // out.)
+  auto addTerm = [&](GridExprAttr flag, int64_t delta) {
+    if (flag && std::abs(delta) * 100 > step)
+      stepCost = call(GridOp::Add, stepCost, call(GridOp::Mul, flag, lit(delta)));
+  };
+  int64_t sA = stepOf(true, false), sB = stepOf(false, true),
+          sAB = stepOf(true, true);
+  addTerm(misA, sA - step);
+  addTerm(misB, sB - step);
+  if (misA && misB)
+    addTerm(call(GridOp::Mul, misA, misB), sAB - sA - sB + step);
   GridExprAttr steps = call(GridOp::CDiv, k->extent, lit(k->step));
   if (splits > 1)
     steps = call(GridOp::CDiv, steps, lit(splits));
-  GridExprAttr chain = call(GridOp::Mul, waves, call(GridOp::Mul, steps, lit(step)));
+  GridExprAttr tileSteps = steps;
+  if (cluster > 1)
+    tileSteps = call(GridOp::Add, steps, lit(1));
+  GridExprAttr chain =
+      call(GridOp::Mul, waves, call(GridOp::Mul, tileSteps, stepCost));
   // Stream-K: the K steps of all tiles spread evenly over the SMs.
   if (split.streamK > 1)
     chain = call(GridOp::Mul,
                  call(GridOp::CDiv, call(GridOp::Mul, units, steps),
                       GridExprAttr::sms(ctx)),
-                 lit(step));
+                 stepCost);
   GridExprAttr bytes = call(
       GridOp::Mul,
       call(GridOp::Add, call(GridOp::Mul, plan.rows.extent, lit(k->aBytes)),

@@ -132,7 +132,7 @@ module {
       %4 = arith.muli %2, %c256_i32 : i32
       %5 = tile.dim %arg0, 1 : !tile.tensor<?x?xf8E4M3FN, tma = 128x128, swizzle = 128>
       %c0_i32_0 = arith.constant 0 : i32
-      // expected-remark @+1 {{cluster of 2 not used: a slot the cluster shares is not a multiple of 2 TMA boxes wide}}
+      // expected-remark @+1 {{cluster of 2 not used: a slot the cluster shares is not a multiple of 2 TMA boxes}}
       %6 = scf.for %arg3 = %c0_i32 to %5 step %c128_i32 iter_args(%arg4 = %c0_i32_0) -> (i32)  : i32 {
         %7 = tgpu.channel_acquire %channel[%arg4]
         tgpu.tma_load %arg0[%3, %arg3] -> %buffers#0[%7], %channel : <?x?xf8E4M3FN, tma = 128x128, swizzle = 128>, <?x128x128xf8E4M3FN, #shared>, !tgpu.channel

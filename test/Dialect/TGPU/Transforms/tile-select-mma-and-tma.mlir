@@ -906,3 +906,94 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 }
 
 
+
+// -----
+
+// In clusters of two along x, a tile the pair shares (B: its offsets do
+// not depend on program_id x) whose boxes side by side are not a multiple
+// of two (fp8 Bt, 256 rows of 128 bytes: one box) is copied in boxes of
+// half its rows, one a CTA (tile-cluster-multicast); A keeps its box.
+// Without the cluster, one box of 256 rows.
+
+// CHECK-LABEL: func.func @gemm_fp8_cluster
+// CHECK: tile.load %arg0{{.*}}box = [128, 128]
+// CHECK: tile.load %arg1{{.*}}box = [128, 128]{{.*}} -> tensor<256x128xf8E4M3FN
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0], [128, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear3 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64], [0, 128]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_fp8_cluster(%arg0: !tile.tensor<?x?xf8E4M3FN>, %arg1: !tile.tensor<?x?xf8E4M3FN>, %arg2: !tile.tensor<?x?xbf16>) attributes {tile.cluster = 2 : i64, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c256_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xf8E4M3FN>
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c128_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %8 = tile.load %arg0[%2, %arg3] : !tile.tensor<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #linear1>
+      %9 = tile.load %arg1[%3, %arg3] : !tile.tensor<?x?xf8E4M3FN> -> tensor<256x128xf8E4M3FN, #linear2>
+      %10 = tile.transpose %9 [1, 0] : tensor<256x128xf8E4M3FN, #linear2> -> tensor<128x256xf8E4M3FN, #linear3>
+      %11 = tile.convert_layout %8 {shared = #shared} : tensor<128x128xf8E4M3FN, #linear1> -> tensor<128x128xf8E4M3FN, #linear4>
+      %12 = tile.convert_layout %10 {shared = #shared1} : tensor<128x256xf8E4M3FN, #linear3> -> tensor<128x256xf8E4M3FN, #linear5>
+      %13 = tile.dot %11, %12, %arg4 : tensor<128x128xf8E4M3FN, #linear4>, tensor<128x256xf8E4M3FN, #linear5> -> tensor<128x256xf32, #linear>
+      scf.yield %13 : tensor<128x256xf32, #linear>
+    }
+    %6 = arith.truncf %5 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    %7 = tile.convert_layout %6 {shared = #shared2} : tensor<128x256xbf16, #linear> -> tensor<128x256xbf16, #linear6>
+    tile.store %7, %arg2[%2, %3] : tensor<128x256xbf16, #linear6>, !tile.tensor<?x?xbf16>
+    return
+  }
+}
+
+
+// -----
+
+// CHECK-LABEL: func.func @gemm_fp8_no_cluster
+// CHECK: tile.load %arg1{{.*}}box = [256, 128]{{.*}} -> tensor<256x128xf8E4M3FN
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0], [64, 0], [128, 0]], lane = [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+#linear3 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64], [0, 128]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8], [0, 16]]>
+#linear4 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], warp = [[1, 0], [2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 16], [2, 32], [4, 64], [8, 0], [16, 0], [32, 0], [64, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [16, 1], [32, 2], [64, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]>
+#shared2 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
+module {
+  func.func @gemm_fp8_no_cluster(%arg0: !tile.tensor<?x?xf8E4M3FN>, %arg1: !tile.tensor<?x?xf8E4M3FN>, %arg2: !tile.tensor<?x?xbf16>) attributes {tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 256)>, tile.kernel, tile.num_warps = 8 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %0 = tile.program_id x
+    %1 = tile.program_id y
+    %2 = arith.muli %0, %c128_i32 : i32
+    %3 = arith.muli %1, %c256_i32 : i32
+    %4 = tile.dim %arg0, 1 : !tile.tensor<?x?xf8E4M3FN>
+    %5 = scf.for %arg3 = %c0_i32 to %4 step %c128_i32 iter_args(%arg4 = %cst) -> (tensor<128x256xf32, #linear>)  : i32 {
+      %8 = tile.load %arg0[%2, %arg3] : !tile.tensor<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #linear1>
+      %9 = tile.load %arg1[%3, %arg3] : !tile.tensor<?x?xf8E4M3FN> -> tensor<256x128xf8E4M3FN, #linear2>
+      %10 = tile.transpose %9 [1, 0] : tensor<256x128xf8E4M3FN, #linear2> -> tensor<128x256xf8E4M3FN, #linear3>
+      %11 = tile.convert_layout %8 {shared = #shared} : tensor<128x128xf8E4M3FN, #linear1> -> tensor<128x128xf8E4M3FN, #linear4>
+      %12 = tile.convert_layout %10 {shared = #shared1} : tensor<128x256xf8E4M3FN, #linear3> -> tensor<128x256xf8E4M3FN, #linear5>
+      %13 = tile.dot %11, %12, %arg4 : tensor<128x128xf8E4M3FN, #linear4>, tensor<128x256xf8E4M3FN, #linear5> -> tensor<128x256xf32, #linear>
+      scf.yield %13 : tensor<128x256xf32, #linear>
+    }
+    %6 = arith.truncf %5 : tensor<128x256xf32, #linear> to tensor<128x256xbf16, #linear>
+    %7 = tile.convert_layout %6 {shared = #shared2} : tensor<128x256xbf16, #linear> -> tensor<128x256xbf16, #linear6>
+    tile.store %7, %arg2[%2, %3] : tensor<128x256xbf16, #linear6>, !tile.tensor<?x?xbf16>
+    return
+  }
+}
+
