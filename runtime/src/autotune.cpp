@@ -21,7 +21,7 @@
 namespace tilec_rt {
 namespace {
 
-// 2: a bucket marks tensors whose rows are not 128-byte aligned ("u").
+// 2: a bucket marks tensors whose rows are not 32-byte aligned ("u").
 constexpr const char* kHeader = "tilec-autotune 2";
 constexpr size_t kMaxCacheBytes = size_t{16} << 20;
 
@@ -285,10 +285,10 @@ std::string problem_bucket(const tilec_kernel& k, const tilec_arg* args, size_t 
         if (d) s += "x";
         s += p.shape[d] == TILEC_DYNAMIC ? cat(bucket_of(a.shape[d])) : cat(p.shape[d]);
         if (d + 1 < p.rank && a.shape[d] > 1 &&
-            a.strides[d] * static_cast<int64_t>(dtype_size(p.dtype)) % 128 != 0)
+            a.strides[d] * static_cast<int64_t>(dtype_size(p.dtype)) % 32 != 0)
           unaligned = true;
       }
-      // Rows 16- but not 128-byte aligned cost TMA copies more (a member's
+      // Rows 16- but not 32-byte aligned cost TMA copies more (a member's
       // cost reads the strides): another bucket.
       if (unaligned) s += "u";
     } else if (dtype_is_int(p.dtype)) {

@@ -846,7 +846,7 @@ TEST_F(RuntimeAutotune, TimesEveryMemberAndCachesTheFastest) {
   EXPECT_GT(fake->launches.size(), before);
   EXPECT_NE(cache_text().find("\tt\t1280x64\tt\t"), std::string::npos) << cache_text();
   EXPECT_NE(cache_text().find("\tt\t5120x64\tt__small\t"), std::string::npos) << cache_text();
-  // Rows 16- but not 128-byte aligned (36 floats apart) are another
+  // Rows 16- but not 32-byte aligned (36 floats apart) are another
   // bucket: a cost may read the strides, and such rows cost TMA more.
   const size_t aligned = fake->launches.size();
   EXPECT_EQ(tune(kernel(again.get(), "t"), rows(5120, 36)), "t");

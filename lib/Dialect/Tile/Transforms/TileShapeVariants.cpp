@@ -723,7 +723,7 @@ struct TileShapeVariants
     // both CTAs, which halves what B costs the L2. The 128x256 tile is
     // near what the L2 feeds an SM: in clusters it ran 1-2% faster at
     // 8192^3, and 15-25% faster where the operands' rows are 16-byte but
-    // not 128-byte aligned (each 128-byte box row then spans two lines:
+    // not 32-byte aligned (each 128-byte box row then touches 5 sectors:
     // 9656x13112x10280 0.78 -> 0.97 of cuBLAS; docs/plans/gemm-shapes.md).
     if (!requested && TargetInfo::of(func).wgmma && headShape.first == 128 &&
         headShape.second == 256 &&

@@ -63,10 +63,12 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   if (!k)
     return call(GridOp::Mul, waves, lit(tileTime(rows, cols)));
   // tileTime's operand traffic as the runtime sees it: an operand whose
-  // rows are 16- but not 128-byte aligned moves 5/4 of its bytes (each
-  // 128-byte TMA box row spans two lines: 5 sectors for 4; 9656x13112x
-  // 10280 ran at 0.78 of cuBLAS, 0.96 with both operands' rows padded), and
-  // in clusters of C along M B's tile is one copy for C CTAs. The step's
+  // rows are 16- but not 32-byte aligned moves 5/4 of its bytes (each
+  // 128-byte TMA box row touches 5 sectors of 32 bytes, not 4; 9656x13112x
+  // 10280 ran at 0.78 of cuBLAS, 0.96 with both operands' rows padded;
+  // rows 32- but not 128-byte aligned cost nothing: 12000^2 x 256 bf16,
+  // 7897x2688x5952 fp8), and in clusters of C along M B's tile is one copy
+  // for C CTAs. The step's
   // cost for each case of the two operands' alignment, chosen at launch by
   // stride(): s00 + a (s10 - s00) + b (s01 - s00) + a b (the rest), a and b
   // being 1 where A's or B's rows are misaligned.
@@ -78,7 +80,7 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
         GridOp::Mul, GridExprAttr::strideOf(ctx, param, rank - 2), lit(bytes));
     GridExprAttr rem = call(
         GridOp::Sub, rowBytes,
-        call(GridOp::Mul, call(GridOp::Div, rowBytes, lit(128)), lit(128)));
+        call(GridOp::Mul, call(GridOp::Div, rowBytes, lit(32)), lit(32)));
     return call(GridOp::Min, rem, lit(1));
   };
   // One K step of the tile: its time at BK * bytes = 128 (64 bf16, 128
