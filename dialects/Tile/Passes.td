@@ -69,12 +69,16 @@ def TileShapeVariants : Pass<"tile-shape-variants", "mlir::ModuleOp"> {
     program ids (program_id * BM) with a grid of cdiv(E, BM) tiles, is
     compiled at the shapes `tile.tile_shapes` lists (the first replaces the
     kernel, the rest become variants `NAME__RxC`), or, without the
-    attribute, on sm_90a also at 128x128 when its tile is larger. Tile dims
-    are re-sized by classes of dims that must stay equal; kernels whose
-    offsets, grid or constants might depend on the tile size are left
-    alone (an error if they asked for shapes). Each member of a family gets
-    `tile.cost` (waves of tiles over the SMs times a tile's time), the
-    kernel `tile.variants`; the runtime launches the cheapest.
+    attribute, at the default shapes (docs/ARCHITECTURE.md, "Tile
+    shapes"), with split-K (`_kS`), stream-K (`_sk`) and, for a 128x256
+    tile on sm_90a, clusters-of-two (`_c2`, `tile.cluster = 2`) members.
+    Tile dims are re-sized by classes of dims that must stay equal;
+    kernels whose offsets, grid or constants might depend on the tile size
+    are left alone (an error if they asked for shapes). Each member of a
+    family gets `tile.cost` (waves of tiles over the SMs times a tile's
+    time, its operand traffic charged for rows that are not 32-byte
+    aligned through `stride(P, D)`), the kernel `tile.variants`; the
+    runtime launches the cheapest.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

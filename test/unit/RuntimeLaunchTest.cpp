@@ -234,20 +234,26 @@ TEST_F(RuntimeLaunch, ExplicitGridRunsPlainVariantUnderTheSameRule) {
   EXPECT_EQ(fake->launches[0].grid[0], 4u);
 }
 
+// A family of two members over one view x, t (tiles of 256 rows) and
+// t__small (128), with the given costs, and the plain twin.
+static std::string family_meta(const std::string& cost, const std::string& small_cost) {
+  return "tilec-bundle 1\narch sm_90a\n"
+         "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
+         "cost " + cost + "\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
+         "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
+         "kernel t__small\nthreads 384\n"
+         "cost " + small_cost + "\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
+         "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n" +
+         std::string(kPlainT);
+}
+
 // A kernel with a tile-shape variant: each launch runs the member whose
 // cost is least for the arguments and the device's SMs (the first of
 // equals); an explicit grid runs the kernel itself; a view TMA cannot read
 // still goes to the plain variant.
 TEST_F(RuntimeLaunch, TileShapeVariantChosenByCost) {
-  const std::string meta =
-      "tilec-bundle 1\narch sm_90a\n"
-      "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
-      "cost mul(cdiv(cdiv(dim(0,0),256),sms),4)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
-      "kernel t__small\nthreads 384\n"
-      "cost mul(cdiv(cdiv(dim(0,0),128),sms),3)\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n";
-  BundlePtr b = load_ok(make_bundle(meta + kPlainT));
+  BundlePtr b = load_ok(make_bundle(family_meta("mul(cdiv(cdiv(dim(0,0),256),sms),4)",
+                                                "mul(cdiv(cdiv(dim(0,0),128),sms),3)")));
   tilec_kernel* k = kernel(b.get(), "t");
   fake->sm_count = 10;
   auto launch_rows = [&](int64_t rows, int64_t stride) {
@@ -283,15 +289,7 @@ TEST_F(RuntimeLaunch, TileShapeVariantChosenByCost) {
 // A cost may read a tensor's strides (stride(P,D)): the member whose cost
 // is least for these strides runs.
 TEST_F(RuntimeLaunch, CostReadsStrides) {
-  const std::string meta =
-      "tilec-bundle 1\narch sm_90a\n"
-      "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
-      "cost mul(stride(0,0),2)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n"
-      "kernel t__small\nthreads 384\n"
-      "cost 200\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
-      "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\nend\n";
-  BundlePtr b = load_ok(make_bundle(meta + kPlainT));
+  BundlePtr b = load_ok(make_bundle(family_meta("mul(stride(0,0),2)", "200")));
   tilec_kernel* k = kernel(b.get(), "t");
   fake->sm_count = 10;
   auto chosen_for = [&](int64_t stride) {
@@ -766,16 +764,8 @@ class RuntimeAutotune : public RuntimeLaunch {
     RuntimeLaunch::TearDown();
   }
   static std::string meta() {
-    return "tilec-bundle 1\narch sm_90a\n"
-           "kernel t\nthreads 384\nplain t__plain\nvariant t__small\n"
-           "cost mul(cdiv(cdiv(dim(0,0),256),sms),4)\ngrid min(sms,cdiv(dim(0,0),256)) 1 1\n"
-           "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\n"
-           "end\n"
-           "kernel t__small\nthreads 384\n"
-           "cost mul(cdiv(cdiv(dim(0,0),128),sms),3)\ngrid min(sms,cdiv(dim(0,0),128)) 1 1\n"
-           "param tensor x f32 2 shape ? ? strides ? 1 align 16 tma 32 32 swizzle 128 fill zero\n"
-           "end\n" +
-           std::string(kPlainT);
+    return family_meta("mul(cdiv(cdiv(dim(0,0),256),sms),4)",
+                       "mul(cdiv(cdiv(dim(0,0),128),sms),3)");
   }
   std::vector<tilec_arg> rows(int64_t n, int64_t stride = 64) {
     fake->param_sizes = stride % 4 ? std::vector<size_t>{8, 8, 8, 8, 8}
