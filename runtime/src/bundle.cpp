@@ -523,7 +523,7 @@ class MetadataParser {
           error(cat(where, "parameter ", n.a, " does not exist (the kernel has ", k.params.size(),
                     " params)"));
         const Param& p = k.params[static_cast<size_t>(n.a)];
-        if (n.op == GridExpr::Stride && axis != 3)
+        if (n.op == GridExpr::Stride && exprs[axis] != &k.cost)
           error(cat(where, "stride(", n.a, ",", n.b, ") is for costs only"));
         if (n.op == GridExpr::Dim || n.op == GridExpr::Stride) {
           const char* fn = n.op == GridExpr::Dim ? "dim(" : "stride(";

@@ -108,6 +108,15 @@ struct LaunchControlLoop {
   Value ordinal, slot, phase, tiles, programs;
 };
 
+/// Tile `t` where it is one of the `tiles` (unsigned: -1 is past them),
+/// else -1 (none): the dynamic scheduler's first and claimed tiles.
+Value tileOrNone(OpBuilder &b, Location loc, Value t, Value tiles) {
+  return arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, tiles), t,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
+}
+
 /// A persistent schedule: a grid of min(SMs, tiles) programs taking the
 /// tiles of the original gx x gy grid in waves, in groups of kGroupM rows of
 /// tiles (tiles sharing A rows and B columns run at about the same time, so
@@ -323,11 +332,7 @@ struct Persistent {
       programs = NumProgramsOp::create(b, loc, 0);
       // A grid wider than the tiles (a launch given its own grid): the
       // programs past the last tile take none.
-      first = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, first,
-                                tiles),
-          first, cst(b, -1));
+      first = tileOrNone(b, loc, first, tiles);
     }
     Value zero = cst(b, 0);
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, i32, i32},
@@ -380,12 +385,9 @@ struct Persistent {
     if (dynamic()) {
       Value claimed =
           tgpu::ClaimedTileOp::create(b, loc, b.getI32Type(), resp.buffer, slot);
-      next = arith::AddIOp::create(b, loc, claimed, tile.programs);
-      next = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                tile.tiles),
-          next, cst(-1));
+      next = tileOrNone(
+          b, loc, arith::AddIOp::create(b, loc, claimed, tile.programs),
+          tile.tiles);
     } else {
       next = tgpu::QueryCancelOp::create(b, loc, b.getI32Type(), resp.buffer,
                                          slot);

@@ -429,7 +429,10 @@ struct TileSelectMMAAndTMA
     // multiple of N, at most 1/N of its rows a box (fp8's B given N x K,
     // 256 rows of one box, is two boxes of 128 in clusters of two). On
     // sm_90a: sm_100a's clusters are CTA pairs that share no copy.
-    auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    auto clusterAttr = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    int64_t cluster = clusterAttr && TargetInfo::of(func).wgmma
+                          ? clusterAttr.getInt()
+                          : 1;
     for (auto &[view, copies] : byView) {
       SmallVector<int64_t> box(tgpu::getTMACopy(copies.front()).getBox());
       if (box.size() < 2)
@@ -438,12 +441,10 @@ struct TileSelectMMAAndTMA
         int64_t rows = tgpu::getTMACopy(load).getBox()[box.size() - 2];
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
         int64_t across = shape.back() / box.back();
-        if (cluster && cluster.getInt() > 1 && TargetInfo::of(func).wgmma &&
-            !dependsOnProgramId(load.getOffsets(), 0) &&
-            across % cluster.getInt() != 0 &&
-            rows == shape[shape.size() - 2] &&
-            rows % (2 * cluster.getInt()) == 0)
-          rows /= cluster.getInt();
+        if (cluster > 1 && !dependsOnProgramId(load.getOffsets(), 0) &&
+            across % cluster != 0 && rows == shape[shape.size() - 2] &&
+            rows % (2 * cluster) == 0)
+          rows /= cluster;
         box[box.size() - 2] = std::min(box[box.size() - 2], rows);
       }
       for (LoadOp load : copies)

@@ -151,7 +151,7 @@ constexpr int64_t kStreamKSplits = 8;
 /// model (docs/ARCHITECTURE.md): its area over the efficiency measured for
 /// tiles of its shape on the H100 (bench/RESULTS.md). Smaller tiles move
 /// more operand bytes per MMA. `aTraffic` and `bTraffic` scale A's and B's
-/// bytes (5/4 for rows that are not 128-byte aligned, 1/C for B shared by
+/// bytes (5/4 for rows that are not 32-byte aligned, 1/C for B shared by
 /// a cluster of C).
 int64_t tileTime(int64_t rows, int64_t cols, double aTraffic = 1.0,
                  double bTraffic = 1.0);

@@ -705,11 +705,12 @@ struct TileShapeVariants
     // schedules need every tile to run the same K steps).
     auto schedule = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
     auto cluster = func->getAttrOfType<IntegerAttr>(kClusterAttr);
+    bool ownSchedule =
+        (schedule && schedule.getValue() == Schedule::PingPong) ||
+        (cluster && cluster.getInt() > 1);
     std::pair<int64_t, int64_t> headShape = members.front().second;
     if (headLoop && !requestedSplits && !unsplittable &&
-        TargetInfo::of(func).wgmma && headShape.first >= 128 &&
-        (!schedule || schedule.getValue() != Schedule::PingPong) &&
-        (!cluster || cluster.getInt() <= 1)) {
+        TargetInfo::of(func).wgmma && headShape.first >= 128 && !ownSchedule) {
       FailureOr<func::FuncOp> clone =
           splitMember(func, headShape, Split{1, kStreamKSplits});
       if (failed(clone))
@@ -726,9 +727,7 @@ struct TileShapeVariants
     // not 32-byte aligned (each 128-byte box row then touches 5 sectors:
     // 9656x13112x10280 0.78 -> 0.97 of cuBLAS; docs/plans/gemm-shapes.md).
     if (!requested && TargetInfo::of(func).wgmma && headShape.first == 128 &&
-        headShape.second == 256 &&
-        (!schedule || schedule.getValue() != Schedule::PingPong) &&
-        (!cluster || cluster.getInt() <= 1)) {
+        headShape.second == 256 && !ownSchedule) {
       func::FuncOp clone = cloneMember(func, func, headShape, Split{}, after,
                                        kTileShapesAttr, /*cluster=*/2);
       if (!clone)

@@ -68,10 +68,10 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   // 10280 ran at 0.78 of cuBLAS, 0.96 with both operands' rows padded;
   // rows 32- but not 128-byte aligned cost nothing: 12000^2 x 256 bf16,
   // 7897x2688x5952 fp8), and in clusters of C along M B's tile is one copy
-  // for C CTAs. The step's
-  // cost for each case of the two operands' alignment, chosen at launch by
-  // stride(): s00 + a (s10 - s00) + b (s01 - s00) + a b (the rest), a and b
-  // being 1 where A's or B's rows are misaligned.
+  // for C CTAs. The step's cost for each case of the two operands'
+  // alignment, chosen at launch by stride(): s00 + a (s10 - s00) + b (s01 -
+  // s00) + a b (the rest), a and b being 1 where A's or B's rows are
+  // misaligned.
   auto misaligned = [&](int64_t param, int64_t rank,
                         unsigned bytes) -> GridExprAttr {
     if (param < 0 || rank < 2)
