@@ -17,7 +17,7 @@ the row log-sum-exp as a second output); a row no kernel covers prints
 n/a for tilec and still measures the peers. The ratio is tilec / cuDNN.
 
 Varlen rows (also alone: ``python3 bench/attention.py --varlen``): for each
-D = 128 shape, the same total tokens (B · S) as packed sequences whose
+shape (D 64, 128 and 256), the same total tokens (B · S) as packed sequences whose
 lengths are drawn uniformly from [1, 2 S] (seeded; the last one cut to the
 total), through tilec.ops.varlen_attention, beside tilec's fixed-length
 kernel on the B x S shape and FlashAttention-2's varlen kernel (SDPA on a
@@ -155,11 +155,9 @@ def varlen_rows():
     dev = torch.cuda.get_device_name()
     print(f"varlen attention forward, bf16, {dev}; TFLOP/s, lengths uniform in [1, 2S] "
           "at the fixed row's total tokens; ratio = varlen / fixed")
-    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'causal':>6} {'seqs':>5} | "
+    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>3} {'causal':>6} {'seqs':>5} | "
           f"{'varlen':>6} {'fixed':>6} {'FA2 vl':>6} | {'ratio':>5}")
     for (b, hq, hkv, s, d) in SHAPES:
-        if d != 128:
-            continue
         for causal in (False, True):
             lens = varlen_lengths(b * s, s, seed=s + hq)
             total = sum(lens)
@@ -204,7 +202,7 @@ def varlen_rows():
             tf["fixed"] = fixed_flops / (ms_fixed * 1e-3) / 1e12
             cells = " ".join(f"{tf[n]:6.0f}" if n in tf else f"{'-':>6}"
                              for n in ("varlen", "fixed", "fa2"))
-            print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {str(causal):>6} {len(lens):>5} | {cells} | "
+            print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {d:>3} {str(causal):>6} {len(lens):>5} | {cells} | "
                   f"{tf['varlen'] / tf['fixed']:5.2f}", flush=True)
             del q, k, v, qf, kf, vf
             torch.cuda.empty_cache()

@@ -16,7 +16,7 @@ per 128 queries of a sequence and head, the longest sequences first).
 ``causal`` aligns the mask bottom-right when a
 sequence has more keys than queries (query i sees keys up to i + Lk -
 Lq); a query that sees no key gets O = 0 and LSE = -inf. Hq a multiple of
-Hkv (GQA); bf16, head dim 128. Returns o (total_q, Hq, D) bf16 and, with
+Hkv (GQA); bf16, head dim 64, 128 or 256. Returns o (total_q, Hq, D) bf16 and, with
 return_lse=True, the log-sum-exp (Hq, total_q) f32 (natural log), as
 flash_attn_varlen_func's softmax_lse. FlashAttention's options:
 ``window_size=(left, right)`` (a sliding window: query i sees keys i + Lk -
@@ -36,7 +36,7 @@ from typing import Optional
 from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
-HEAD_DIMS = (128,)
+HEAD_DIMS = (64, 128, 256)
 
 
 def _check(q, k, v, cu_q, cu_k):

@@ -88,9 +88,8 @@ def run_kernel(bundle, q, k, v, cu_q, cu_k, scale, causal):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("hq,hkv", [(4, 4), (8, 2)])
-def test_varlen(bundle, causal, hq, hkv):
-    d = 128
+@pytest.mark.parametrize("hq,hkv,d", [(4, 4, 128), (8, 2, 128), (8, 2, 64), (4, 2, 256)])
+def test_varlen(bundle, causal, hq, hkv, d):
     lens = list(LENS)
     q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=hq + causal)
     scale = d ** -0.5
@@ -148,8 +147,9 @@ def test_dynamic_tiles_leave_the_counter_zero(bundle):
         check(out, lse, *ref)
 
 
-def test_op(bundle):
-    d, hq, hkv = 128, 16, 4
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_op(bundle, d):
+    hq, hkv = 16, 4
     lens = [33, 1000, 1, 257]
     q, k, v, cu_q, cu_k = packed(lens, lens, hq, hkv, d, seed=3)
     out, lse = tilec.ops.varlen_attention(q, k, v, cu_q, cu_k, max(lens), max(lens),
@@ -162,7 +162,7 @@ def test_op_errors():
     k = torch.randn(10, 2, 128, device=DEV, dtype=torch.bfloat16)
     cu = torch.tensor([0, 4, 10], dtype=torch.int32, device=DEV)
     with pytest.raises(tilec.TilecError, match="head dim"):
-        tilec.ops.varlen_attention(q[..., :64], k[..., :64], k[..., :64], cu, cu, 6)
+        tilec.ops.varlen_attention(q[..., :96], k[..., :96], k[..., :96], cu, cu, 6)
     with pytest.raises(tilec.TilecError, match="multiple of the K/V heads"):
         tilec.ops.varlen_attention(q[:, :7], k, k, cu, cu, 6)
     with pytest.raises(tilec.TilecError, match="int32"):
@@ -225,14 +225,17 @@ def test_schedule_kernels_match_the_torch_schedule(nseq, top, seed):
     assert torch.equal(tilec.varlen._schedule_kernels(bundle, cu, total), want)
 
 
-@pytest.mark.parametrize("causal,wl,wr,softcap,with_sinks", [
-    (False, 100, 50, 0.0, False), (True, 300, -1, 0.0, False), (False, -1, 0, 0.0, False),
-    (False, -1, -1, 30.0, False), (True, -1, -1, 0.0, True), (True, 200, -1, 20.0, True),
-    (False, 0, 0, 0.0, True)])
-def test_varlen_options(causal, wl, wr, softcap, with_sinks):
+@pytest.mark.parametrize("causal,wl,wr,softcap,with_sinks,d", [
+    (False, 100, 50, 0.0, False, 128), (True, 300, -1, 0.0, False, 128),
+    (False, -1, 0, 0.0, False, 128), (False, -1, -1, 30.0, False, 128),
+    (True, -1, -1, 0.0, True, 128), (True, 200, -1, 20.0, True, 128),
+    (False, 0, 0, 0.0, True, 128), (True, 200, -1, 20.0, True, 64),
+    (False, 100, 50, 30.0, True, 256)])
+def test_varlen_options(causal, wl, wr, softcap, with_sinks, d):
     # Window, softcap and sinks (the options' kernel), against float64 at
-    # ragged lengths, Lk != Lq, GQA, through the operator.
-    hq, hkv, d = 8, 2, 128
+    # ragged lengths, Lk != Lq, GQA, through the operator; head dims 64 and
+    # 256 too.
+    hq, hkv = 8, 2
     lens_q = [0, 1, 17, 1000, 300, 4097]
     lens_k = [5, 1, 40, 1000, 700, 4097]
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, hq, hkv, d, seed=wl + wr + int(softcap))

@@ -4,6 +4,8 @@
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Dialect/TGPU/Transforms/Passes.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -200,12 +202,46 @@ SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
   return ops;
 }
 
-bool tilec::storeUnconverted(StoreOp store) {
-  if (store.getMask())
-    return false;
-  SmallVector<Operation *> chain = storedConversions(store); // store up
+/// A store's mask under its reshapes (store up), when it can be built
+/// again in another layout (isRematerializable).
+static Value rematerializableMask(StoreOp store,
+                                  SmallVector<ReshapeOp> &reshapes) {
+  Value m = store.getMask();
+  while (auto r = m.getDefiningOp<ReshapeOp>()) {
+    reshapes.push_back(r);
+    m = r.getSrc();
+  }
+  return isRematerializable(m) ? m : Value();
+}
+
+bool tilec::canStoreUnconverted(StoreOp store) {
+  SmallVector<Operation *> chain = storedConversions(store);
   if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
     return false;
+  SmallVector<ReshapeOp> reshapes;
+  return !store.getMask() || rematerializableMask(store, reshapes);
+}
+
+/// Erases `v`'s producers that nothing reads any more.
+static void eraseDead(Value v) {
+  SmallVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    for (Value o : op->getOperands())
+      if (Operation *def = o.getDefiningOp())
+        work.push_back(def);
+    op->erase();
+  }
+}
+
+bool tilec::storeUnconverted(StoreOp store) {
+  if (!canStoreUnconverted(store))
+    return false;
+  SmallVector<Operation *> chain = storedConversions(store); // store up
   Value v = chain.back()->getOperand(0);
   OpBuilder b(store);
   for (Operation *op : llvm::reverse(chain))
@@ -214,6 +250,23 @@ bool tilec::storeUnconverted(StoreOp store) {
   store.getValueMutable().assign(v);
   for (Operation *op : chain)
     op->erase();
+  if (!store.getMask())
+    return true;
+  // The mask built again in the stored tile's layout (the layout the
+  // value's reshapes give, taken back through the mask's own).
+  SmallVector<ReshapeOp> reshapes;
+  Value old = store.getMask(), m = rematerializableMask(store, reshapes);
+  auto shape = cast<RankedTensorType>(m.getType()).getShape();
+  LinearLayout layout = getLayout(v.getType()).reshape(
+      std::vector<int64_t>(shape.begin(), shape.end()));
+  DictionaryAttr tags = m.getDefiningOp()->getDiscardableAttrDictionary();
+  Value mask = rematerialize(b, m, layout, [&](Operation *op) {
+    op->setDiscardableAttrs(tags);
+  });
+  for (ReshapeOp r : llvm::reverse(reshapes))
+    mask = reshapeAgain(b, r, mask);
+  store.getMaskMutable().assign(mask);
+  eraseDead(old);
   return true;
 }
 

@@ -94,13 +94,10 @@ epilogueStoreConversions(scf::ForOp loop) {
   SmallVector<Operation *> conversions;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
     op->walk([&](StoreOp store) {
-      if (store.getMask())
-        return;
-      SmallVector<Operation *> chain = storedConversions(store);
-      if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
+      if (!canStoreUnconverted(store))
         return;
       stores.push_back(store);
-      llvm::append_range(conversions, chain);
+      llvm::append_range(conversions, storedConversions(store));
     });
   return {stores, conversions};
 }

@@ -131,8 +131,8 @@ bool keepsPartitions(func::FuncOp func) {
   return loop && !sharedOperandLoads(loop).empty();
 }
 
-/// Stores each tile `func` stores without a mask in the layout it is
-/// computed in (storeUnconverted). Returns whether any conversion went.
+/// Stores each tile `func` stores in the layout it is computed in where
+/// it can (storeUnconverted). Returns whether any conversion went.
 bool storeUnconverted(func::FuncOp func) {
   bool changed = false;
   func.walk([&](StoreOp store) { changed |= tilec::storeUnconverted(store); });

@@ -60,11 +60,15 @@ int64_t askedRingStages(mlir::func::FuncOp func);
 /// stores first: what goes with the store when it becomes a TMA store.
 llvm::SmallVector<mlir::Operation *> storedConversions(tile::StoreOp store);
 
-/// Stores the tile an unmasked `store` stores in the layout it is computed
-/// in: the layout conversions (through shared memory) between it and the
-/// store go, the reshapes between them take its layout along. Returns
-/// whether any went.
+/// Stores the tile `store` stores in the layout it is computed in: the
+/// layout conversions (through shared memory) between it and the store go,
+/// the reshapes between them take its layout along, and a mask is built
+/// again in that layout (canStoreUnconverted). Returns whether any went.
 bool storeUnconverted(tile::StoreOp store);
+/// Whether storeUnconverted can take `store`: a conversion goes, and a mask
+/// (under its reshapes) is computed from splats, iotas and constants
+/// (tile::isRematerializable).
+bool canStoreUnconverted(tile::StoreOp store);
 /// Whether `v` is computed in `loop`'s body by side-effect-free scalar ops
 /// from the induction variable and values defined outside the loop (what
 /// the load partition can compute on its own).
