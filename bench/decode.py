@@ -10,7 +10,8 @@ Shapes (B, Hq, Hkv, context) are issue 49's: (64, 32, 8, 4096), (16, 32,
 tokens in vLLM's layout (num_blocks, page, Hkv, D), and pages of 16 heads
 first (num_blocks, Hkv, page, D: "16h"), scattered at random in a cache
 twice the size needed; every
-sequence at the full context; one query token; bf16, D 128. The figure is
+sequence at the full context; one query token; bf16, D 128 (and D 64 and
+256 at the first two shapes, pages of 16 and 64). The figure is
 the K/V bytes a kernel must read (B · context · Hkv · D · 2 bytes, K and
 V) over its time, in GB/s; the copy's is the bytes it reads and writes
 (2x that) over its time: what the memory moves at its best. Every
@@ -43,9 +44,10 @@ sys.path.insert(0, os.path.join(_HERE, "..", "python"))
 import tilec.ops  # noqa: E402
 from timing import interleaved  # noqa: E402
 
-SHAPES = [(64, 32, 8, 4096), (16, 32, 8, 16384), (128, 16, 16, 2048), (1, 32, 8, 131072)]
+SHAPES = [(64, 32, 8, 4096, 128), (16, 32, 8, 16384, 128), (128, 16, 16, 2048, 128),
+          (1, 32, 8, 131072, 128), (64, 32, 8, 4096, 64), (16, 32, 8, 16384, 64),
+          (64, 32, 8, 4096, 256), (16, 32, 8, 16384, 256)]  # B, Hq, Hkv, context, D
 PAGES = ((16, False), (64, False), (16, True))  # page size, heads first
-D = 128
 
 
 def paged(k, v, page, heads_first=False):
@@ -88,15 +90,15 @@ def sdpa(backend, q, k, v, scale):
 def main():
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name()
-    print(f"paged-KV decode, bf16, D {D}, one query token, {dev}; GB/s of K/V read "
+    print(f"paged-KV decode, bf16, one query token, {dev}; GB/s of K/V read "
           "(copy: read + written), ratio = tilec / cuDNN")
-    print(f"{'B':>4} {'Hq':>3} {'Hkv':>3} {'context':>7} {'page':>4} | {'tilec':>6} "
+    print(f"{'B':>4} {'Hq':>3} {'Hkv':>3} {'context':>7} {'D':>3} {'page':>4} | {'tilec':>6} "
           f"{'cudnn':>6} {'fa2':>6} {'copy':>6} | {'ratio':>5} {'splits':>6}")
-    for (b, hq, hkv, s) in SHAPES:
-        q = torch.randn(b, hq, 1, D, device="cuda", dtype=torch.bfloat16)
-        k = torch.randn(b, hkv, s, D, device="cuda", dtype=torch.bfloat16)
-        v = torch.randn(b, hkv, s, D, device="cuda", dtype=torch.bfloat16)
-        scale = 1.0 / math.sqrt(D)
+    for (b, hq, hkv, s, d) in SHAPES:
+        q = torch.randn(b, hq, 1, d, device="cuda", dtype=torch.bfloat16)
+        k = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+        v = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+        scale = 1.0 / math.sqrt(d)
         ref = reference(q, k, v, scale)
         nbytes = 2 * k.numel() * k.element_size()
         peers = {}
@@ -115,12 +117,12 @@ def main():
         # hides; under a graph beside the flush the copy measured a third
         # lower than the memory moves.)
         copy_ms = interleaved({"copy": lambda: dst.copy_(src)})["copy"]
-        for page, heads_first in PAGES:
+        for page, heads_first in PAGES if d == 128 else PAGES[:2]:
             kc, vc, table = paged(k, v, page, heads_first)
             lens = torch.full((b,), s, device="cuda", dtype=torch.int32)
             qd = q.transpose(1, 2)  # (B, 1, Hq, D)
             sms = torch.cuda.get_device_properties(0).multi_processor_count
-            splits = tilec.decode.num_splits(b * hkv, table.shape[1] * page, sms)
+            splits = tilec.decode.num_splits(b * hkv, table.shape[1] * page, sms, d)
 
             def ours(qd=qd, kc=kc, vc=vc, table=table, lens=lens, hf=heads_first):
                 return tilec.ops.decode_attention(qd, kc, vc, table, lens, scale=scale,
@@ -134,7 +136,7 @@ def main():
             cells = " ".join(f"{gbs[n]:6.0f}" if n in gbs else f"{'-':>6}"
                              for n in ("tilec", "cudnn", "fa2", "copy"))
             where = f"{page}h" if heads_first else f"{page}"
-            print(f"{b:4d} {hq:3d} {hkv:3d} {s:7d} {where:>4} | {cells} | {ratio:5.2f} "
+            print(f"{b:4d} {hq:3d} {hkv:3d} {s:7d} {d:3d} {where:>4} | {cells} | {ratio:5.2f} "
                   f"{splits:6d}", flush=True)
             del kc, vc, table
         del q, k, v, src, dst, peers

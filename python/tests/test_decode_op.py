@@ -15,6 +15,10 @@ from tilec.decode import num_splits
 def test_no_splits_when_the_programs_fill_the_gpu():
     # 64 sequences x 8 KV heads: 512 programs for 132 SMs' 264 slots.
     assert num_splits(512, 4096, 132) == 1
+    # At D 256 an SM runs one program: 200 programs fill 132 SMs' slots,
+    # which at D 128 (two a SM) they do not.
+    assert num_splits(200, 8192, 132, d=256) == 1
+    assert num_splits(200, 8192, 132, d=128) > 1
     # A sequence of few key blocks is never split.
     assert num_splits(8, 4 * tilec.decode.KEYS, 132) == 1
 

@@ -12,7 +12,7 @@ layout (or heads first, (num_blocks, Hkv, page_size, D), with
 ``heads_first=True``); block_table (B, max_blocks) int32 names each
 sequence's pages in order, seq_lens (B) int32 their lengths (0 gives O = 0
 and LSE = -inf). Any page size; Hq a multiple of Hkv (GQA: one KV head's
-query heads are rows of one MMA). bf16, head dim 128. With ``k`` and ``v``
+query heads are rows of one MMA). bf16, head dim 64, 128 or 256. With ``k`` and ``v``
 the new tokens' keys and values are appended to the caches in place first
 (tilec::decode_append_kv, a custom op that mutates the caches).
 
@@ -30,7 +30,7 @@ import math
 from ._lib import INVALID_ARGUMENT, TilecError, once
 from .attention import _bundle
 
-HEAD_DIMS = (128,)
+HEAD_DIMS = (64, 128, 256)
 ROWS = 64   # query rows a program (the MMA's M)
 KEYS = 64   # keys a step
 
@@ -87,17 +87,20 @@ def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k=None, v=No
                 raise bad("%s must be a bfloat16 tensor on q's device" % name)
 
 
-PER_SM = 2  # programs an SM runs at once (the kernel's tile.blocks_per_sm)
+def per_sm(d):
+    """Programs an SM runs at once: the kernel's tile.blocks_per_sm (at D
+    256 one program's Q and stages take the SM's shared memory)."""
+    return 1 if d > 128 else 2
 
 
-def num_splits(programs, max_keys, sms):
+def num_splits(programs, max_keys, sms, d=128):
     """Splits of each sequence's keys: none where `programs` (B · Hkv ·
     row blocks) fill most of the `sms`' program slots or a sequence has
     few blocks; else the fewest whose last wave is nearly as full as the
     best count's (FA3's rule, from the shapes alone: `max_keys` is the
     block table's width times the page size)."""
     blocks = -(-max_keys // KEYS)
-    slots = PER_SM * sms
+    slots = per_sm(d) * sms
     if programs >= 0.8 * slots or blocks <= 4:
         return 1
     effs = []
@@ -125,7 +128,7 @@ def _decode(q, k_cache, v_cache, block_table, seq_lens, scale, splits, heads_fir
     if splits <= 0:
         sms = torch.cuda.get_device_properties(q.device).multi_processor_count
         splits = num_splits(b * hkv * -(-r // ROWS),
-                            block_table.shape[1] * k_cache.shape[1], sms)
+                            block_table.shape[1] * k_cache.shape[1], sms, d)
     # Rows of one KV head: (token, head in group), token-major.
     qr = q.reshape(b, sq, hkv, g, d).permute(0, 2, 1, 3, 4).reshape(b, hkv, r, d)
     part = torch.empty(splits, b, hkv, r, d, device=q.device, dtype=torch.float32)

@@ -135,6 +135,20 @@ def test_decode(bundle, page, hq, hkv, splits):
     check(out, lse, *reference(q, ks, vs, scale))
 
 
+@pytest.mark.parametrize("d", [64, 256])
+@pytest.mark.parametrize("page", [16, 64, 7])
+@pytest.mark.parametrize("splits", [1, 3])
+def test_decode_head_dims(bundle, d, page, splits):
+    """Head dims 64 and 256 (one program an SM at 256), GQA, every page
+    path (TMA boxes, cp.async), splits on and off."""
+    hq, hkv = 16, 2
+    kc, vc, table, lens, ks, vs = make_cache(LENS, page, hkv, d, seed=page + hq)
+    q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
+    scale = d ** -0.5
+    out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, splits)
+    check(out, lse, *reference(q, ks, vs, scale))
+
+
 @pytest.mark.parametrize("page", [8, 24, 32, 48, 128])
 def test_decode_pages(bundle, page):
     """Pages of a multiple of 16 tokens come by TMA boxes (a run of 16 rows
@@ -201,8 +215,9 @@ def test_decode_splits_agree(bundle):
         assert (lse - lse1).abs().max().item() < 1e-4
 
 
-def test_op(bundle):
-    d, hq, hkv = 128, 32, 8
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_op(bundle, d):
+    hq, hkv = 32, 8
     for heads_first in (False, True):
         kc, vc, table, lens, ks, vs = make_cache(LENS, 16, hkv, d, seed=9,
                                                  heads_first=heads_first)
@@ -212,12 +227,13 @@ def test_op(bundle):
         check(out, lse, *reference(q, ks, vs, d ** -0.5))
 
 
-@pytest.mark.parametrize("sq,heads_first", [(1, False), (2, False), (3, True)])
-def test_op_appends_new_keys(bundle, sq, heads_first):
+@pytest.mark.parametrize("sq,heads_first,d", [(1, False, 128), (2, False, 128),
+                                               (3, True, 128), (2, False, 64), (1, True, 256)])
+def test_op_appends_new_keys(bundle, sq, heads_first, d):
     """k and v given: the new tokens' keys and values (NaN in the cache
     until then) are written at positions len - Sq .. len - 1 first, and the
     attention sees them; a sequence shorter than Sq writes what it has."""
-    d, hq, hkv = 128, 16, 4
+    hq, hkv = 16, 4
     lens_l = (2, 17, 300, 1000, 4097)
     kc, vc, table, lens, ks, vs = make_cache(lens_l, 16, hkv, d, seed=sq,
                                              heads_first=heads_first)
@@ -252,7 +268,7 @@ def test_op_errors():
     table = torch.zeros(2, 2, dtype=torch.int32, device=DEV)
     lens = torch.ones(2, dtype=torch.int32, device=DEV)
     with pytest.raises(tilec.TilecError, match="head dim"):
-        tilec.ops.decode_attention(q[..., :64], kc[..., :64], kc[..., :64], table, lens)
+        tilec.ops.decode_attention(q[..., :96], kc[..., :96], kc[..., :96], table, lens)
     with pytest.raises(tilec.TilecError, match="multiple of the K/V heads"):
         tilec.ops.decode_attention(q[:, :, :7], kc, kc, table, lens)
     with pytest.raises(tilec.TilecError, match="int32"):
