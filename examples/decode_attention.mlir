@@ -292,24 +292,26 @@ func.func @decode_append_d128(%kn: !tile.tensor<?x?x?x128xbf16>, %vn: !tile.tens
   return
 }
 
-// The same three kernels at head dims 64 and 256. At 256 a program's Q
-// (32 KB) and two stages of K and V (128 KB) take one SM's shared memory
-// (tile.blocks_per_sm = 1): the same bytes in flight an SM as two
-// programs at 128; its 64x256 f32 accumulator is 128 registers of the
-// consumer warpgroup's.
+// The same three kernels at head dims 64 and 256. At 64, 128 keys a step
+// and three stages (64 keys a step and five stages read 4-6% slower: a
+// step's softmax and waits then come for 16 KB of K and V). At 256 a
+// program's Q (32 KB) and two stages of K and V (128 KB) take one SM's
+// shared memory (tile.blocks_per_sm = 1): the same bytes in flight an SM
+// as two programs at 128; its 64x256 f32 accumulator is 128 registers of
+// the consumer warpgroup's.
 
 func.func @decode_d64(%q: !tile.tensor<?x?x?x64xbf16>, %kc: !tile.tensor<?x?x?x64xbf16>,
     %vc: !tile.tensor<?x?x?x64xbf16>, %bt: !tile.tensor<?x?xi32>,
     %lens: !tile.tensor<?xi32>, %o: !tile.tensor<?x?x?x?x64xf32>,
     %lse: !tile.tensor<?x?x?x?xf32>, %scale: f32, %group: i32, %splits: i32,
     %out: !tile.tensor<?x?x?x64xbf16>, %lse_out: !tile.tensor<?x?x?xf32>)
-    attributes {tile.kernel, tile.num_warps = 4, tile.blocks_per_sm = 2,
+    attributes {tile.kernel, tile.num_warps = 4, tile.blocks_per_sm = 2, tile.num_stages = 3,
                 tile.grid = #tile.grid<cdiv(dim(0, 2), 64), mul(dim(0, 0), dim(0, 1)), arg(9)>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %cn = arith.constant 64 : i32
+  %cn = arith.constant 128 : i32
   %cm = arith.constant 64 : i32
-  %cn1 = arith.constant 63 : i32
+  %cn1 = arith.constant 127 : i32
   %pm = tile.program_id x
   %bh = tile.program_id y
   %s = tile.program_id z
@@ -335,13 +337,13 @@ func.func @decode_d64(%q: !tile.tensor<?x?x?x64xbf16>, %kc: !tile.tensor<?x?x?x6
   %qt = tile.reshape %q4 : !tile.tile<1x1x64x64xbf16> -> !tile.tile<64x64xbf16>
   %log2e = arith.constant 1.44269504 : f32
   %scale2 = arith.mulf %scale, %log2e : f32
-  %scale_t = tile.splat %scale2 : f32 -> !tile.tile<64x64xf32>
+  %scale_t = tile.splat %scale2 : f32 -> !tile.tile<64x128xf32>
   %scale_r = tile.splat %scale2 : f32 -> !tile.tile<64xf32>
   %ninf = arith.constant dense<0xFF800000> : !tile.tile<64xf32>
   %zero = arith.constant dense<0.0> : !tile.tile<64xf32>
   %acc0 = arith.constant dense<0.0> : !tile.tile<64x64xf32>
-  %zs = arith.constant dense<0.0> : !tile.tile<64x64xf32>
-  %neg = arith.constant dense<0xFF800000> : !tile.tile<64x64xf32>
+  %zs = arith.constant dense<0.0> : !tile.tile<64x128xf32>
+  %neg = arith.constant dense<0xFF800000> : !tile.tile<64x128xf32>
   // Row r (token r / G) sees keys below lim[r] = len - Sq + r / G + 1.
   %riota = tile.iota : !tile.tile<64xi32>
   %m0t = tile.splat %m0 : i32 -> !tile.tile<64xi32>
@@ -353,74 +355,74 @@ func.func @decode_d64(%q: !tile.tensor<?x?x?x64xbf16>, %kc: !tile.tensor<?x?x?x6
   %baset = tile.splat %base1 : i32 -> !tile.tile<64xi32>
   %lim = arith.addi %tok, %baset : !tile.tile<64xi32>
   %lim2 = tile.expand_dims %lim axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
-  %limb = tile.broadcast %lim2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
-  %kiota = tile.iota : !tile.tile<64xi32>
-  %bs = tile.splat %b : i32 -> !tile.tile<64xi32>
-  %pages = tile.splat %page : i32 -> !tile.tile<64xi32>
-  %lens_t = tile.splat %len : i32 -> !tile.tile<64xi32>
-  %hkt = tile.splat %hkr : i32 -> !tile.tile<64x64xi32>
+  %limb = tile.broadcast %lim2 : !tile.tile<64x1xi32> -> !tile.tile<64x128xi32>
+  %kiota = tile.iota : !tile.tile<128xi32>
+  %bs = tile.splat %b : i32 -> !tile.tile<128xi32>
+  %pages = tile.splat %page : i32 -> !tile.tile<128xi32>
+  %lens_t = tile.splat %len : i32 -> !tile.tile<128xi32>
+  %hkt = tile.splat %hkr : i32 -> !tile.tile<128x64xi32>
   %diota = tile.iota : !tile.tile<64xi32>
   %d2 = tile.expand_dims %diota axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
-  %cols = tile.broadcast %d2 : !tile.tile<1x64xi32> -> !tile.tile<64x64xi32>
+  %cols = tile.broadcast %d2 : !tile.tile<1x64xi32> -> !tile.tile<128x64xi32>
   %r:3 = scf.for %n0 = %k0 to %k1 step %cn
       iter_args(%m_i = %ninf, %l_i = %zero, %acc = %acc0)
       -> (!tile.tile<64xf32>, !tile.tile<64xf32>, !tile.tile<64x64xf32>) : i32 {
     // Keys n0 .. n0 + 127: their pages from the table, rows page · P + key % P.
-    %n0t = tile.splat %n0 : i32 -> !tile.tile<64xi32>
-    %keys = arith.addi %kiota, %n0t : !tile.tile<64xi32>
-    %inb = arith.cmpi slt, %keys, %lens_t : !tile.tile<64xi32>
-    %blk = arith.divui %keys, %pages : !tile.tile<64xi32>
-    %off = arith.remui %keys, %pages : !tile.tile<64xi32>
-    %pg = tile.gather %bt[%bs, %blk] mask(%inb : !tile.tile<64xi1>)
-        : !tile.tensor<?x?xi32>, !tile.tile<64xi32>, !tile.tile<64xi32> -> !tile.tile<64xi32>
-    %pg2 = tile.expand_dims %pg axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
-    %pgb = tile.broadcast %pg2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
-    %off2 = tile.expand_dims %off axis 1 : !tile.tile<64xi32> -> !tile.tile<64x1xi32>
-    %offb = tile.broadcast %off2 : !tile.tile<64x1xi32> -> !tile.tile<64x64xi32>
-    %inb2 = tile.expand_dims %inb axis 1 : !tile.tile<64xi1> -> !tile.tile<64x1xi1>
-    %inbb = tile.broadcast %inb2 : !tile.tile<64x1xi1> -> !tile.tile<64x64xi1>
-    %kt = tile.gather %kc[%pgb, %offb, %hkt, %cols] mask(%inbb : !tile.tile<64x64xi1>)
-        : !tile.tensor<?x?x?x64xbf16>, !tile.tile<64x64xi32>, !tile.tile<64x64xi32>,
-          !tile.tile<64x64xi32>, !tile.tile<64x64xi32> -> !tile.tile<64x64xbf16>
-    %ktt = tile.transpose %kt [1, 0] : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
-    %qk = tile.dot %qt, %ktt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
-    %cols_k = tile.expand_dims %keys axis 0 : !tile.tile<64xi32> -> !tile.tile<1x64xi32>
-    %colsb = tile.broadcast %cols_k : !tile.tile<1x64xi32> -> !tile.tile<64x64xi32>
+    %n0t = tile.splat %n0 : i32 -> !tile.tile<128xi32>
+    %keys = arith.addi %kiota, %n0t : !tile.tile<128xi32>
+    %inb = arith.cmpi slt, %keys, %lens_t : !tile.tile<128xi32>
+    %blk = arith.divui %keys, %pages : !tile.tile<128xi32>
+    %off = arith.remui %keys, %pages : !tile.tile<128xi32>
+    %pg = tile.gather %bt[%bs, %blk] mask(%inb : !tile.tile<128xi1>)
+        : !tile.tensor<?x?xi32>, !tile.tile<128xi32>, !tile.tile<128xi32> -> !tile.tile<128xi32>
+    %pg2 = tile.expand_dims %pg axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+    %pgb = tile.broadcast %pg2 : !tile.tile<128x1xi32> -> !tile.tile<128x64xi32>
+    %off2 = tile.expand_dims %off axis 1 : !tile.tile<128xi32> -> !tile.tile<128x1xi32>
+    %offb = tile.broadcast %off2 : !tile.tile<128x1xi32> -> !tile.tile<128x64xi32>
+    %inb2 = tile.expand_dims %inb axis 1 : !tile.tile<128xi1> -> !tile.tile<128x1xi1>
+    %inbb = tile.broadcast %inb2 : !tile.tile<128x1xi1> -> !tile.tile<128x64xi1>
+    %kt = tile.gather %kc[%pgb, %offb, %hkt, %cols] mask(%inbb : !tile.tile<128x64xi1>)
+        : !tile.tensor<?x?x?x64xbf16>, !tile.tile<128x64xi32>, !tile.tile<128x64xi32>,
+          !tile.tile<128x64xi32>, !tile.tile<128x64xi32> -> !tile.tile<128x64xbf16>
+    %ktt = tile.transpose %kt [1, 0] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+    %qk = tile.dot %qt, %ktt, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<64x128xf32>
+    %cols_k = tile.expand_dims %keys axis 0 : !tile.tile<128xi32> -> !tile.tile<1x128xi32>
+    %colsb = tile.broadcast %cols_k : !tile.tile<1x128xi32> -> !tile.tile<64x128xi32>
     // Only the last block (and the new tokens' diagonal) is masked.
     %nend = arith.addi %n0, %cn : i32
     %partial = arith.cmpi sgt, %nend, %base1 : i32
-    %sm = scf.if %partial -> (!tile.tile<64x64xf32>) {
-      %keep = arith.cmpi slt, %colsb, %limb : !tile.tile<64x64xi32>
-      %masked = arith.select %keep, %qk, %neg : !tile.tile<64x64xi1>, !tile.tile<64x64xf32>
-      scf.yield %masked : !tile.tile<64x64xf32>
+    %sm = scf.if %partial -> (!tile.tile<64x128xf32>) {
+      %keep = arith.cmpi slt, %colsb, %limb : !tile.tile<64x128xi32>
+      %masked = arith.select %keep, %qk, %neg : !tile.tile<64x128xi1>, !tile.tile<64x128xf32>
+      scf.yield %masked : !tile.tile<64x128xf32>
     } else {
-      scf.yield %qk : !tile.tile<64x64xf32>
+      scf.yield %qk : !tile.tile<64x128xf32>
     }
-    %mj = tile.reduce max %sm dim 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %mj = tile.reduce max %sm dim 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>
     %m_new = arith.maximumf %m_i, %mj : !tile.tile<64xf32>
     // A row with no key yet keeps max -inf: subtract 0 instead (p = 0).
     %empty = arith.cmpf oeq, %m_new, %ninf : !tile.tile<64xf32>
     %m_use = arith.select %empty, %zero, %m_new : !tile.tile<64xi1>, !tile.tile<64xf32>
     %ms = arith.mulf %m_use, %scale_r : !tile.tile<64xf32>
     %me = tile.expand_dims %ms axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
-    %mb = tile.broadcast %me : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
-    %sc = arith.mulf %sm, %scale_t : !tile.tile<64x64xf32>
-    %d = arith.subf %sc, %mb : !tile.tile<64x64xf32>
-    %p = math.exp2 %d : !tile.tile<64x64xf32>
+    %mb = tile.broadcast %me : !tile.tile<64x1xf32> -> !tile.tile<64x128xf32>
+    %sc = arith.mulf %sm, %scale_t : !tile.tile<64x128xf32>
+    %d = arith.subf %sc, %mb : !tile.tile<64x128xf32>
+    %p = math.exp2 %d : !tile.tile<64x128xf32>
     %mis = arith.mulf %m_i, %scale_r : !tile.tile<64xf32>
     %dms = arith.subf %mis, %ms : !tile.tile<64xf32>
     %alpha = math.exp2 %dms : !tile.tile<64xf32>
-    %ps = tile.reduce sum %p dim 1 : !tile.tile<64x64xf32> -> !tile.tile<64xf32>
+    %ps = tile.reduce sum %p dim 1 : !tile.tile<64x128xf32> -> !tile.tile<64xf32>
     %la = arith.mulf %l_i, %alpha : !tile.tile<64xf32>
     %l_new = arith.addf %la, %ps : !tile.tile<64xf32>
     %ae = tile.expand_dims %alpha axis 1 : !tile.tile<64xf32> -> !tile.tile<64x1xf32>
     %ab = tile.broadcast %ae : !tile.tile<64x1xf32> -> !tile.tile<64x64xf32>
     %acc_s = arith.mulf %acc, %ab : !tile.tile<64x64xf32>
-    %vt = tile.gather %vc[%pgb, %offb, %hkt, %cols] mask(%inbb : !tile.tile<64x64xi1>)
-        : !tile.tensor<?x?x?x64xbf16>, !tile.tile<64x64xi32>, !tile.tile<64x64xi32>,
-          !tile.tile<64x64xi32>, !tile.tile<64x64xi32> -> !tile.tile<64x64xbf16>
-    %pb = arith.truncf %p : !tile.tile<64x64xf32> to !tile.tile<64x64xbf16>
-    %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+    %vt = tile.gather %vc[%pgb, %offb, %hkt, %cols] mask(%inbb : !tile.tile<128x64xi1>)
+        : !tile.tensor<?x?x?x64xbf16>, !tile.tile<128x64xi32>, !tile.tile<128x64xi32>,
+          !tile.tile<128x64xi32>, !tile.tile<128x64xi32> -> !tile.tile<128x64xbf16>
+    %pb = arith.truncf %p : !tile.tile<64x128xf32> to !tile.tile<64x128xbf16>
+    %acc_new = tile.dot %pb, %vt, %acc_s : !tile.tile<64x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<64x64xf32>
     scf.yield %m_new, %l_new, %acc_new : !tile.tile<64xf32>, !tile.tile<64xf32>, !tile.tile<64x64xf32>
   }
   // O = acc / l (0 where the share had no key), LSE = m · scale + ln l.

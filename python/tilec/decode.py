@@ -32,7 +32,7 @@ from .attention import _bundle
 
 HEAD_DIMS = (64, 128, 256)
 ROWS = 64   # query rows a program (the MMA's M)
-KEYS = 64   # keys a step
+KEYS = 64   # keys a step (at D 128 and 256; 128 at D 64: keys_a_step)
 
 
 def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k=None, v=None):
@@ -87,6 +87,11 @@ def _check(q, k_cache, v_cache, block_table, seq_lens, heads_first, k=None, v=No
                 raise bad("%s must be a bfloat16 tensor on q's device" % name)
 
 
+def keys_a_step(d):
+    """The kernel's keys a step (its %cn): 128 at D 64, else KEYS."""
+    return 128 if d == 64 else KEYS
+
+
 def per_sm(d):
     """Programs an SM runs at once: the kernel's tile.blocks_per_sm (at D
     256 one program's Q and stages take the SM's shared memory)."""
@@ -99,7 +104,7 @@ def num_splits(programs, max_keys, sms, d=128):
     few blocks; else the fewest whose last wave is nearly as full as the
     best count's (FA3's rule, from the shapes alone: `max_keys` is the
     block table's width times the page size)."""
-    blocks = -(-max_keys // KEYS)
+    blocks = -(-max_keys // keys_a_step(d))
     slots = per_sm(d) * sms
     if programs >= 0.8 * slots or blocks <= 4:
         return 1
