@@ -202,71 +202,82 @@ SmallVector<Operation *> tilec::storedConversions(StoreOp store) {
   return ops;
 }
 
-/// A store's mask under its reshapes (store up), when it can be built
-/// again in another layout (isRematerializable).
-static Value rematerializableMask(StoreOp store,
-                                  SmallVector<ReshapeOp> &reshapes) {
-  Value m = store.getMask();
-  while (auto r = m.getDefiningOp<ReshapeOp>()) {
-    reshapes.push_back(r);
-    m = r.getSrc();
+namespace {
+/// What storeUnconverted changes of a store: the conversions and reshapes
+/// between its value and it (store up), and its mask's reshapes (store
+/// up) and the tile under them, which is built again in another layout.
+struct Unconverted {
+  SmallVector<Operation *> chain;
+  SmallVector<ReshapeOp> maskReshapes;
+  Value mask;
+};
+} // namespace
+
+/// The store as storeUnconverted takes it, or none where it cannot: no
+/// conversion goes, or the mask is not made of splats, iotas and constants
+/// (isRematerializable).
+static std::optional<Unconverted> unconverted(StoreOp store) {
+  Unconverted u;
+  u.chain = storedConversions(store);
+  if (llvm::none_of(u.chain, llvm::IsaPred<ConvertLayoutOp>))
+    return std::nullopt;
+  if (Value m = store.getMask()) {
+    while (auto r = m.getDefiningOp<ReshapeOp>()) {
+      u.maskReshapes.push_back(r);
+      m = r.getSrc();
+    }
+    if (!isRematerializable(m))
+      return std::nullopt;
+    u.mask = m;
   }
-  return isRematerializable(m) ? m : Value();
+  return u;
 }
 
 bool tilec::canStoreUnconverted(StoreOp store) {
-  SmallVector<Operation *> chain = storedConversions(store);
-  if (llvm::none_of(chain, llvm::IsaPred<ConvertLayoutOp>))
-    return false;
-  SmallVector<ReshapeOp> reshapes;
-  return !store.getMask() || rematerializableMask(store, reshapes);
-}
-
-/// Erases `v`'s producers that nothing reads any more.
-static void eraseDead(Value v) {
-  SmallVector<Operation *> work;
-  if (Operation *def = v.getDefiningOp())
-    work.push_back(def);
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    if (!op->use_empty() || !isMemoryEffectFree(op))
-      continue;
-    for (Value o : op->getOperands())
-      if (Operation *def = o.getDefiningOp())
-        work.push_back(def);
-    op->erase();
-  }
+  return unconverted(store).has_value();
 }
 
 bool tilec::storeUnconverted(StoreOp store) {
-  if (!canStoreUnconverted(store))
+  std::optional<Unconverted> u = unconverted(store);
+  if (!u)
     return false;
-  SmallVector<Operation *> chain = storedConversions(store); // store up
-  Value v = chain.back()->getOperand(0);
+  Value v = u->chain.back()->getOperand(0);
   OpBuilder b(store);
-  for (Operation *op : llvm::reverse(chain))
+  for (Operation *op : llvm::reverse(u->chain))
     if (auto reshape = dyn_cast<ReshapeOp>(op))
       v = reshapeAgain(b, reshape, v); // (its partition tags kept)
   store.getValueMutable().assign(v);
-  for (Operation *op : chain)
+  for (Operation *op : u->chain)
     op->erase();
-  if (!store.getMask())
+  if (!u->mask)
     return true;
   // The mask built again in the stored tile's layout (the layout the
-  // value's reshapes give, taken back through the mask's own).
-  SmallVector<ReshapeOp> reshapes;
-  Value old = store.getMask(), m = rematerializableMask(store, reshapes);
-  auto shape = cast<RankedTensorType>(m.getType()).getShape();
+  // value's reshapes give, taken back through the mask's own), the old
+  // one's ops erased as they fall out of use.
+  auto shape = cast<RankedTensorType>(u->mask.getType()).getShape();
   LinearLayout layout = getLayout(v.getType()).reshape(
       std::vector<int64_t>(shape.begin(), shape.end()));
-  DictionaryAttr tags = m.getDefiningOp()->getDiscardableAttrDictionary();
-  Value mask = rematerialize(b, m, layout, [&](Operation *op) {
+  DictionaryAttr tags =
+      u->mask.getDefiningOp()->getDiscardableAttrDictionary();
+  Value mask = rematerialize(b, u->mask, layout, [&](Operation *op) {
     op->setDiscardableAttrs(tags);
   });
-  for (ReshapeOp r : llvm::reverse(reshapes))
+  for (ReshapeOp r : llvm::reverse(u->maskReshapes))
     mask = reshapeAgain(b, r, mask);
+  Operation *old = store.getMask().getDefiningOp();
   store.getMaskMutable().assign(mask);
-  eraseDead(old);
+  // (An op two operands reach is queued twice: once erased, skipped.)
+  SmallVector<Operation *> work{old};
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op || erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    for (Value o : op->getOperands())
+      work.push_back(o.getDefiningOp());
+    erased.insert(op);
+    op->erase();
+  }
   return true;
 }
 
