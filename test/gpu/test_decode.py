@@ -123,16 +123,20 @@ def run_kernels(bundle, q, kc, vc, table, lens, scale, splits, heads_first=False
 check = check_attention
 
 
-@pytest.mark.parametrize("page", [16, 64, 7])
-@pytest.mark.parametrize("hq,hkv", [(8, 1), (32, 8), (4, 4)])
-@pytest.mark.parametrize("splits", [1, 3])
-def test_decode(bundle, page, hq, hkv, splits):
-    d = 128
+def check_decode(bundle, page, hq, hkv, splits, d):
+    """The kernels over one token a sequence at LENS against float64."""
     kc, vc, table, lens, ks, vs = make_cache(LENS, page, hkv, d, seed=page + hq)
     q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
     scale = d ** -0.5
     out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, splits)
     check(out, lse, *reference(q, ks, vs, scale))
+
+
+@pytest.mark.parametrize("page", [16, 64, 7])
+@pytest.mark.parametrize("hq,hkv", [(8, 1), (32, 8), (4, 4)])
+@pytest.mark.parametrize("splits", [1, 3])
+def test_decode(bundle, page, hq, hkv, splits):
+    check_decode(bundle, page, hq, hkv, splits, 128)
 
 
 @pytest.mark.parametrize("d", [64, 256])
@@ -141,12 +145,7 @@ def test_decode(bundle, page, hq, hkv, splits):
 def test_decode_head_dims(bundle, d, page, splits):
     """Head dims 64 and 256 (one program an SM at 256), GQA, every page
     path (TMA boxes, cp.async), splits on and off."""
-    hq, hkv = 16, 2
-    kc, vc, table, lens, ks, vs = make_cache(LENS, page, hkv, d, seed=page + hq)
-    q = torch.randn(len(LENS), 1, hq, d, device=DEV, dtype=torch.bfloat16)
-    scale = d ** -0.5
-    out, lse = run_kernels(bundle, q, kc, vc, table, lens, scale, splits)
-    check(out, lse, *reference(q, ks, vs, scale))
+    check_decode(bundle, page, 16, 2, splits, d)
 
 
 @pytest.mark.parametrize("page", [8, 24, 32, 48, 128])
