@@ -140,10 +140,12 @@ def forced(bundle, name):
 # (one), 256x128 (two warpgroups of 128 rows), 128x192 (two column blocks,
 # 128 + 64), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
 # stream-K member (128x256_sk), the kernel in clusters of two (128x256_c2,
-# B multicast). Ping-pong kernels
+# B multicast) and the swap-AB members (16x64_swap, 32x64_swap: C computed
+# transposed). Ping-pong kernels
 # (128x128 as written) have no 128x128, no 64x256, no 256x128, no 128x192
-# and no stream-K or cluster member; cluster kernels no stream-K member.
-FAMILY = range(13)
+# and no stream-K, cluster or swap-AB member; cluster kernels no stream-K
+# or swap-AB member.
+FAMILY = range(15)
 PINGPONG_FAMILY = range(7)
 CLUSTER_FAMILY = range(11)
 
@@ -156,6 +158,31 @@ def test_gemm_tile_shapes(m, n, k, member):
     launches = forced(load("gemm"), "gemm")
     assert len(launches) == len(FAMILY)
     check_bias_relu_gemm(launches[member], m, n, k, what=f"gemm member {member}")
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 8, 8), (1, 1000, 4104), (7, 200, 72), (16, 4096, 1000),
+                                   (17, 136, 264), (33, 520, 1032), (100, 200, 520)])
+@pytest.mark.parametrize("member", ["gemm__16x64_swap", "gemm__32x64_swap"])
+def test_gemm_swap_ab(m, n, k, member):
+    # Swap-AB members (Cᵀ = Bᵀ·Aᵀ, M along wgmma's N, K steps of 128) at
+    # small and ragged M, N and K: rows and columns past the matrix are
+    # clipped by TMA on the loads and the store.
+    check_bias_relu_gemm(load("gemm")[member], m, n, k, what=member)
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 16, 16), (5, 200, 272), (16, 1000, 1024), (33, 136, 528)])
+@pytest.mark.parametrize("member", ["gemm_e4m3__16x64_swap", "gemm_e4m3__32x64_swap"])
+def test_gemm_fp8_swap_ab(m, n, k, member):
+    # fp8's swap-AB members read Bt's tile as loaded (K-major) as wgmma's A.
+    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
+    bt = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn)
+    sa = torch.rand(1, device=DEV) + 0.5
+    sb = torch.rand(1, device=DEV) + 0.5
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    load("gemm_fp8")[member](a, bt, sa, sb, c)
+    torch.cuda.synchronize()
+    ref = (a.double() @ bt.double().t()) * sa.double() * sb.double()
+    check(c, ref, 1e-2, f"{member} {m}x{n}x{k}")
 
 
 SPLIT_MEMBERS = ["gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4"]

@@ -186,6 +186,20 @@ GridExprAttr costOf(func::FuncOp func, int64_t rows, int64_t cols,
 LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
                      std::string &why);
 
+/// Rewrites `func`, re-tiled to a swap-AB member's R x C tile (R rows of
+/// C, 16 or 32; `plan` its analysis), so that its main loop computes the
+/// tile transposed, Cᵀ += Bᵀ · Aᵀ: wgmma's M runs along C's columns and
+/// its N (16 or 32) along the rows, and the loop's result is transposed
+/// back for the epilogue (TileShapeVariantsSwap.cpp). The K loop's step
+/// becomes `step` (A's slot is small, so a stage can hold a longer step of
+/// B). Fails, saying why, where the loop carries more than the dot's
+/// accumulator, the accumulator is not f32 or i32 or does not start as a
+/// splat, operands that
+/// are not 16-bit floats are not both K-major once swapped, or a constant
+/// equal to the K step has other uses.
+LogicalResult swapOperands(func::FuncOp func, Plan &plan, int64_t step,
+                           std::string &why);
+
 } // namespace tilec::shape_variants
 
 #endif // TILEC_LIB_DIALECT_TILE_TRANSFORMS_SHAPEVARIANTS_H

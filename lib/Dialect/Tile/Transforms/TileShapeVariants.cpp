@@ -466,13 +466,14 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
 }
 
 /// A member of `func`'s family: a clone of `source` named NAME__RxC (with
-/// split-K, NAME__RxC_kS; stream-K, NAME__RxC_sk), marked a variant of `func` and placed after
-/// `after`; null, with an error naming the attribute `asked` that lists the
-/// members, where the name is taken.
+/// split-K, NAME__RxC_kS; stream-K, NAME__RxC_sk; in clusters of C,
+/// NAME__RxC_cC; swap-AB, NAME__RxC_swap), marked a variant of `func` and
+/// placed after `after`; null, with an error naming the attribute `asked`
+/// that lists the members, where the name is taken.
 func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
                          std::pair<int64_t, int64_t> shape, Split split,
                          Operation *after, StringRef asked,
-                         int64_t cluster = 1) {
+                         int64_t cluster = 1, bool swap = false) {
   std::string name = (func.getSymName() + "__" + std::to_string(shape.first) +
                       "x" + std::to_string(shape.second))
                          .str();
@@ -482,6 +483,8 @@ func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
     name += "_sk";
   if (cluster > 1)
     name += "_c" + std::to_string(cluster);
+  if (swap)
+    name += "_swap";
   if (SymbolTable::lookupSymbolIn(func->getParentOp(), name)) {
     func.emitError() << asked << ": '" << name
                      << "' is listed twice or already defined";
@@ -738,6 +741,42 @@ struct TileShapeVariants
       variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
       family.push_back({clone, headShape, Split{}});
     }
+    // Swap-AB members (C computed transposed, wgmma's N along M) of 16 and
+    // 32 rows by 64 columns, for M <= 32: their A slot is 16 or 32 rows,
+    // not the 64 a row-major tile pads to, and their K step twice 128
+    // bytes, so a stage streams more of B. Written as such (a probe on
+    // the H200, 2026-11-30, same run as cuBLAS): 0.93-1.10 of cuBLAS at
+    // M = 1..32 where the 64-row members ran 0.67-0.95
+    // (docs/plans/gemm-shapes.md). Ping-pong and cluster kernels keep
+    // their schedules' shapes.
+    llvm::DenseMap<Operation *, int64_t> swapSteps;
+    if (!requested && headLoop && TargetInfo::of(func).wgmma && !ownSchedule &&
+        headShape.first >= 64 && headShape.second >= 64) {
+      int64_t step = headLoop->step;
+      if (step * headLoop->aBytes == 128 && headLoop->aBytes == headLoop->bBytes)
+        step *= 2;
+      for (auto shape : {std::pair<int64_t, int64_t>{16, 64}, {32, 64}}) {
+        func::FuncOp clone = cloneMember(func, func, shape, Split{}, after,
+                                         kTileShapesAttr, 1, /*swap=*/true);
+        if (!clone)
+          return failure();
+        std::optional<Plan> own = Analysis(clone).run(why);
+        if (!own || failed(retile(clone, *own, shape.first, shape.second, why)) ||
+            failed(swapOperands(clone, *own, step, why))) {
+          mlir::emitRemark(func.getLoc())
+              << "'" << func.getSymName() << "' has no swap-AB member "
+              << shape.first << "x" << shape.second << ": " << why;
+          clone.erase();
+          break;
+        }
+        // The swapped dot's rows are the tile's columns.
+        setMemberWarps(clone, plan->rows.size, shape.second);
+        after = clone;
+        variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
+        family.push_back({clone, shape, Split{}});
+        swapSteps[clone] = step;
+      }
+    }
     if (variantNames.empty())
       return success();
     func->setAttr(kVariantsAttr, ArrayAttr::get(ctx, variantNames));
@@ -745,10 +784,14 @@ struct TileShapeVariants
     // of one family must be comparable).
     // (The K loop's step, extent and operands are the head's in every
     // member.)
-    for (auto &[member, shape, split] : family)
-      member->setAttr(kCostAttr,
-                      costOf(member, shape.first, shape.second,
-                             headLoop ? &*headLoop : nullptr, *plan, split));
+    // (A swap-AB member's K step is its own.)
+    for (auto &[member, shape, split] : family) {
+      std::optional<KLoop> k = headLoop;
+      if (k && swapSteps.count(member))
+        k->step = swapSteps.lookup(member);
+      member->setAttr(kCostAttr, costOf(member, shape.first, shape.second,
+                                        k ? &*k : nullptr, *plan, split));
+    }
     return success();
   }
 };

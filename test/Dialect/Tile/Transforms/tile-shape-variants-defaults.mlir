@@ -10,7 +10,7 @@
 // default shape is built (it once left out 128x64 and the 64-row shapes).
 // The 64-row members have one warpgroup (4 warps).
 // CHECK-LABEL: func.func @kstep_default(
-// CHECK-SAME: tile.variants = [@kstep_default__128x64, @kstep_default__64x128, @kstep_default__64x64, @kstep_default__64x128_k2, @kstep_default__64x64_k2, @kstep_default__64x64_k4, @kstep_default__128x128_sk]
+// CHECK-SAME: tile.variants = [@kstep_default__128x64, @kstep_default__64x128, @kstep_default__64x64, @kstep_default__64x128_k2, @kstep_default__64x64_k2, @kstep_default__64x64_k4, @kstep_default__128x128_sk, @kstep_default__16x64_swap, @kstep_default__32x64_swap]
 // CHECK-LABEL: func.func @kstep_default__128x64(
 // CHECK-SAME: tile.num_warps = 8
 // CHECK: scf.for {{.*}} step %c128
@@ -18,6 +18,15 @@
 // CHECK-SAME: tile.num_warps = 4
 // CHECK: scf.for {{.*}} step %c128
 // CHECK: tile.dot {{.*}} -> tensor<64x128xf32>
+// Its swap-AB members read B's tile as loaded (N x K: K-major, as an fp8
+// A must be) and A's transposed (K-major as an fp8 B), and double the K
+// step to 256.
+// CHECK-LABEL: func.func @kstep_default__16x64_swap(
+// CHECK: scf.for {{.*}} -> (tensor<64x16xf32>)
+// CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<16x256xf8E4M3FN>
+// CHECK: %[[BT:.*]] = tile.load {{.*}} -> tensor<64x256xf8E4M3FN>
+// CHECK: %[[AT:.*]] = tile.transpose %[[A]] [1, 0] : tensor<16x256xf8E4M3FN> -> tensor<256x16xf8E4M3FN>
+// CHECK: tile.dot %[[BT]], %[[AT]], %{{.*}} : tensor<64x256xf8E4M3FN>, tensor<256x16xf8E4M3FN> -> tensor<64x16xf32>
 func.func @kstep_default(%a: !tile.tensor<?x?xf8E4M3FN>, %bt: !tile.tensor<?x?xf8E4M3FN>,
                  %c: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 0), 128)>} {
@@ -84,7 +93,9 @@ func.func @bound_default(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-LABEL: func.func @two_accumulators(
 // CHECK-SAME: tile.variants = [@two_accumulators__128x64, @two_accumulators__64x128, @two_accumulators__64x64]
 // CHECK-NOT: _k2
-// expected-remark @+1 {{'two_accumulators' has no split-K members: the K loop carries more than the accumulator}}
+// Nor has it swap-AB members (it says so once).
+// expected-remark @+2 {{'two_accumulators' has no split-K members: the K loop carries more than the accumulator}}
+// expected-remark @+1 {{'two_accumulators' has no swap-AB member 16x64: the K loop carries more than the dot's accumulator}}
 func.func @two_accumulators(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf16>,
                             %wu: !tile.tensor<?x?xbf16>, %h: !tile.tensor<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {

@@ -17,7 +17,7 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), add(add(32768, mul([[MISA:min\(sub\(mul\(stride\(0, 0\), 2\), mul\(div\(mul\(stride\(0, 0\), 2\), 32\), 32\)\), 1\)]], 2184)), mul([[MISB:min\(sub\(mul\(stride\(1, 0\), 2\), mul\(div\(mul\(stride\(1, 0\), 2\), 32\), 32\)\), 1\)]], 4369)))), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), add(add(32768, mul([[MISA]], 2184)), mul([[MISB]], 4369)))), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
 // CHECK-SAME: tile.num_warps = 8
-// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__128x192, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk, @gemm__128x256_c2]
+// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__128x192, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk, @gemm__128x256_c2, @gemm__16x64_swap, @gemm__32x64_swap]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
@@ -186,6 +186,29 @@
 // CHECK-SAME: tile.cluster = 2 : i64
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(mul(cdiv(cdiv(dim(0, 0), 128), 2), 2), cdiv(dim(1, 1), 256)), sms), mul(add(cdiv(dim(0, 1), 64), 1), 31784)), {{[^>]*}})>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
+// Swap-AB at 16 (and 32) rows by 64 columns: the loop carries the tile
+// transposed (64x16) from a transposed zero, its dot multiplies B's tile
+// transposed by A's (wgmma's M along C's columns, one warpgroup), the K
+// step doubles to 128 (A's 16-row slot leaves room for B), and the result
+// is transposed back before the epilogue, which runs at 16x64 as written.
+// Its costs count the step as 128 wide.
+// CHECK-LABEL: func.func @gemm__16x64_swap(
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 16), cdiv(dim(1, 1), 64)), sms), mul(cdiv(dim(0, 1), 128), add(add(11332,
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 16), cdiv(dim(1, 1), 64)>
+// CHECK-SAME: tile.num_warps = 4
+// CHECK: %[[ZT:.*]] = arith.constant dense<0.000000e+00> : tensor<64x16xf32>
+// CHECK: %[[ACCT:.*]] = scf.for {{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %[[ZT]]) -> (tensor<64x16xf32>)
+// CHECK: %[[TA:.*]] = tile.load {{.*}} -> tensor<16x128xbf16>
+// CHECK: %[[TB:.*]] = tile.load {{.*}} -> tensor<128x64xbf16>
+// CHECK: %[[TBT:.*]] = tile.transpose %[[TB]] [1, 0] : tensor<128x64xbf16> -> tensor<64x128xbf16>
+// CHECK: %[[TAT:.*]] = tile.transpose %[[TA]] [1, 0] : tensor<16x128xbf16> -> tensor<128x16xbf16>
+// CHECK: tile.dot %[[TBT]], %[[TAT]], %[[IT]] : tensor<64x128xbf16>, tensor<128x16xbf16> -> tensor<64x16xf32>
+// CHECK: tile.transpose %[[ACCT]] [1, 0] : tensor<64x16xf32> -> tensor<16x64xf32>
+// CHECK: tile.broadcast {{.*}} -> tensor<16x64xf32>
+// CHECK: tile.store {{.*}} : tensor<16x64xbf16>
+// CHECK-LABEL: func.func @gemm__32x64_swap(
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 32), cdiv(dim(1, 1), 64)>
+// CHECK: tile.dot {{.*}} : tensor<64x128xbf16>, tensor<128x32xbf16> -> tensor<64x32xf32>
 // On sm_100a the default members are the 128-row ones (tcgen05 takes 128
 // rows a CTA), and no split-K or stream-K members (they are wgmma's).
 // SM100-LABEL: func.func @gemm(
@@ -194,6 +217,7 @@
 // SM100-NOT: func.func @gemm__{{.*}}_k
 // SM100-NOT: func.func @gemm__{{.*}}_sk
 // SM100-NOT: func.func @gemm__{{.*}}_c2
+// SM100-NOT: func.func @gemm__{{.*}}_swap
 // SM100: func.func @clustered(
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)

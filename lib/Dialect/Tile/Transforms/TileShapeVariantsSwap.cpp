@@ -1,0 +1,154 @@
+//===- TileShapeVariantsSwap.cpp - a member computing Cᵀ = Bᵀ·Aᵀ ---------===//
+//
+// tile-shape-variants' swap-AB members: at small M a tile of 16 or 32 rows
+// of C is wgmma's N, and the tile's columns (rows of B's N) its M, so the
+// MMA wastes no rows and A's slot takes 16 or 32 rows, not 64: the stages
+// hold more of B, which is what a small-M GEMM streams.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeVariants.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+using namespace tilec::shape_variants;
+
+namespace {
+
+/// `v` transposed (2-d): the source of a transpose of `v`, else a new one.
+Value transposed(OpBuilder &b, Location loc, Value v) {
+  if (auto t = v.getDefiningOp<TransposeOp>())
+    if (t.getPermutation() == ArrayRef<int32_t>{1, 0})
+      return t.getSrc();
+  auto type = cast<RankedTensorType>(v.getType());
+  auto shape = type.getShape();
+  return TransposeOp::create(b, loc, type.clone({shape[1], shape[0]}), v,
+                             b.getDenseI32ArrayAttr({1, 0}));
+}
+
+/// Sets the K loop's step to `step`, re-typing every tile dim K's class
+/// holds (A's columns, B's rows, the tiles they are made from). Fails where
+/// a constant equal to the old step is used other than as the step or in
+/// the output's offsets (it might be K's tile size in disguise).
+LogicalResult retileK(func::FuncOp func, Plan &plan, DotOp dot,
+                      scf::ForOp loop, int64_t step, std::string &why) {
+  int64_t old = *getConstantIntValue(loop.getStep());
+  if (old == step)
+    return success();
+  bool found = false;
+  func.walk([&](arith::ConstantOp c) {
+    auto a = dyn_cast<IntegerAttr>(c.getValue());
+    if (!a || a.getInt() != old || found)
+      return;
+    for (OpOperand &use : c->getUses())
+      if (!(use.getOwner() == loop && &use == &loop.getStepMutable()) &&
+          !plan.products.contains(use.getOwner()) && !found) {
+        found = true;
+        why = "the K step " + std::to_string(old) + " is also used by '" +
+              use.getOwner()->getName().getStringRef().str() + "'";
+      }
+  });
+  if (found)
+    return failure();
+  int kClass = plan.classes.find(dot.getA(), 1);
+  for (Value v : plan.tiles) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(t.getShape());
+    for (unsigned d = 0; d < shape.size(); ++d)
+      if (plan.classes.find(v, d) == kClass)
+        shape[d] = step;
+    if (shape == t.getShape())
+      continue;
+    auto nt = t.clone(shape);
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      c.setValueAttr(DenseElementsAttr::get(
+          nt, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+    v.setType(nt);
+  }
+  OpBuilder b(loop);
+  loop.getStepMutable().assign(arith::ConstantOp::create(
+      b, loop.getLoc(), b.getIntegerAttr(loop.getStep().getType(), step)));
+  return success();
+}
+
+} // namespace
+
+LogicalResult shape_variants::swapOperands(func::FuncOp func, Plan &plan,
+                                           int64_t step, std::string &why) {
+  DotOp dot;
+  for (auto loop : func.getBody().getOps<scf::ForOp>())
+    for (auto d : loop.getBody()->getOps<DotOp>())
+      if (d->hasOneUse() && isa<scf::YieldOp>(*d->getUsers().begin()))
+        dot = d;
+  if (!dot) {
+    why = "the main loop's dot has other uses than the loop's result";
+    return failure();
+  }
+  auto loop = cast<scf::ForOp>(dot->getParentOp());
+  if (loop.getNumRegionIterArgs() != 1 ||
+      dot.getAcc() != loop.getRegionIterArgs()[0] ||
+      !loop.getRegionIterArgs()[0].hasOneUse()) {
+    why = "the K loop carries more than the dot's accumulator";
+    return failure();
+  }
+  auto init = loop.getInitArgs()[0].getDefiningOp<arith::ConstantOp>();
+  auto splat = init ? dyn_cast<SplatElementsAttr>(init.getValue())
+                    : SplatElementsAttr();
+  if (!splat) {
+    why = "the accumulator does not start as a splat";
+    return failure();
+  }
+  Type accElem = getElementTypeOrSelf(dot.getType());
+  if (!accElem.isF32() && !accElem.isInteger(32)) {
+    why = "the accumulator is not f32 or i32";
+    return failure();
+  }
+  // wgmma transposes 16-bit operands as it reads them; others it reads
+  // K-major only, so B must be given N x K (the swapped A, B's tile as
+  // loaded) and A M x K (the swapped B, A's tile).
+  Type elem = getElementTypeOrSelf(dot.getA().getType());
+  bool sixteen = elem.isBF16() || elem.isF16();
+  auto isTransposed = [](Value v) {
+    auto t = v.getDefiningOp<TransposeOp>();
+    return t && t.getPermutation() == ArrayRef<int32_t>{1, 0};
+  };
+  if (!sixteen && (!isTransposed(dot.getB()) || isTransposed(dot.getA()))) {
+    why = "its operands are not 16-bit floats and B is not given N x K "
+          "(wgmma reads other types K-major only)";
+    return failure();
+  }
+  if (failed(retileK(func, plan, dot, loop, step, why)))
+    return failure();
+
+  // The loop again, carrying the tile transposed: Cᵀ += Bᵀ · Aᵀ.
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  auto accType = cast<RankedTensorType>(dot.getType());
+  auto accT = accType.clone({accType.getDimSize(1), accType.getDimSize(0)});
+  Value initT = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accT, splat.getSplatValue<Attribute>()));
+  auto swapped = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep(),
+                                    ValueRange{initT});
+  Block *body = swapped.getBody();
+  body->getOperations().splice(body->end(), loop.getBody()->getOperations());
+  loop.getInductionVar().replaceAllUsesWith(swapped.getInductionVar());
+  b.setInsertionPoint(dot);
+  Value a = transposed(b, dot.getLoc(), dot.getB());
+  Value bt = transposed(b, dot.getLoc(), dot.getA());
+  auto dotT = DotOp::create(b, dot.getLoc(), accT, a, bt,
+                            swapped.getRegionIterArgs()[0]);
+  dotT->setDiscardableAttrs(dot->getDiscardableAttrDictionary());
+  dot.replaceAllUsesWith(dotT.getResult());
+  dot.erase();
+  b.setInsertionPointAfter(swapped);
+  Value back = transposed(b, loc, swapped.getResult(0));
+  loop.getResult(0).replaceAllUsesWith(back);
+  loop.erase();
+  if (init->use_empty())
+    init.erase();
+  return verifyTrial(func, "the swapped program", why);
+}
