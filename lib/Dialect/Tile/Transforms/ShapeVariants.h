@@ -110,6 +110,11 @@ struct Plan {
   llvm::SmallPtrSet<Operation *, 8> products; // rows' and cols' offsets
 };
 
+/// Gives every tile of `plan` the shape `newSize(class, size)` makes of
+/// its dims' classes and sizes (a splat constant keeps its value).
+void retypeTiles(Plan &plan,
+                 llvm::function_ref<int64_t(int, int64_t)> newSize);
+
 /// Builds `func` (analyzed in `plan`) as two column blocks of `first` and
 /// `second` columns (a 128x192 tile as 128 + 64): `retileFirst` re-tiles it
 /// to `first` columns, then every op making or reading a column tile gets

@@ -342,20 +342,10 @@ bool otherConstantUses(func::FuncOp func, const Plan &plan,
   return found;
 }
 
-/// Re-tiles `func` (as analyzed in `plan`) to rows x cols.
-LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
-                     int64_t cols, std::string &why) {
-  TiledDim *dims[2] = {&plan.rows, &plan.cols};
-  int64_t sizes[2] = {rows, cols};
-  for (int i = 0; i < 2; ++i)
-    if (sizes[i] != dims[i]->size && otherConstantUses(func, plan, *dims[i], why))
-      return failure();
-  auto newSize = [&](int cls, int64_t size) {
-    for (int i = 0; i < 2; ++i)
-      if (cls == dims[i]->cls)
-        return sizes[i];
-    return size;
-  };
+} // namespace
+
+void shape_variants::retypeTiles(
+    Plan &plan, llvm::function_ref<int64_t(int, int64_t)> newSize) {
   for (Value v : plan.tiles) {
     auto t = cast<RankedTensorType>(v.getType());
     SmallVector<int64_t> shape(t.getShape());
@@ -369,6 +359,24 @@ LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
           nt, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
     v.setType(nt);
   }
+}
+
+namespace {
+
+/// Re-tiles `func` (as analyzed in `plan`) to rows x cols.
+LogicalResult retile(func::FuncOp func, Plan &plan, int64_t rows,
+                     int64_t cols, std::string &why) {
+  TiledDim *dims[2] = {&plan.rows, &plan.cols};
+  int64_t sizes[2] = {rows, cols};
+  for (int i = 0; i < 2; ++i)
+    if (sizes[i] != dims[i]->size && otherConstantUses(func, plan, *dims[i], why))
+      return failure();
+  retypeTiles(plan, [&](int cls, int64_t size) {
+    for (int i = 0; i < 2; ++i)
+      if (cls == dims[i]->cls)
+        return sizes[i];
+    return size;
+  });
   MLIRContext *ctx = func.getContext();
   auto grid =
       llvm::to_vector(func->getAttrOfType<GridAttr>(kGridAttr).getAxes());

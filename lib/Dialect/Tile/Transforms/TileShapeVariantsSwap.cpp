@@ -54,20 +54,9 @@ LogicalResult retileK(func::FuncOp func, Plan &plan, DotOp dot,
   if (found)
     return failure();
   int kClass = plan.classes.find(dot.getA(), 1);
-  for (Value v : plan.tiles) {
-    auto t = cast<RankedTensorType>(v.getType());
-    SmallVector<int64_t> shape(t.getShape());
-    for (unsigned d = 0; d < shape.size(); ++d)
-      if (plan.classes.find(v, d) == kClass)
-        shape[d] = step;
-    if (shape == t.getShape())
-      continue;
-    auto nt = t.clone(shape);
-    if (auto c = v.getDefiningOp<arith::ConstantOp>())
-      c.setValueAttr(DenseElementsAttr::get(
-          nt, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
-    v.setType(nt);
-  }
+  retypeTiles(plan, [&](int cls, int64_t size) {
+    return cls == kClass ? step : size;
+  });
   OpBuilder b(loop);
   loop.getStepMutable().assign(arith::ConstantOp::create(
       b, loop.getLoc(), b.getIntegerAttr(loop.getStep().getType(), step)));
