@@ -198,8 +198,8 @@ LogicalResult splitK(func::FuncOp func, const KLoop &k, Split split,
 /// back for the epilogue (TileShapeVariantsSwap.cpp). The K loop's step
 /// becomes `step` (A's slot is small, so a stage can hold a longer step of
 /// B). Fails, saying why, where the loop carries more than the dot's
-/// accumulator, the accumulator is not f32 or i32 or does not start as a
-/// splat, operands that
+/// accumulator, A is not a loaded tile, the accumulator is not f32 or i32
+/// or does not start as a splat, operands that
 /// are not 16-bit floats are not both K-major once swapped, or a constant
 /// equal to the K step has other uses.
 LogicalResult swapOperands(func::FuncOp func, Plan &plan, int64_t step,

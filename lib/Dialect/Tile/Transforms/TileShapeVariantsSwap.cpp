@@ -90,6 +90,17 @@ LogicalResult shape_variants::swapOperands(func::FuncOp func, Plan &plan,
     why = "the accumulator does not start as a splat";
     return failure();
   }
+  // A becomes wgmma's B, which must come from shared memory: a tile
+  // computed in registers (A scaled in the loop) would put the member on
+  // mma.sync, slower than the members it would replace.
+  Value a0 = dot.getA();
+  while (auto t = a0.getDefiningOp<TransposeOp>())
+    a0 = t.getSrc();
+  if (!a0.getDefiningOp<LoadOp>()) {
+    why = "A is not a loaded tile (swapped, it is wgmma's B, read from "
+          "shared memory)";
+    return failure();
+  }
   Type accElem = getElementTypeOrSelf(dot.getType());
   if (!accElem.isF32() && !accElem.isInteger(32)) {
     why = "the accumulator is not f32 or i32";

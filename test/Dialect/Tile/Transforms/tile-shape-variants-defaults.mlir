@@ -121,3 +121,36 @@ func.func @two_accumulators(%x: !tile.tensor<?x?xbf16>, %wg: !tile.tensor<?x?xbf
   tile.store %p, %h[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
   return
 }
+
+// A computed in the loop (scaled) is no loaded tile: swapped it would be
+// wgmma's B, which must come from shared memory, so the kernel has no
+// swap-AB members (they would run on mma.sync), only the others.
+// CHECK-LABEL: func.func @scaled_a(
+// CHECK-NOT: _swap
+// CHECK: return
+// expected-remark @+1 {{'scaled_a' has no swap-AB member 16x64: A is not a loaded tile (swapped, it is wgmma's B, read from shared memory)}}
+func.func @scaled_a(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
+                    %c: !tile.tensor<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 8, tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %pm = tile.program_id x
+  %pn = tile.program_id y
+  %m0 = arith.muli %pm, %c128 : i32
+  %n0 = arith.muli %pn, %c128 : i32
+  %k = tile.dim %a, 1 : !tile.tensor<?x?xbf16>
+  %zero = arith.constant dense<0.0> : !tile.tile<128x128xf32>
+  %two = arith.constant dense<2.0> : !tile.tile<128x64xbf16>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_i = %zero)
+      -> (!tile.tile<128x128xf32>) : i32 {
+    %ta = tile.load %a[%m0, %k0] : !tile.tensor<?x?xbf16> -> !tile.tile<128x64xbf16>
+    %tas = arith.mulf %ta, %two : !tile.tile<128x64xbf16>
+    %tb = tile.load %b[%k0, %n0] : !tile.tensor<?x?xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %tas, %tb, %acc_i : !tile.tile<128x64xbf16>, !tile.tile<64x128xbf16>
+        -> !tile.tile<128x128xf32>
+    scf.yield %d : !tile.tile<128x128xf32>
+  }
+  tile.store %acc, %c[%m0, %n0] : !tile.tile<128x128xf32>, !tile.tensor<?x?xf32>
+  return
+}
