@@ -123,6 +123,21 @@ def test_gemm(m, n, k):
     check_bias_relu_gemm(kernel("gemm"), m, n, k)
 
 
+def check_fp8_gemm(launch, m, n, k, fp8, what):
+    """As torch._scaled_mm: A row-major, B column-major (the kernel reads
+    Bt, NxK), per-tensor scales on the device, bf16 output, through
+    `launch(a, bt, sa, sb, c)` with C poisoned, against float64."""
+    a = torch.randn(m, k, device=DEV).to(fp8)
+    bt = torch.randn(n, k, device=DEV).to(fp8)
+    sa = torch.rand(1, device=DEV) + 0.5
+    sb = torch.rand(1, device=DEV) + 0.5
+    c = poisoned(m, n, dtype=torch.bfloat16)
+    launch(a, bt, sa, sb, c)
+    torch.cuda.synchronize()
+    ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
+    check(c, ref, 1e-2, what)
+
+
 def forced(bundle, name):
     """Launches of `name` as written (an explicit grid skips the runtime's
     choice among tile shapes) and of each of its tile-shape variants."""
@@ -174,15 +189,8 @@ def test_gemm_swap_ab(m, n, k, member):
 @pytest.mark.parametrize("member", ["gemm_e4m3__16x64_swap", "gemm_e4m3__32x64_swap"])
 def test_gemm_fp8_swap_ab(m, n, k, member):
     # fp8's swap-AB members read Bt's tile as loaded (K-major) as wgmma's A.
-    a = torch.randn(m, k, device=DEV).to(torch.float8_e4m3fn)
-    bt = torch.randn(n, k, device=DEV).to(torch.float8_e4m3fn)
-    sa = torch.rand(1, device=DEV) + 0.5
-    sb = torch.rand(1, device=DEV) + 0.5
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    load("gemm_fp8")[member](a, bt, sa, sb, c)
-    torch.cuda.synchronize()
-    ref = (a.double() @ bt.double().t()) * sa.double() * sb.double()
-    check(c, ref, 1e-2, f"{member} {m}x{n}x{k}")
+    check_fp8_gemm(load("gemm_fp8")[member], m, n, k, torch.float8_e4m3fn,
+                   f"{member} {m}x{n}x{k}")
 
 
 SPLIT_MEMBERS = ["gemm__64x128_k2", "gemm__64x64_k2", "gemm__64x64_k4"]
@@ -519,18 +527,9 @@ def test_gemm_tt(m, n, k, member):
 @pytest.mark.parametrize("dtype", ["e4m3", "e5m2"])
 @pytest.mark.parametrize("member", FAMILY)
 def test_gemm_fp8(m, n, k, dtype, member):
-    # As torch._scaled_mm: A row-major, B column-major (the kernel reads
-    # Bt, NxK), per-tensor scales on the device, bf16 output.
     fp8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[dtype]
-    a = torch.randn(m, k, device=DEV).to(fp8)
-    bt = torch.randn(n, k, device=DEV).to(fp8)
-    sa = torch.rand(1, device=DEV) + 0.5
-    sb = torch.rand(1, device=DEV) + 0.5
-    c = poisoned(m, n, dtype=torch.bfloat16)
-    forced(load("gemm_fp8"), "gemm_" + dtype)[member](a, bt, sa, sb, c)
-    torch.cuda.synchronize()
-    ref = (a.double() @ bt.double().T) * sa.double() * sb.double()
-    check(c, ref, 1e-2, f"gemm_{dtype} member {member}")
+    check_fp8_gemm(forced(load("gemm_fp8"), "gemm_" + dtype)[member], m, n, k, fp8,
+                   f"gemm_{dtype} member {member}")
 
 
 

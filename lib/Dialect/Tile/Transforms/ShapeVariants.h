@@ -110,6 +110,15 @@ struct Plan {
   llvm::SmallPtrSet<Operation *, 8> products; // rows' and cols' offsets
 };
 
+/// The dot of the kernel's main loop: in a top-level scf.for, carried.
+DotOp mainDot(func::FuncOp func);
+
+/// Whether integer constants equal to `td`'s size are used other than in
+/// the offsets' products or as the main loop's step: they might be the
+/// tile size in disguise (`why` says where).
+bool otherConstantUses(func::FuncOp func, const Plan &plan,
+                       const TiledDim &td, std::string &why);
+
 /// Gives every tile of `plan` the shape `newSize(class, size)` makes of
 /// its dims' classes and sizes (a splat constant keeps its value).
 void retypeTiles(Plan &plan,

@@ -62,8 +62,9 @@ bool hasMask(Operation *op) {
   return false;
 }
 
-/// The dot of the kernel's main loop: in a top-level scf.for, carried.
-DotOp mainDot(func::FuncOp func) {
+} // namespace
+
+DotOp shape_variants::mainDot(func::FuncOp func) {
   for (auto loop : func.getBody().getOps<scf::ForOp>())
     for (auto dot : loop.getBody()->getOps<DotOp>())
       for (OpOperand &use : dot->getUses())
@@ -71,6 +72,8 @@ DotOp mainDot(func::FuncOp func) {
           return dot;
   return {};
 }
+
+namespace {
 
 /// E of a grid expression `cdiv(E, size)`.
 GridExprAttr cdivExtent(GridExprAttr e, int64_t size) {
@@ -314,10 +317,10 @@ private:
   func::FuncOp func;
 };
 
-/// Whether integer constants equal to `td`'s size are used other than in
-/// the offsets' products: they might be the tile size in disguise.
-bool otherConstantUses(func::FuncOp func, const Plan &plan,
-                       const TiledDim &td, std::string &why) {
+} // namespace
+
+bool shape_variants::otherConstantUses(func::FuncOp func, const Plan &plan,
+                                       const TiledDim &td, std::string &why) {
   bool found = false;
   // The main loop's step is K's tile size, not the output's.
   DotOp dot = mainDot(func);
@@ -341,8 +344,6 @@ bool otherConstantUses(func::FuncOp func, const Plan &plan,
   });
   return found;
 }
-
-} // namespace
 
 void shape_variants::retypeTiles(
     Plan &plan, llvm::function_ref<int64_t(int, int64_t)> newSize) {
@@ -757,7 +758,6 @@ struct TileShapeVariants
     // M = 1..32 where the 64-row members ran 0.67-0.95
     // (docs/plans/gemm-shapes.md). Ping-pong and cluster kernels keep
     // their schedules' shapes.
-    llvm::DenseMap<Operation *, int64_t> swapSteps;
     if (!requested && headLoop && TargetInfo::of(func).wgmma && !ownSchedule &&
         headShape.first >= 64 && headShape.second >= 64) {
       int64_t step = headLoop->step;
@@ -782,7 +782,6 @@ struct TileShapeVariants
         after = clone;
         variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
         family.push_back({clone, shape, Split{}});
-        swapSteps[clone] = step;
       }
     }
     if (variantNames.empty())
@@ -792,11 +791,12 @@ struct TileShapeVariants
     // of one family must be comparable).
     // (The K loop's step, extent and operands are the head's in every
     // member.)
-    // (A swap-AB member's K step is its own.)
+    // (A swap-AB member's K step is its own loop's; split members' loops
+    // no longer start at 0 and keep the head's.)
     for (auto &[member, shape, split] : family) {
       std::optional<KLoop> k = headLoop;
-      if (k && swapSteps.count(member))
-        k->step = swapSteps.lookup(member);
+      if (std::optional<KLoop> own = k ? analyzeKLoop(member) : std::nullopt)
+        k->step = own->step;
       member->setAttr(kCostAttr, costOf(member, shape.first, shape.second,
                                         k ? &*k : nullptr, *plan, split));
     }

@@ -18,11 +18,17 @@ using namespace tilec::shape_variants;
 
 namespace {
 
+/// What `v` is the 2-d transpose of, or null.
+Value transposeSource(Value v) {
+  auto t = v.getDefiningOp<TransposeOp>();
+  return t && t.getPermutation() == ArrayRef<int32_t>{1, 0} ? t.getSrc()
+                                                            : Value();
+}
+
 /// `v` transposed (2-d): the source of a transpose of `v`, else a new one.
 Value transposed(OpBuilder &b, Location loc, Value v) {
-  if (auto t = v.getDefiningOp<TransposeOp>())
-    if (t.getPermutation() == ArrayRef<int32_t>{1, 0})
-      return t.getSrc();
+  if (Value src = transposeSource(v))
+    return src;
   auto type = cast<RankedTensorType>(v.getType());
   auto shape = type.getShape();
   return TransposeOp::create(b, loc, type.clone({shape[1], shape[0]}), v,
@@ -32,26 +38,14 @@ Value transposed(OpBuilder &b, Location loc, Value v) {
 /// Sets the K loop's step to `step`, re-typing every tile dim K's class
 /// holds (A's columns, B's rows, the tiles they are made from). Fails where
 /// a constant equal to the old step is used other than as the step or in
-/// the output's offsets (it might be K's tile size in disguise).
+/// the output's offsets (otherConstantUses: K's tile size in disguise).
 LogicalResult retileK(func::FuncOp func, Plan &plan, DotOp dot,
                       scf::ForOp loop, int64_t step, std::string &why) {
-  int64_t old = *getConstantIntValue(loop.getStep());
-  if (old == step)
+  TiledDim k;
+  k.size = *getConstantIntValue(loop.getStep());
+  if (k.size == step)
     return success();
-  bool found = false;
-  func.walk([&](arith::ConstantOp c) {
-    auto a = dyn_cast<IntegerAttr>(c.getValue());
-    if (!a || a.getInt() != old || found)
-      return;
-    for (OpOperand &use : c->getUses())
-      if (!(use.getOwner() == loop && &use == &loop.getStepMutable()) &&
-          !plan.products.contains(use.getOwner()) && !found) {
-        found = true;
-        why = "the K step " + std::to_string(old) + " is also used by '" +
-              use.getOwner()->getName().getStringRef().str() + "'";
-      }
-  });
-  if (found)
+  if (otherConstantUses(func, plan, k, why))
     return failure();
   int kClass = plan.classes.find(dot.getA(), 1);
   retypeTiles(plan, [&](int cls, int64_t size) {
@@ -67,12 +61,8 @@ LogicalResult retileK(func::FuncOp func, Plan &plan, DotOp dot,
 
 LogicalResult shape_variants::swapOperands(func::FuncOp func, Plan &plan,
                                            int64_t step, std::string &why) {
-  DotOp dot;
-  for (auto loop : func.getBody().getOps<scf::ForOp>())
-    for (auto d : loop.getBody()->getOps<DotOp>())
-      if (d->hasOneUse() && isa<scf::YieldOp>(*d->getUsers().begin()))
-        dot = d;
-  if (!dot) {
+  DotOp dot = mainDot(func);
+  if (!dot || !dot->hasOneUse()) {
     why = "the main loop's dot has other uses than the loop's result";
     return failure();
   }
@@ -94,8 +84,8 @@ LogicalResult shape_variants::swapOperands(func::FuncOp func, Plan &plan,
   // computed in registers (A scaled in the loop) would put the member on
   // mma.sync, slower than the members it would replace.
   Value a0 = dot.getA();
-  while (auto t = a0.getDefiningOp<TransposeOp>())
-    a0 = t.getSrc();
+  while (Value src = transposeSource(a0))
+    a0 = src;
   if (!a0.getDefiningOp<LoadOp>()) {
     why = "A is not a loaded tile (swapped, it is wgmma's B, read from "
           "shared memory)";
@@ -111,11 +101,8 @@ LogicalResult shape_variants::swapOperands(func::FuncOp func, Plan &plan,
   // loaded) and A M x K (the swapped B, A's tile).
   Type elem = getElementTypeOrSelf(dot.getA().getType());
   bool sixteen = elem.isBF16() || elem.isF16();
-  auto isTransposed = [](Value v) {
-    auto t = v.getDefiningOp<TransposeOp>();
-    return t && t.getPermutation() == ArrayRef<int32_t>{1, 0};
-  };
-  if (!sixteen && (!isTransposed(dot.getB()) || isTransposed(dot.getA()))) {
+  if (!sixteen &&
+      (!transposeSource(dot.getB()) || transposeSource(dot.getA()))) {
     why = "its operands are not 16-bit floats and B is not given N x K "
           "(wgmma reads other types K-major only)";
     return failure();
