@@ -155,12 +155,13 @@ def forced(bundle, name):
 # (one), 256x128 (two warpgroups of 128 rows), 128x192 (two column blocks,
 # 128 + 64), split-K members 64x128 2 ways, 64x64 2 and 4 ways, and the
 # stream-K member (128x256_sk), the kernel in clusters of two (128x256_c2,
-# B multicast) and the swap-AB members (16x64_swap, 32x64_swap: C computed
-# transposed). Ping-pong kernels
+# B multicast), the ping-pong member (128x128_pp: two one-warpgroup tiles
+# a program taking turns) and the swap-AB members (16x64_swap, 32x64_swap:
+# C computed transposed). Ping-pong kernels
 # (128x128 as written) have no 128x128, no 64x256, no 256x128, no 128x192
-# and no stream-K, cluster or swap-AB member; cluster kernels no stream-K
-# or swap-AB member.
-FAMILY = range(15)
+# and no stream-K, cluster, ping-pong or swap-AB member; cluster kernels no
+# stream-K or swap-AB member.
+FAMILY = range(16)
 PINGPONG_FAMILY = range(7)
 CLUSTER_FAMILY = range(11)
 
@@ -183,6 +184,15 @@ def test_gemm_swap_ab(m, n, k, member):
     # small and ragged M, N and K: rows and columns past the matrix are
     # clipped by TMA on the loads and the store.
     check_bias_relu_gemm(load("gemm")[member], m, n, k, what=member)
+
+
+@pytest.mark.parametrize("m,n,k", [(2000, 3000, 264), (4100, 4000, 72), (129, 8200, 1000)])
+def test_gemm_pingpong_member(m, n, k):
+    # The ping-pong member at several tiles a program (an odd count of
+    # tiles, ragged edges): the two copies take turns over every tile.
+    check_bias_relu_gemm(load("gemm")["gemm__128x128_pp"], m, n, k, what="gemm__128x128_pp")
+    check_fp8_gemm(load("gemm_fp8")["gemm_e4m3__128x128_pp"], m, n, k + 8,
+                   torch.float8_e4m3fn, f"gemm_e4m3__128x128_pp {m}x{n}x{k + 8}")
 
 
 @pytest.mark.parametrize("m,n,k", [(1, 16, 16), (5, 200, 272), (16, 1000, 1024), (33, 136, 528)])
@@ -344,11 +354,15 @@ def test_gemm_chooses_split_k():
 def test_gemm_chooses_tile_shape():
     # Few tiles (1024^2: 32 of 128x256, 64 of 128x128, 128 of 128x64, one
     # wave each on an H100): the smallest tile; 4096^2 (4 waves of 128x256,
-    # 8 of 128x128, 16 of 128x64, the same work): the largest.
+    # 8 of 128x128, 16 of 128x64, the same work) at a long K: a 128x256
+    # tile (alone or in clusters of two); at one K step, where the
+    # epilogue is most of a tile's time: the ping-pong member, whose
+    # epilogues overlap the other tile's MMAs.
     k = kernel("gemm")
 
     assert k.choose(*gemm_args(1024, 1024, 64)) == "gemm__128x64"
-    assert k.choose(*gemm_args(4096, 4096, 64)) == "gemm"
+    assert k.choose(*gemm_args(4096, 4096, 8192)) in ("gemm", "gemm__128x256_c2")
+    assert k.choose(*gemm_args(4096, 4096, 64)) == "gemm__128x128_pp"
     assert k.choose(*gemm_args(300, 100, 72)) == "gemm__plain"  # N % 8 != 0: TMA cannot read B
 
 

@@ -475,14 +475,15 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
 }
 
 /// A member of `func`'s family: a clone of `source` named NAME__RxC (with
-/// split-K, NAME__RxC_kS; stream-K, NAME__RxC_sk; in clusters of C,
-/// NAME__RxC_cC; swap-AB, NAME__RxC_swap), marked a variant of `func` and
-/// placed after `after`; null, with an error naming the attribute `asked`
-/// that lists the members, where the name is taken.
+/// split-K, NAME__RxC_kS; stream-K, NAME__RxC_sk; otherwise NAME__RxC
+/// followed by `suffix`: _c2 in clusters of two, _swap swap-AB, _pp
+/// ping-pong), marked a variant of `func` and placed after `after`; null,
+/// with an error naming the attribute `asked` that lists the members, where
+/// the name is taken.
 func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
                          std::pair<int64_t, int64_t> shape, Split split,
                          Operation *after, StringRef asked,
-                         int64_t cluster = 1, bool swap = false) {
+                         StringRef suffix = "") {
   std::string name = (func.getSymName() + "__" + std::to_string(shape.first) +
                       "x" + std::to_string(shape.second))
                          .str();
@@ -490,10 +491,7 @@ func::FuncOp cloneMember(func::FuncOp func, func::FuncOp source,
     name += "_k" + std::to_string(split.ways);
   if (split.streamK > 1)
     name += "_sk";
-  if (cluster > 1)
-    name += "_c" + std::to_string(cluster);
-  if (swap)
-    name += "_swap";
+  name += suffix;
   if (SymbolTable::lookupSymbolIn(func->getParentOp(), name)) {
     func.emitError() << asked << ": '" << name
                      << "' is listed twice or already defined";
@@ -741,7 +739,7 @@ struct TileShapeVariants
     if (!requested && TargetInfo::of(func).wgmma && headShape.first == 128 &&
         headShape.second == 256 && !ownSchedule) {
       func::FuncOp clone = cloneMember(func, func, headShape, Split{}, after,
-                                       kTileShapesAttr, /*cluster=*/2);
+                                       kTileShapesAttr, "_c2");
       if (!clone)
         return failure();
       clone->setAttr(kClusterAttr,
@@ -749,6 +747,43 @@ struct TileShapeVariants
       after = clone;
       variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
       family.push_back({clone, headShape, Split{}});
+    }
+    // A ping-pong member of 128x128 tiles (`NAME__128x128_pp`, one
+    // warpgroup a tile, tile.schedule = pingpong): two tiles of a program
+    // take turns at the tensor cores, so one's epilogue runs under the
+    // other's K steps. A cooperative 128x256 tile's epilogue costs about
+    // 0.7 of a K step that nothing overlaps; at K <= 1024 that is what
+    // decides, and the ping-pong member ran 1.16-1.19x the 128x256 head at
+    // K = 128-256, 1.06-1.12x at 384-512, 1.00-1.02x at 768-1024 and
+    // 0.95-1.00x beyond (H200, 2026-12-01: bench/HISTORY.md). The K loop
+    // must be known (its trip count the same for every tile, which the
+    // schedule needs) and carry only the accumulator (one warpgroup holds
+    // it whole).
+    if (!requested && headLoop && TargetInfo::of(func).wgmma &&
+        headShape.first == 128 && headShape.second == 256 && !ownSchedule &&
+        headLoop->loop.getNumRegionIterArgs() == 1) {
+      std::pair<int64_t, int64_t> shape{128, 128};
+      func::FuncOp clone = cloneMember(func, func, shape, Split{}, after,
+                                       kTileShapesAttr, "_pp");
+      if (!clone)
+        return failure();
+      std::optional<Plan> own = Analysis(clone).run(why);
+      if (!own || failed(retile(clone, *own, shape.first, shape.second, why))) {
+        mlir::emitRemark(func.getLoc())
+            << "'" << func.getSymName() << "' has no ping-pong member: " << why;
+        clone.erase();
+      } else {
+        auto warps = clone->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+        clone->setAttr(kNumWarpsAttr,
+                       IntegerAttr::get(warps ? warps.getType()
+                                              : IntegerType::get(ctx, 64),
+                                        4));
+        clone->setAttr(kScheduleAttr,
+                       ScheduleAttr::get(ctx, Schedule::PingPong));
+        after = clone;
+        variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
+        family.push_back({clone, shape, Split{}});
+      }
     }
     // Swap-AB members (C computed transposed, wgmma's N along M) of 16 and
     // 32 rows by 64 columns, for M <= 32: their A slot is 16 or 32 rows,
@@ -765,7 +800,7 @@ struct TileShapeVariants
         step *= 2;
       for (auto shape : {std::pair<int64_t, int64_t>{16, 64}, {32, 64}}) {
         func::FuncOp clone = cloneMember(func, func, shape, Split{}, after,
-                                         kTileShapesAttr, 1, /*swap=*/true);
+                                         kTileShapesAttr, "_swap");
         if (!clone)
           return failure();
         std::optional<Plan> own = Analysis(clone).run(why);

@@ -59,7 +59,14 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
       g = call(GridOp::Mul, call(GridOp::CDiv, g, lit(cluster)), lit(cluster));
     units = units ? call(GridOp::Mul, units, g) : g;
   }
-  GridExprAttr waves = call(GridOp::CDiv, units, GridExprAttr::sms(ctx));
+  // A ping-pong program has two tiles in flight, taking turns at the
+  // tensor cores: a wave is two tiles an SM.
+  auto schedule = func->getAttrOfType<ScheduleAttr>(kScheduleAttr);
+  bool pingPong = schedule && schedule.getValue() == Schedule::PingPong;
+  GridExprAttr waves =
+      call(GridOp::CDiv, units,
+           pingPong ? call(GridOp::Mul, lit(2), GridExprAttr::sms(ctx))
+                    : GridExprAttr::sms(ctx));
   if (!k)
     return call(GridOp::Mul, waves, lit(tileTime(rows, cols)));
   // tileTime's operand traffic as the runtime sees it: an operand whose
@@ -89,11 +96,15 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   // about one step longer where it is short (H200, 2026-11-30: 4096^2 x
   // 11008 0.94 -> 0.98 of cuBLAS, 8053x5760x1024 0.96 -> 0.90): counted 3%
   // a step plus a step a tile.
+  // A ping-pong step is the pair's (2 x cols), 3% slower than one
+  // cooperative tile of that area (0.95-1.00 of 128x256 where K is long:
+  // H200, 2026-12-01).
   auto stepOf = [&](bool aOff, bool bOff) {
     double bShare = (bOff ? 1.25 : 1.0) / double(cluster);
-    int64_t t = tileTime(rows, cols, aOff ? 1.25 : 1.0, bShare);
-    return std::max<int64_t>(1, t * k->step * k->aBytes / 128 *
-                                    (cluster > 1 ? 97 : 100) / 100);
+    int64_t t = tileTime(rows, pingPong ? 2 * cols : cols, aOff ? 1.25 : 1.0,
+                         bShare);
+    int64_t percent = cluster > 1 ? 97 : pingPong ? 103 : 100;
+    return std::max<int64_t>(1, t * k->step * k->aBytes / 128 * percent / 100);
   };
   int64_t step = stepOf(false, false);
   GridExprAttr misA = misaligned(k->aParam, k->aRank, k->aBytes);
@@ -117,8 +128,21 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   GridExprAttr tileSteps = steps;
   if (cluster > 1)
     tileSteps = call(GridOp::Add, steps, lit(1));
-  GridExprAttr chain =
-      call(GridOp::Mul, waves, call(GridOp::Mul, tileSteps, stepCost));
+  GridExprAttr tileCost = call(GridOp::Mul, tileSteps, stepCost);
+  // A cooperative tile's epilogue overlaps nothing, a ping-pong one's the
+  // other tile's K steps: counted as 0.7 of a step fewer a ping-pong wave
+  // (the fit of the member's gain from 1.18x at 4 steps to none at about
+  // 24: H200, 2026-12-01, bench/HISTORY.md), where the SMs have two tiles
+  // each to alternate (units > sms; else one warpgroup an SM works alone).
+  if (pingPong) {
+    GridExprAttr paired =
+        call(GridOp::Min, lit(1),
+             call(GridOp::Div, units,
+                  call(GridOp::Add, GridExprAttr::sms(ctx), lit(1))));
+    tileCost = call(GridOp::Sub, tileCost,
+                    call(GridOp::Mul, paired, lit(step * 7 / 10)));
+  }
+  GridExprAttr chain = call(GridOp::Mul, waves, tileCost);
   // Stream-K: the K steps of all tiles spread evenly over the SMs.
   if (split.streamK > 1)
     chain = call(GridOp::Mul,

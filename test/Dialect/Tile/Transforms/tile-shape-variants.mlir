@@ -17,7 +17,7 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), add(add(32768, mul([[MISA:min\(sub\(mul\(stride\(0, 0\), 2\), mul\(div\(mul\(stride\(0, 0\), 2\), 32\), 32\)\), 1\)]], 2184)), mul([[MISB:min\(sub\(mul\(stride\(1, 0\), 2\), mul\(div\(mul\(stride\(1, 0\), 2\), 32\), 32\)\), 1\)]], 4369)))), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), div(min(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), mul(cdiv(dim(0, 1), 64), add(add(32768, mul([[MISA]], 2184)), mul([[MISB]], 4369)))), div(mul(add(mul(dim(0, 0), 2), mul(dim(1, 1), 2)), dim(0, 1)), 56)), 2))>
 // CHECK-SAME: tile.num_warps = 8
-// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__128x192, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk, @gemm__128x256_c2, @gemm__16x64_swap, @gemm__32x64_swap]
+// CHECK-SAME: tile.variants = [@gemm__128x128, @gemm__128x64, @gemm__64x256, @gemm__64x128, @gemm__64x64, @gemm__256x128, @gemm__128x192, @gemm__64x128_k2, @gemm__64x64_k2, @gemm__64x64_k4, @gemm__128x256_sk, @gemm__128x256_c2, @gemm__128x128_pp, @gemm__16x64_swap, @gemm__32x64_swap]
 // CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot {{.*}} -> tensor<128x256xf32>
 // CHECK-LABEL: func.func @gemm__128x128(
@@ -186,6 +186,17 @@
 // CHECK-SAME: tile.cluster = 2 : i64
 // CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(mul(cdiv(cdiv(dim(0, 0), 128), 2), 2), cdiv(dim(1, 1), 256)), sms), mul(add(cdiv(dim(0, 1), 64), 1), 31784)), {{[^>]*}})>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
+// Ping-pong at 128x128: one warpgroup a tile, two tiles a program taking
+// turns; a wave is two tiles an SM, a step the pair's (128x256) 3% slower,
+// and 0.7 of a step (23625) less a wave for the epilogue it overlaps
+// where there are more tiles than SMs.
+// CHECK-LABEL: func.func @gemm__128x128_pp(
+// CHECK-SAME: tile.cost = #tile.expr<add(max(mul(cdiv(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), mul(2, sms)), sub(mul(cdiv(dim(0, 1), 64), add(add(33751, {{.*}})), mul(min(1, div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)), add(sms, 1))), 23625))), {{[^>]*}})>
+// CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 128)>
+// CHECK-SAME: tile.num_warps = 4
+// CHECK-SAME: tile.schedule = #tile.schedule<pingpong>
+// CHECK: tile.dot {{.*}} -> tensor<128x128xf32>
+// CHECK: tile.store {{.*}} : tensor<128x128xbf16>
 // Swap-AB at 16 (and 32) rows by 64 columns: the loop carries the tile
 // transposed (64x16) from a transposed zero, its dot multiplies B's tile
 // transposed by A's (wgmma's M along C's columns, one warpgroup), the K
@@ -218,6 +229,7 @@
 // SM100-NOT: func.func @gemm__{{.*}}_sk
 // SM100-NOT: func.func @gemm__{{.*}}_c2
 // SM100-NOT: func.func @gemm__{{.*}}_swap
+// SM100-NOT: func.func @gemm__{{.*}}_pp
 // SM100: func.func @clustered(
 func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
