@@ -752,7 +752,7 @@ struct TileShapeVariants
     // warpgroup a tile, tile.schedule = pingpong): two tiles of a program
     // take turns at the tensor cores, so one's epilogue runs under the
     // other's K steps. A cooperative 128x256 tile's epilogue costs about
-    // 0.7 of a K step that nothing overlaps; at K <= 1024 that is what
+    // about 0.8 of a K step that nothing overlaps; at K <= 1024 that is what
     // decides, and the ping-pong member ran 1.16-1.19x the 128x256 head at
     // K = 128-256, 1.06-1.12x at 384-512, 1.00-1.02x at 768-1024 and
     // 0.95-1.00x beyond (H200, 2026-12-01: bench/HISTORY.md). The K loop
