@@ -458,6 +458,15 @@ std::optional<KLoop> analyzeKLoop(func::FuncOp func) {
   return k;
 }
 
+/// Sets a member's tile.num_warps, in the integer type the kernel wrote it
+/// in (i64 where it did not).
+void setNumWarps(func::FuncOp member, int64_t warps) {
+  auto written = member->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+  Type type = written ? written.getType()
+                      : IntegerType::get(member.getContext(), 64);
+  member->setAttr(kNumWarpsAttr, IntegerAttr::get(type, warps));
+}
+
 /// A member with fewer rows than the program has fewer warpgroups on
 /// sm_90a: wgmma gives each warpgroup 64-row blocks of the accumulator, so a
 /// 64-row tile with the program's two warpgroups would fall back to
@@ -467,11 +476,7 @@ void setMemberWarps(func::FuncOp member, int64_t programRows, int64_t rows) {
   if (!TargetInfo::of(member).wgmma || rows >= programRows || rows % 64 != 0 ||
       warps % 4 != 0)
     return;
-  auto written = member->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
-  Type type = written ? written.getType()
-                      : IntegerType::get(member.getContext(), 64);
-  member->setAttr(kNumWarpsAttr,
-                  IntegerAttr::get(type, std::min<int64_t>(warps, 4 * (rows / 64))));
+  setNumWarps(member, std::min<int64_t>(warps, 4 * (rows / 64)));
 }
 
 /// A member of `func`'s family: a clone of `source` named NAME__RxC (with
@@ -659,6 +664,13 @@ struct TileShapeVariants
     for (auto &[member, shape] : members)
       family.push_back({member, shape, Split{}});
     after = members.back().first;
+    // Adds a member built after `after` to the family and the variants.
+    auto addToFamily = [&](func::FuncOp clone,
+                           std::pair<int64_t, int64_t> shape, Split split) {
+      after = clone;
+      variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
+      family.push_back({clone, shape, split});
+    };
     // A split member of `shape` cloned from `source`, added to the family;
     // null, with `why` set, where the K loop cannot be split.
     auto splitMember = [&](func::FuncOp source,
@@ -673,9 +685,7 @@ struct TileShapeVariants
         clone.erase();
         return func::FuncOp();
       }
-      after = clone;
-      variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
-      family.push_back({clone, shape, split});
+      addToFamily(clone, shape, split);
       return clone;
     };
     // Why the kernel cannot be split (the same for every shape): the
@@ -744,15 +754,13 @@ struct TileShapeVariants
         return failure();
       clone->setAttr(kClusterAttr,
                      IntegerAttr::get(IntegerType::get(ctx, 64), 2));
-      after = clone;
-      variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
-      family.push_back({clone, headShape, Split{}});
+      addToFamily(clone, headShape, Split{});
     }
     // A ping-pong member of 128x128 tiles (`NAME__128x128_pp`, one
     // warpgroup a tile, tile.schedule = pingpong): two tiles of a program
     // take turns at the tensor cores, so one's epilogue runs under the
     // other's K steps. A cooperative 128x256 tile's epilogue costs about
-    // about 0.8 of a K step that nothing overlaps; at K <= 1024 that is what
+    // 0.8 of a K step that nothing overlaps; at K <= 1024 that is what
     // decides, and the ping-pong member ran 1.16-1.19x the 128x256 head at
     // K = 128-256, 1.06-1.12x at 384-512, 1.00-1.02x at 768-1024 and
     // 0.95-1.00x beyond (H200, 2026-12-01: bench/HISTORY.md). The K loop
@@ -773,16 +781,10 @@ struct TileShapeVariants
             << "'" << func.getSymName() << "' has no ping-pong member: " << why;
         clone.erase();
       } else {
-        auto warps = clone->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
-        clone->setAttr(kNumWarpsAttr,
-                       IntegerAttr::get(warps ? warps.getType()
-                                              : IntegerType::get(ctx, 64),
-                                        4));
+        setNumWarps(clone, 4);
         clone->setAttr(kScheduleAttr,
                        ScheduleAttr::get(ctx, Schedule::PingPong));
-        after = clone;
-        variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
-        family.push_back({clone, shape, Split{}});
+        addToFamily(clone, shape, Split{});
       }
     }
     // Swap-AB members (C computed transposed, wgmma's N along M) of 16 and
@@ -814,9 +816,7 @@ struct TileShapeVariants
         }
         // The swapped dot's rows are the tile's columns.
         setMemberWarps(clone, plan->rows.size, shape.second);
-        after = clone;
-        variantNames.push_back(FlatSymbolRefAttr::get(clone.getSymNameAttr()));
-        family.push_back({clone, shape, Split{}});
+        addToFamily(clone, shape, Split{});
       }
     }
     if (variantNames.empty())

@@ -134,8 +134,9 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   // other tile's K steps: counted as 0.8 of a step fewer a ping-pong wave
   // (with the 5% above, the fit of the member's gain: 1.18x at 4 steps,
   // 1.05x at 8, none at 16, 0.96x at 64; measured 1.16-1.19, 1.06-1.08,
-  // 1.00-1.01, 0.95-1.00: H200, 2026-12-01, bench/HISTORY.md), where the SMs have two tiles
-  // each to alternate (units > sms; else one warpgroup an SM works alone).
+  // 1.00-1.01, 0.95-1.00: H200, 2026-12-01, bench/HISTORY.md), where the
+  // SMs have two tiles each to alternate (units > sms; else one warpgroup
+  // an SM works alone).
   if (pingPong) {
     GridExprAttr paired =
         call(GridOp::Min, lit(1),
