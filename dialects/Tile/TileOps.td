@@ -42,6 +42,29 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   let assemblyFormat = "custom<Axis>($axis) attr-dict";
 }
 
+def Tile_StreamKUnitOp : Tile_Op<"stream_k_unit", [Pure]> {
+  let summary = "the unit of a stream-K tile loop the program runs";
+  let description = [{
+    In a stream-K kernel (`tile.stream_k`, made by tile-shape-variants):
+    the K steps `[lo, hi)` of its tile that this unit runs (of `steps`,
+    the tile's K steps, an expression of the kernel's arguments), the
+    workspace slot of its partial tile, the first slot of its tile's units
+    and their number (consecutive slots in K order; 1: a whole tile).
+    tile-persistent-tiles computes them from its schedule; a kernel that
+    does not walk its tiles persistently runs whole tiles (0, steps, 0, 0,
+    1).
+
+    ```mlir
+    %lo, %hi, %slot, %first, %units =
+        tile.stream_k_unit #tile.expr<cdiv(dim(0, 1), 64)>
+    ```
+  }];
+  let arguments = (ins Tile_GridExprAttr:$steps);
+  let results = (outs I32:$lo, I32:$hi, I32:$slot, I32:$first, I32:$units);
+  let assemblyFormat = "$steps attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   let summary = "extent of a dim of a tensor view";
   let description = [{

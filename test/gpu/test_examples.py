@@ -240,13 +240,15 @@ def check_three_runs(member, m, n, k):
             assert torch.equal(c, first), f"{member}: run {run} differs from run 0"
 
 
-# Stream-K: tiles in order, the last partial wave's split S ways (S from
-# the SM count). Shapes: fewer tiles than SMs (all split, 8 ways at most:
-# some units have no K steps at K = 8 and 264), whole waves and a split
-# remainder (2000x2104: 144 tiles of 128x256, 12 left over on 132 SMs),
-# 84 tiles split 3 ways in two waves (777x3008), 480 tiles with 2 K steps.
+# Stream-K: whole waves, then the last full wave and the partial one cut
+# into a unit a program. Shapes (tiles of 128x256 on 132 SMs): fewer tiles
+# than SMs (up to 8 units a tile, programs without K steps at K = 8 and
+# 264), 144 tiles (2000x2104: all in the cut region), 84 tiles (777x3008),
+# 480 tiles with 2 K steps, 544 tiles (three whole waves, 148 cut, pieces
+# of several tiles a unit at K = 1000), 165 tiles of 64 K steps.
 @pytest.mark.parametrize("m,n,k", [(1, 8, 8), (100, 200, 264), (257, 136, 1000), (2000, 2104, 1000),
-                                   (777, 3008, 2048), (3000, 5000, 72)])
+                                   (777, 3008, 2048), (3000, 5000, 72), (4000, 4104, 1000),
+                                   (1920, 2816, 4096)])
 def test_gemm_stream_k(m, n, k):
     # As the split-K members: three launches on one stream, each checked
     # and bit-identical to the first.

@@ -117,6 +117,14 @@ static RankedTensorType tileType(Value v) {
 // DimOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult StreamKUnitOp::verify() {
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  if (!func || !func->hasAttr(kStreamKAttr))
+    return emitOpError() << "belongs in a stream-K kernel ('" << kStreamKAttr
+                         << "')";
+  return success();
+}
+
 LogicalResult DimOp::verify() {
   int64_t rank = getTensor().getType().getRank();
   int64_t dim = int32_t(getDim()); // the attribute is a signed i32

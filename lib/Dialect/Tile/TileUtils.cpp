@@ -252,14 +252,7 @@ bool tile::canWalkTilesPersistently(func::FuncOp func) {
       return false;
   // Every program id becomes the tile's (z: the batch member, outermost);
   // the number of programs would change.
-  // (A stream-K kernel's num_programs z is the unit's number of splits,
-  // which the tile loop computes.)
-  bool streamK = func->hasAttr(kStreamKAttr);
-  WalkResult r = func.walk([&](Operation *op) {
-    auto n = dyn_cast<NumProgramsOp>(op);
-    return n && !(streamK && n.getAxis() == 2) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-  });
+  WalkResult r = func.walk([&](NumProgramsOp) { return WalkResult::interrupt(); });
   return !r.wasInterrupted();
 }
 

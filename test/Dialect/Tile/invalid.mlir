@@ -1009,3 +1009,11 @@ func.func @store_reduce_bf16(%t: !tile.tensor<?x?xbf16>, %v: !tile.tile<16x16xbf
   tile.store %v, %t[%c0, %c0] reduce add : !tile.tile<16x16xbf16>, !tile.tensor<?x?xbf16>
   return
 }
+
+// -----
+
+func.func @stream_k_unit_outside_stream_k(%a: !tile.tensor<?x?xbf16>) -> i32 {
+  // expected-error @+1 {{belongs in a stream-K kernel ('tile.stream_k')}}
+  %lo, %hi, %slot, %first, %units = tile.stream_k_unit #tile.expr<cdiv(dim(0, 1), 64)>
+  return %lo : i32
+}

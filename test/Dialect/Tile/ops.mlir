@@ -186,3 +186,14 @@ func.func @int_and_tf32_dots(%a: !tile.tile<64x32xi8>, %b: !tile.tile<32x64xi8>,
   %e = tile.dot %fa, %fb, %fc : !tile.tile<64x8xf32>, !tile.tile<8x64xf32> -> !tile.tile<64x64xf32>
   return
 }
+
+// A stream-K kernel's unit (tile-persistent-tiles computes it).
+// CHECK-LABEL: func.func @stream_k_unit(
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = tile.stream_k_unit <cdiv(dim(0, 1), 64)>
+func.func @stream_k_unit(%a: !tile.tensor<?x?xi32>)
+    attributes {tile.kernel, tile.stream_k = 8 : i64,
+                tile.grid = #tile.grid<cdiv(dim(0, 0), 128), 1>} {
+  %lo, %hi, %slot, %first, %units = tile.stream_k_unit #tile.expr<cdiv(dim(0, 1), 64)>
+  tile.store %lo, %a[%hi, %units] : i32, !tile.tensor<?x?xi32>
+  return
+}

@@ -345,7 +345,7 @@ struct TilePartitionSchedule
     for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       (void)getBackwardSlice(v, &slice, opts);
     return llvm::any_of(slice, [](Operation *op) {
-      return isa<ProgramIdOp, NumProgramsOp>(op);
+      return isa<ProgramIdOp, NumProgramsOp, StreamKUnitOp>(op);
     });
   }
 

@@ -169,24 +169,24 @@ GridExprAttr shape_variants::costOf(func::FuncOp func, int64_t rows, int64_t col
   if (splits > 1)
     cost = call(GridOp::Add, cost,
                 call(GridOp::Mul, waves, lit((4 * splits + 8) * step)));
-  // Stream-K's fix-up: the last unit of a split tile reads the S
-  // partials alone, max(24, 12 S - 24) K steps as measured on the H100
-  // (RESULTS.md, "Stream-K": 36 at S = 5, 72 at S = 8; 12 at S = 3 chose
-  // the member at 128 x 10240 x 8192 where it ran 20% slower, so the
-  // floor of 24 a fix-up of few partials was first fitted to stays), S
-  // estimated as sms / (tiles mod sms) within 4..8.
+  // Stream-K's fix-up: the S units of a cut tile sum their partials as a
+  // binary tree (each writes, the survivor of each pair reads one),
+  // max(24, 4 S) K steps. Measured on the H200 (2026-12-01,
+  // bench/HISTORY.md: the member against whole tiles at one wave and
+  // 11..66 tiles more) 16-31 at S = 8, 11-22 at S = 4, 8-12 at S = 2; the
+  // floor stays where the H100's fit put it (12 at S = 3 chose the member
+  // at 128 x 10240 x 8192 where it ran 20% slower), S estimated as sms /
+  // (tiles mod sms) within 6..stream_k.
   if (split.streamK > 1) {
     GridExprAttr sms = GridExprAttr::sms(ctx);
     GridExprAttr rem = call(GridOp::Sub, units,
                             call(GridOp::Mul, call(GridOp::Div, units, sms), sms));
     GridExprAttr ways = call(
-        GridOp::Max, lit(4),
+        GridOp::Max, lit(6),
         call(GridOp::Min, lit(split.streamK),
              call(GridOp::Div, sms, call(GridOp::Max, rem, lit(1)))));
     cost = call(GridOp::Add, cost,
-                call(GridOp::Mul,
-                     call(GridOp::Sub, call(GridOp::Mul, ways, lit(12)), lit(24)),
-                     lit(step)));
+                call(GridOp::Mul, call(GridOp::Mul, ways, lit(4)), lit(step)));
   }
   return cost;
 }

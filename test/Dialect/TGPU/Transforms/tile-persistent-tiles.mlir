@@ -653,13 +653,15 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 // -----
 
 // Stream-K (tile.stream_k = 8): a grid of every SM (at most 8 units a
-// tile); R = tiles % P tiles of the last wave split S ways (P / R if at
+// tile); R = tiles % P tiles of the last wave cut S ways (P / R if at
 // least 2, else 2P / R if at least 3, else 1; at most 8), units p, p + P,
-// ... a program; a split unit's z is its index among the split units and
-// num_programs z its tile's S (whole tiles: 0 and 1); tiles in groups of 8
-// rows as above.
+// ... a program; tile.stream_k_unit of a cut unit: K steps [z per, (z +
+// 1) per) (per = cdiv(steps, S)), slot v (its index among the cut units),
+// first slot v - z, S units; of a whole tile (0, steps, 0, 0, 1); tiles
+// in groups of 8 rows as above.
 // CHECK-LABEL: func.func @gemm_sk(
 // CHECK-SAME: tile.grid = #tile.grid<min(sms, mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), 8)), 1, 1>
+// CHECK: %[[STEPS:.*]] = arith.ceildivsi
 // CHECK: %[[TILES:.*]] = arith.muli
 // CHECK-NEXT: %[[P:.*]] = tile.program_id x
 // CHECK-NEXT: %[[NP:.*]] = tile.num_programs x
@@ -671,15 +673,18 @@ module attributes {tile.target = #tile.target<sm_90a>} {
 // CHECK: %[[S0:.*]] = arith.select %{{.*}}, %[[TWICE]], %c1
 // CHECK: %[[S1:.*]] = arith.select %{{.*}}, %[[ONCE]], %[[S0]]
 // CHECK: %[[S:.*]] = arith.minui %[[S1]], %c8
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[STEPS]], %[[S]]
 // CHECK: scf.for %[[W:.*]] = %c0_i32 to %{{.*}} step %c1{{.*}} iter_args
 // CHECK: %[[U:.*]] = arith.addi %{{.*}}, %[[P]]
-// CHECK-NEXT: %[[SPLIT:.*]] = arith.cmpi uge, %[[U]], %[[D]]
+// CHECK-NEXT: %[[CUT:.*]] = arith.cmpi uge, %[[U]], %[[D]]
 // CHECK-NEXT: %[[V:.*]] = arith.subi %[[U]], %[[D]]
-// CHECK: %[[Z:.*]] = arith.select %[[SPLIT]], %[[V]], %c0
-// CHECK-NEXT: %[[NZ:.*]] = arith.select %[[SPLIT]], %[[S]], %c1
+// CHECK-NEXT: %[[Z:.*]] = arith.remui %[[V]], %[[S]]
+// CHECK: %[[LO:.*]] = arith.muli %[[Z]], %[[PER]]
+// CHECK: %[[LOSEL:.*]] = arith.select %[[CUT]], %[[LO]], %c0
+// CHECK: %[[NZ:.*]] = arith.select %[[CUT]], %[[S]], %c1
 // CHECK-NOT: tile.program_id
-// CHECK-NOT: tile.num_programs z
-// CHECK: arith.muli %[[Z]], %[[NZ]]
+// CHECK-NOT: tile.stream_k_unit
+// CHECK: arith.muli %[[LOSEL]], %[[NZ]]
 // CHECK: }, {
 #linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]]>
 #linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
@@ -700,9 +705,10 @@ module {
       %c128_i32 = arith.constant 128 : i32
       %c256_i32 = arith.constant 256 : i32
       %0 = tile.program_id x
-      %sz = tile.program_id z
-      %snz = tile.num_programs z
-      %sprod = arith.muli %sz, %snz : i32
+      %slo, %shi, %sslot, %sfirst, %sunits = tile.stream_k_unit #tile.expr<cdiv(dim(0, 1), 64)>
+      %sprod = arith.muli %slo, %sunits : i32
+      %sprod2 = arith.muli %sslot, %sfirst : i32
+      %sprod3 = arith.muli %shi, %sprod2 : i32
       %1 = tile.program_id y
       %2 = arith.muli %0, %c128_i32 : i32
       %3 = arith.muli %1, %c256_i32 : i32

@@ -92,43 +92,46 @@
 // CHECK: tile.store {{.*}}, %arg3[%{{.*}}, %[[N0]]] : tensor<128x128xbf16>
 // CHECK: tile.store {{.*}}, %arg3[%{{.*}}, %[[N1]]] : tensor<128x64xbf16>
 // Split-K (the 64x128 member 2 ways): unit z runs K steps [z * per, z * per
-// + per) with per = cdiv(cdiv(K, 64), 2) * 64, writes its partial tile
-// (workspace rows (tile * 2 + z) * 64) and counts itself in the tile's
-// counter (semaphores); the last of the 2 resets the counter, sums the
-// partials in the order 0, 1 and runs the epilogue. Grid z: 2 units.
+// + per) with per = cdiv(cdiv(K, 64), 2); the units sum as a tree (one
+// level for 2): each writes its partial (workspace rows (tile * 2 + z) *
+// 64) and counts itself in the pair's counter (4 (tile * 2) + l * 2 +
+// z / 2); the second to arrive resets it, adds the other's partial and
+// runs the epilogue. Grid z: 2 units.
 // CHECK-LABEL: func.func @gemm__64x128_k2(
 // CHECK-SAME: tile.cost = #tile.expr<add(add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 2), sms), mul(cdiv(cdiv(dim(0, 1), 64), 2), add(add(14745, mul([[MISA]], 1092)), mul([[MISB]], 2185)))), {{[^>]*}}), 2)), mul(cdiv(mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 2), sms), 235920))>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128), 2>
 // CHECK-SAME: tile.num_warps = 4
-// CHECK-SAME: tile.semaphores = #tile.expr<mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 4)>
+// CHECK-SAME: tile.semaphores = #tile.expr<mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 32)>
 // CHECK-SAME: tile.workspace = #tile.expr<mul(mul(cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 128)), 65536)>
 // CHECK: %[[K:.*]] = tile.dim %arg0, 1
 // CHECK: %[[Z:.*]] = tile.program_id z
 // CHECK: %[[STEPS:.*]] = arith.ceildivsi %[[K]], %{{.*}}
 // CHECK: %[[PER:.*]] = arith.ceildivsi %[[STEPS]], %c2_i32
-// CHECK: %[[PERK:.*]] = arith.muli %[[PER]]
-// CHECK: %[[LO:.*]] = arith.muli %[[Z]], %[[PERK]]
-// CHECK: %[[LOPER:.*]] = arith.addi %[[LO]], %[[PERK]]
-// CHECK: %[[HI:.*]] = arith.minsi %[[K]], %[[LOPER]]
+// CHECK: %[[LOS:.*]] = arith.muli %[[Z]], %[[PER]]
+// CHECK: %[[HIS:.*]] = arith.addi %[[LOS]], %[[PER]]
+// CHECK: %[[LO:.*]] = arith.muli %[[LOS]]
+// CHECK: %[[HIK:.*]] = arith.muli %[[HIS]]
+// CHECK: %[[HI:.*]] = arith.minsi %[[K]], %[[HIK]]
 // CHECK: %[[ACC:.*]] = scf.for %{{.*}} = %[[LO]] to %[[HI]] step
-// CHECK: %[[TILES:.*]] = arith.muli
-// CHECK: %[[TILE:.*]] = arith.addi
-// CHECK: %[[FIRST:.*]] = arith.muli %[[TILE]], %c2_i32
 // CHECK: %[[PARTS:.*]] = tile.workspace[%{{.*}}, %{{.*}}] offset %{{.*}} : !tile.tensor<?x?xf32>
-// CHECK: %[[CNT:.*]] = tile.workspace semaphores[%[[TILES]]] offset
-// CHECK: %[[UNIT:.*]] = arith.addi %[[FIRST]], %[[Z]]
-// CHECK: %[[ROW:.*]] = arith.muli %[[UNIT]]
-// CHECK: tile.store %[[ACC]], %[[PARTS]][%[[ROW]], %{{.*}}] {in_bounds} : tensor<64x128xf32>
+// CHECK: %[[CNT:.*]] = tile.workspace semaphores[%{{.*}}] offset
+// CHECK: %[[TREE:.*]]:4 = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SUM:.*]] = %[[ACC]], %[[NODE:.*]] = %{{.*}}, %[[W:.*]] = %c2_i32, %[[GO:.*]] = %true)
+// CHECK: %[[PARTNER:.*]] = arith.xori %[[NODE]], %{{.*}}
+// CHECK: %[[HAS:.*]] = arith.cmpi ult, %[[PARTNER]], %[[W]]
+// CHECK: %[[PAIRED:.*]] = arith.andi %[[GO]], %[[HAS]]
+// CHECK: scf.if %[[PAIRED]] -> (tensor<64x128xf32>, i1) {
+// CHECK: tile.store %[[SUM]], %[[PARTS]][%{{.*}}, %{{.*}}] {in_bounds} : tensor<64x128xf32>
 // CHECK: %[[OLD:.*]] = tile.atomic_rmw add %{{.*}}, %[[CNT]]
 // CHECK: %[[N:.*]] = tile.reduce sum %[[OLD]]
-// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[N]], %{{.*}}
-// CHECK: scf.if %[[LAST]] {
-// CHECK: tile.store %{{.*}}, %[[CNT]][%[[TILE]]] {in_bounds} : tensor<1xi32>
-// CHECK: %[[P0:.*]] = tile.load %[[PARTS]]{{.*}} {in_bounds}
-// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c1_i32{{.*}} to %c2_i32 step %{{.*}} iter_args(%[[S:.*]] = %[[P0]])
-// CHECK: %[[P1:.*]] = tile.load %[[PARTS]]{{.*}} {in_bounds}
-// CHECK: arith.addf %[[S]], %[[P1]]
-// CHECK: arith.addf %[[SUM]],
+// CHECK: %[[SECOND:.*]] = arith.cmpi eq, %[[N]], %{{.*}}
+// CHECK: scf.if %[[SECOND]] -> (tensor<64x128xf32>) {
+// CHECK: tile.store %{{.*}}, %[[CNT]][%{{.*}}] {in_bounds} : tensor<1xi32>
+// CHECK: %[[OTHER:.*]] = tile.load %[[PARTS]]{{.*}} {in_bounds}
+// CHECK: arith.addf %[[SUM]], %[[OTHER]]
+// CHECK: } else {
+// CHECK: scf.yield %[[SUM]]
+// CHECK: scf.if %[[TREE]]#3 {
+// CHECK: arith.addf %[[TREE]]#0,
 // CHECK: tile.store {{.*}} : tensor<64x128xbf16>
 // CHECK: }
 // CHECK-NEXT: return
@@ -137,46 +140,33 @@
 // CHECK-NOT: func.func @gemm__64x128_k4(
 // CHECK-LABEL: func.func @gemm__64x64_k4(
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 64), cdiv(dim(1, 1), 64), 4>
-// Stream-K (the kernel's own shape, 128x256): the grid keeps its two axes
-// (z: the persistent schedule's split units, tile-persistent-tiles); unit
-// z of num_programs z runs split z mod n of its tile's K steps; a tile of
-// one unit runs its epilogue at once, a split one writes partial z and
-// counts in counter z / n, and the last of its units sums partials
-// z - z mod n ... in order. The cost spreads every tile's K steps over the
-// SMs and adds a fix-up of 12 S - 24 K steps (S from the last wave's
-// tiles: sms / (tiles mod sms), within 3..8); the workspace holds two
-// partials an SM.
+// Stream-K (the kernel's own shape, 128x256): the grid keeps its two axes;
+// tile.stream_k_unit (the persistent schedule's, tile-persistent-tiles)
+// gives the unit's K steps [lo, hi) of its tile, its slot, its tile's
+// first slot and units; the units sum as a tree of up to 3 levels (8
+// units), a whole tile (1 unit) running its epilogue at once. The cost
+// spreads every tile's K steps over the SMs and adds a fix-up of 4 S K
+// steps (S from the last wave's tiles: sms / (tiles mod sms), within
+// 6..8); the workspace holds two partials an SM.
 // CHECK-LABEL: func.func @gemm__128x256_sk(
 // CHECK-SAME: tile.cost = #tile.expr<add(add(max(mul(cdiv(mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), cdiv(dim(0, 1), 64)), sms), add(add(32768, mul([[MISA]], 2184)), mul([[MISB]], 4369)))
-// CHECK-SAME: mul(sub(mul(max(4, min(8, div(sms, max(sub(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), mul(div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), sms)), 1)))), 12), 24), 32768))>
+// CHECK-SAME: mul(mul(max(6, min(8, div(sms, max(sub(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), mul(div(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), sms), sms)), 1)))), 4), 32768))>
 // CHECK-SAME: tile.grid = #tile.grid<cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)>
-// CHECK-SAME: tile.semaphores = #tile.expr<mul(min(sms, mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256))), 4)>
+// CHECK-SAME: tile.semaphores = #tile.expr<mul(min(mul(2, sms), mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), 8)), 16)>
 // CHECK-SAME: tile.stream_k = 8 : i64
 // CHECK-SAME: tile.workspace = #tile.expr<mul(min(mul(2, sms), mul(mul(cdiv(dim(0, 0), 128), cdiv(dim(1, 1), 256)), 8)), 131072)>
-// CHECK: %[[Z:.*]] = tile.program_id z
-// CHECK: %[[NZ:.*]] = tile.num_programs z
-// CHECK: %[[S:.*]] = arith.remui %[[Z]], %[[NZ]]
-// CHECK: %[[STEPS:.*]] = arith.ceildivsi
-// CHECK: %[[PER:.*]] = arith.ceildivsi %[[STEPS]], %[[NZ]]
-// CHECK: %[[PERK:.*]] = arith.muli %[[PER]]
-// CHECK: arith.muli %[[S]], %[[PERK]]
+// CHECK: %[[LO:.*]], %[[HI:.*]], %[[SLOT:.*]], %[[FIRST:.*]], %[[UNITS:.*]] = tile.stream_k_unit <cdiv(dim(0, 1), 64)>
+// CHECK: arith.muli %[[LO]]
+// CHECK: arith.muli %[[HI]]
 // CHECK: %[[ACC:.*]] = scf.for
-// CHECK: %[[SLOT:.*]] = arith.divui %[[Z]], %[[NZ]]
-// CHECK: %[[FIRST:.*]] = arith.muli %[[SLOT]], %[[NZ]]
 // CHECK: %[[PARTS:.*]] = tile.workspace[
 // CHECK: %[[CNT:.*]] = tile.workspace semaphores[
-// CHECK: %[[SPLIT:.*]] = arith.cmpi sgt, %[[NZ]], %c1_i32
-// CHECK: %[[READY:.*]] = scf.if %[[SPLIT]] -> (i1) {
-// CHECK: tile.store %[[ACC]], %[[PARTS]]{{.*}} {in_bounds}
+// CHECK: %[[Z:.*]] = arith.subi %[[SLOT]], %[[FIRST]]
+// CHECK: %[[TREE:.*]]:4 = scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]], %{{.*}} = %[[Z]], %{{.*}} = %[[UNITS]], %{{.*}} = %true)
+// CHECK: tile.store %{{.*}}, %[[PARTS]]{{.*}} {in_bounds}
 // CHECK: tile.atomic_rmw add %{{.*}}, %[[CNT]]
-// CHECK: } else {
-// CHECK: scf.if %[[READY]] {
-// CHECK: %[[TOTAL:.*]] = scf.if %[[SPLIT]] -> (tensor<128x256xf32>) {
-// CHECK: tile.store %{{.*}}, %[[CNT]][%[[SLOT]]] {in_bounds}
-// CHECK: scf.for
-// CHECK: } else {
-// CHECK: scf.yield %[[ACC]]
-// CHECK: arith.addf %[[TOTAL]],
+// CHECK: scf.if %[[TREE]]#3 {
+// CHECK: arith.addf %[[TREE]]#0,
 // CHECK: tile.store {{.*}} : tensor<128x256xbf16>
 // The kernel in clusters of two along M (B's tile multicast): tiles run
 // in whole clusters (rows of tiles rounded up to even), a step 3% faster
@@ -271,18 +261,15 @@ func.func @gemm(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
 // CHECK-LABEL: func.func @clustered__64x128_k2(
 // CHECK: scf.for
 // CHECK: tile.workspace semaphores
+// CHECK: %[[Y:.*]] = tile.program_id y
+// CHECK-NEXT: %[[INY:.*]] = arith.cmpi ult, %[[Y]], %[[NY:.*]] : i32
 // CHECK-NEXT: %[[X:.*]] = tile.program_id x
 // CHECK-NEXT: %[[INX:.*]] = arith.cmpi ult, %[[X]], %[[NX:.*]] : i32
-// CHECK-NEXT: %[[Y:.*]] = tile.program_id y
-// CHECK-NEXT: %[[INY:.*]] = arith.cmpi ult, %[[Y]], %[[NY:.*]] : i32
 // CHECK-NEXT: %[[ON:.*]] = arith.andi %[[INX]], %[[INY]] : i1
-// CHECK-NEXT: %[[READY:.*]] = scf.if %[[ON]] -> (i1) {
+// CHECK: %[[TREE:.*]]:4 = scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ON]])
 // CHECK: tile.store %{{.*}} {in_bounds} : tensor<64x128xf32>
 // CHECK: tile.atomic_rmw add
-// CHECK: } else {
-// CHECK-NEXT: %[[NO:.*]] = arith.constant false
-// CHECK-NEXT: scf.yield %[[NO]] : i1
-// CHECK: scf.if %[[READY]] {
+// CHECK: scf.if %[[TREE]]#3 {
 func.func @clustered(%a: !tile.tensor<?x?xbf16>, %b: !tile.tensor<?x?xbf16>,
                 %bias: !tile.tensor<?xf32>, %c: !tile.tensor<?x?xbf16>)
     attributes {tile.kernel, tile.num_warps = 8, tile.cluster = 2,
