@@ -114,7 +114,7 @@ static RankedTensorType tileType(Value v) {
 #include "tilec/Dialect/Tile/TileOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
-// DimOp
+// StreamKUnitOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult StreamKUnitOp::verify() {
@@ -124,6 +124,10 @@ LogicalResult StreamKUnitOp::verify() {
                          << "')";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
 
 LogicalResult DimOp::verify() {
   int64_t rank = getTensor().getType().getRank();

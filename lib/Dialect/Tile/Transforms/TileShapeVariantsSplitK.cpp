@@ -19,10 +19,10 @@ using namespace tilec::shape_variants;
 
 /// Rewrites `func` to compute an output tile in units along K. Split-K:
 /// unit z of n = `split.ways` runs K steps [z * per, (z + 1) * per) (per =
-/// cdiv(cdiv(K, BK), n)), its partial in slot t n + z (t: the tile), its
-/// counter t. Stream-K: the persistent schedule cuts the tiles
-/// (tile.stream_k_unit: the unit's steps, its slot, the first of its
-/// tile's consecutive slots, which indexes the counter, and their number).
+/// cdiv(cdiv(K, BK), n)), its partial in slot t n + z (t: the tile).
+/// Stream-K: the persistent schedule cuts the tiles (tile.stream_k_unit:
+/// the unit's steps, its slot, the first of its tile's consecutive slots
+/// and their number).
 /// The n > 1 units of a tile sum their f32 (i32) partials as a binary
 /// tree (see `tree` below: log2(n) reads on the longest path, the result
 /// independent of the arrival order); the unit left at the top runs the
@@ -84,10 +84,10 @@ LogicalResult shape_variants::splitK(func::FuncOp func, const KLoop &k, Split sp
   Value bk = cst(b, k.step);
   // The unit's K steps [loSteps, hiSteps) of its tile, the workspace slot
   // of its partial, the first slot of its tile's units (consecutive, in K
-  // order: its counter's index too) and their number. Split-K: unit z of
-  // `ways` equal ones, tile t's slots t * ways ...; stream-K: as the
-  // persistent schedule cuts the tiles (tile.stream_k_unit).
-  Value loSteps, hiSteps, slot, first, units, counter;
+  // order) and their number. Split-K: unit z of `ways` equal ones, tile
+  // t's slots t * ways ...; stream-K: as the persistent schedule cuts the
+  // tiles (tile.stream_k_unit).
+  Value loSteps, hiSteps, slot, first, units;
   if (stream) {
     auto unit = StreamKUnitOp::create(
         b, loc, GridExprAttr::call(GridOp::CDiv, k.extent,
