@@ -16,6 +16,10 @@ tilec runs where one of examples/attention.mlir's kernels covers the shape
 the row log-sum-exp as a second output); a row no kernel covers prints
 n/a for tilec and still measures the peers. The ratio is tilec / cuDNN.
 
+FP8 rows (``python3 bench/attention.py --fp8``, alone): tilec.ops.attention_fp8
+(examples/attention_fp8.mlir) at FlashAttention-3's fp8 shapes beside tilec
+bf16 and cuDNN bf16 on the same inputs, same run; see fp8_rows.
+
 Varlen rows (also alone: ``python3 bench/attention.py --varlen``): for each
 shape (D 64, 128 and 256), the same total tokens (B · S) as packed sequences whose
 lengths are drawn uniformly from [1, 2 S] (seeded; the last one cut to the
@@ -208,7 +212,82 @@ def varlen_rows():
             torch.cuda.empty_cache()
 
 
+FP8_SHAPES = [  # B, Hq, Hkv, S, D: FlashAttention-3's fp8 figures are at 16k tokens
+    (2, 16, 16, 8192, 128),
+    (1, 16, 16, 16384, 128),
+    (2, 16, 16, 8192, 256),
+    (1, 16, 16, 16384, 256),
+    (4, 32, 32, 4096, 64),
+    (4, 32, 8, 4096, 128),
+]
+
+
+def fp8_rows():
+    """tilec.ops.attention_fp8's kernel (Q, K, V in e4m3, descales per
+    (batch, head), V given transposed as the kernel reads it), the same op
+    with its Vᵀ pass, tilec bf16 and cuDNN bf16 on the same inputs (the
+    e4m3 ones quantized from them), one run. Each output checked against
+    float64 on the first batch-head (of the dequantized inputs for fp8)."""
+    from tilec.attention_fp8 import transpose_v
+
+    kernels = tilec.load(os.path.join(BUNDLES, "attention_fp8.tlc"))
+    k16 = tilec.load(os.path.join(BUNDLES, "attention.tlc"))
+    dev = torch.cuda.get_device_name()
+    print(f"attention forward, fp8 (e4m3) beside bf16, {dev}; TFLOP/s (median of do_bench); "
+          "fp8: the kernel, V given as Vᵀ; fp8 op: tilec.ops.attention_fp8 with its Vᵀ pass; "
+          "ratio = fp8 / cuDNN bf16")
+    print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6} | {'fp8':>6} "
+          f"{'fp8 op':>6} {'bf16':>6} {'cuDNN':>6} | {'fp8/cuDNN':>9}")
+    for (b, hq, hkv, s, d) in FP8_SHAPES:
+        for causal in (False, True):
+            q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
+            k = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            v = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+            quant = []
+            for t in (q, k, v):
+                descale = t.float().abs().amax(dim=(2, 3)) / 448
+                quant.append(((t.float() / descale[:, :, None, None]).to(torch.float8_e4m3fn),
+                              descale.contiguous()))
+            (q8, dq), (k8, dk), (v8, dv) = quant
+            scale = 1.0 / math.sqrt(d)
+            flops = 4 * b * hq * s * s * d / (2 if causal else 1)
+            vt = transpose_v(v8)
+            o = torch.full_like(q, float("nan"))
+            lse = torch.full(q.shape[:3], float("nan"), device=q.device)
+            fp8 = kernels[f"attention_fp8_d{d}"]
+
+            def ours():
+                fp8(q8, k8, vt, o, lse, dq, dk, dv, scale, int(causal))
+                return o
+
+            def op():
+                return tilec.ops.attention_fp8(q8, k8, v8, dq, dk, dv, causal=causal,
+                                               scale=scale)
+            runs = {"fp8": ours, "fp8 op": op,
+                    "bf16": tilec_runner(k16, q, k, v, scale, causal),
+                    "cudnn": sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, scale, causal)}
+            deq = [(t8[0, 0].double() * ds[0, 0]) for t8, ds in quant]
+            ref8 = reference(*deq, scale, causal)
+            for name in ("fp8", "fp8 op"):
+                err = (runs[name]()[0, 0].double() - ref8).abs().max().item()
+                # P in e4m3: a few percent of the output's range.
+                if not math.isfinite(err) or err > 0.1 * ref8.abs().max().item():
+                    raise SystemExit(f"{name} {b}x{hq}/{hkv}x{s}x{d} causal={causal}: "
+                                     f"max error {err}")
+            check(runs["bf16"]()[0, 0], reference(q[0, 0], k[0, 0], v[0, 0], scale, causal),
+                  "tilec bf16")
+            tf = {n: flops / (t * 1e-3) / 1e12 for n, t in interleaved(runs).items()}
+            print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {d:>4} {str(causal):>6} | {tf['fp8']:6.0f} "
+                  f"{tf['fp8 op']:6.0f} {tf['bf16']:6.0f} {tf['cudnn']:6.0f} | "
+                  f"{tf['fp8'] / tf['cudnn']:9.2f}", flush=True)
+            del q, k, v, q8, k8, v8, vt, o
+            torch.cuda.empty_cache()
+
+
 if __name__ == "__main__":
+    if "--fp8" in sys.argv:
+        fp8_rows()
+        sys.exit(0)
     if "--varlen" not in sys.argv:
         main()
     varlen_rows()

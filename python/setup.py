@@ -17,7 +17,7 @@ from setuptools.dist import Distribution
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIB = "libtilec_runtime.so"
-KERNELS = ("attention.mlir", "attention_bwd.mlir", "decode_attention.mlir",
+KERNELS = ("attention.mlir", "attention_fp8.mlir", "attention_bwd.mlir", "decode_attention.mlir",
            "varlen_attention.mlir", "mla_decode.mlir", "gemm_fp8_blockwise.mlir",
            "gemm_fp8_grouped.mlir", "quant_fp8_blockwise.mlir")
 

@@ -226,14 +226,11 @@ LinearLayout LinearLayout::wgmmaAccumulator(const std::vector<int64_t> &shape,
 }
 
 LinearLayout LinearLayout::wgmmaOperandA(const std::vector<int64_t> &shape,
-                                         int warpGroupsM, int warpGroupsN) {
-  // Warpgroups that split N read the same A: their warp bits are zero.
-  BasisBuilder b(shape);
-  b.addMmaFragment();
-  b.add(InDim::Register, 1);
-  b.addN(InDim::Warp, 0, 4 * warpGroupsM);
-  b.addZero(InDim::Warp, warpGroupsN);
-  return b.finish({1, 0});
+                                         int warpGroupsM, int warpGroupsN,
+                                         unsigned elementBits) {
+  // mma.sync's A fragments, a warp 16 rows: warpgroups that split N read
+  // the same A (their warp bits are zero).
+  return mmaOperand(0, shape, elementBits, 4 * warpGroupsM, warpGroupsN);
 }
 
 LinearLayout LinearLayout::wgmmaOperandB(const std::vector<int64_t> &shape,

@@ -27,7 +27,7 @@ import re
 
 from ._lib import TilecError, INVALID_ARGUMENT
 
-__all__ = ["attention", "custom_op", "decode_attention", "fp8_gemm_blockwise",
+__all__ = ["attention", "attention_fp8", "custom_op", "decode_attention", "fp8_gemm_blockwise",
            "fp8_grouped_gemm_contiguous", "fp8_grouped_gemm_masked", "fp8_quantize_blockwise",
            "mla_decode", "mla_decode_metadata", "op_schema", "register_all",
            "varlen_attention"]
@@ -173,6 +173,7 @@ def custom_op(name, kernel, outputs, mutates=()):
 
 
 from .attention import attention  # noqa: E402 (tilec.ops.attention)
+from .attention_fp8 import attention_fp8  # noqa: E402 (tilec.ops.attention_fp8)
 from .decode import decode_attention  # noqa: E402 (tilec.ops.decode_attention)
 from .varlen import varlen_attention  # noqa: E402 (tilec.ops.varlen_attention)
 from .mla import mla_decode, mla_decode_metadata  # noqa: E402 (tilec.ops.mla_decode)

@@ -250,6 +250,50 @@ TEST(NamedLayouts, WgmmaAccumulatorFeedsRegisterA) {
   }
 }
 
+TEST(NamedLayouts, WgmmaRegisterA8BitMatchesPtx) {
+  // m64nNk32 with 8-bit A: register i holds bytes 4t..4t+3 (i even) or
+  // 16+4t..16+4t+3 (i odd) of rows g (i % 4 < 2) and g + 8 of each k32.
+  LL l = LL::wgmmaOperandA({64, 32}, 1, 1, 8);
+  for (int64_t w = 0; w < 4; ++w)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t i = 0; i < 16; ++i) {
+        int64_t g = lane / 4, t = lane % 4, reg = i / 4, byte = i % 4;
+        EXPECT_EQ(l.apply(i, lane, w),
+                  (Coords{16 * w + g + 8 * (reg & 1),
+                          16 * (reg >> 1) + 4 * t + byte}));
+      }
+}
+
+TEST(NamedLayouts, Fp8AccumulatorFeedsRegisterAWithKeysRenamed) {
+  // fp8 attention's P·V: the accumulator of Q·Kᵀ gives thread t keys
+  // 8j + 2t + {0, 1} of each 32, 8-bit wgmma's A wants 4t + {0..3} and
+  // 16 + 4t + {0..3}. Not the same map (lanes would move) ...
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{
+           {64, 32}, {64, 128}, {128, 128}}) {
+    int groups = int(m / 64);
+    LL acc = LL::wgmmaAccumulator({m, n}, groups);
+    LL a = LL::wgmmaOperandA({m, n}, groups, 1, 8);
+    EXPECT_NE(acc, a);
+    // ... but P with its keys (k3 k2 k1 k0) renamed (k2 k1 k3 k0) (examples/
+    // attention_fp8.mlir's reshape [m, n/16, 2, 4, 2], transpose
+    // [0, 1, 3, 2, 4], reshape back) holds in each thread exactly the
+    // elements A's layout wants there: a permutation of its registers.
+    LL renamed = acc.reshape({m, n / 16, 2, 4, 2})
+                     .transpose({0, 1, 3, 2, 4})
+                     .reshape({m, n});
+    std::optional<LL> moves = a.invertAndCompose(renamed);
+    ASSERT_TRUE(moves.has_value()) << m << "x" << n;
+    for (int64_t w = 0; w < 4 * groups; ++w)
+      for (int64_t lane = 0; lane < 32; lane += 5)
+        for (int64_t r = 0; r < a.getNumRegisters(); ++r) {
+          LL::NamedValues in = {{"register", r}, {"lane", lane}, {"warp", w}};
+          for (auto &[name, value] : moves->apply(in))
+            if (name != "register")
+              EXPECT_EQ(value, name == "lane" ? lane : w) << m << "x" << n;
+        }
+  }
+}
+
 TEST(NamedLayouts, WgmmaWarpGroupsSplitN) {
   // Warpgroups stack along M while M has 64 rows for each, then split N.
   using Split = std::optional<std::pair<int, int>>;

@@ -199,10 +199,12 @@ public:
   /// `warpGroupsN` groups take N / warpGroupsN columns each).
   static LinearLayout wgmmaAccumulator(const std::vector<int64_t> &shape,
                                        int warpGroupsM, int warpGroupsN = 1);
-  /// wgmma's register-A operand (MxK, 16-bit elements); warpgroups that
-  /// split N hold the same A.
+  /// wgmma's register-A operand (MxK, of `elementBits` 16 or 8: pairs or
+  /// quads along K a 32-bit register, mma.sync's A fragments); warpgroups
+  /// that split N hold the same A.
   static LinearLayout wgmmaOperandA(const std::vector<int64_t> &shape,
-                                    int warpGroupsM, int warpGroupsN = 1);
+                                    int warpGroupsM, int warpGroupsN = 1,
+                                    unsigned elementBits = 16);
   /// mma.sync's B fragments (KxN) for a dot laid out as
   /// wgmmaAccumulator(warpGroupsM, warpGroupsN): each warpgroup holds its
   /// chunk of N (what mma.sync computes when wgmma does not run).

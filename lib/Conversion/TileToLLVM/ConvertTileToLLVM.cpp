@@ -189,6 +189,47 @@ struct ElementwiseLowering : public ConversionPattern {
   }
 };
 
+/// arith.truncf of an f32 tile to fp8, two registers at a time: one
+/// `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` gives both bytes (register r low,
+/// r + 1 high), which the 4-byte words of an 8-bit wgmma A or a store then
+/// take as one half (the scalar lowering converts each value alone).
+struct Fp8PairTruncLowering : public OpConversionPattern<arith::TruncFOp> {
+  Fp8PairTruncLowering(TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tt = dyn_cast<RankedTensorType>(op.getType());
+    if (!tt || !isa<Float8E4M3FNType, Float8E5M2Type>(tt.getElementType()) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    ValueRange in = adaptor.getIn();
+    if (in.size() % 2)
+      return failure();
+    Emitter e{rewriter, op.getLoc()};
+    Type elt = tt.getElementType();
+    std::string asmStr =
+        std::string("cvt.rn.satfinite.") +
+        (isa<Float8E4M3FNType>(elt) ? "e4m3x2" : "e5m2x2") + ".f32 $0, $2, $1;";
+    SmallVector<Value> out;
+    for (size_t r = 0; r < in.size(); r += 2) {
+      Value pair = e.ptx(asmStr, "=h,f,f", {rewriter.getI16Type()},
+                         {in[r], in[r + 1]})[0];
+      Value hi = LLVM::LShrOp::create(rewriter, e.loc, pair,
+                                      LLVM::ConstantOp::create(
+                                          rewriter, e.loc,
+                                          rewriter.getI16Type(),
+                                          rewriter.getI16IntegerAttr(8)));
+      for (Value half : {pair, hi})
+        out.push_back(e.fromBits(
+            LLVM::TruncOp::create(rewriter, e.loc, rewriter.getI8Type(), half),
+            elt));
+    }
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+
 /// Tile constants: a splat is one scalar for every register; any other
 /// constant is a read-only global array, each register loading its element.
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
@@ -385,7 +426,7 @@ struct ConvertTileToLLVM
                                    NVVM::GridDimYOp, NVVM::GridDimZOp>,
                  DimOpLowering, ConstantLowering>(converter, ctx);
     patterns.add<WorkspaceOpLowering>(converter, ctx, workspaceBases);
-    patterns.add<ElementwiseLowering>(converter, ctx);
+    patterns.add<ElementwiseLowering, Fp8PairTruncLowering>(converter, ctx);
     populateTileMemoryPatterns(converter, patterns);
     populateTileIndexedPatterns(converter, patterns);
     populateTileRandomPatterns(converter, patterns);

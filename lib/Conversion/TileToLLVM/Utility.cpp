@@ -3,6 +3,7 @@
 #include "Utility.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include <map>
 
@@ -351,11 +352,40 @@ SmallVector<Value> Emitter::unpackWords(ValueRange words, Type elementType,
   return out;
 }
 
+/// The i16 whose low byte is `lo` and high byte `hi` where both are
+/// truncations of one (a pair from one cvt ...x2: Fp8PairTruncLowering),
+/// through the bitcasts between the bytes and their element type.
+static Value halfOfBytes(Value lo, Value hi) {
+  auto strip = [](Value v) {
+    while (auto cast = v.getDefiningOp<arith::BitcastOp>())
+      v = cast.getIn();
+    return v.getDefiningOp<LLVM::TruncOp>();
+  };
+  LLVM::TruncOp l = strip(lo), h = strip(hi);
+  if (!l || !h || !l.getArg().getType().isInteger(16))
+    return {};
+  auto shr = h.getArg().getDefiningOp<LLVM::LShrOp>();
+  APInt amount;
+  if (!shr || shr.getLhs() != l.getArg() ||
+      !matchPattern(shr.getRhs(), m_ConstantInt(&amount)) || amount != 8)
+    return {};
+  return l.getArg();
+}
+
 SmallVector<Value> Emitter::packWords(ValueRange elements) {
   SmallVector<Value> bits;
   for (Value v : elements)
     bits.push_back(toBits(v));
   Type st = bits.front().getType();
+  // Four bytes that are two pairs of one conversion each: the two halves.
+  if (bits.size() == 4 && st.isInteger(8))
+    if (Value h0 = halfOfBytes(elements[0], elements[1]))
+      if (Value h1 = halfOfBytes(elements[2], elements[3])) {
+        Value vec = LLVM::UndefOp::create(b, loc, VectorType::get(2, b.getI16Type()));
+        vec = LLVM::InsertElementOp::create(b, loc, vec, h0, i32(0));
+        vec = LLVM::InsertElementOp::create(b, loc, vec, h1, i32(1));
+        return {LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec)};
+      }
   unsigned total = st.getIntOrFloatBitWidth() * bits.size();
   Value packed;
   if (bits.size() == 1) {

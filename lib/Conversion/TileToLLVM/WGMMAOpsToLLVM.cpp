@@ -120,21 +120,23 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     if (groupsN > 1)
       bBase = e.add(bBase, groupOffset(bT, 1));
     // A register A: per k-step the four 32-bit words of mma.sync's A
-    // fragment (rows +0/+8, columns +0/+8 of lane 0's), found by their
-    // coordinates in A's layout.
+    // fragment (rows +0/+8, columns +0/+kStep/2 of lane 0's: pairs of
+    // 16-bit or quads of 8-bit elements), found by their coordinates in
+    // A's layout.
     ValueRange aRegs = aT ? ValueRange() : adaptor.getA();
     LinearLayout aLayout;
     if (!aT)
       aLayout = getLayout(op.getA().getType());
+    int64_t perWord = 32 / elt.getIntOrFloatBitWidth();
     auto aWord = [&](int64_t row, int64_t col) -> FailureOr<Value> {
-      SmallVector<Value> pair;
-      for (int64_t i = 0; i < 2; ++i) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < perWord; ++i) {
         auto r = aLayout.findRegister({row, col + i});
         if (!r)
           return failure();
-        pair.push_back(aRegs[*r]);
+        elements.push_back(aRegs[*r]);
       }
-      return e.packWords(pair)[0];
+      return e.packWords(elements)[0];
     };
 
     SmallVector<Value> regs(adaptor.getAcc().begin(), adaptor.getAcc().end());
@@ -201,6 +203,24 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
     Value aWord0, bWord0 = uniform(baseWord(bBase, *bDesc));
     if (aT)
       aWord0 = uniform(baseWord(e.add(aBase, wgOffset), *aDesc));
+    // A register A's words, all formed before the fence: a word packed
+    // between two wgmmas (8-bit elements take byte permutes) makes ptxas
+    // fence each wgmma that reads one (C7519), serializing them.
+    SmallVector<Value> aWords;
+    if (!aT) {
+      int64_t half = kStep / 2;
+      for (int64_t rep = 0; rep < m / rowsPerRep; ++rep)
+        for (int64_t kk = 0; kk < k / kStep; ++kk)
+          for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0}, {8, 0},
+                                {0, half}, {8, half}}) {
+            FailureOr<Value> w =
+                aWord(rep * rowsPerRep + dr, kk * kStep + dc);
+            if (failed(w))
+              return op.emitOpError()
+                     << "A is not in the wgmma register-A layout";
+            aWords.push_back(*w);
+          }
+    }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
     SmallVector<Type> accTypes(perInstr, accT.getElementType());
     for (int64_t rep = 0; rep < m / rowsPerRep; ++rep) {
@@ -226,15 +246,8 @@ struct WGMMALowering : public OpConversionPattern<WGMMAOp> {
                             slotByteOffset(aT, {rep * rowsPerRep, kk * kStep}),
                             descWords(*aDesc).second);
         } else {
-          int64_t row = rep * rowsPerRep, col = kk * kStep;
-          for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0}, {8, 0},
-                                {0, 8}, {8, 8}}) {
-            FailureOr<Value> w = aWord(row + dr, col + dc);
-            if (failed(w))
-              return op.emitOpError()
-                     << "A is not in the wgmma register-A layout";
-            operands.push_back(*w);
-          }
+          int64_t first = 4 * (rep * (k / kStep) + kk);
+          operands.append(aWords.begin() + first, aWords.begin() + first + 4);
         }
         operands.push_back(bWord0);
         asmStr += descAsm("db", bOp, slotByteOffset(bT, {kk * kStep, 0}),

@@ -386,8 +386,8 @@ LogicalResult WGMMAOp::verify() {
                             "to 256 a warpgroup and K a multiple of "
                          << wgmmaK(aElt);
   if (aRegs) {
-    if (bitsOf(aElt) != 16)
-      return emitOpError() << "a register A has 16-bit elements";
+    if (bitsOf(aElt) != 16 && bitsOf(aElt) != 8)
+      return emitOpError() << "a register A has 16-bit or 8-bit elements";
     auto accLayout = tile::getLayoutAttr(acc);
     auto aLayout = tile::getLayoutAttr(aRegs);
     if (!accLayout || !aLayout)
@@ -396,7 +396,8 @@ LogicalResult WGMMAOp::verify() {
     auto split = LinearLayout::wgmmaWarpGroups(m, n, warps);
     if (!split ||
         tile::getLayout(aRegs) !=
-            LinearLayout::wgmmaOperandA({m, k}, split->first, split->second))
+            LinearLayout::wgmmaOperandA({m, k}, split->first, split->second,
+                                        bitsOf(aElt)))
       return emitOpError() << "a register A must be in the wgmma register-A "
                               "layout of the accumulator's warpgroups";
   }

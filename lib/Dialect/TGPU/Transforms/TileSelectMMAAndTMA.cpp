@@ -130,8 +130,9 @@ LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why,
                              bool &throughShared) {
   throughShared = false;
   auto a = cast<RankedTensorType>(dot.getA().getType());
-  if (a.getElementType().getIntOrFloatBitWidth() != 16) {
-    why = "a register A has 16-bit elements";
+  unsigned bits = a.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 8) {
+    why = "a register A has 16-bit or 8-bit elements";
     return failure();
   }
   std::vector<int64_t> shape(a.getShape().begin(), a.getShape().end());
@@ -143,7 +144,7 @@ LogicalResult checkRegisterA(DotOp dot, int numWarps, std::string &why,
     return failure();
   }
   LinearLayout want =
-      LinearLayout::wgmmaOperandA(shape, split->first, split->second);
+      LinearLayout::wgmmaOperandA(shape, split->first, split->second, bits);
   if (!getLayoutAttr(a) || getLayout(a) != want) {
     why = "A is not in the wgmma register-A layout";
     return failure();
@@ -276,10 +277,22 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
         std::string whyNot;
         bool throughShared;
         if (succeeded(checkRegisterA(dot, numWarps, whyNot, throughShared))) {
-          aSource = throughShared && isa<scf::ForOp>(dot->getParentOp()) &&
-                            tgpu::stagedA(dot)
+          bool inLoop = isa<scf::ForOp>(dot->getParentOp());
+          aSource = throughShared && inLoop && tgpu::stagedA(dot)
                         ? tgpu::OperandSource::Staged
                         : tgpu::OperandSource::Registers;
+          // (An 8-bit A from an accumulator, as fp8 attention's P, moves
+          // between lanes: the accumulator's thread holds columns 8j + 2t
+          // + {0, 1}, 8-bit A's 4t + {0..3}.)
+          if (throughShared && inLoop &&
+              aSource == tgpu::OperandSource::Registers &&
+              getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth() == 8)
+            mlir::emitRemark(dot.getLoc())
+                << variantPrefix(dot->getParentOfType<func::FuncOp>())
+                << "dot: its 8-bit A reaches wgmma's register-A layout "
+                   "through shared memory each iteration; renaming A's "
+                   "columns and B's rows alike (examples/attention_fp8.mlir) "
+                   "keeps it in registers";
           continue;
         }
         why = "A is not a load TMA copies, and not in registers: " + whyNot;

@@ -213,13 +213,16 @@ private:
     unsigned bits = bitsOf(dot.getA().getType());
     // 8-bit and tf32 operands are read K-major only: A loaded as is, B
     // loaded as NxK and transposed (tile-select-mma-and-tma says so in a remark
-    // when they are not; their accumulator keeps the mma.sync layout).
+    // when they are not; their accumulator keeps the mma.sync layout). An
+    // 8-bit A may also be computed (fp8 attention's P): wgmma reads it
+    // from registers.
     bool anyMajor = bits == 16;
     return hopper &&
            LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps) &&
            asyncMMATypes(dot) &&
            isLoaded(dot.getB()) &&
-           (anyMajor || (isLoaded(dot.getA()) && nonKMajorOperand(dot) < 0));
+           (anyMajor || ((isLoaded(dot.getA()) || bits == 8) &&
+                         nonKMajorOperand(dot) < 0));
   }
 
   /// The wgmma accumulator of an MxN dot of a candidate.
