@@ -28,7 +28,7 @@ def test_bad_arguments_are_refused(torch):
     q = torch.zeros(1, 4, 100, 128, dtype=f8)
     k = torch.zeros(1, 2, 90, 128, dtype=f8)
     cases = [
-        ((q[0], k, k), "q must be a 4-d tensor"),
+        ((q[0], k, k), "q must be 4-d"),
         ((q, k.bfloat16(), k), "k must be float8_e4m3fn"),
         ((q, k, k.to(torch.float8_e5m2)), "v must be float8_e4m3fn"),
         ((q, k, k), "q must be a CUDA tensor"),

@@ -77,19 +77,26 @@ def _bundle(stem, device):
         return bundle
 
 
-def _check(q, k, v):
+def _check(q, k, v, op="attention", dtype=None):
+    """q, k, v as tilec.ops.`op` takes them: 4-d of `dtype` (bfloat16 by
+    default), on one CUDA device, a head dim of HEAD_DIMS, k and v alike,
+    Hq a multiple of Hkv."""
     import torch
 
+    dtype = dtype or torch.bfloat16
+
     def bad(what):
-        return TilecError("tilec.ops.attention: " + what, INVALID_ARGUMENT)
+        return TilecError("tilec.ops.%s: %s" % (op, what), INVALID_ARGUMENT)
 
     named = (("q", q), ("k", k), ("v", v))
     for name, t in named:
-        if t.dim() != 4:
-            raise bad("%s must be 4-d (B, H, S, D), got %d dims" % (name, t.dim()))
+        if not isinstance(t, torch.Tensor) or t.dim() != 4:
+            raise bad("%s must be 4-d (B, H, S, D), got %s" % (
+                name, "%d dims" % t.dim() if isinstance(t, torch.Tensor) else type(t).__name__))
     for name, t in named:
-        if t.dtype != torch.bfloat16:
-            raise bad("%s must be bfloat16, got %s" % (name, t.dtype))
+        if t.dtype != dtype:
+            raise bad("%s must be %s, got %s" % (name, str(dtype).replace("torch.", ""),
+                                                 t.dtype))
     for name, t in named:
         if t.device.type != "cuda":
             raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))

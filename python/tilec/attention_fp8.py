@@ -28,7 +28,8 @@ torch.library custom op (tilec::attention_fp8) with a fake implementation.
 import math
 
 from ._lib import INVALID_ARGUMENT, TilecError, once
-from .attention import HEAD_DIMS, _bundle, _unit_last
+from .attention import _bundle, _unit_last
+from .attention import _check as _check_qkv
 
 KEY_GROUP = 16  # Vᵀ's keys are renamed within groups of 16
 
@@ -60,30 +61,8 @@ def transpose_v(v):
 def _check(q, k, v, q_descale, k_descale, v_descale):
     import torch
 
-    def bad(what):
-        return TilecError("tilec.ops.attention_fp8: " + what, INVALID_ARGUMENT)
-
-    named = (("q", q), ("k", k), ("v", v))
-    for name, t in named:
-        if not isinstance(t, torch.Tensor) or t.dim() != 4:
-            raise bad("%s must be a 4-d tensor (B, H, S, D)" % name)
-    for name, t in named:
-        if t.dtype != torch.float8_e4m3fn:
-            raise bad("%s must be float8_e4m3fn, got %s" % (name, t.dtype))
-    for name, t in named:
-        if t.device.type != "cuda":
-            raise bad("%s must be a CUDA tensor, got %s" % (name, t.device))
-    b, hq, _, d = q.shape
-    if d not in HEAD_DIMS:
-        raise bad("head dim %d is not one of %s" % (d, HEAD_DIMS))
-    if k.shape != v.shape or k.shape[0] != b or k.shape[3] != d:
-        raise bad("k and v must be (B, Hkv, Skv, %d) with B = %d, got %s and %s"
-                  % (d, b, tuple(k.shape), tuple(v.shape)))
-    hkv = k.shape[1]
-    if hkv == 0 or hq % hkv:
-        raise bad("the query heads (%d) must be a multiple of the K/V heads (%d)" % (hq, hkv))
-    if not (q.device == k.device == v.device):
-        raise bad("q, k and v must be on one device")
+    _check_qkv(q, k, v, op="attention_fp8", dtype=torch.float8_e4m3fn)
+    b, hq, hkv = q.shape[0], q.shape[1], k.shape[1]
     for name, t, shapes in (("q_descale", q_descale, ((b, hq), (b, hkv))),
                             ("k_descale", k_descale, ((b, hkv),)),
                             ("v_descale", v_descale, ((b, hkv),))):
@@ -91,11 +70,13 @@ def _check(q, k, v, q_descale, k_descale, v_descale):
             continue
         if not isinstance(t, torch.Tensor) or t.dtype != torch.float32 or \
                 tuple(t.shape) not in shapes:
-            raise bad("%s must be a float32 tensor of shape %s, got %s" % (
-                name, " or ".join(str(s) for s in shapes),
-                tuple(t.shape) if isinstance(t, torch.Tensor) else type(t).__name__))
+            raise TilecError("tilec.ops.attention_fp8: %s must be a float32 tensor of shape %s, "
+                             "got %s" % (name, " or ".join(str(s) for s in shapes),
+                                         tuple(t.shape) if isinstance(t, torch.Tensor)
+                                         else type(t).__name__), INVALID_ARGUMENT)
         if t.device != q.device:
-            raise bad("%s must be on q's device (%s), got %s" % (name, q.device, t.device))
+            raise TilecError("tilec.ops.attention_fp8: %s must be on q's device (%s), got %s"
+                             % (name, q.device, t.device), INVALID_ARGUMENT)
 
 
 def _descale(t, b, heads, group=1):
