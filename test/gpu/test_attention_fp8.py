@@ -124,6 +124,31 @@ def test_attention_fp8_op(d):
     assert rel_err(o1, ref1) < 6e-2
 
 
+@pytest.mark.parametrize("d", [64, 128])
+def test_attention_fp8_plain_twin(d):
+    # Q and K rows 8 bytes apart from 16-byte alignment (slices of wider
+    # tensors): TMA cannot read them, the runtime launches the kernel's
+    # plain twin (its producer's threads copy Q, K and Vᵀ).
+    b, h, s = 1, 2, 150
+    q, k, v = inputs(b, h, h, s, s, d)
+    (q8, dq), (k8, dk), (v8, dv) = quantize(q), quantize(k), quantize(v)
+    wide = [torch.zeros(b, h, s, d + 8, device=DEV, dtype=torch.float8_e4m3fn)
+            for _ in range(2)]
+    for w, t in zip(wide, (q8, k8)):
+        w.view(torch.uint8)[..., :d] = t.view(torch.uint8)
+    qv, kv = (w[..., :d] for w in wide)
+    assert qv.stride(2) == d + 8
+    kernel = load("attention_fp8")["attention_fp8_d%d" % d]
+    o = torch.empty(q.shape, device=DEV, dtype=torch.bfloat16)
+    lse = torch.empty(q.shape[:3], device=DEV)
+    assert kernel.choose(qv, kv, transpose_v(v8), o, lse, dq, dk, dv, 0.1, 1) == \
+        "attention_fp8_d%d__plain" % d
+    o, lse = tilec.ops.attention_fp8(qv, kv, v8, dq, dk, dv, causal=True, return_lse=True)
+    ref_o, ref_lse = attention_reference(dequantized(q8, dq), dequantized(k8, dk),
+                                         dequantized(v8, dv), d ** -0.5, True)
+    assert rel_err(o, ref_o) < 3e-2 and rel_err(lse, ref_lse) < 1e-4
+
+
 def test_attention_fp8_checks():
     q8 = torch.zeros(1, 2, 64, 128, device=DEV, dtype=torch.float8_e4m3fn)
     with pytest.raises(tilec.TilecError, match="float8_e4m3fn"):
