@@ -33,6 +33,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -263,6 +266,123 @@ LogicalResult extendMathToF32(ModuleOp module) {
   return applyPartialConversion(module, target, std::move(patterns));
 }
 
+/// The loop-carried iter_arg index of `v` in `loop` if `v` is one of its
+/// region iter args whose one use (through one bitcast to i8) is `user`.
+std::optional<unsigned> carriedByteFor(scf::ForOp loop, Value v,
+                                       Operation *user) {
+  Value byte = v;
+  if (auto cast = byte.getDefiningOp<arith::BitcastOp>()) {
+    if (!cast->hasOneUse())
+      return std::nullopt;
+    byte = cast.getIn();
+  }
+  auto arg = dyn_cast<BlockArgument>(byte);
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+      !arg.hasOneUse())
+    return std::nullopt;
+  Operation *use = *arg.getUsers().begin();
+  if (use != user && use != v.getDefiningOp())
+    return std::nullopt;
+  return arg.getArgNumber() - 1;
+}
+
+/// Bytes a loop carries that its body only packs into one 32-bit word (an
+/// 8-bit wgmma A that tile-mma-pipeline carries into the next iteration:
+/// fp8 attention's P) travel as that word instead: the yield packs them
+/// (two conversions' halves at once, Emitter::packWords) and the body reads
+/// the word. Carried one by one, each byte took a register and the word
+/// was assembled again after the back edge, about three instructions a
+/// byte (C7519-free, but on the path to the next MMA).
+void packCarriedBytes(ModuleOp module) {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) {
+    struct Word {
+      SmallVector<unsigned> args; // iter_arg indices, byte 0 first
+      SmallVector<Operation *> chain; // the inserts and the bitcast
+      LLVM::BitcastOp word;
+    };
+    SmallVector<Word> words;
+    for (Operation &op : *loop.getBody()) {
+      auto bc = dyn_cast<LLVM::BitcastOp>(&op);
+      auto vecTy = bc ? dyn_cast<VectorType>(bc.getArg().getType()) : nullptr;
+      if (!bc || !bc.getType().isInteger(32) || !vecTy ||
+          vecTy.getNumElements() != 4 || !vecTy.getElementType().isInteger(8))
+        continue;
+      Word w{SmallVector<unsigned>(4), {bc}, bc};
+      Value v = bc.getArg();
+      bool ok = true;
+      for (int i = 3; i >= 0 && ok; --i) {
+        auto ins = v.getDefiningOp<LLVM::InsertElementOp>();
+        APInt pos;
+        std::optional<unsigned> arg;
+        ok = ins && ins->hasOneUse() &&
+             matchPattern(ins.getPosition(), m_ConstantInt(&pos)) &&
+             pos == i && (arg = carriedByteFor(loop, ins.getValue(), ins));
+        if (!ok)
+          break;
+        w.args[i] = *arg;
+        w.chain.push_back(ins);
+        if (auto cast = ins.getValue().getDefiningOp<arith::BitcastOp>())
+          w.chain.push_back(cast);
+        v = ins.getVector();
+      }
+      if (ok && isa_and_nonnull<LLVM::UndefOp, LLVM::PoisonOp>(v.getDefiningOp()))
+        words.push_back(std::move(w));
+    }
+    if (words.empty())
+      continue;
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(loop);
+    Emitter e{rewriter, loop.getLoc()};
+    auto pack = [&](Emitter &at, ValueRange values, const Word &w) {
+      SmallVector<Value> bytes;
+      for (unsigned a : w.args)
+        bytes.push_back(values[a]);
+      return at.packWords(bytes)[0];
+    };
+    SmallVector<Value> inits;
+    for (const Word &w : words)
+      inits.push_back(pack(e, loop.getInitArgs(), w));
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<Value> oldYields(yield.getOperands());
+    FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument>) {
+          Emitter ye{b, loc};
+          SmallVector<Value> out;
+          for (const Word &w : words)
+            out.push_back(pack(ye, oldYields, w));
+          return out;
+        });
+    if (failed(grown))
+      continue;
+    auto newLoop = cast<scf::ForOp>(grown->getOperation());
+    unsigned first = newLoop.getNumRegionIterArgs() - words.size();
+    rewriter.setInsertionPointAfter(newLoop);
+    Emitter after{rewriter, newLoop.getLoc()};
+    for (auto [k, w] : llvm::enumerate(words)) {
+      // The body reads the word; after the loop, the bytes are its bytes.
+      rewriter.replaceAllUsesWith(w.word.getResult(),
+                                  newLoop.getRegionIterArgs()[first + k]);
+      Value res = newLoop.getResult(first + k);
+      Value vec = LLVM::BitcastOp::create(
+          rewriter, newLoop.getLoc(),
+          VectorType::get(4, rewriter.getI8Type()), res);
+      for (auto [i, a] : llvm::enumerate(w.args)) {
+        Value old = newLoop.getResult(a);
+        if (old.use_empty())
+          continue;
+        Value byte = LLVM::ExtractElementOp::create(rewriter, newLoop.getLoc(),
+                                                    vec, after.i32(i));
+        rewriter.replaceAllUsesWith(old, after.fromBits(byte, old.getType()));
+      }
+      for (Operation *op : w.chain)
+        rewriter.eraseOp(op);
+    }
+  }
+}
+
 struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
   using Base::Base;
 
@@ -327,6 +447,7 @@ struct LowerToLLVM : public tilec::impl::LowerToLLVMBase<LowerToLLVM> {
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return signalPassFailure();
     }
+    packCarriedBytes(module);
     {
       RewritePatternSet patterns(ctx);
       populateSCFToControlFlowConversionPatterns(patterns);
