@@ -21,7 +21,8 @@ fp8 wgmma reads K-major operands only, so V is given to the kernel as Vᵀ
 one pass over V (S·D bytes against S²·D FLOPs; transpose_v), with the keys
 of each 16 in the order that lets P stay in registers as wgmma's A
 (examples/attention_fp8.mlir explains it; key_order() gives it). The
-kernel is examples/attention_fp8.mlir's (sm_90a); the op is a
+kernel is examples/attention_fp8.mlir's (sm_90a; the op refuses other
+GPUs: on sm_100a its dots would run on mma.sync); the op is a
 torch.library custom op (tilec::attention_fp8) with a fake implementation.
 """
 
@@ -62,6 +63,12 @@ def _check(q, k, v, q_descale, k_descale, v_descale):
     import torch
 
     _check_qkv(q, k, v, op="attention_fp8", dtype=torch.float8_e4m3fn)
+    major, minor = torch.cuda.get_device_capability(q.device)
+    if major != 9:
+        # (sm_100a compiles the program with its dots on mma.sync: correct
+        # in principle, slow, and not run here.)
+        raise TilecError("tilec.ops.attention_fp8: runs on sm_90 (Hopper) GPUs only, found "
+                         "compute capability %d.%d" % (major, minor), INVALID_ARGUMENT)
     b, hq, hkv = q.shape[0], q.shape[1], k.shape[1]
     for name, t, shapes in (("q_descale", q_descale, ((b, hq), (b, hkv))),
                             ("k_descale", k_descale, ((b, hkv),)),
