@@ -16,8 +16,9 @@
 // which is the register-A layout with no data moved (the layout algebra
 // says so: tile-select-mma-and-tma reads A from registers only where the
 // conversion is a permutation of a thread's registers); Vᵀ's keys come in
-// the same order (tilec.ops.attention_fp8 writes them so when it
-// transposes V), and P·V sums the same products.
+// the same order (transpose_v_fp8_d{64,128,256} at the end of this file
+// write Vᵀ so from V, as tilec.ops.attention_fp8 does before the kernel),
+// and P·V sums the same products.
 //
 // exp2 is taken 8 above the row's maximum (P in [0, 256], more of e4m3's
 // range); l carries the same factor, which O = acc / l cancels and LSE
