@@ -200,7 +200,7 @@ struct Fp8PairTruncLowering : public OpConversionPattern<arith::TruncFOp> {
   matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto tt = dyn_cast<RankedTensorType>(op.getType());
-    if (!tt || !isa<Float8E4M3FNType, Float8E5M2Type>(tt.getElementType()) ||
+    if (!tt || !isFp8(tt.getElementType()) ||
         !getElementTypeOrSelf(op.getIn().getType()).isF32())
       return failure();
     ValueRange in = adaptor.getIn();
@@ -209,8 +209,7 @@ struct Fp8PairTruncLowering : public OpConversionPattern<arith::TruncFOp> {
     Emitter e{rewriter, op.getLoc()};
     Type elt = tt.getElementType();
     std::string asmStr =
-        std::string("cvt.rn.satfinite.") +
-        (isa<Float8E4M3FNType>(elt) ? "e4m3x2" : "e5m2x2") + ".f32 $0, $2, $1;";
+        "cvt.rn.satfinite." + fp8Name(elt).str() + ".f32 $0, $2, $1;";
     SmallVector<Value> out;
     for (size_t r = 0; r < in.size(); r += 2) {
       Value pair = e.ptx(asmStr, "=h,f,f", {rewriter.getI16Type()},

@@ -125,11 +125,6 @@ struct DivFullLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
   }
 };
 
-bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-StringRef fp8Name(Type t) {
-  return isa<Float8E4M3FNType>(t) ? "e4m3x2" : "e5m2x2";
-}
-
 /// arith.extf from fp8: cvt to f16x2, keep the low half, then extend.
 struct Fp8ExtLowering : public ConvertOpToLLVMPattern<arith::ExtFOp> {
   Fp8ExtLowering(const LLVMTypeConverter &c)

@@ -136,6 +136,12 @@ Value Emitter::sharedBase(Operation *op) {
   return base;
 }
 
+bool tilec::isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+StringRef tilec::fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "e4m3x2" : "e5m2x2";
+}
+
 Value tilec::sharedAddress(Emitter &e, Value ptr) {
   return LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI32Type(), ptr);
 }

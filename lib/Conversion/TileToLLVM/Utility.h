@@ -89,6 +89,11 @@ struct Emitter {
   mlir::Value shuffleIdx(mlir::Value v, mlir::Value srcLane);
 };
 
+/// Whether `t` is an 8-bit float (e4m3, e5m2), and its PTX name in `cvt`'s
+/// pairs ("e4m3x2", "e5m2x2").
+bool isFp8(mlir::Type t);
+llvm::StringRef fp8Name(mlir::Type t);
+
 /// The 32-bit shared-window address of `ptr` (!llvm.ptr<3>).
 mlir::Value sharedAddress(Emitter &e, mlir::Value ptr);
 /// `base` (!llvm.ptr<3>) plus `byteOffset` (i32).
