@@ -86,13 +86,15 @@ def _check(q, k, v, q_descale, k_descale, v_descale):
                              % (name, q.device, t.device), INVALID_ARGUMENT)
 
 
-def _descale(t, b, heads, group=1):
-    """t as a contiguous (b, heads) f32 tensor: ones where None, a KV head's
-    factor repeated for its `group` query heads where given per KV head."""
+def _descale(t, b, heads, device, group=1):
+    """t as a contiguous (b, heads) f32 tensor: ones on `device` where None
+    (made there: no host copy a call, which CUDA-graph capture refuses), a
+    KV head's factor repeated for its `group` query heads where given per
+    KV head (_check: on q's device)."""
     import torch
 
     if t is None:
-        return torch.ones(b, heads, dtype=torch.float32)
+        return torch.ones(b, heads, dtype=torch.float32, device=device)
     if t.shape[1] != heads:
         t = t.repeat_interleave(group, dim=1)
     return t.contiguous()
@@ -106,9 +108,9 @@ def _forward(q, k, v, q_descale, k_descale, v_descale, causal, scale):
     o = torch.empty(q.shape, device=q.device, dtype=torch.bfloat16)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
     if q.numel() and k.shape[2]:
-        dq = _descale(q_descale, b, hq, hq // hkv).to(q.device)
-        dk = _descale(k_descale, b, hkv).to(q.device)
-        dv = _descale(v_descale, b, hkv).to(q.device)
+        dq = _descale(q_descale, b, hq, q.device, hq // hkv)
+        dk = _descale(k_descale, b, hkv, q.device)
+        dv = _descale(v_descale, b, hkv, q.device)
         fwd = _bundle("attention_fp8", q.device)["attention_fp8_d%d" % d]
         fwd(_unit_last(q), _unit_last(k), transpose_v(v), o, lse, dq, dk, dv, scale,
             int(causal))
