@@ -235,9 +235,10 @@ def fp8_rows():
     dev = torch.cuda.get_device_name()
     print(f"attention forward, fp8 (e4m3) beside bf16, {dev}; TFLOP/s (median of do_bench); "
           "fp8: the kernel, V given as Vᵀ; fp8 op: tilec.ops.attention_fp8 with its Vᵀ pass; "
+          "fp8 vrow: the kernel taking V row-major (the load partition's K-major copy); "
           "ratio = fp8 / cuDNN bf16")
     print(f"{'B':>2} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6} | {'fp8':>6} "
-          f"{'fp8 op':>6} {'bf16':>6} {'cuDNN':>6} | {'fp8/cuDNN':>9}")
+          f"{'fp8 op':>6} {'fp8 vrow':>8} {'bf16':>6} {'cuDNN':>6} | {'fp8/cuDNN':>9}")
     for (b, hq, hkv, s, d) in FP8_SHAPES:
         for causal in (False, True):
             q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
@@ -263,12 +264,21 @@ def fp8_rows():
             def op():
                 return tilec.ops.attention_fp8(q8, k8, v8, dq, dk, dv, causal=causal,
                                                scale=scale)
+
+            def vrow():
+                kernels[f"attention_fp8_vrow_d{d}"](q8, k8, v8, o, lse, dq, dk, dv, scale,
+                                                   int(causal))
+                return o
             runs = {"fp8": ours, "fp8 op": op,
                     "bf16": tilec_runner(k16, q, k, v, scale, causal),
                     "cudnn": sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, scale, causal)}
+            # V row-major, copied K-major by the load partition's threads
+            # (examples/attention_fp8.mlir has it at D 64 and 128).
+            if d in (64, 128):
+                runs["fp8 vrow"] = vrow
             deq = [(t8[0, 0].double() * ds[0, 0]) for t8, ds in quant]
             ref8 = reference(*deq, scale, causal)
-            for name in ("fp8", "fp8 op"):
+            for name in [n for n in ("fp8", "fp8 op", "fp8 vrow") if n in runs]:
                 err = (runs[name]()[0, 0].double() - ref8).abs().max().item()
                 # P in e4m3: a few percent of the output's range.
                 if not math.isfinite(err) or err > 0.1 * ref8.abs().max().item():
@@ -277,8 +287,9 @@ def fp8_rows():
             check(runs["bf16"]()[0, 0], reference(q[0, 0], k[0, 0], v[0, 0], scale, causal),
                   "tilec bf16")
             tf = {n: flops / (t * 1e-3) / 1e12 for n, t in interleaved(runs).items()}
+            vrow_tf = f"{tf['fp8 vrow']:8.0f}" if "fp8 vrow" in tf else f"{'-':>8}"
             print(f"{b:>2} {hq:>3} {hkv:>3} {s:>6} {d:>4} {str(causal):>6} | {tf['fp8']:6.0f} "
-                  f"{tf['fp8 op']:6.0f} {tf['bf16']:6.0f} {tf['cudnn']:6.0f} | "
+                  f"{tf['fp8 op']:6.0f} {vrow_tf} {tf['bf16']:6.0f} {tf['cudnn']:6.0f} | "
                   f"{tf['fp8'] / tf['cudnn']:9.2f}", flush=True)
             del q, k, v, q8, k8, v8, vt, o
             torch.cuda.empty_cache()

@@ -31,7 +31,8 @@ def TGPU_OperandSource : I32EnumAttr<"OperandSource",
     I32EnumAttrCase<"Registers", 0, "regs">,
     I32EnumAttrCase<"Shared", 1, "smem">,
     I32EnumAttrCase<"TensorMemory", 2, "tmem">,
-    I32EnumAttrCase<"Staged", 3, "staged">]> {
+    I32EnumAttrCase<"Staged", 3, "staged">,
+    I32EnumAttrCase<"KMajorCopy", 4, "kmajor_copy">]> {
   let cppNamespace = "::tilec::tgpu";
   let genSpecializedAttr = 0;
 }
@@ -49,7 +50,11 @@ def TGPU_MMAAttr : TGPU_Attr<"MMA", "mma"> {
     (`tgpu.local_stage`) for the MMA to read by descriptor instead of
     loading it back; tcgen05 reads B from shared memory
     and A from shared memory or tensor memory (the compute partition
-    writes it there: attention's P). Set by tile-select-mma-and-tma; a pass that cannot lower the
+    writes it there: attention's P). wgmma's 8-bit B loaded as KxN (rows
+    of V in fp8 attention, possibly renamed by reshapes and transposes) is
+    `kmajor_copy`: the load partition's threads copy it into a K-major
+    slot (`tgpu.thread_copy` with `in_slot`), as 8-bit wgmma reads only
+    K-major operands. Set by tile-select-mma-and-tma; a pass that cannot lower the
     selection where it stands selects again (mma.sync) and says why.
 
     ```mlir

@@ -457,6 +457,14 @@ def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite
     proxy, so the load partition issues the next use's copies while this
     one's are in flight.
 
+    With `in_slot`, each element goes where that layout says: the same
+    registers, lanes and warps as `tile`'s layout over the slot's
+    coordinates (without it, the tile's own coordinates, its leading unit
+    dims dropped). A K-major copy (`#tgpu.mma<..., b = kmajor_copy>`)
+    writes an 8-bit B loaded as KxN so, transposed (and its rows renamed
+    as the program renames them), through registers: loads along the
+    view's contiguous dim, stores of the words `in_slot` makes contiguous.
+
     ```mlir
     tgpu.thread_copy %b[%k, %n] -> %ring[%s]
         as tensor<64x256xbf16, #coalesced>
@@ -465,10 +473,11 @@ def TGPU_ThreadCopyOp : TGPU_Op<"thread_copy", [MemoryEffects<[MemRead, MemWrite
   }];
   let arguments = (ins Tile_TensorViewType:$tensor, Variadic<I32>:$offsets,
                        TGPU_SharedBufferType:$buffer, I32:$slot,
-                       TypeAttrOf<TGPU_Tile>:$tile, UnitAttr:$no_wait);
+                       TypeAttrOf<TGPU_Tile>:$tile, UnitAttr:$no_wait,
+                       OptionalAttr<Tile_LinearLayoutAttr>:$in_slot);
   let assemblyFormat = [{
     $tensor `[` $offsets `]` `->` $buffer `[` $slot `]` `as` $tile
-    (`no_wait` $no_wait^)? attr-dict
+    (`no_wait` $no_wait^)? (`in_slot` $in_slot^)? attr-dict
     `:` qualified(type($tensor)) `,` type($buffer)
   }];
   let hasVerifier = 1;

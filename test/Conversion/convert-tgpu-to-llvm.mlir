@@ -406,6 +406,42 @@ func.func @thread_copy_no_wait(%a: !tile.tensor<?x?xbf16>, %m: i32, %k: i32, %i:
 
 // -----
 
+// A K-major copy (in_slot: fp8 attention's V, rows of keys, into a DxKeys
+// slot): loads along the view's contiguous dim (8 bytes here: the layout's
+// first three registers), 4-byte stores of the words in_slot makes
+// contiguous (the registers of two keys, wherever they are), never
+// cp.async (which moves runs as they are). The element path loads each
+// store word's four elements right before its store.
+#sv = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#cv = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [1, 0], [8, 0]], lane = [[2, 0], [4, 0], [16, 0], [32, 0], [0, 8]], warp = [[0, 16], [0, 32]]>
+#iv = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [8, 0]], warp = [[16, 0], [32, 0]]>
+// CHECK-LABEL: func.func @thread_copy_kmajor
+// CHECK-NOT: cp.async.{{c[ag]}}.shared
+// CHECK: scf.if
+// CHECK-COUNT-4: ld.global.v2.b32
+// CHECK-COUNT-8: llvm.store {{.*}} {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<3>
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-8: ld.global.b32
+// CHECK-COUNT-8: llvm.store {{.*}} {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<3>
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-4: ld.global.u8
+// CHECK: llvm.store {{.*}} {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<3>
+// CHECK-NOT: cp.async.{{c[ag]}}.shared
+// CHECK: cp.async.wait_all;
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: return
+func.func @thread_copy_kmajor(%v: !tile.tensor<?x64xf8E4M3FN>, %n: i32, %i: i32)
+    attributes {tile.kernel, tile.num_warps = 4, tile.grid = #tile.grid<1>} {
+  %c0 = arith.constant 0 : i32
+  %buf = tgpu.alloc : !tgpu.smem<2x64x64xf8E4M3FN, #sv>
+  tgpu.thread_copy %v[%n, %c0] -> %buf[%i] as tensor<64x64xf8E4M3FN, #cv> in_slot #iv : !tile.tensor<?x64xf8E4M3FN>, !tgpu.smem<2x64x64xf8E4M3FN, #sv>
+  return
+}
+
+// -----
+
 // tgpu.thread_gather: rows gathered through index tiles (paged K) into a
 // channel's slot. Columns consecutive by AxisInfo (an iota along the
 // view's contiguous dim), the rest constant along it: one 16-byte cp.async

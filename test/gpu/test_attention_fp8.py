@@ -100,6 +100,37 @@ def test_attention_fp8_kernel(d, causal, b, hq, hkv, s, skv):
     assert rel_err(lse, ref_lse) < 1e-4, rel_err(lse, ref_lse)
 
 
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [0, 1])
+@pytest.mark.parametrize("b,hq,hkv,s,skv,vpad", [(2, 4, 2, 200, 333, 0), (1, 3, 1, 130, 130, 0),
+                                                 (1, 2, 2, 257, 1000, 0), (1, 2, 1, 77, 301, 16),
+                                                 (1, 2, 1, 77, 301, 4), (1, 2, 1, 77, 301, 1)])
+def test_attention_fp8_vrow_kernel(d, causal, b, hq, hkv, s, skv, vpad):
+    # V row-major, copied K-major by the load partition's threads (its keys
+    # renamed on the way): the same products summed in the same order as
+    # the Vᵀ kernel, so the same bits; and against float64. vpad: V's rows
+    # d + vpad apart (a slice of a wider tensor): 16-, 4- and 1-byte
+    # aligned rows take the copy's 16-byte, word and element paths.
+    q, k, v = inputs(b, hq, hkv, s, skv, d)
+    (q8, dq), (k8, dk), (v8, dv) = quantize(q), quantize(k), quantize(v)
+    vv = v8
+    if vpad:
+        wide = torch.randn(b, hkv, skv, d + vpad, device=DEV).to(torch.float8_e4m3fn)
+        wide[..., :d] = v8
+        vv = wide[..., :d]
+    scale = d ** -0.5
+    o = torch.full(q8.shape, float("nan"), device=DEV, dtype=torch.bfloat16)
+    lse = torch.full(q8.shape[:3], float("nan"), device=DEV)
+    kernel = load("attention_fp8")["attention_fp8_vrow_d%d" % d]
+    kernel(q8, k8, vv, o, lse, dq, dk, dv, scale, causal)
+    o_t, lse_t = run_kernel(q8, k8, v8, dq, dk, dv, scale, causal)
+    assert not o.isnan().any() and not lse.isnan().any()
+    assert torch.equal(o, o_t) and torch.equal(lse, lse_t)
+    ref_o, ref_lse = attention_reference(dequantized(q8, dq), dequantized(k8, dk),
+                                         dequantized(v8, dv), scale, causal)
+    assert rel_err(o, ref_o) < 3e-2 and rel_err(lse, ref_lse) < 1e-4
+
+
 @pytest.mark.parametrize("d", [64, 128, 256])
 def test_attention_fp8_op(d):
     b, hq, hkv, s = 2, 6, 2, 301

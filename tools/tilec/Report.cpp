@@ -114,8 +114,14 @@ describeMainLoop(func::FuncOp func) {
     } else if (auto copy = dyn_cast<tgpu::ThreadCopyOp>(op)) {
       auto buf = cast<tgpu::SharedBufferType>(copy.getBuffer().getType());
       loads[op->getLoc()] =
-          "load: copied by the load partition's threads into " +
-          std::to_string(buf.getNumSlots()) + " slots";
+          copy.getInSlot()
+              ? "load: copied K-major by the load partition's threads "
+                "(transposed through registers into a " +
+                    shape(buf.getSlotShape()) + " slot, as 8-bit wgmma "
+                    "reads B), " + std::to_string(buf.getNumSlots()) +
+                    " in a ring"
+              : "load: copied by the load partition's threads into " +
+                    std::to_string(buf.getNumSlots()) + " slots";
     } else if (auto gather = dyn_cast<tgpu::ThreadGatherOp>(op)) {
       auto buf = cast<tgpu::SharedBufferType>(gather.getBuffer().getType());
       auto view = gather.getTensor().getType();

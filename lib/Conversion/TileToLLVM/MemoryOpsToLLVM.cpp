@@ -423,13 +423,62 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     tgpu::SharedBufferType buf = op.getBuffer().getType();
     ArrayRef<int64_t> slotShape = buf.getSlotShape();
     LinearLayout layout = getLayout(tile);
-    LinearLayout inSlot = layout.reshape(
-        std::vector<int64_t>(slotShape.begin(), slotShape.end()));
+    std::vector<int64_t> slotDims(slotShape.begin(), slotShape.end());
+    LinearLayout inSlot = op.getInSlot() ? op.getInSlot()->toLayout(slotShape)
+                                         : layout.reshape(slotDims);
     Type elt = tile.getElementType();
-    auto store = analyzeSharedAccess(inSlot, buf.getSlotLayout(),
-                                     elt.getIntOrFloatBitWidth());
+    unsigned bits = elt.getIntOrFloatBitWidth();
+    auto store = analyzeSharedAccess(inSlot, buf.getSlotLayout(), bits);
     if (!store)
       return op.emitOpError() << "the slot cannot hold the tile";
+    // With `in_slot` (a K-major copy), the registers the slot makes
+    // contiguous (offsets 1, 2, 4, ... elements, up to 16 bytes) are the
+    // store vectors wherever they are in the tile's registers: the store
+    // analysis takes them first. `storeBits[j]` is the tile's register
+    // bit that is the store order's bit j (the others keep their order);
+    // `group` registers hold every bit moved.
+    const LinearLayout::Bases &regBases = inSlot.getBases(InDim::Register);
+    SmallVector<int> storeBits;
+    for (unsigned j = 0; j < regBases.size(); ++j)
+      storeBits.push_back(j);
+    int64_t group = 1;
+    if (op.getInSlot()) {
+      SmallVector<int> front;
+      for (int64_t off = 1; off * bits <= 128; off *= 2) {
+        int found = -1;
+        for (unsigned j = 0; j < regBases.size(); ++j)
+          if (store->toOffset.applyIn(InDim::Register, int64_t(1) << j)
+                  .front() == off)
+            found = j;
+        if (found < 0)
+          break;
+        front.push_back(found);
+      }
+      SmallVector<int> order(front);
+      for (unsigned j = 0; j < regBases.size(); ++j)
+        if (!llvm::is_contained(front, int(j)))
+          order.push_back(j);
+      for (int j : front)
+        group = std::max<int64_t>(group, int64_t(2) << j);
+      storeBits = order;
+      LinearLayout::Bases permuted;
+      for (int j : order)
+        permuted.push_back(regBases[j]);
+      store = analyzeSharedAccess(
+          LinearLayout(slotDims, permuted, inSlot.getBases(InDim::Lane),
+                       inSlot.getBases(InDim::Warp)),
+          buf.getSlotLayout(), bits);
+      if (!store)
+        return op.emitOpError() << "the slot cannot hold the tile";
+    }
+    // The tile register that store-order register `r` is.
+    auto tileRegister = [&](int64_t r) {
+      int64_t t = 0;
+      for (unsigned j = 0; j < storeBits.size(); ++j)
+        if (r >> j & 1)
+          t |= int64_t(1) << storeBits[j];
+      return t;
+    };
     Value slot = slotPointer(e, buf, adaptor.getBuffer().front(),
                              adaptor.getSlot().front());
     // The whole tile's access; each chunk's is it with the chunk's layout
@@ -520,16 +569,35 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
       return [&, vec, unitStride](Access &acc, Value slotXor) {
         ThreadCoords coords(e, acc.layout);
         Addresses at(acc, coords, vec, unitStride);
-        int64_t group = std::max(vec, sv);
-        for (int64_t g = 0; g < acc.layout.getNumRegisters(); g += group) {
+        int64_t n = std::max({vec, sv, group});
+        for (int64_t g = 0; g < acc.layout.getNumRegisters(); g += n) {
+          // (Element loads of a copy `in_slot` reorders: each store
+          // vector's elements right before it, not the group's.)
+          if (vec == 1 && group > 1) {
+            for (int64_t r = 0; r < n; r += sv) {
+              SmallVector<Value> vector;
+              for (int64_t k = 0; k < sv; ++k) {
+                auto [addr, pred] = at.element(g + tileRegister(r + k));
+                vector.push_back(
+                    predicatedLoad(e, addr, pred, elt, 1, Attribute()).front());
+              }
+              storeSharedVector(e, vector, elt, slot,
+                                storeOffset(g + r, slotXor));
+            }
+            continue;
+          }
           SmallVector<Value> values;
-          for (int64_t r = g; r < g + group; r += vec) {
+          for (int64_t r = g; r < g + n; r += vec) {
             auto [addr, pred] = at.element(r);
             values.append(predicatedLoad(e, addr, pred, elt, vec, Attribute()));
           }
-          for (int64_t r = 0; r < group; r += sv)
-            storeSharedVector(e, ArrayRef<Value>(values).slice(r, sv), elt,
-                              slot, storeOffset(g + r, slotXor));
+          for (int64_t r = 0; r < n; r += sv) {
+            SmallVector<Value> vector;
+            for (int64_t k = 0; k < sv; ++k)
+              vector.push_back(values[tileRegister(r + k)]);
+            storeSharedVector(e, vector, elt, slot,
+                              storeOffset(g + r, slotXor));
+          }
         }
       };
     };
@@ -545,7 +613,8 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     // element is read. A chunk's loads all go first, then its stores.
     int64_t perWord = 4 / std::max<int64_t>(1, eltBytes);
     bool shiftable =
-        eltBytes < 4 && 4 % eltBytes == 0 && sv * eltBytes % 4 == 0 &&
+        !op.getInSlot() && eltBytes < 4 && 4 % eltBytes == 0 &&
+        sv * eltBytes % 4 == 0 &&
         layout.getContiguity(whole.contigDim) % sv == 0 && numRegs % sv == 0;
     auto shiftedCopy = [&](Access &acc, Value slotXor) {
       ThreadCoords coords(e, acc.layout);
@@ -631,7 +700,12 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
     // ran 1.3x longer on an H100).
     int32_t budget = e.partitionRegisters();
     int64_t shiftedChunk = (budget == 0 || budget >= 64 ? 4 : 2) * sv;
-    int64_t chunk = 2 * std::max(whole.maxVector(), sv);
+    // A copy `in_slot` reorders holds two of its groups (each thread's
+    // loads of one chunk are in flight together, a global round trip a
+    // chunk: at one group, fp8 attention's K-major V copy took two round
+    // trips a block at D = 128 and halved the kernel's speed).
+    int64_t chunk = group > 1 ? 2 * group
+                              : 2 * std::max(whole.maxVector(), sv);
     // Shared stores from registers where the copies are not waited for:
     // the channel's fill is each thread's cp.async arrival.
     auto releaseStores = [&] {
@@ -639,7 +713,8 @@ struct ThreadCopyLowering : public OpConversionPattern<tgpu::ThreadCopyOp> {
         releaseSharedStores(e);
     };
     auto path = [&](int64_t vec, bool unitStride) {
-      if (vec * eltBytes >= 4 && vec <= sv) {
+      // (cp.async moves runs as they are: not a copy `in_slot` reorders.)
+      if (vec * eltBytes >= 4 && vec <= sv && !op.getInSlot()) {
         forEachChunk(chunk, asyncCopy(vec));
         return;
       }

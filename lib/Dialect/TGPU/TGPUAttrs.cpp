@@ -33,9 +33,11 @@ LogicalResult MMAAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kind == MMAKind::MMASync &&
       (a != OperandSource::Registers || b != OperandSource::Registers))
     return emitError() << "mma_sync reads both operands from registers";
-  if (kind != MMAKind::MMASync && b != OperandSource::Shared)
+  if (kind != MMAKind::MMASync && b != OperandSource::Shared &&
+      (kind != MMAKind::WGMMA || b != OperandSource::KMajorCopy))
     return emitError() << stringifyMMAKind(kind)
-                       << " reads B from shared memory";
+                       << " reads B from shared memory (wgmma: or a K-major "
+                          "copy's)";
   return success();
 }
 

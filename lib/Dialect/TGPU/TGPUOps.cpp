@@ -276,6 +276,22 @@ LogicalResult ThreadCopyOp::verify() {
                             "the view";
   if (failed(verifyCopyTile(*this, getTensor().getType(), tile, buf)))
     return failure();
+  if (std::optional<tile::LinearLayoutAttr> inSlot = getInSlot()) {
+    // As many elements as a slot, each thread's in the same registers.
+    ArrayRef<int64_t> slot = buf.getSlotShape();
+    auto bases = [](tile::LinearLayoutAttr a) {
+      return std::array<size_t, 3>{a.getRegisterBases().size() / a.getRank(),
+                                   a.getLaneBases().size() / a.getRank(),
+                                   a.getWarpBases().size() / a.getRank()};
+    };
+    auto enc = dyn_cast_or_null<tile::LinearLayoutAttr>(tile.getEncoding());
+    if (!enc || inSlot->getRank() != slot.size() ||
+        bases(*inSlot) != bases(enc) ||
+        tile.getNumElements() != ShapedType::getNumElements(slot))
+      return emitOpError() << "'in_slot' must lay the tile's registers, "
+                              "lanes and warps out over a slot of the buffer";
+    return success();
+  }
   // The tile's shape without its leading unit dims is the slot's.
   ArrayRef<int64_t> shape = tile.getShape();
   while (shape.size() > buf.getSlotShape().size() && shape.front() == 1)

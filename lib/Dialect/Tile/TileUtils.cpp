@@ -237,6 +237,67 @@ int tile::nonKMajorOperand(DotOp dot) {
   return -1;
 }
 
+LinearLayout tile::kMajorCopyCoordinates(LoadOp load,
+                                         ArrayRef<Operation *> chain) {
+  auto type = cast<RankedTensorType>(load->getResult(0).getType());
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  int rank = shape.size();
+  int contig = load.getTensor().getType().getContiguousDim();
+  if (contig < 0)
+    contig = rank - 1;
+  LinearLayout::Bases regs;
+  auto bitsOf = [&](int d) {
+    for (int64_t b = 1; b < shape[d]; b *= 2) {
+      LinearLayout::Coords c(rank, 0);
+      c[d] = b;
+      regs.push_back(c);
+    }
+  };
+  bitsOf(contig);
+  for (int d = rank - 1; d >= 0; --d)
+    if (d != contig)
+      bitsOf(d);
+  LinearLayout l(shape, regs, {}, {});
+  for (Operation *op : chain)
+    if (!isa<ConvertLayoutOp>(op))
+      l = shapeOpLayout(op, l);
+  return l;
+}
+
+LoadOp tile::kMajorCopyLoad(DotOp dot, SmallVectorImpl<Operation *> *chain) {
+  Value v = dot.getB();
+  auto b = cast<RankedTensorType>(v.getType());
+  if (b.getElementType().getIntOrFloatBitWidth() != 8 || b.getRank() != 2)
+    return {};
+  // A is computed (fp8 attention's P), not loaded: a loaded A would share
+  // B's channel, which one kind of copy fills.
+  bool transposed;
+  if (isa_and_nonnull<LoadOp, GatherOp>(operandSource(dot.getA(), transposed)))
+    return {};
+  SmallVector<Operation *> ops;
+  Operation *def = v.getDefiningOp();
+  while (isa_and_nonnull<ConvertLayoutOp, ReshapeOp, TransposeOp>(def)) {
+    if (!def->getResult(0).hasOneUse())
+      return {};
+    ops.push_back(def);
+    def = def->getOperand(0).getDefiningOp();
+  }
+  auto load = dyn_cast_or_null<LoadOp>(def);
+  if (!load || load->getBlock() != dot->getBlock() || load.getMask() ||
+      !load.padsWithZero() || !load->getResult(0).hasOneUse())
+    return {};
+  std::reverse(ops.begin(), ops.end());
+  // The view's contiguous elements run along B's N (else wgmma reads the
+  // tile K-major as it is).
+  LinearLayout at = kMajorCopyCoordinates(load, ops);
+  const LinearLayout::Bases &regs = at.getBases(InDim::Register);
+  if (regs.empty() || regs.front()[1] == 0 || regs.front()[0] != 0)
+    return {};
+  if (chain)
+    *chain = std::move(ops);
+  return load;
+}
+
 bool tile::isScalarPure(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
          llvm::none_of(op->getResultTypes(),

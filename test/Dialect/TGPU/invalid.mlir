@@ -843,6 +843,20 @@ func.func @thread_copy_not_a_slot(%a: !tile.tensor<?x?xbf16>, %i: i32) {
 
 // -----
 
+#sv = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#cv = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [1, 0], [8, 0]], lane = [[2, 0], [4, 0], [16, 0], [32, 0], [0, 8]], warp = [[0, 16], [0, 32]]>
+// (A warp bit a register: not the tile's registers, lanes and warps.)
+#iv = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [0, 1], [0, 2], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [8, 0]], warp = [[16, 0]]>
+
+func.func @thread_copy_in_slot_other_threads(%a: !tile.tensor<?x64xf8E4M3FN>, %i: i32) {
+  %buf = tgpu.alloc : !tgpu.smem<2x64x64xf8E4M3FN, #sv>
+  // expected-error @+1 {{'in_slot' must lay the tile's registers, lanes and warps out over a slot of the buffer}}
+  tgpu.thread_copy %a[%i, %i] -> %buf[%i] as tensor<64x64xf8E4M3FN, #cv> in_slot #iv : !tile.tensor<?x64xf8E4M3FN>, !tgpu.smem<2x64x64xf8E4M3FN, #sv>
+  return
+}
+
+// -----
+
 #sa = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0], [64, 0]]>
 
 func.func @thread_copy_without_layout(%a: !tile.tensor<?x?xbf16>, %i: i32) {

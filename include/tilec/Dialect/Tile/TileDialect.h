@@ -216,6 +216,23 @@ bool onlyDotsOf(mlir::Operation *op, mlir::scf::ForOp loop);
 /// -1. 8-bit and tf32 wgmma read K-major operands only.
 int nonKMajorOperand(DotOp dot);
 
+/// An 8-bit dot's B that wgmma cannot read as loaded, and that the load
+/// partition's threads can copy K-major instead (a K-major copy), where
+/// A is computed (not loaded: a loaded A would share B's channel): a
+/// tile.load in the dot's block, unmasked and padded with zero, whose tile
+/// reaches B alone through layout conversions, reshapes and transposes
+/// (V's rows in fp8 attention, possibly renamed) with the view's
+/// contiguous dim along B's N. `chain` gets the ops from the load to B,
+/// in order. Null otherwise.
+LoadOp kMajorCopyLoad(DotOp dot,
+                      llvm::SmallVectorImpl<mlir::Operation *> *chain = nullptr);
+/// Where each element of `load`'s tile lands in B of a K-major copy: the
+/// layout whose register bit i is bit i of the tile (the view's
+/// contiguous dim's bits first, then the other dims' from the last),
+/// taken through `chain` onto B's KxN coordinates.
+LinearLayout kMajorCopyCoordinates(LoadOp load,
+                                   llvm::ArrayRef<mlir::Operation *> chain);
+
 /// Whether any of `values` depends on `tile.program_id` of axis `axis`
 /// (through the ops that compute it; block arguments end the search).
 bool dependsOnProgramId(mlir::ValueRange values, int axis);

@@ -168,9 +168,20 @@ tilec::sharedOperandLoads(scf::ForOp loop) {
   SmallVector<std::pair<Operation *, bool>> loads;
   for (DotOp dot : loop.getBody()->getOps<DotOp>()) {
     tgpu::MMAAttr mma = tgpu::getMMA(dot);
-    if (!mma || !mma.isAsync() || mma.getB() != tgpu::OperandSource::Shared)
+    if (!mma || !mma.isAsync() ||
+        (mma.getB() != tgpu::OperandSource::Shared &&
+         mma.getB() != tgpu::OperandSource::KMajorCopy))
       return {};
-    SmallVector<Value, 2> shared = {dot.getB()};
+    SmallVector<Value, 2> shared;
+    // (A K-major copy's slot holds the tile transposed: as many bytes.)
+    if (mma.getB() == tgpu::OperandSource::KMajorCopy) {
+      LoadOp load = kMajorCopyLoad(dot);
+      if (!load)
+        return {};
+      loads.push_back({load, true});
+    } else {
+      shared.push_back(dot.getB());
+    }
     if (mma.getA() == tgpu::OperandSource::Shared)
       shared.push_back(dot.getA());
     for (Value v : shared) {

@@ -153,6 +153,30 @@ LogicalResult KernelChannels::collect() {
                              dot.getA().getDefiningOp()->getBlock() == body;
         continue;
       }
+      if (idx == 1 && mma.getB() == tgpu::OperandSource::KMajorCopy) {
+        // The threads copy B's tile transposed into an NxK slot, which
+        // wgmma reads K-major as it reads a B loaded as NxK.
+        Operand o;
+        LoadOp load = kMajorCopyLoad(dot, &o.chain);
+        if (!load || !tgpu::inRole(load, loop, tgpu::PartitionRole::Load))
+          return dot.emitError()
+                 << "a K-major copy's B is not a load of the load partition";
+        auto b = cast<RankedTensorType>(dot.getB().getType());
+        auto nk = RankedTensorType::get({b.getShape()[1], b.getShape()[0]},
+                                        b.getElementType());
+        std::string why;
+        FailureOr<tgpu::TMASlot> slot = tgpu::planTMASlot(nk, why);
+        if (failed(slot))
+          return load->emitError() << "a K-major copy has no slot: " << why;
+        o.load = load;
+        o.view = cast<BlockArgument>(load.getTensor());
+        o.slot = *slot;
+        o.transposed = m.bT = true;
+        o.threads = o.kMajorCopy = true;
+        m.b = operands.size();
+        operands.push_back(o);
+        continue;
+      }
       bool transposed;
       Operation *load = tgpu::operandCopy(v, transposed);
       if (!load || !tgpu::inRole(load, loop, tgpu::PartitionRole::Load))
@@ -222,7 +246,17 @@ LogicalResult KernelChannels::collect() {
     bool anyTMA = llvm::any_of(operands, [&](const Operand &o) {
       return in(o) && !o.threads;
     });
-    if (anyThreads && anyTMA)
+    // (Unless each MMA's operands, a channel of their own, are: fp8
+    // attention's K by TMA, V by the threads' K-major copy.)
+    bool perChannel =
+        !once && usesResultsInLoop &&
+        llvm::all_of(mmas, [&](const MMA &m) {
+          if (m.a < 0 || m.b < 0)
+            return true;
+          const Operand &a = operands[m.a], &b = operands[m.b];
+          return a.once || b.once || a.threads == b.threads;
+        });
+    if (anyThreads && anyTMA && !perChannel)
       return loop.emitError()
              << "the dots' operands are copied all by TMA or all by the "
                 "load partition's threads";
@@ -801,13 +835,98 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot,
     return;
   }
   auto load = cast<LoadOp>(o.load);
+  if (o.kMajorCopy)
+    return emitKMajorCopy(b, o, slot, ch);
   LinearLayout l = copyLayout(type, load.getTensor().getType().getContiguousDim());
   // (Not waited for where the channel's fill waits for each thread's.)
   auto kind = ch.getDefiningOp<tgpu::ChannelOp>().getKind();
   bool noWait = kind && kind->getFill() == tgpu::FillKind::AsyncCopy;
   auto copy = tgpu::ThreadCopyOp::create(
       b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
-      cast<RankedTensorType>(withLayout(type, l)), noWait);
+      cast<RankedTensorType>(withLayout(type, l)), noWait,
+      tile::LinearLayoutAttr());
+  tag(copy, {tgpu::kLoadPartition});
+}
+
+void KernelChannels::emitKMajorCopy(OpBuilder &b, Operand &o, Value slot,
+                                    Value ch) {
+  auto load = cast<LoadOp>(o.load);
+  auto type = cast<RankedTensorType>(load.getType());
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  // Bit i of the tile, as the tile's coordinates and as B's (k, n).
+  LinearLayout::Bases tileBits =
+      kMajorCopyCoordinates(load, {}).getBases(InDim::Register);
+  LinearLayout::Bases bBits =
+      kMajorCopyCoordinates(load, o.chain).getBases(InDim::Register);
+  int total = tileBits.size();
+  int laneBits = 5, warpBits = llvm::Log2_64(copyWarps());
+  int contigBits = 0;
+  while (contigBits < total && bBits[contigBits][1] != 0)
+    ++contigBits;
+  int wordBits = llvm::Log2_64(
+      4 / std::max<int64_t>(1, storageBytes(type.getElementType())));
+  int vecBits = std::min({4, contigBits, total - laneBits - warpBits - wordBits});
+  std::vector<bool> used(total, false);
+  SmallVector<int> regs, lanes, warps;
+  auto take = [&](SmallVector<int> &to, int bit) {
+    used[bit] = true;
+    to.push_back(bit);
+  };
+  auto alongK = [&](int64_t k) {
+    for (int i = 0; i < total; ++i)
+      if (!used[i] && bBits[i][0] == k && bBits[i][1] == 0)
+        return i;
+    return -1;
+  };
+  for (int i = 0; i < vecBits; ++i)
+    take(regs, i);
+  int64_t k = 1;
+  for (int w = 0; w < wordBits; ++w, k *= 2)
+    if (int i = alongK(k); i >= 0)
+      take(regs, i);
+  for (; int(lanes.size()) < laneBits; k *= 2) {
+    int i = alongK(k);
+    if (i < 0)
+      break;
+    take(lanes, i);
+  }
+  for (int i = 0; i < total; ++i)
+    if (!used[i] && int(lanes.size()) < laneBits)
+      take(lanes, i);
+  for (int i = 0; i < total; ++i)
+    if (!used[i] && int(warps.size()) < warpBits)
+      take(warps, i);
+  for (int i = 0; i < total; ++i)
+    if (!used[i])
+      take(regs, i);
+  // (A tile smaller than a word a thread: the remaining lanes and warps
+  // hold copies.)
+  auto bases = [&](ArrayRef<int> bits, const LinearLayout::Bases &of,
+                   int n, size_t rank) {
+    LinearLayout::Bases out;
+    for (int bit : bits)
+      out.push_back(of[bit]);
+    while (int(out.size()) < n)
+      out.push_back(LinearLayout::Coords(rank, 0));
+    return out;
+  };
+  LinearLayout l(shape, bases(regs, tileBits, 0, shape.size()),
+                 bases(lanes, tileBits, laneBits, shape.size()),
+                 bases(warps, tileBits, warpBits, shape.size()));
+  auto bType = cast<RankedTensorType>(o.chain.empty()
+                                          ? load.getType()
+                                          : o.chain.back()->getResult(0).getType());
+  std::vector<int64_t> kn(bType.getShape().begin(), bType.getShape().end());
+  LinearLayout inSlot =
+      LinearLayout(kn, bases(regs, bBits, 0, 2), bases(lanes, bBits, laneBits, 2),
+                   bases(warps, bBits, warpBits, 2))
+          .transpose({1, 0});
+  auto kind = ch.getDefiningOp<tgpu::ChannelOp>().getKind();
+  bool noWait = kind && kind->getFill() == tgpu::FillKind::AsyncCopy;
+  auto copy = tgpu::ThreadCopyOp::create(
+      b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
+      cast<RankedTensorType>(withLayout(type, l)), noWait,
+      tile::LinearLayoutAttr::get(b.getContext(), inSlot));
   tag(copy, {tgpu::kLoadPartition});
 }
 

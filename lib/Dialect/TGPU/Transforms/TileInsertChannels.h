@@ -48,6 +48,11 @@ struct Operand {
                           // load has no tgpu.tma: a view TMA cannot read;
                           // or a gather: tgpu.thread_gather)
   bool once = false;      // loaded before the loop, once a tile
+  // A K-major copy (`b = kmajor_copy`): the threads write the tile
+  // transposed into an NxK slot, through `chain` (the ops from the load
+  // to B) as the program renames its rows.
+  bool kMajorCopy = false;
+  SmallVector<Operation *> chain;
   int channel = -1;       // the loop channel it goes through (not once)
   BlockArgument view;     // the kernel argument
   tgpu::TMASlot slot;     // its box, swizzle and one slot of the ring
@@ -189,6 +194,12 @@ struct KernelChannels {
   /// gather that can take TMA boxes (planGatherBoxes) has them complete on
   /// `ch`.
   void emitThreadCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
+  /// A K-major copy's tgpu.thread_copy (`in_slot`): each thread loads 16
+  /// bytes along the view's contiguous dim from each of the rows that make
+  /// one 4-byte word of the NxK slot, and stores words; a warp's lanes
+  /// hold the slot's next K bits (its stores fill slot rows, free of bank
+  /// conflicts), its warps the contiguous dim's next bits.
+  void emitKMajorCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
 
   /// Whether the load partition can take TMA boxes for `gather` (into
   /// `ring`; tgpu::gatherBoxes), runs of kGatherBoxRows rows along the

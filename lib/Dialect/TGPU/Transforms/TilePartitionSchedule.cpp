@@ -509,7 +509,7 @@ struct TilePartitionSchedule
   static std::string unschedulable(scf::ForOp loop, Partitions &parts) {
     Block *body = loop.getBody();
     SmallVector<LoadOp> loads;
-    SmallVector<Operation *> gathers;
+    SmallVector<Operation *> threadCopies; // (gathers, K-major copies)
     bool inLoop = false;
     for (Operation &op : body->without_terminator()) {
       auto dot = dyn_cast<DotOp>(op);
@@ -521,11 +521,20 @@ struct TilePartitionSchedule
       for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
         if (idx == 0 && mma.getA() != tgpu::OperandSource::Shared)
           continue; // (computed: in registers, or written to tensor memory)
+        // (A K-major copy: the load partition's threads copy it.)
+        if (idx == 1 && mma.getB() == tgpu::OperandSource::KMajorCopy) {
+          LoadOp load = kMajorCopyLoad(dot);
+          if (!load)
+            return "a K-major copy's B is no longer its load's tile";
+          inLoop = true;
+          threadCopies.push_back(load);
+          continue;
+        }
         bool transposed;
         Operation *src = operandSource(v, transposed);
         if (tgpu::isThreadGather(src) && src->getBlock() == body) {
           inLoop = true;
-          gathers.push_back(src);
+          threadCopies.push_back(src);
           continue;
         }
         LoadOp load = operandLoad(v, transposed);
@@ -556,7 +565,7 @@ struct TilePartitionSchedule
                bad->getName().getStringRef().str() + "')";
     }
     SmallVector<Operation *> copies(loads.begin(), loads.end());
-    llvm::append_range(copies, gathers);
+    llvm::append_range(copies, threadCopies);
     for (Operation *copy : copies)
       for (Operation *user : copy->getUsers())
         if (!isa<ConvertLayoutOp, TransposeOp, ReshapeOp, DotOp>(user))
@@ -590,12 +599,21 @@ struct TilePartitionSchedule
                                                       tgpu::kMMAPartition};
              });
     };
+    // The loads of K-major copies (the load partition's threads copy them
+    // transposed).
+    llvm::SmallPtrSet<Operation *, 4> kMajorCopies;
+    for (DotOp dot : body->getOps<DotOp>())
+      if (tgpu::getMMA(dot) &&
+          tgpu::getMMA(dot).getB() == tgpu::OperandSource::KMajorCopy)
+        if (LoadOp load = kMajorCopyLoad(dot))
+          kMajorCopies.insert(load);
     // Users first: walk the body backwards so that scalar code sees the
     // partitions of everything that uses it.
     for (Operation &op : llvm::reverse(body->without_terminator())) {
       std::set<int32_t> &p = parts[&op];
       auto load = dyn_cast<LoadOp>(op);
-      if ((load && tgpu::getTMACopy(load)) || tgpu::isThreadGather(&op)) {
+      if ((load && tgpu::getTMACopy(load)) || tgpu::isThreadGather(&op) ||
+          kMajorCopies.contains(&op)) {
         p.insert(tgpu::kLoadPartition);
         continue;
       }

@@ -231,7 +231,13 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
   // assign-layouts gave such a dot no wgmma accumulator either).
   unsigned bits =
       getElementTypeOrSelf(dot.getA().getType()).getIntOrFloatBitWidth();
-  if (int idx = bits == 16 ? -1 : nonKMajorOperand(dot); idx >= 0) {
+  // (Unless B, loaded as KxN in a top-level loop, is the load partition's
+  // K-major copy.)
+  bool kMajorCopy = bits == 8 && isa<scf::ForOp>(dot->getParentOp()) &&
+                    isa<func::FuncOp>(dot->getParentOp()->getParentOp()) &&
+                    kMajorCopyLoad(dot);
+  if (int idx = bits == 16 ? -1 : nonKMajorOperand(dot);
+      idx >= 0 && !(idx == 1 && kMajorCopy)) {
     why = std::string(bits == 8 ? "8-bit" : "tf32") +
           " wgmma reads K-major operands only; " +
           (idx == 0 ? "A is loaded as KxM and transposed"
@@ -263,6 +269,8 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
   }
   auto aSource = tgpu::OperandSource::Shared;
   for (auto [idx, v] : llvm::enumerate(dotOperands(dot))) {
+    if (idx == 1 && kMajorCopy)
+      continue;
     bool transposed;
     LoadOp load = operandLoad(v, transposed);
     // (A gather the load partition's threads make into the slot.)
@@ -310,7 +318,8 @@ tgpu::MMAAttr selectMMA(DotOp dot, const TargetInfo &target, int numWarps,
     }
   }
   return tgpu::MMAAttr::get(ctx, tgpu::MMAKind::WGMMA, aSource,
-                            tgpu::OperandSource::Shared);
+                            kMajorCopy ? tgpu::OperandSource::KMajorCopy
+                                       : tgpu::OperandSource::Shared);
 }
 
 struct TileSelectMMAAndTMA
@@ -331,6 +340,10 @@ struct TileSelectMMAAndTMA
       for (DotOp dot : dots) {
         std::string why;
         tgpu::MMAAttr mma = selectMMA(dot, target, numWarps, why);
+        // A K-major copy's load is the load partition's threads', not
+        // TMA's.
+        if (mma.getB() == tgpu::OperandSource::KMajorCopy)
+          kMajorCopyLoad(dot)->removeAttr(tgpu::kTMAAttr);
         if (mma.isAsync())
           dot->setAttr(tgpu::kMMAAttr, mma);
         else // (re-lays an accumulator laid out for tcgen05)

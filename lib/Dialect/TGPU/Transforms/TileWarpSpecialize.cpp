@@ -96,6 +96,13 @@ constexpr int kLoadMMARegs = 96;
 // than issuing TMA copies; the consumers keep 216 of the pool (at 208,
 // with 80 here, the grouped GEMM twin's epilogue spilled).
 constexpr int kCopyRegs = 72;
+// The same where its threads' copies are all K-major copies (fp8
+// attention's V from a row-major view, tgpu.thread_copy with in_slot):
+// each thread's loads of 128 bytes in flight together, and their words'
+// store addresses. At 72 the D = 128 kernel's copy held half of them, two
+// global round trips a block (463 TFLOP/s on an H200 against 531 at 120);
+// the compute warps keep 192 (D = 128 fits; D = 256 spills).
+constexpr int kKMajorCopyRegs = 120;
 // The same where its threads gather more than kWideGather elements a thread
 // (gathers unroll a thread's rows and check each run of them: MLA's 64x512
 // latent rows and 64x64 rotary ones, 288 a thread, spilled 2 KB at 72,
@@ -124,6 +131,19 @@ int64_t copyWarps(func::FuncOp func) {
       warps = std::max<int64_t>(warps, ch.getProducerWarps().value_or(1));
   });
   return warps;
+}
+
+/// Whether the load partition's threads copy only K-major copies
+/// (tgpu.thread_copy with `in_slot`), at least one.
+bool onlyKMajorCopies(func::FuncOp func) {
+  bool kMajor = false, other = false;
+  func.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<tgpu::ThreadCopyOp>(op))
+      (copy.getInSlot() ? kMajor : other) = true;
+    else if (isa<tgpu::ThreadGatherOp, tgpu::SlotStoreOp>(op))
+      other = true;
+  });
+  return kMajor && !other;
 }
 
 /// The elements the load partition's threads gather a thread an iteration
@@ -265,6 +285,7 @@ struct TileWarpSpecialize
       int producerRegs =
           !copying ? kProducerRegs
           : gatheredPerThread(func, copying) > kWideGather ? kGatherRegs
+          : onlyKMajorCopies(func)                         ? kKMajorCopyRegs
                                                             : kCopyRegs;
       int consumerRegs = consumerBudget(numWarps * copies, producerRegs);
       // (Never below setmaxnreg's least, 24: many compute warps keep the

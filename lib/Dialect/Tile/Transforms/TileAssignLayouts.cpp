@@ -215,14 +215,17 @@ private:
     // loaded as NxK and transposed (tile-select-mma-and-tma says so in a remark
     // when they are not; their accumulator keeps the mma.sync layout). An
     // 8-bit A may also be computed (fp8 attention's P): wgmma reads it
-    // from registers.
+    // from registers. An 8-bit B loaded as KxN (fp8 attention's V, its
+    // rows possibly renamed) is the load partition's K-major copy.
     bool anyMajor = bits == 16;
+    bool kMajorCopy = hopper && bits == 8 && kMajorCopyLoad(dot);
+    int notKMajor = anyMajor ? -1 : nonKMajorOperand(dot);
     return hopper &&
            LinearLayout::wgmmaWarpGroups(shape[0], shape[1], numWarps) &&
            asyncMMATypes(dot) &&
-           isLoaded(dot.getB()) &&
+           (isLoaded(dot.getB()) || kMajorCopy) &&
            (anyMajor || ((isLoaded(dot.getA()) || bits == 8) &&
-                         nonKMajorOperand(dot) < 0));
+                         (notKMajor < 0 || (notKMajor == 1 && kMajorCopy))));
   }
 
   /// The wgmma accumulator of an MxN dot of a candidate.

@@ -1535,4 +1535,78 @@ module attributes {tile.target = #tile.target<sm_90a>} {
   }
 }
 
+// -----
 
+// fp8 attention's chain with V row-major (b = kmajor_copy): K's channel is
+// TMA's, V's the load partition's threads' (each MMA's operands a channel
+// of their own, each filled one way). The threads copy V transposed into
+// its DxKeys slot, through the keys' renaming: `in_slot` lays the copy's
+// registers (8 bytes along D, then the two keys of a slot word), lanes (the
+// slot's next key bits) and warps out over the slot; the consumer reads
+// the slot transposed, as a B loaded NxK.
+// CHECK: #[[COPY:linear[0-9]*]] = #tile.linear<register = {{\[\[0, 1\], \[0, 2\], \[0, 4\], \[1, 0\], \[8, 0\]\], lane = \[\[2, 0\], \[4, 0\], \[16, 0\], \[32, 0\], \[0, 8\]\], warp = \[\[0, 16\], \[0, 32\]\]}}>
+// CHECK: #[[SLOT:linear[0-9]*]] = #tile.linear<register = {{\[\[1, 0\], \[2, 0\], \[4, 0\], \[0, 1\], \[0, 2\]\], lane = \[\[0, 4\], \[0, 8\], \[0, 16\], \[0, 32\], \[8, 0\]\], warp = \[\[16, 0\], \[32, 0\]\]}}>
+// CHECK-LABEL: func.func @chain_fp8_vrow
+// CHECK: %[[K:.*]], %[[KB:.*]] = tgpu.channel consumer_warps 4 kind <fill = tma, release = mma>
+// CHECK: %[[V:.*]], %[[VB:.*]] = tgpu.channel consumer_warps 4 producer_warps 4 kind <fill = async_copy, release = mma>
+// CHECK: %[[VT:.*]] = tgpu.transpose %[[VB]]
+// CHECK: tgpu.tma_load %arg1[{{.*}}] -> %[[KB]]
+// CHECK: %[[S:.*]] = tgpu.channel_acquire %[[V]][%arg6]
+// CHECK-NEXT: tgpu.thread_copy %arg2[%arg4, %c0_i32] -> %[[VB]][%[[S]]] as tensor<64x64xf8E4M3FN, #[[COPY]]> no_wait in_slot #[[SLOT]]
+// CHECK-NEXT: tgpu.channel_fill %[[V]][%arg6]
+// CHECK: %[[W:.*]] = tgpu.channel_wait %[[V]][%arg6]
+// CHECK-NEXT: tgpu.wgmma %{{.*}}, %[[VT]][%[[W]]]
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0]], lane = [[0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 32, 0]], lane = [[0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 8, 0], [0, 16, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32]], lane = [[16, 0], [32, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 8], [0, 16]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 0, 0, 0, 1], [8, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 0, 1, 0], [0, 0, 0, 2, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear7 = #tile.linear<register = [[0, 0, 0, 0, 1], [8, 0, 0, 0, 0], [0, 0, 0, 1, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 1, 0, 0], [0, 0, 2, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear8 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [2, 0, 0, 0, 0]], lane = [[0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [0, 0, 2, 0, 0]], warp = [[0, 1, 0, 0, 0], [1, 0, 0, 0, 0]]>
+#linear9 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [2, 0, 0, 0, 0]], lane = [[0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], warp = [[0, 0, 1, 0, 0], [1, 0, 0, 0, 0]]>
+#linear10 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 1, 0], [8, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 1, 0, 0], [0, 0, 2, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear11 = #tile.linear<register = [[0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [0, 0, 0, 0, 8], [0, 0, 0, 0, 16], [0, 0, 0, 0, 32]], lane = [[0, 1, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4]], warp = [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]>
+#linear12 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared2 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [0, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared3 = #tile.shared<offset = [[0, 1, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0]]>
+#shared4 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @chain_fp8_vrow(%arg0: !tile.tensor<?x64xf8E4M3FN>, %arg1: !tile.tensor<?x?x64xf8E4M3FN>, %arg2: !tile.tensor<?x64xf8E4M3FN>, %arg3: !tile.tensor<?x64xf32, tma = 64x32, swizzle = 128>) attributes {tgpu.persistent, tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64, tile.plain_variant = @chain_fp8_vrow__plain} {
+    %0 = tgpu.alloc : <2x64x32xf32, #shared>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %1 = tile.program_id x
+    %2 = tile.dim %arg2, 0 : !tile.tensor<?x64xf8E4M3FN>
+    %3 = tile.load %arg0[%c0_i32, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [64, 64], swizzle = 64>} : !tile.tensor<?x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #linear1>
+    %4 = tile.convert_layout %3 {shared = #shared1} : tensor<64x64xf8E4M3FN, #linear1> -> tensor<64x64xf8E4M3FN, #linear2>
+    %5 = scf.for %arg4 = %c0_i32 to %2 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %6 = tile.load %arg1[%1, %arg4, %c0_i32] {tgpu.partition = array<i32: 0>, tgpu.tma = #tgpu.tma_copy<box = [1, 64, 64], swizzle = 64>} : !tile.tensor<?x?x64xf8E4M3FN> -> tensor<1x64x64xf8E4M3FN, #linear3>
+      %7 = tile.reshape %6 {tgpu.partition = array<i32: 1>} : tensor<1x64x64xf8E4M3FN, #linear3> -> tensor<64x64xf8E4M3FN, #linear1>
+      %8 = tile.transpose %7 [1, 0] {tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear1> -> tensor<64x64xf8E4M3FN, #linear4>
+      %9 = tile.convert_layout %8 {shared = #shared2, tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear4> -> tensor<64x64xf8E4M3FN, #linear5>
+      %10 = tile.dot %4, %9, %cst {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>, tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear2>, tensor<64x64xf8E4M3FN, #linear5> -> tensor<64x64xf32, #linear>
+      %11 = math.exp2 %10 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear>
+      %12 = arith.truncf %11 {tgpu.partition = array<i32: 1>} : tensor<64x64xf32, #linear> to tensor<64x64xf8E4M3FN, #linear>
+      %13 = tile.reshape %12 {tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear> -> tensor<64x4x2x4x2xf8E4M3FN, #linear6>
+      %14 = tile.transpose %13 [0, 1, 3, 2, 4] {tgpu.partition = array<i32: 1>} : tensor<64x4x2x4x2xf8E4M3FN, #linear6> -> tensor<64x4x4x2x2xf8E4M3FN, #linear7>
+      %15 = tile.load %arg2[%arg4, %c0_i32] {tgpu.partition = array<i32: 0>} : !tile.tensor<?x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #linear1>
+      %16 = tile.reshape %15 {tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear1> -> tensor<4x2x4x2x64xf8E4M3FN, #linear8>
+      %17 = tile.transpose %16 [0, 2, 1, 3, 4] {tgpu.partition = array<i32: 1>} : tensor<4x2x4x2x64xf8E4M3FN, #linear8> -> tensor<4x4x2x2x64xf8E4M3FN, #linear9>
+      %18 = tile.convert_layout %14 {tgpu.partition = array<i32: 1>} : tensor<64x4x4x2x2xf8E4M3FN, #linear7> -> tensor<64x4x4x2x2xf8E4M3FN, #linear10>
+      %19 = tile.reshape %18 {tgpu.partition = array<i32: 1>} : tensor<64x4x4x2x2xf8E4M3FN, #linear10> -> tensor<64x64xf8E4M3FN, #linear2>
+      %20 = tile.convert_layout %17 {shared = #shared3, tgpu.partition = array<i32: 1>} : tensor<4x4x2x2x64xf8E4M3FN, #linear9> -> tensor<4x4x2x2x64xf8E4M3FN, #linear11>
+      %21 = tile.reshape %20 {tgpu.partition = array<i32: 1>} : tensor<4x4x2x2x64xf8E4M3FN, #linear11> -> tensor<64x64xf8E4M3FN, #linear5>
+      %22 = tile.dot %19, %21, %arg5 {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = kmajor_copy>, tgpu.partition = array<i32: 1>} : tensor<64x64xf8E4M3FN, #linear2>, tensor<64x64xf8E4M3FN, #linear5> -> tensor<64x64xf32, #linear>
+      scf.yield %22 : tensor<64x64xf32, #linear>
+    } {tgpu.partitions = [#tgpu.partition<load>, #tgpu.partition<compute>]}
+    tgpu.tma_store %5, %arg3[%c0_i32, %c0_i32] via %0 : tensor<64x64xf32, #linear>, <?x64xf32, tma = 64x32, swizzle = 128>, <2x64x32xf32, #shared>
+    tgpu.tma_store_wait {pendings = 0 : i32}
+    return
+  }
+
+}

@@ -1107,3 +1107,66 @@ module attributes {tile.target = #tile.target<sm_90a>} {
     return
   }
 }
+
+// -----
+
+// The chain with V given row-major (keys x D, as fp8 attention's V): 8-bit
+// wgmma reads B K-major only, and A is computed, so B is the load
+// partition's K-major copy (its threads write V transposed, keys renamed
+// as the program renames them, into the slot): b = kmajor_copy, and V's
+// load gets no TMA copy.
+// CHECK-LABEL: func.func @chain_fp8_vrow
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = smem, b = smem>}
+// CHECK: tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xf8E4M3FN>
+// CHECK: tile.dot {{.*}} {tgpu.mma = #tgpu.mma<wgmma, a = regs, b = kmajor_copy>} : tensor<64x64xf8E4M3FN
+#linear = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear1 = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [0, 8], [32, 0]], lane = [[0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]>
+#linear2 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#linear3 = #tile.linear<register = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 32, 0]], lane = [[0, 0, 16], [0, 0, 32], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 8, 0], [0, 16, 0]]>
+#linear4 = #tile.linear<register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32]], lane = [[16, 0], [32, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 8], [0, 16]]>
+#linear5 = #tile.linear<register = [[1, 0], [2, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 0], [0, 0]]>
+#linear6 = #tile.linear<register = [[0, 0, 0, 0, 1], [8, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 0, 1, 0], [0, 0, 0, 2, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear7 = #tile.linear<register = [[0, 0, 0, 0, 1], [8, 0, 0, 0, 0], [0, 0, 0, 1, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 1, 0, 0], [0, 0, 2, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear8 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [2, 0, 0, 0, 0]], lane = [[0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [0, 0, 2, 0, 0]], warp = [[0, 1, 0, 0, 0], [1, 0, 0, 0, 0]]>
+#linear9 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [2, 0, 0, 0, 0]], lane = [[0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], warp = [[0, 0, 1, 0, 0], [1, 0, 0, 0, 0]]>
+#linear10 = #tile.linear<register = [[0, 0, 0, 0, 1], [0, 0, 0, 1, 0], [8, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 2, 0, 0, 0]], lane = [[0, 0, 1, 0, 0], [0, 0, 2, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [4, 0, 0, 0, 0]], warp = [[16, 0, 0, 0, 0], [32, 0, 0, 0, 0]]>
+#linear11 = #tile.linear<register = [[0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0], [0, 0, 0, 0, 8], [0, 0, 0, 0, 16], [0, 0, 0, 0, 32]], lane = [[0, 1, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4]], warp = [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]>
+#linear12 = #tile.linear<register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]]>
+#shared = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]>
+#shared1 = #tile.shared<offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [0, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]>
+#shared2 = #tile.shared<offset = [[0, 1, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 0, 8], [0, 0, 0, 0, 16], [0, 0, 0, 0, 32], [0, 0, 0, 1, 0], [0, 0, 1, 0, 0], [1, 0, 0, 0, 0], [2, 0, 0, 0, 0]]>
+#shared3 = #tile.shared<offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 4], [2, 8], [4, 16], [8, 0], [16, 0], [32, 0]]>
+module attributes {tile.target = #tile.target<sm_90a>} {
+  func.func @chain_fp8_vrow(%arg0: !tile.tensor<?x64xf8E4M3FN>, %arg1: !tile.tensor<?x?x64xf8E4M3FN>, %arg2: !tile.tensor<?x64xf8E4M3FN>, %arg3: !tile.tensor<?x64xf32>) attributes {tile.grid = #tile.grid<dim(1, 0)>, tile.kernel, tile.num_warps = 4 : i64} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #linear>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.program_id x
+    %1 = tile.dim %arg2, 0 : !tile.tensor<?x64xf8E4M3FN>
+    %2 = tile.load %arg0[%c0_i32, %c0_i32] : !tile.tensor<?x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #linear1>
+    %3 = tile.convert_layout %2 {shared = #shared} : tensor<64x64xf8E4M3FN, #linear1> -> tensor<64x64xf8E4M3FN, #linear2>
+    %4 = scf.for %arg4 = %c0_i32 to %1 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #linear>)  : i32 {
+      %6 = tile.load %arg1[%0, %arg4, %c0_i32] : !tile.tensor<?x?x64xf8E4M3FN> -> tensor<1x64x64xf8E4M3FN, #linear3>
+      %7 = tile.reshape %6 : tensor<1x64x64xf8E4M3FN, #linear3> -> tensor<64x64xf8E4M3FN, #linear1>
+      %8 = tile.transpose %7 [1, 0] : tensor<64x64xf8E4M3FN, #linear1> -> tensor<64x64xf8E4M3FN, #linear4>
+      %9 = tile.convert_layout %8 {shared = #shared1} : tensor<64x64xf8E4M3FN, #linear4> -> tensor<64x64xf8E4M3FN, #linear5>
+      %10 = tile.dot %3, %9, %cst : tensor<64x64xf8E4M3FN, #linear2>, tensor<64x64xf8E4M3FN, #linear5> -> tensor<64x64xf32, #linear>
+      %11 = math.exp2 %10 : tensor<64x64xf32, #linear>
+      %12 = arith.truncf %11 : tensor<64x64xf32, #linear> to tensor<64x64xf8E4M3FN, #linear>
+      %13 = tile.reshape %12 : tensor<64x64xf8E4M3FN, #linear> -> tensor<64x4x2x4x2xf8E4M3FN, #linear6>
+      %14 = tile.transpose %13 [0, 1, 3, 2, 4] : tensor<64x4x2x4x2xf8E4M3FN, #linear6> -> tensor<64x4x4x2x2xf8E4M3FN, #linear7>
+      %15 = tile.load %arg2[%arg4, %c0_i32] : !tile.tensor<?x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #linear1>
+      %16 = tile.reshape %15 : tensor<64x64xf8E4M3FN, #linear1> -> tensor<4x2x4x2x64xf8E4M3FN, #linear8>
+      %17 = tile.transpose %16 [0, 2, 1, 3, 4] : tensor<4x2x4x2x64xf8E4M3FN, #linear8> -> tensor<4x4x2x2x64xf8E4M3FN, #linear9>
+      %18 = tile.convert_layout %14 : tensor<64x4x4x2x2xf8E4M3FN, #linear7> -> tensor<64x4x4x2x2xf8E4M3FN, #linear10>
+      %19 = tile.reshape %18 : tensor<64x4x4x2x2xf8E4M3FN, #linear10> -> tensor<64x64xf8E4M3FN, #linear2>
+      %20 = tile.convert_layout %17 {shared = #shared2} : tensor<4x4x2x2x64xf8E4M3FN, #linear9> -> tensor<4x4x2x2x64xf8E4M3FN, #linear11>
+      %21 = tile.reshape %20 : tensor<4x4x2x2x64xf8E4M3FN, #linear11> -> tensor<64x64xf8E4M3FN, #linear5>
+      %22 = tile.dot %19, %21, %arg5 : tensor<64x64xf8E4M3FN, #linear2>, tensor<64x64xf8E4M3FN, #linear5> -> tensor<64x64xf32, #linear>
+      scf.yield %22 : tensor<64x64xf32, #linear>
+    }
+    %5 = tile.convert_layout %4 {shared = #shared3} : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #linear12>
+    tile.store %5, %arg3[%c0_i32, %c0_i32] : tensor<64x64xf32, #linear12>, !tile.tensor<?x64xf32>
+    return
+  }
+}

@@ -31,7 +31,8 @@ int64_t pipelineStagesThatFit(mlir::func::FuncOp func, mlir::scf::ForOp loop,
 /// The loads of the operands `loop`'s dots read from shared memory, each a
 /// tile TMA copies without a mask, in the loop or right before it (once a
 /// tile: attention's Q), or a gather of the loop the load partition's
-/// threads make into the slot (tgpu.thread_gather); empty where some dot is no async MMA (wgmma,
+/// threads make into the slot (tgpu.thread_gather), or the load of a
+/// K-major copy (`b = kmajor_copy`, its threads' too); empty where some dot is no async MMA (wgmma,
 /// tcgen05) or some operand is no such load. Operands in registers or
 /// tensor memory (attention's P) are the loop's math. Each load with
 /// whether the dot reads it transposed (a load read both ways is two
