@@ -20,7 +20,11 @@ fp8 wgmma reads K-major operands only, so V is given to the kernel as Vᵀ
 (B, Hkv, D, Skv') with Skv' Skv rounded up to 16: this op writes it first,
 one pass over V (S·D bytes against S²·D FLOPs; transpose_v), with the keys
 of each 16 in the order that lets P stay in registers as wgmma's A
-(examples/attention_fp8.mlir explains it; key_order() gives it). The
+(examples/attention_fp8.mlir explains it; key_order() gives it). (The
+file's attention_fp8_vrow_d64/d128 take V as it comes, the load
+partition's threads copying it K-major inside the kernel: the same
+results, but a global round trip a block in its producer, about 0.65 of
+the Vᵀ kernel's speed at D 128, so the op runs the Vᵀ kernels.) The
 kernel is examples/attention_fp8.mlir's (sm_90a; the op refuses other
 GPUs: on sm_100a its dots would run on mma.sync); the op is a
 torch.library custom op (tilec::attention_fp8) with a fake implementation.
