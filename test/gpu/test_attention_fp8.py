@@ -178,6 +178,15 @@ def test_attention_fp8_plain_twin(d):
     ref_o, ref_lse = attention_reference(dequantized(q8, dq), dequantized(k8, dk),
                                          dequantized(v8, dv), d ** -0.5, True)
     assert rel_err(o, ref_o) < 3e-2 and rel_err(lse, ref_lse) < 1e-4
+    # The kernel taking V row-major: its plain twin copies Q and K by
+    # threads too, V still K-major; the same bits as the Vᵀ kernel's twin.
+    vrow = load("attention_fp8")["attention_fp8_vrow_d%d" % d]
+    o2 = torch.full(q.shape, float("nan"), device=DEV, dtype=torch.bfloat16)
+    lse2 = torch.full(q.shape[:3], float("nan"), device=DEV)
+    assert vrow.choose(qv, kv, v8, o2, lse2, dq, dk, dv, d ** -0.5, 1) == \
+        "attention_fp8_vrow_d%d__plain" % d
+    vrow(qv, kv, v8, o2, lse2, dq, dk, dv, d ** -0.5, 1)
+    assert torch.equal(o2, o) and torch.equal(lse2, lse)
 
 
 def test_attention_fp8_checks():
