@@ -14,7 +14,9 @@
 // loop: Q of attention); every tile.dot gets `tgpu.mma`: wgmma with both
 // operands in shared memory where the target has wgmma, the accumulator
 // is in the wgmma layout and both operands are such loads (8-bit ones
-// K-major), else mma.sync. Remarks say why a load
+// K-major; an 8-bit B loaded as KxN beside a computed A is a K-major copy,
+// `b = kmajor_copy`, its load left to the load partition's threads), else
+// mma.sync. Remarks say why a load
 // or dot of a main loop did not get the fast choice.
 // tile-warp-specialize and tile-pipeline-schedule read these attributes.
 //
