@@ -66,13 +66,16 @@ def transpose_v(v):
 def _check(q, k, v, q_descale, k_descale, v_descale):
     import torch
 
+    def bad(what):
+        return TilecError("tilec.ops.attention_fp8: " + what, INVALID_ARGUMENT)
+
     _check_qkv(q, k, v, op="attention_fp8", dtype=torch.float8_e4m3fn)
     major, minor = torch.cuda.get_device_capability(q.device)
     if major != 9:
         # (sm_100a compiles the program with its dots on mma.sync: correct
         # in principle, slow, and not run here.)
-        raise TilecError("tilec.ops.attention_fp8: runs on sm_90 (Hopper) GPUs only, found "
-                         "compute capability %d.%d" % (major, minor), INVALID_ARGUMENT)
+        raise bad("runs on sm_90 (Hopper) GPUs only, found compute capability %d.%d"
+                  % (major, minor))
     b, hq, hkv = q.shape[0], q.shape[1], k.shape[1]
     for name, t, shapes in (("q_descale", q_descale, ((b, hq), (b, hkv))),
                             ("k_descale", k_descale, ((b, hkv),)),
@@ -81,13 +84,11 @@ def _check(q, k, v, q_descale, k_descale, v_descale):
             continue
         if not isinstance(t, torch.Tensor) or t.dtype != torch.float32 or \
                 tuple(t.shape) not in shapes:
-            raise TilecError("tilec.ops.attention_fp8: %s must be a float32 tensor of shape %s, "
-                             "got %s" % (name, " or ".join(str(s) for s in shapes),
-                                         tuple(t.shape) if isinstance(t, torch.Tensor)
-                                         else type(t).__name__), INVALID_ARGUMENT)
+            raise bad("%s must be a float32 tensor of shape %s, got %s" % (
+                name, " or ".join(str(s) for s in shapes),
+                tuple(t.shape) if isinstance(t, torch.Tensor) else type(t).__name__))
         if t.device != q.device:
-            raise TilecError("tilec.ops.attention_fp8: %s must be on q's device (%s), got %s"
-                             % (name, q.device, t.device), INVALID_ARGUMENT)
+            raise bad("%s must be on q's device (%s), got %s" % (name, q.device, t.device))
 
 
 def _descale(t, b, heads, device, group=1):

@@ -835,21 +835,26 @@ void KernelChannels::emitThreadCopy(OpBuilder &b, Operand &o, Value slot,
     return;
   }
   auto load = cast<LoadOp>(o.load);
-  if (o.kMajorCopy)
-    return emitKMajorCopy(b, o, slot, ch);
-  LinearLayout l = copyLayout(type, load.getTensor().getType().getContiguousDim());
+  LinearLayout l;
+  tile::LinearLayoutAttr inSlot;
+  if (o.kMajorCopy) {
+    auto [copy, where] = kMajorCopyLayouts(o);
+    l = copy;
+    inSlot = tile::LinearLayoutAttr::get(b.getContext(), where);
+  } else {
+    l = copyLayout(type, load.getTensor().getType().getContiguousDim());
+  }
   // (Not waited for where the channel's fill waits for each thread's.)
   auto kind = ch.getDefiningOp<tgpu::ChannelOp>().getKind();
   bool noWait = kind && kind->getFill() == tgpu::FillKind::AsyncCopy;
   auto copy = tgpu::ThreadCopyOp::create(
       b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
-      cast<RankedTensorType>(withLayout(type, l)), noWait,
-      tile::LinearLayoutAttr());
+      cast<RankedTensorType>(withLayout(type, l)), noWait, inSlot);
   tag(copy, {tgpu::kLoadPartition});
 }
 
-void KernelChannels::emitKMajorCopy(OpBuilder &b, Operand &o, Value slot,
-                                    Value ch) {
+std::pair<LinearLayout, LinearLayout>
+KernelChannels::kMajorCopyLayouts(const Operand &o) const {
   auto load = cast<LoadOp>(o.load);
   auto type = cast<RankedTensorType>(load.getType());
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
@@ -921,13 +926,7 @@ void KernelChannels::emitKMajorCopy(OpBuilder &b, Operand &o, Value slot,
       LinearLayout(kn, bases(regs, bBits, 0, 2), bases(lanes, bBits, laneBits, 2),
                    bases(warps, bBits, warpBits, 2))
           .transpose({1, 0});
-  auto kind = ch.getDefiningOp<tgpu::ChannelOp>().getKind();
-  bool noWait = kind && kind->getFill() == tgpu::FillKind::AsyncCopy;
-  auto copy = tgpu::ThreadCopyOp::create(
-      b, load.getLoc(), load.getTensor(), load.getOffsets(), o.ring, slot,
-      cast<RankedTensorType>(withLayout(type, l)), noWait,
-      tile::LinearLayoutAttr::get(b.getContext(), inSlot));
-  tag(copy, {tgpu::kLoadPartition});
+  return {l, inSlot};
 }
 
 void KernelChannels::emitCopy(OpBuilder &b, Operand &o, Value slot, Value ch) {

@@ -194,12 +194,14 @@ struct KernelChannels {
   /// gather that can take TMA boxes (planGatherBoxes) has them complete on
   /// `ch`.
   void emitThreadCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
-  /// A K-major copy's tgpu.thread_copy (`in_slot`): each thread loads 16
-  /// bytes along the view's contiguous dim from each of the rows that make
-  /// one 4-byte word of the NxK slot, and stores words; a warp's lanes
-  /// hold the slot's next K bits (its stores fill slot rows, free of bank
-  /// conflicts), its warps the contiguous dim's next bits.
-  void emitKMajorCopy(OpBuilder &b, Operand &o, Value slot, Value ch);
+  /// A K-major copy's layouts: its tgpu.thread_copy's tile layout and
+  /// `in_slot`. Each thread loads 16 bytes along the view's contiguous dim
+  /// from each of the rows that make one 4-byte word of the NxK slot, and
+  /// stores words; a warp's lanes hold the slot's next K bits (its stores
+  /// fill slot rows, free of bank conflicts), its warps the contiguous
+  /// dim's next bits.
+  std::pair<LinearLayout, LinearLayout>
+  kMajorCopyLayouts(const Operand &o) const;
 
   /// Whether the load partition can take TMA boxes for `gather` (into
   /// `ring`; tgpu::gatherBoxes), runs of kGatherBoxRows rows along the
